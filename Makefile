@@ -1,0 +1,126 @@
+# ladder — the only build entry point.
+#
+#   make            build everything into build/
+#   make deps       install missing Debian packages (apt-get), a no-op when all are present
+#   make test       deps + build + every test suite; ends with "N passed, N failed[, N skipped]"
+#   make demo       deps + build + the main job on the local executor
+#   make asan       build with AddressSanitizer/UBSan into build/asan and run the unit tests
+#   make bench      benchmarks (ratios against baselines measured in the same run)
+#   make fuzz       fuzz the container reader (FUZZ_SECONDS=1800 by default)
+#   make install PREFIX=/usr/local
+#
+# Each component adds its sources and targets through a module.mk next to its sources.
+
+# ---- Debian packages the project needs: the one list -------------------------------------------
+DEB_PACKAGES := gcc make pkg-config libc6-dev hostname procps \
+	libopenmpi-dev openmpi-bin libpmix-dev \
+	libhdf5-dev hdf5-tools libgsl-dev libyaml-dev libjansson-dev uthash-dev libcmocka-dev \
+	slurm-wlm slurmctld slurmd slurm-client munge libslurm-dev \
+	bats bats-support bats-assert jq time gnuplot-nox \
+	lammps hpcc
+# only for `make fuzz` (libFuzzer ships with clang)
+DEB_PACKAGES_FUZZ := clang libclang-rt-14-dev
+
+# ---- toolchain -----------------------------------------------------------------------------------
+BUILD   ?= build
+PREFIX  ?= /usr/local
+CC      := gcc
+MPICC   ?= mpicc
+PKGS    := hdf5-serial gsl yaml-0.1 jansson
+VERSION := 0.1.0
+GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+# pkg-config is only asked when building (deps must not need it)
+ifeq ($(filter deps help,$(MAKECMDGOALS)),)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lslurm -lm
+MPI_CFLAGS := $(shell pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null)
+endif
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+BASEFLAGS = -std=c11 -D_GNU_SOURCE -g -O2 $(WARN) -MMD -MP -Ilib \
+            -DLADDER_VERSION='"$(VERSION)"' -DLADDER_GIT_REV='"$(GIT_REV)"'
+SANFLAGS :=
+ifeq ($(SAN),1)
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+CFLAGS   ?=
+CFLAGS   += $(BASEFLAGS) $(SANFLAGS)
+LDFLAGS  += $(SANFLAGS)
+
+# ---- what modules fill in --------------------------------------------------------------------------
+CORE_SRCS :=          # -> $(BUILD)/lib/libladder.a (links HDF5, GSL, libyaml, jansson, libslurm)
+PURE_SRCS :=          # dependency-free code, also compiled position-independent for the tracer
+BINS      :=          # executables under $(BUILD)/bin
+LIBS_SO   :=          # shared libraries under $(BUILD)/lib
+APPS      :=          # reference mini-apps under $(BUILD)/apps
+UNIT_TESTS :=         # C unit tests under $(BUILD)/tests/unit (cmocka, TAP output)
+TEST_HELPERS :=       # other things the tests need built
+BENCH_TARGETS :=      # run by `make bench`
+INSTALL_DATA :=
+
+LIBLADDER := $(BUILD)/lib/libladder.a
+.DEFAULT_GOAL := all
+include $(sort $(wildcard lib/*/module.mk bin/*/module.mk workflows/*/module.mk tests/*/module.mk bench/module.mk))
+
+CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS) $(PURE_SRCS))
+PURE_PIC  := $(patsubst %.c,$(BUILD)/pic/%.o,$(PURE_SRCS))
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(MPI_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(LIBLADDER): $(CORE_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+.PHONY: all deps deps-fuzz test unit-test demo asan bench fuzz install clean help
+all: $(BINS) $(LIBS_SO) $(APPS) $(TEST_HELPERS)
+
+deps:
+	@missing=$$(dpkg-query -W -f='$${db:Status-Abbrev} $${Package}\n' $(DEB_PACKAGES) 2>/dev/null \
+	   | awk '$$1=="ii" {print $$2}' | sed 's/:.*//' | sort > /tmp/.ladder-have.$$$$; \
+	   for p in $(DEB_PACKAGES); do grep -qx "$$p" /tmp/.ladder-have.$$$$ || echo $$p; done; rm -f /tmp/.ladder-have.$$$$); \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing:" $$missing; \
+	  if [ "$$(id -u)" != 0 ]; then echo "deps: run as root (or install these packages): $$missing" >&2; exit 1; fi; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+deps-fuzz:
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_PACKAGES_FUZZ)"
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@tests/run
+
+unit-test: $(UNIT_TESTS)
+	@UNIT_ONLY=1 BUILD=$(BUILD) tests/run
+
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 unit-test
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) workflows/demo
+
+bench: deps
+	@$(MAKE) --no-print-directory all $(BENCH_TARGETS)
+	@BUILD=$(BUILD) bench/run
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ladder
+	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	$(if $(LIBS_SO),install -m 755 $(LIBS_SO) $(DESTDIR)$(PREFIX)/lib/)
+	$(foreach f,$(INSTALL_DATA),install -D -m 644 $(word 1,$(subst :, ,$(f))) $(DESTDIR)$(PREFIX)/$(word 2,$(subst :, ,$(f)));)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

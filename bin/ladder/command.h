@@ -1,0 +1,47 @@
+/*
+ * command — the shape of a ladder subcommand, and helpers every subcommand shares for option
+ * parsing and help. Subcommands are listed once, in commands.def.
+ */
+#ifndef LADDER_BIN_COMMAND_H
+#define LADDER_BIN_COMMAND_H
+
+#include <getopt.h>
+#include <stdbool.h>
+
+struct command {
+	const char *name;
+	const char *summary;   /* one line, shown by `ladder --help` */
+	const char *help;      /* the full text of `ladder help NAME` */
+	int (*run)(int argc, char **argv);  /* argv[0] is the command name */
+};
+
+/* A help topic that is not a command (`ladder help trace`, `ladder help workflow`). */
+struct topic {
+	const char *name;
+	const char *summary;
+	const char *help;
+};
+
+#define COMMAND(n) extern const struct command command_##n;
+#define TOPIC(n) extern const struct topic topic_##n;
+#include "commands.def"
+#undef COMMAND
+#undef TOPIC
+
+/* Parse options with getopt_long without getopt's own messages. Returns the option, -1 at the
+ * end, or '?' after printing a one-line error ("unknown option", "missing argument").
+ * "--help" / "-h" must be in the caller's table as 'h'; cmd_help_requested prints help. */
+int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+	       const char *cmdname);
+int cmd_print_help(const char *name);
+/* One-line usage error for a command: prints "ladder CMD: MSG (see 'ladder help CMD')". */
+int cmd_usage_error(const char *cmdname, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* parse a decimal integer/float option value; on error prints and returns false */
+bool cmd_parse_long(const char *cmdname, const char *opt, const char *s, long min, long max, long *out);
+bool cmd_parse_double(const char *cmdname, const char *opt, const char *s, double *out);
+
+/* the directory holding this executable (for finding libladder-trace.so, ladder-replay, ...) */
+const char *cmd_self_dir(void);
+
+#endif

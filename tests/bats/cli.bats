@@ -1,0 +1,58 @@
+#!/usr/bin/env bats
+# The ladder command line: help, version, and how bad usage is reported.
+
+load helper
+
+@test "ladder --help lists the commands and exits 0" {
+	run "$LADDER" --help
+	assert_success
+	assert_output --partial "usage: ladder"
+	assert_output --partial "help"
+}
+
+@test "ladder --version prints the version" {
+	run "$LADDER" --version
+	assert_success
+	assert_output --regexp '^ladder [0-9]+\.[0-9]+\.[0-9]+'
+}
+
+@test "ladder help CMD prints that command's help" {
+	run "$LADDER" help version
+	assert_success
+	assert_output --partial "usage: ladder version"
+}
+
+@test "ladder CMD --help equals ladder help CMD" {
+	a=$("$LADDER" help help)
+	b=$("$LADDER" help --help)
+	[ "$a" = "$b" ]
+}
+
+@test "an unknown subcommand is one line on stderr and exit 2" {
+	run --separate-stderr "$LADDER" frobnicate
+	assert_failure 2
+	[ -z "$output" ]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	[[ $stderr == *"'frobnicate' is not a ladder command"* ]]
+}
+
+@test "an unknown global option is one line on stderr and exit 2" {
+	run --separate-stderr "$LADDER" --frobnicate
+	assert_failure 2
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	[[ $stderr == *"unknown option '--frobnicate'"* ]]
+}
+
+@test "every listed command has help that starts with its usage" {
+	for c in $("$LADDER" --help | awk '/^Commands:/{f=1;next} /^$/{f=0} f{print $1}'); do
+		run "$LADDER" help "$c"
+		assert_success
+		assert_line --index 0 --partial "usage: ladder $c"
+	done
+}
+
+@test "no command at all prints the overview and exits 2" {
+	run "$LADDER"
+	assert_failure 2
+	assert_output --partial "usage: ladder"
+}
