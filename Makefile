@@ -22,6 +22,14 @@ DEB_PACKAGES := gcc make pkg-config libc6-dev hostname procps \
 DEB_PACKAGES_FUZZ := clang libclang-rt-14-dev
 
 # ---- toolchain -----------------------------------------------------------------------------------
+# `make V=1` shows full command lines
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2)
+endif
 BUILD   ?= build
 PREFIX  ?= /usr/local
 CC      := gcc
@@ -69,15 +77,18 @@ PURE_PIC  := $(patsubst %.c,$(BUILD)/pic/%.o,$(PURE_SRCS))
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(MPI_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+	$(call say,CC,$< [pic])
+	$(Q)$(CC) $(CFLAGS) $(MPI_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
 $(LIBLADDER): $(CORE_OBJS)
 	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 .PHONY: all deps deps-fuzz test unit-test demo asan bench fuzz install clean help
 all: $(BINS) $(LIBS_SO) $(APPS) $(TEST_HELPERS)

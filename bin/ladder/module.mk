@@ -7,4 +7,5 @@ $(BUILD)/obj/bin/ladder/%.o: CFLAGS += -Ibin/ladder
 
 $(BUILD)/bin/ladder: $(LADDER_CLI_OBJS) $(LIBLADDER)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(LADDER_CLI_OBJS) $(LIBLADDER) $(PKG_LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(LADDER_CLI_OBJS) $(LIBLADDER) $(PKG_LIBS)

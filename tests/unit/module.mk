@@ -5,4 +5,5 @@ TEST_HELPERS += $(UNIT_TESTS)
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(LIBLADDER)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< $(LIBLADDER) $(PKG_LIBS) -lcmocka
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< $(LIBLADDER) $(PKG_LIBS) -lcmocka

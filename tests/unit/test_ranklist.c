@@ -1,0 +1,137 @@
+/* Unit tests for grammar/ranklist: exact round trips, and the compact shapes of grid groups. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "grammar/ranklist.h"
+#include "util/xalloc.h"
+
+struct collect {
+	uint32_t *r;
+	size_t n;
+};
+
+static bool collect_rank(uint64_t rank, void *arg)
+{
+	struct collect *c = arg;
+	c->r[c->n++] = (uint32_t)rank;
+	return true;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* encode, check, expand, compare; returns the number of boxes */
+static size_t round_trip(const uint32_t *ranks, size_t n, uint64_t nranks)
+{
+	struct ranklist rl;
+	ranklist_init(&rl);
+	ranklist_from_ranks(&rl, ranks, n);
+	char why[200];
+	if (!ranklist_check(rl.v, rl.len, nranks, why, sizeof why))
+		fail_msg("ranklist_check: %s", why);
+	assert_int_equal(ranklist_count(rl.v, rl.len), n);
+	struct collect c = {xmalloc((n + 1) * sizeof(uint32_t)), 0};
+	ranklist_each(rl.v, rl.len, collect_rank, &c);
+	assert_int_equal(c.n, n);
+	qsort(c.r, c.n, sizeof *c.r, cmp_u32);
+	assert_memory_equal(c.r, ranks, n * sizeof *ranks);
+	free(c.r);
+	size_t boxes = ranklist_boxes(rl.v, rl.len);
+	ranklist_free(&rl);
+	return boxes;
+}
+
+static void random_sets_round_trip(void **state)
+{
+	srand(7);
+	for (int t = 0; t < 2000; t++) {
+		uint32_t P = 1 + rand() % 300;
+		uint32_t *r = xmalloc(P * sizeof *r);
+		size_t n = 0;
+		int density = 1 + rand() % 4;
+		for (uint32_t i = 0; i < P; i++)
+			if (rand() % density == 0)
+				r[n++] = i;
+		round_trip(r, n, P);
+		free(r);
+	}
+}
+
+/* ranks of a px*py row-major grid in one of the 9 classes (corner/edge/interior) */
+static size_t grid_class(uint32_t px, uint32_t py, int cx, int cy, uint32_t *out)
+{
+	size_t n = 0;
+	for (uint32_t y = 0; y < py; y++)
+		for (uint32_t x = 0; x < px; x++) {
+			int kx = x == 0 ? 0 : x == px - 1 ? 2 : 1;
+			int ky = y == 0 ? 0 : y == py - 1 ? 2 : 1;
+			if (kx == cx && ky == cy)
+				out[n++] = y * px + x;
+		}
+	return n;
+}
+
+static void grid_groups_are_single_boxes(void **state)
+{
+	for (uint32_t side = 3; side <= 64; side++) {
+		uint32_t *r = xmalloc(side * side * sizeof *r);
+		for (int cy = 0; cy < 3; cy++)
+			for (int cx = 0; cx < 3; cx++) {
+				size_t n = grid_class(side, side, cx, cy, r);
+				assert_int_equal(round_trip(r, n, side * side), 1);
+			}
+		free(r);
+	}
+}
+
+static void strided_and_blocky_sets(void **state)
+{
+	uint32_t r[100];
+	for (int i = 0; i < 10; i++)
+		r[i] = 3 + 7 * i;
+	assert_int_equal(round_trip(r, 10, 80), 1);
+	/* 3D interior of 6x6x6: 4x4x4 ranks, one 3D box */
+	size_t n = 0;
+	for (int z = 1; z < 5; z++)
+		for (int y = 1; y < 5; y++)
+			for (int x = 1; x < 5; x++)
+				r[n++] = (uint32_t)(z * 36 + y * 6 + x);
+	assert_int_equal(round_trip(r, n, 216), 1);
+	/* empty set */
+	assert_int_equal(round_trip(r, 0, 1), 0);
+}
+
+static void malformed_encodings_are_refused(void **state)
+{
+	char why[200];
+	int64_t bad_dims[] = {0, 5};
+	assert_false(ranklist_check(bad_dims, 2, 10, why, sizeof why));
+	int64_t truncated[] = {2, 0, 3, 1};
+	assert_false(ranklist_check(truncated, 4, 10, why, sizeof why));
+	int64_t out_of_range[] = {1, 8, 3, 1};
+	assert_false(ranklist_check(out_of_range, 4, 10, why, sizeof why));
+	assert_non_null(strstr(why, "rank 10"));
+	int64_t zero_stride[] = {1, 0, 3, 0};
+	assert_false(ranklist_check(zero_stride, 4, 10, why, sizeof why));
+	int64_t good[] = {1, 7, 3, 1};
+	assert_true(ranklist_check(good, 4, 10, why, sizeof why));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(random_sets_round_trip),
+		cmocka_unit_test(grid_groups_are_single_boxes),
+		cmocka_unit_test(strided_and_blocky_sets),
+		cmocka_unit_test(malformed_encodings_are_refused),
+	};
+	return cmocka_run_group_tests_name("ranklist", tests, NULL, NULL);
+}
