@@ -60,6 +60,7 @@ LDFLAGS  += $(SANFLAGS)
 # ---- what modules fill in --------------------------------------------------------------------------
 CORE_SRCS :=          # -> $(BUILD)/lib/libladder.a (links HDF5, GSL, libyaml, jansson, libslurm)
 PURE_SRCS :=          # dependency-free code, also compiled position-independent for the tracer
+PURE_SRCS_GEN :=      # generated dependency-free sources (under $(BUILD)/gen)
 BINS      :=          # executables under $(BUILD)/bin
 LIBS_SO   :=          # shared libraries under $(BUILD)/lib
 APPS      :=          # reference mini-apps under $(BUILD)/apps
@@ -70,10 +71,16 @@ INSTALL_DATA :=
 
 LIBLADDER := $(BUILD)/lib/libladder.a
 .DEFAULT_GOAL := all
+# modules may name variables defined after them in prerequisites as $$(VAR)
+.SECONDEXPANSION:
 include $(sort $(wildcard lib/*/module.mk bin/*/module.mk workflows/*/module.mk tests/*/module.mk bench/module.mk))
 
-CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS) $(PURE_SRCS))
+CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS) $(PURE_SRCS)) \
+             $(patsubst $(BUILD)/gen/%.c,$(BUILD)/obj/gen/%.o,$(PURE_SRCS_GEN))
 PURE_PIC  := $(patsubst %.c,$(BUILD)/pic/%.o,$(PURE_SRCS))
+
+# objects may include generated headers (the tracer's function ids)
+$(CORE_OBJS) $(PURE_PIC) $(TRACE_OBJS): | $(TRACE_GENERATED)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)

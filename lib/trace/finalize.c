@@ -1,0 +1,881 @@
+/*
+ * finalize — the end of a traced run: the inter-process merge (papers/001 §2.5) in O(log P)
+ * rounds, and rank 0 writing the merged run in the raw format for `ladder import`.
+ *
+ *  1. vocabulary: call signature tables, call sites, strings and profile call paths are merged
+ *     pairwise up a binomial tree into one global table, which rank 0 broadcasts; every rank maps
+ *     its terminals and call paths to global ids.
+ *  2. groups: each rank's grammar, rewritten in global terminals, travels up the same tree with
+ *     its timing; identical grammars merge into one group (ranks united, timing combined).
+ *  3. per-rank data (value streams, profile, lossless timestamps) is gathered to rank 0.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <uthash.h>
+
+#include "trace/tracer.h"
+#include "util/hash.h"
+#include "util/xalloc.h"
+
+void trace_each_string(void (*fn)(const char *s, void *arg), void *arg);
+void callsite_each(void (*fn)(uint64_t id, uint32_t nframes, const char *const *modules,
+			      const uint64_t *offsets, const char *const *symbols, void *arg),
+		   void *arg);
+
+enum { TAG_LEN = 0x1add, TAG_DATA = 0x1ade };
+#define CHUNK (1 << 30)
+
+/* ---- moving byte buffers between ranks ----------------------------------------------------------- */
+
+static void send_buf(const struct buf *b, int to)
+{
+	uint64_t n = b->len;
+	PMPI_Send(&n, 1, MPI_UINT64_T, to, TAG_LEN, T.comm);
+	for (uint64_t off = 0; off < n; off += CHUNK) {
+		int len = (int)(n - off < CHUNK ? n - off : CHUNK);
+		PMPI_Send(b->data + off, len, MPI_BYTE, to, TAG_DATA, T.comm);
+	}
+}
+
+static void recv_buf(struct buf *b, int from)
+{
+	uint64_t n;
+	PMPI_Recv(&n, 1, MPI_UINT64_T, from, TAG_LEN, T.comm, MPI_STATUS_IGNORE);
+	buf_reset(b);
+	XGROW(b->data, b->cap, n);
+	for (uint64_t off = 0; off < n; off += CHUNK) {
+		int len = (int)(n - off < CHUNK ? n - off : CHUNK);
+		PMPI_Recv(b->data + off, len, MPI_BYTE, from, TAG_DATA, T.comm, MPI_STATUS_IGNORE);
+	}
+	b->len = n;
+}
+
+static void bcast_buf(struct buf *b)
+{
+	uint64_t n = b->len;
+	PMPI_Bcast(&n, 1, MPI_UINT64_T, 0, T.comm);
+	XGROW(b->data, b->cap, n);
+	for (uint64_t off = 0; off < n; off += CHUNK) {
+		int len = (int)(n - off < CHUNK ? n - off : CHUNK);
+		PMPI_Bcast(b->data + off, len, MPI_BYTE, 0, T.comm);
+	}
+	b->len = n;
+}
+
+/* Binomial-tree reduction: after it, rank 0's accumulator holds everyone's. */
+static void tree_reduce(void *acc, void (*ser)(void *acc, struct buf *b),
+			void (*merge)(void *acc, struct reader *rd))
+{
+	struct buf b;
+	buf_init(&b);
+	for (int step = 1; step < T.size; step <<= 1) {
+		if (T.rank & step) {
+			ser(acc, &b);
+			send_buf(&b, T.rank - step);
+			break;
+		}
+		if (T.rank + step < T.size) {
+			recv_buf(&b, T.rank + step);
+			struct reader rd;
+			reader_init(&rd, b.data, b.len);
+			merge(acc, &rd);
+		}
+	}
+	buf_free(&b);
+}
+
+/* ---- the vocabulary ----------------------------------------------------------------------------- */
+
+struct vsig {
+	uint64_t hash;
+	uint32_t fn, flags, nvals, index;
+	uint64_t callsite;
+	int64_t *vals;
+	struct vsig *collide;
+	UT_hash_handle hh;
+};
+
+struct vsite {
+	uint64_t id;
+	uint32_t nframes;
+	char **modules, **symbols;
+	uint64_t *offsets;
+	UT_hash_handle hh;
+};
+
+struct vstr {
+	char *s;
+	UT_hash_handle hh;
+};
+
+struct vnode {
+	char *key;                 /* "parent kind name" */
+	int32_t parent;
+	uint8_t kind;
+	char *name;
+	uint32_t index;
+	UT_hash_handle hh;
+};
+
+struct vocab {
+	struct vsig **sigs;
+	uint32_t nsigs;
+	size_t capsigs;
+	struct vsig *sig_index;
+	struct vsite *sites;
+	struct vstr *strs;
+	struct vnode **nodes;
+	uint32_t nnodes;
+	size_t capnodes;
+	struct vnode *node_index;
+};
+
+static uint64_t sig_hash(uint32_t fn, uint32_t flags, uint64_t callsite, const int64_t *v, uint32_t n)
+{
+	uint64_t h = hash_combine(hash_combine(hash_mix64(fn + 1), callsite), flags);
+	for (uint32_t i = 0; i < n; i++)
+		h = hash_combine(h, (uint64_t)v[i]);
+	return h;
+}
+
+static struct vsig *vocab_find_sig(struct vocab *v, uint32_t fn, uint32_t flags, uint64_t callsite,
+				   const int64_t *vals, uint32_t n)
+{
+	uint64_t h = sig_hash(fn, flags, callsite, vals, n);
+	struct vsig *s;
+	HASH_FIND(hh, v->sig_index, &h, sizeof h, s);
+	for (; s; s = s->collide)
+		if (s->fn == fn && s->flags == flags && s->callsite == callsite && s->nvals == n &&
+		    !memcmp(s->vals, vals, n * sizeof *vals))
+			return s;
+	return NULL;
+}
+
+static uint32_t vocab_add_sig(struct vocab *v, uint32_t fn, uint32_t flags, uint64_t callsite,
+			      const int64_t *vals, uint32_t n)
+{
+	struct vsig *s = vocab_find_sig(v, fn, flags, callsite, vals, n);
+	if (s)
+		return s->index;
+	s = xcalloc(1, sizeof *s);
+	s->hash = sig_hash(fn, flags, callsite, vals, n);
+	s->fn = fn;
+	s->flags = flags;
+	s->callsite = callsite;
+	s->nvals = n;
+	s->vals = xmalloc((n ? n : 1) * sizeof *vals);
+	memcpy(s->vals, vals, n * sizeof *vals);
+	s->index = v->nsigs;
+	struct vsig *first;
+	HASH_FIND(hh, v->sig_index, &s->hash, sizeof s->hash, first);
+	if (first) {
+		s->collide = first->collide;
+		first->collide = s;
+	} else {
+		HASH_ADD(hh, v->sig_index, hash, sizeof s->hash, s);
+	}
+	XGROW(v->sigs, v->capsigs, v->nsigs + 1);
+	v->sigs[v->nsigs++] = s;
+	return s->index;
+}
+
+static void vocab_add_site(struct vocab *v, uint64_t id, uint32_t n, const char *const *mods,
+			   const uint64_t *offs, const char *const *syms)
+{
+	struct vsite *s;
+	HASH_FIND(hh, v->sites, &id, sizeof id, s);
+	if (s)
+		return;
+	s = xcalloc(1, sizeof *s);
+	s->id = id;
+	s->nframes = n;
+	s->modules = xcalloc(n ? n : 1, sizeof *s->modules);
+	s->symbols = xcalloc(n ? n : 1, sizeof *s->symbols);
+	s->offsets = xcalloc(n ? n : 1, sizeof *s->offsets);
+	for (uint32_t i = 0; i < n; i++) {
+		s->modules[i] = xstrdup(mods[i]);
+		s->symbols[i] = xstrdup(syms[i]);
+		s->offsets[i] = offs[i];
+	}
+	HASH_ADD(hh, v->sites, id, sizeof s->id, s);
+}
+
+static void vocab_add_string(const char *str, void *arg)
+{
+	struct vocab *v = arg;
+	struct vstr *s;
+	HASH_FIND_STR(v->strs, str, s);
+	if (s)
+		return;
+	s = xcalloc(1, sizeof *s);
+	s->s = xstrdup(str);
+	HASH_ADD_KEYPTR(hh, v->strs, s->s, strlen(s->s), s);
+}
+
+static uint32_t vocab_add_node(struct vocab *v, int32_t parent, uint8_t kind, const char *name)
+{
+	char *key = xasprintf("%d %u %s", parent, kind, name);
+	struct vnode *n;
+	HASH_FIND_STR(v->node_index, key, n);
+	if (n) {
+		free(key);
+		return n->index;
+	}
+	n = xcalloc(1, sizeof *n);
+	n->key = key;
+	n->parent = parent;
+	n->kind = kind;
+	n->name = xstrdup(name);
+	n->index = v->nnodes;
+	HASH_ADD_KEYPTR(hh, v->node_index, n->key, strlen(n->key), n);
+	XGROW(v->nodes, v->capnodes, v->nnodes + 1);
+	v->nodes[v->nnodes++] = n;
+	return n->index;
+}
+
+static void site_cb(uint64_t id, uint32_t n, const char *const *mods, const uint64_t *offs,
+		    const char *const *syms, void *arg)
+{
+	vocab_add_site(arg, id, n, mods, offs, syms);
+}
+
+static void vocab_local(struct vocab *v)
+{
+	memset(v, 0, sizeof *v);
+	for (uint32_t t = 0; t < T.nsigs; t++) {
+		struct tsig *s = T.sigs[t];
+		vocab_add_sig(v, s->fn, s->flags, s->callsite, s->vals, s->nvals);
+	}
+	callsite_each(site_cb, v);
+	trace_each_string(vocab_add_string, v);
+	for (uint32_t i = 0; i < profile_nodes(); i++) {
+		int32_t parent;
+		uint8_t kind;
+		const char *name;
+		const double *m;
+		profile_node(i, &parent, &kind, &name, &m);
+		vocab_add_node(v, parent, kind, name);
+	}
+}
+
+static void vocab_serialize(void *acc, struct buf *b)
+{
+	struct vocab *v = acc;
+	buf_reset(b);
+	buf_put_uv(b, v->nsigs);
+	for (uint32_t i = 0; i < v->nsigs; i++) {
+		struct vsig *s = v->sigs[i];
+		buf_put_uv(b, s->fn);
+		buf_put_uv(b, s->flags);
+		buf_put_uv(b, s->callsite);
+		buf_put_uv(b, s->nvals);
+		for (uint32_t k = 0; k < s->nvals; k++)
+			buf_put_sv(b, s->vals[k]);
+	}
+	buf_put_uv(b, HASH_COUNT(v->sites));
+	for (struct vsite *s = v->sites; s; s = s->hh.next) {
+		buf_put_uv(b, s->id);
+		buf_put_uv(b, s->nframes);
+		for (uint32_t i = 0; i < s->nframes; i++) {
+			buf_put_str(b, s->modules[i]);
+			buf_put_uv(b, s->offsets[i]);
+			buf_put_str(b, s->symbols[i]);
+		}
+	}
+	buf_put_uv(b, HASH_COUNT(v->strs));
+	for (struct vstr *s = v->strs; s; s = s->hh.next)
+		buf_put_str(b, s->s);
+	buf_put_uv(b, v->nnodes);
+	for (uint32_t i = 0; i < v->nnodes; i++) {
+		buf_put_sv(b, v->nodes[i]->parent);
+		buf_put_u8(b, v->nodes[i]->kind);
+		buf_put_str(b, v->nodes[i]->name);
+	}
+}
+
+static void vocab_merge(void *acc, struct reader *rd)
+{
+	struct vocab *v = acc;
+	uint64_t n = get_count(rd, reader_left(rd));
+	int64_t *vals = NULL;
+	size_t cap = 0;
+	for (uint64_t i = 0; i < n && !rd->bad; i++) {
+		uint32_t fn = (uint32_t)get_uv(rd), flags = (uint32_t)get_uv(rd);
+		uint64_t cs = get_uv(rd);
+		uint32_t nv = (uint32_t)get_count(rd, reader_left(rd));
+		XGROW(vals, cap, nv + 1);
+		for (uint32_t k = 0; k < nv; k++)
+			vals[k] = get_sv(rd);
+		vocab_add_sig(v, fn, flags, cs, vals, nv);
+	}
+	free(vals);
+	n = get_count(rd, reader_left(rd));
+	for (uint64_t i = 0; i < n && !rd->bad; i++) {
+		uint64_t id = get_uv(rd);
+		uint32_t nf = (uint32_t)get_count(rd, 64);
+		char *mods[64], *syms[64];
+		uint64_t offs[64];
+		for (uint32_t f = 0; f < nf; f++) {
+			mods[f] = get_str(rd);
+			offs[f] = get_uv(rd);
+			syms[f] = get_str(rd);
+		}
+		if (!rd->bad)
+			vocab_add_site(v, id, nf, (const char *const *)mods, offs, (const char *const *)syms);
+		for (uint32_t f = 0; f < nf; f++) {
+			free(mods[f]);
+			free(syms[f]);
+		}
+	}
+	n = get_count(rd, reader_left(rd));
+	for (uint64_t i = 0; i < n && !rd->bad; i++) {
+		char *s = get_str(rd);
+		if (s)
+			vocab_add_string(s, v);
+		free(s);
+	}
+	n = get_count(rd, reader_left(rd));
+	uint32_t *map = xcalloc(n ? n : 1, sizeof *map);   /* incoming node -> accumulated node */
+	for (uint64_t i = 0; i < n && !rd->bad; i++) {
+		int32_t parent = (int32_t)get_sv(rd);
+		uint8_t kind = get_u8(rd);
+		char *name = get_str(rd);
+		if (!name)
+			break;
+		int32_t p = parent >= 0 && (uint64_t)parent < i ? (int32_t)map[parent] : -1;
+		map[i] = vocab_add_node(v, p, kind, name);
+		free(name);
+	}
+	free(map);
+}
+
+static void vocab_free(struct vocab *v)
+{
+	HASH_CLEAR(hh, v->sig_index);
+	for (uint32_t i = 0; i < v->nsigs; i++) {
+		free(v->sigs[i]->vals);
+		free(v->sigs[i]);
+	}
+	free(v->sigs);
+	struct vsite *s, *stmp;
+	HASH_ITER(hh, v->sites, s, stmp) {
+		HASH_DEL(v->sites, s);
+		for (uint32_t i = 0; i < s->nframes; i++) {
+			free(s->modules[i]);
+			free(s->symbols[i]);
+		}
+		free(s->modules);
+		free(s->symbols);
+		free(s->offsets);
+		free(s);
+	}
+	struct vstr *st, *sttmp;
+	HASH_ITER(hh, v->strs, st, sttmp) {
+		HASH_DEL(v->strs, st);
+		free(st->s);
+		free(st);
+	}
+	HASH_CLEAR(hh, v->node_index);
+	for (uint32_t i = 0; i < v->nnodes; i++) {
+		free(v->nodes[i]->key);
+		free(v->nodes[i]->name);
+		free(v->nodes[i]);
+	}
+	free(v->nodes);
+	memset(v, 0, sizeof *v);
+}
+
+/* ---- groups ------------------------------------------------------------------------------------- */
+
+struct groups {
+	struct run_group *g;
+	uint32_t n, cap;
+	uint64_t *hash;
+};
+
+static void stats_merge(uint64_t *count, double *sum, double *sumsq, double *min, double *max,
+			uint64_t c2, double s2, double q2, double mn2, double mx2)
+{
+	if (!*count || mn2 < *min)
+		*min = mn2;
+	if (!*count || mx2 > *max)
+		*max = mx2;
+	*count += c2;
+	*sum += s2;
+	*sumsq += q2;
+}
+
+static int cmp_dur(const void *a, const void *b)
+{
+	const struct run_dur *x = a, *y = b;
+	return (x->sig > y->sig) - (x->sig < y->sig);
+}
+
+static int cmp_gap(const void *a, const void *b)
+{
+	const struct run_gap *x = a, *y = b;
+	if (x->prev != y->prev)
+		return x->prev < y->prev ? -1 : 1;
+	return (x->sig > y->sig) - (x->sig < y->sig);
+}
+
+static void merge_bins(struct run_gap *into, const struct run_gap *from)
+{
+	struct run_bin *out = xmalloc((into->nbins + from->nbins + 1) * sizeof *out);
+	uint32_t i = 0, j = 0, n = 0;
+	while (i < into->nbins || j < from->nbins) {
+		if (j == from->nbins || (i < into->nbins && into->bins[i].bin < from->bins[j].bin)) {
+			out[n++] = into->bins[i++];
+		} else if (i == into->nbins || from->bins[j].bin < into->bins[i].bin) {
+			out[n++] = from->bins[j++];
+		} else {
+			struct run_bin b = into->bins[i++];
+			const struct run_bin *o = &from->bins[j++];
+			if (o->min < b.min)
+				b.min = o->min;
+			if (o->max > b.max)
+				b.max = o->max;
+			b.count += o->count;
+			b.sum += o->sum;
+			out[n++] = b;
+		}
+	}
+	free(into->bins);
+	into->bins = out;
+	into->nbins = n;
+}
+
+/* fold group b (same grammar) into a */
+static void group_merge(struct run_group *a, struct run_group *b)
+{
+	uint32_t *ranks = xmalloc((a->nranks + b->nranks) * sizeof *ranks);
+	uint32_t i = 0, j = 0, n = 0;
+	while (i < a->nranks || j < b->nranks)
+		ranks[n++] = j == b->nranks || (i < a->nranks && a->ranks[i] < b->ranks[j]) ? a->ranks[i++] : b->ranks[j++];
+	free(a->ranks);
+	a->ranks = ranks;
+	a->nranks = n;
+
+	struct run_dur *d = xmalloc((a->ndurs + b->ndurs + 1) * sizeof *d);
+	i = j = n = 0;
+	while (i < a->ndurs || j < b->ndurs) {
+		int c = i == a->ndurs ? 1 : j == b->ndurs ? -1 : cmp_dur(&a->durs[i], &b->durs[j]);
+		if (c < 0) {
+			d[n++] = a->durs[i++];
+		} else if (c > 0) {
+			d[n++] = b->durs[j++];
+		} else {
+			struct run_dur x = a->durs[i++];
+			const struct run_dur *y = &b->durs[j++];
+			stats_merge(&x.count, &x.sum, &x.sumsq, &x.min, &x.max, y->count, y->sum, y->sumsq, y->min, y->max);
+			d[n++] = x;
+		}
+	}
+	free(a->durs);
+	a->durs = d;
+	a->ndurs = n;
+
+	struct run_gap *gp = xmalloc((a->ngaps + b->ngaps + 1) * sizeof *gp);
+	i = j = n = 0;
+	while (i < a->ngaps || j < b->ngaps) {
+		int c = i == a->ngaps ? 1 : j == b->ngaps ? -1 : cmp_gap(&a->gaps[i], &b->gaps[j]);
+		if (c < 0) {
+			gp[n++] = a->gaps[i++];
+		} else if (c > 0) {
+			gp[n++] = b->gaps[j];
+			b->gaps[j++].bins = NULL;   /* moved */
+		} else {
+			struct run_gap x = a->gaps[i++];
+			struct run_gap *y = &b->gaps[j++];
+			stats_merge(&x.count, &x.sum, &x.sumsq, &x.min, &x.max, y->count, y->sum, y->sumsq, y->min, y->max);
+			merge_bins(&x, y);
+			gp[n++] = x;
+		}
+	}
+	free(a->gaps);
+	a->gaps = gp;
+	a->ngaps = n;
+	run_group_free(b);
+}
+
+static void groups_add(struct groups *gs, struct run_group *g)
+{
+	uint64_t h = grammar_hash(&g->g);
+	for (uint32_t i = 0; i < gs->n; i++)
+		if (gs->hash[i] == h && grammar_equal(&gs->g[i].g, &g->g)) {
+			group_merge(&gs->g[i], g);
+			return;
+		}
+	if (gs->n == gs->cap) {
+		gs->cap = gs->cap ? 2 * gs->cap : 8;
+		gs->g = xrealloc(gs->g, gs->cap * sizeof *gs->g);
+		gs->hash = xrealloc(gs->hash, gs->cap * sizeof *gs->hash);
+	}
+	gs->g[gs->n] = *g;
+	gs->hash[gs->n++] = h;
+}
+
+static void groups_serialize(void *acc, struct buf *b)
+{
+	struct groups *gs = acc;
+	buf_reset(b);
+	buf_put_uv(b, gs->n);
+	for (uint32_t i = 0; i < gs->n; i++)
+		run_group_serialize(&gs->g[i], b);
+}
+
+static void groups_merge(void *acc, struct reader *rd)
+{
+	uint64_t n = get_count(rd, reader_left(rd));
+	for (uint64_t i = 0; i < n && !rd->bad; i++) {
+		struct run_group g;
+		memset(&g, 0, sizeof g);
+		if (!run_group_parse(&g, rd)) {
+			run_group_free(&g);
+			return;
+		}
+		groups_add(acc, &g);
+	}
+}
+
+/* this rank's group, in global terminals */
+static void local_group(struct run_group *g, const uint32_t *term_map)
+{
+	memset(g, 0, sizeof *g);
+	sequitur_export(T.grammar, &g->g);
+	grammar_map_terminals(&g->g, term_map, T.nsigs);
+	g->nranks = 1;
+	g->ranks = xmalloc(sizeof *g->ranks);
+	g->ranks[0] = (uint32_t)T.rank;
+	g->durs = xcalloc(T.nsigs ? T.nsigs : 1, sizeof *g->durs);
+	for (uint32_t t = 0; t < T.nsigs; t++) {
+		struct dur_stats *d = &T.durs[t];
+		if (!d->count)
+			continue;
+		g->durs[g->ndurs++] = (struct run_dur){term_map[t], d->count, d->sum, d->sumsq, d->min, d->max};
+	}
+	qsort(g->durs, g->ndurs, sizeof *g->durs, cmp_dur);
+	g->gaps = xcalloc(HASH_COUNT(T.gaps) + 1, sizeof *g->gaps);
+	for (struct gaphist *h = T.gaps; h; h = h->hh.next) {
+		uint32_t prev = (uint32_t)(h->key >> 32), term = (uint32_t)h->key;
+		struct run_gap *gp = &g->gaps[g->ngaps++];
+		gp->prev = prev == RUN_NO_PREV ? RUN_NO_PREV : term_map[prev];
+		gp->sig = term_map[term];
+		gp->count = h->s.count;
+		gp->sum = h->s.sum;
+		gp->sumsq = h->s.sumsq;
+		gp->min = h->s.min;
+		gp->max = h->s.max;
+		gp->nbins = h->nbins;
+		gp->bins = xmalloc((h->nbins ? h->nbins : 1) * sizeof *gp->bins);
+		memcpy(gp->bins, h->bins, h->nbins * sizeof *gp->bins);
+	}
+	qsort(g->gaps, g->ngaps, sizeof *g->gaps, cmp_gap);
+}
+
+/* ---- per-rank data ---------------------------------------------------------------------------- */
+
+static void local_payload(struct buf *b, const uint32_t *term_map, const struct vocab *g)
+{
+	uint32_t nstreams = 0;
+	for (uint32_t t = 0; t < T.nsigs; t++)
+		nstreams += T.streams[t].n > 0;
+	buf_put_uv(b, nstreams);
+	for (uint32_t t = 0; t < T.nsigs; t++) {
+		struct tstream *s = &T.streams[t];
+		if (!s->n)
+			continue;
+		buf_put_uv(b, term_map[t]);
+		buf_put_uv(b, s->n);
+		for (uint64_t k = 0; k < s->n; k++)
+			buf_put_sv(b, s->v[k]);
+	}
+	/* profile, in global call paths */
+	double *prof = xcalloc((size_t)g->nnodes * PM_COUNT + 1, sizeof *prof);
+	uint32_t *node_map = xcalloc(profile_nodes() + 1, sizeof *node_map);
+	for (uint32_t i = 0; i < profile_nodes(); i++) {
+		int32_t parent;
+		uint8_t kind;
+		const char *name;
+		const double *m;
+		profile_node(i, &parent, &kind, &name, &m);
+		char *key = xasprintf("%d %u %s", parent >= 0 ? (int32_t)node_map[parent] : -1, kind, name);
+		struct vnode *n;
+		HASH_FIND_STR(g->node_index, key, n);
+		free(key);
+		if (!n)
+			continue;
+		node_map[i] = n->index;
+		memcpy(prof + (size_t)n->index * PM_COUNT, m, PM_COUNT * sizeof *m);
+	}
+	for (uint64_t i = 0; i < (uint64_t)g->nnodes * PM_COUNT; i++)
+		buf_put_f64(b, prof[i]);
+	free(prof);
+	free(node_map);
+	/* lossless timestamps: already varint-encoded */
+	buf_put_uv(b, T.ts_buf.len);
+	buf_put(b, T.ts_buf.data, T.ts_buf.len);
+}
+
+static bool read_payload(struct run *r, uint32_t rank, struct reader *rd)
+{
+	uint64_t n = get_count(rd, reader_left(rd));
+	for (uint64_t i = 0; i < n && !rd->bad; i++) {
+		struct run_stream s = {.rank = rank};
+		s.sig = (uint32_t)get_uv(rd);
+		s.nvals = get_count(rd, reader_left(rd));
+		s.vals = xmalloc((s.nvals ? s.nvals : 1) * sizeof *s.vals);
+		for (uint64_t k = 0; k < s.nvals; k++)
+			s.vals[k] = get_sv(rd);
+		r->streams = xrealloc(r->streams, (r->nstreams + 1) * sizeof *r->streams);
+		r->streams[r->nstreams++] = s;
+	}
+	double *prof = r->profile + (size_t)rank * r->nnodes * RUN_PM_COUNT;
+	for (uint64_t i = 0; i < (uint64_t)r->nnodes * RUN_PM_COUNT; i++)
+		prof[i] = get_f64(rd);
+	uint64_t tslen = get_count(rd, reader_left(rd));
+	if (tslen) {
+		struct reader ts;
+		reader_init(&ts, rd->p, tslen);
+		rd->p += tslen;
+		struct run_timestamps *t;
+		r->ts = xrealloc(r->ts, (r->nts + 1) * sizeof *r->ts);
+		t = &r->ts[r->nts++];
+		memset(t, 0, sizeof *t);
+		t->rank = rank;
+		uint64_t cap = 0, start = 0;
+		while (reader_left(&ts) && !ts.bad) {
+			start += get_uv(&ts);
+			uint64_t dur = get_uv(&ts);
+			if (t->n == cap) {
+				cap = cap ? 2 * cap : 1024;
+				t->start = xrealloc(t->start, cap * sizeof *t->start);
+				t->dur = xrealloc(t->dur, cap * sizeof *t->dur);
+			}
+			t->start[t->n] = (double)start * 1e-9;
+			t->dur[t->n++] = (double)dur * 1e-9;
+		}
+	}
+	return !rd->bad;
+}
+
+/* ---- the run header ------------------------------------------------------------------------------ */
+
+static char *command_line(void)
+{
+	FILE *f = fopen("/proc/self/cmdline", "r");
+	struct buf b;
+	buf_init(&b);
+	if (f) {
+		char tmp[4096];
+		size_t n;
+		while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
+			buf_put(&b, tmp, n);
+		fclose(f);
+	}
+	for (size_t i = 0; i + 1 < b.len; i++)
+		if (!b.data[i])
+			b.data[i] = ' ';
+	buf_put_u8(&b, 0);
+	char *s = xstrdup((char *)b.data);
+	buf_free(&b);
+	return s;
+}
+
+static void fill_header(struct run *r, double t_end_wall)
+{
+	r->nranks = (uint32_t)T.size;
+	r->command = command_line();
+	char host[256] = "";
+	gethostname(host, sizeof host - 1);
+	r->host = xstrdup(host);
+	const char *job = getenv("SLURM_JOB_ID");
+	r->slurm_job_id = xstrdup(job ? job : "");
+	r->tool_version = xstrdup(LADDER_VERSION);
+	char when[64];
+	time_t now = time(NULL);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	r->created = xstrdup(when);
+	r->options = xasprintf("stream_after=%d;callsite_depth=%d;timestamps=%d", T.stream_after,
+			       T.callsite_depth, T.timestamps);
+	r->t_end = t_end_wall;
+	r->t_start = t_end_wall - (trace_now() - T.t0);
+	const char *attrs = getenv("LADDER_RUN_ATTRS");
+	if (attrs) {
+		char *copy = xstrdup(attrs), *save;
+		for (char *kv = strtok_r(copy, ";", &save); kv; kv = strtok_r(NULL, ";", &save)) {
+			char *eq = strchr(kv, '=');
+			if (!eq)
+				continue;
+			*eq = 0;
+			run_set_attr(r, kv, eq + 1);
+		}
+		free(copy);
+	}
+	r->nfns = ladder_nfunctions;
+	r->fns = xcalloc(r->nfns, sizeof *r->fns);
+	for (uint32_t i = 0; i < r->nfns; i++) {
+		const struct fn_desc *d = &ladder_functions[i];
+		struct param_desc *p = xcalloc(d->nparams ? d->nparams : 1, sizeof *p);
+		for (uint32_t k = 0; k < d->nparams; k++) {
+			p[k].name = xstrdup(d->params[k].name);
+			p[k].kind = d->params[k].kind;
+		}
+		r->fns[i] = (struct fn_desc){xstrdup(d->name), d->flags, d->nparams, p};
+	}
+}
+
+static void fill_vocab(struct run *r, const struct vocab *g)
+{
+	r->nsigs = g->nsigs;
+	r->sigs = xcalloc(g->nsigs ? g->nsigs : 1, sizeof *r->sigs);
+	for (uint32_t i = 0; i < g->nsigs; i++)
+		r->nsigvals += g->sigs[i]->nvals;
+	r->sigvals = xmalloc((r->nsigvals ? r->nsigvals : 1) * sizeof *r->sigvals);
+	uint64_t off = 0;
+	for (uint32_t i = 0; i < g->nsigs; i++) {
+		struct vsig *s = g->sigs[i];
+		r->sigs[i] = (struct run_signature){s->fn, s->callsite, s->flags, s->nvals, off};
+		memcpy(r->sigvals + off, s->vals, s->nvals * sizeof *s->vals);
+		off += s->nvals;
+	}
+	r->ncallsites = HASH_COUNT(g->sites);
+	r->callsites = xcalloc(r->ncallsites + 1, sizeof *r->callsites);
+	uint32_t k = 0;
+	for (struct vsite *s = g->sites; s; s = s->hh.next, k++) {
+		struct run_callsite *c = &r->callsites[k];
+		c->id = s->id;
+		c->nframes = s->nframes;
+		c->frames = xcalloc(s->nframes ? s->nframes : 1, sizeof *c->frames);
+		for (uint32_t f = 0; f < s->nframes; f++)
+			c->frames[f] = (struct run_frame){xstrdup(s->modules[f]), s->offsets[f], xstrdup(s->symbols[f])};
+	}
+	r->nstrings = HASH_COUNT(g->strs);
+	r->strings = xcalloc(r->nstrings + 1, sizeof *r->strings);
+	k = 0;
+	for (struct vstr *s = g->strs; s; s = s->hh.next)
+		r->strings[k++] = xstrdup(s->s);
+	r->nnodes = g->nnodes;
+	r->nodes = xcalloc(g->nnodes ? g->nnodes : 1, sizeof *r->nodes);
+	for (uint32_t i = 0; i < g->nnodes; i++)
+		r->nodes[i] = (struct run_pnode){g->nodes[i]->parent, g->nodes[i]->kind, xstrdup(g->nodes[i]->name)};
+	r->profile = xcalloc((size_t)r->nranks * r->nnodes * RUN_PM_COUNT + 1, sizeof *r->profile);
+}
+
+static void write_file(const char *path, const struct buf *b)
+{
+	char *tmp = xasprintf("%s.part", path);
+	FILE *f = fopen(tmp, "wb");
+	if (!f || fwrite(b->data, 1, b->len, f) != b->len || fclose(f)) {
+		fprintf(stderr, "ladder-trace: cannot write %s\n", tmp);
+		free(tmp);
+		return;
+	}
+	if (rename(tmp, path))
+		fprintf(stderr, "ladder-trace: cannot rename %s to %s\n", tmp, path);
+	free(tmp);
+}
+
+void trace_write_raw(const char *path)
+{
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	double t_wall = (double)wall.tv_sec + (double)wall.tv_nsec * 1e-9;
+
+	/* 1. vocabulary */
+	struct vocab local, global;
+	vocab_local(&local);
+	tree_reduce(&local, vocab_serialize, vocab_merge);
+	struct buf b;
+	buf_init(&b);
+	if (T.rank == 0)
+		vocab_serialize(&local, &b);
+	bcast_buf(&b);
+	memset(&global, 0, sizeof global);
+	struct reader rd;
+	reader_init(&rd, b.data, b.len);
+	vocab_merge(&global, &rd);
+	vocab_free(&local);
+	uint32_t *term_map = xcalloc(T.nsigs ? T.nsigs : 1, sizeof *term_map);
+	for (uint32_t t = 0; t < T.nsigs; t++) {
+		struct tsig *s = T.sigs[t];
+		struct vsig *gs = vocab_find_sig(&global, s->fn, s->flags, s->callsite, s->vals, s->nvals);
+		term_map[t] = gs ? gs->index : 0;
+	}
+
+	/* 2. groups */
+	struct groups gs;
+	memset(&gs, 0, sizeof gs);
+	struct run_group mine;
+	local_group(&mine, term_map);
+	groups_add(&gs, &mine);
+	tree_reduce(&gs, groups_serialize, groups_merge);
+
+	/* 3. per-rank data */
+	buf_reset(&b);
+	local_payload(&b, term_map, &global);
+	int len = b.len > INT_MAX ? 0 : (int)b.len;
+	if (b.len > INT_MAX)
+		fprintf(stderr, "ladder-trace: rank %d: per-rank data of %zu bytes is too large; dropped\n",
+			T.rank, b.len);
+	int *lens = NULL, *displs = NULL;
+	struct buf all;
+	buf_init(&all);
+	if (T.rank == 0) {
+		lens = xcalloc((size_t)T.size, sizeof *lens);
+		displs = xcalloc((size_t)T.size, sizeof *displs);
+	}
+	PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, T.comm);
+	if (T.rank == 0) {
+		uint64_t total = 0;
+		for (int i = 0; i < T.size; i++) {
+			displs[i] = (int)total;
+			total += (uint64_t)lens[i];
+		}
+		if (total > INT_MAX) {   /* too much for one Gatherv: everyone sends nothing */
+			fprintf(stderr, "ladder-trace: per-rank data totals %llu bytes; too large to gather\n",
+				(unsigned long long)total);
+			total = 0;
+		}
+		XGROW(all.data, all.cap, total + 1);
+		all.len = total;
+	}
+	PMPI_Gatherv(b.data, len, MPI_BYTE, all.data, lens, displs, MPI_BYTE, 0, T.comm);
+
+	if (T.rank == 0 && path) {
+		struct run r;
+		run_init(&r);
+		fill_header(&r, t_wall);
+		fill_vocab(&r, &global);
+		r.ngroups = gs.n;
+		r.groups = gs.g;
+		gs.g = NULL;
+		gs.n = 0;
+		for (int i = 0; i < T.size; i++) {
+			struct reader pr;
+			reader_init(&pr, all.data + displs[i], (size_t)lens[i]);
+			if (lens[i] && !read_payload(&r, (uint32_t)i, &pr))
+				fprintf(stderr, "ladder-trace: the data of rank %d is damaged\n", i);
+		}
+		struct buf out;
+		buf_init(&out);
+		run_serialize(&r, &out);
+		write_file(path, &out);
+		buf_free(&out);
+		run_free(&r);
+	}
+	for (uint32_t i = 0; i < gs.n; i++)
+		run_group_free(&gs.g[i]);
+	free(gs.g);
+	free(gs.hash);
+	free(lens);
+	free(displs);
+	buf_free(&all);
+	buf_free(&b);
+	free(term_map);
+	vocab_free(&global);
+}

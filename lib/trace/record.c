@@ -1,0 +1,671 @@
+/*
+ * record — what happens to one intercepted call: its values become a call signature (streamed
+ * groups moved to the rank's value streams, requests named by pool and slot), the signature gets
+ * a terminal in the call signature table, the terminal is appended to the Sequitur grammar
+ * (papers/001 §2.2), and the call's duration, the compute gap before it (a histogram per
+ * preceding call, papers/000 §3.5) and its profile metrics are accounted.
+ *
+ * Data-dependent parameters (counts, tags, peers) stay in the signature until a signature
+ * "base" (the signature with those parameters masked) has shown more than stream_after variants;
+ * from then on they go to the value stream, so the grammar keeps its shape.
+ *
+ * A run of identical polls that find nothing (Test, Iprobe ... with flag 0) is one grammar symbol
+ * whose repeat count goes to the stream.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "trace/tracer.h"
+#include "util/hash.h"
+#include "util/xalloc.h"
+
+struct tracer T;
+
+/* per-thread scratch space: a call's values, groups, request references and statuses */
+static __thread struct {
+	int64_t *vals;
+	uint32_t capvals;
+	struct tgroup *groups;
+	uint32_t capgroups;
+	struct reqref *reqs;
+	uint32_t capreqs;
+	MPI_Status *st;
+	int capst;
+	int64_t *sig;
+	uint32_t capsig;
+	int in_call;
+} S;
+
+struct base {
+	uint64_t hash;
+	uint32_t variants;
+	bool streaming;
+	UT_hash_handle hh;
+};
+static struct base *bases;
+
+struct string_ent {
+	uint64_t id;
+	char *s;
+	UT_hash_handle hh;
+};
+static struct string_ent *strings;
+
+double trace_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+uint64_t trace_intern(const char *s)
+{
+	uint64_t id = hash_bytes(s, strlen(s), 0) & (uint64_t)INT64_MAX;
+	struct string_ent *e;
+	HASH_FIND(hh, strings, &id, sizeof id, e);
+	if (!e) {
+		e = xcalloc(1, sizeof *e);
+		e->id = id;
+		e->s = xstrdup(s);
+		HASH_ADD(hh, strings, id, sizeof e->id, e);
+	}
+	return id;
+}
+
+const char *trace_string(int64_t id)
+{
+	uint64_t k = (uint64_t)id;
+	struct string_ent *e;
+	HASH_FIND(hh, strings, &k, sizeof k, e);
+	return e ? e->s : "?";
+}
+
+/* all interned strings, for the run's string table */
+void trace_each_string(void (*fn)(const char *s, void *arg), void *arg)
+{
+	struct string_ent *e, *tmp;
+	HASH_ITER(hh, strings, e, tmp)
+		fn(e->s, arg);
+}
+
+int64_t trace_rel_world(struct comm_info *ci, int rank)
+{
+	if (rank == MPI_PROC_NULL)
+		return SV_PROC_NULL;
+	if (rank == MPI_ANY_SOURCE)
+		return SV_ANY_SOURCE;
+	int w = obj_comm_to_world(ci, rank);
+	return w < 0 ? SV_UNKNOWN : (int64_t)w - T.rank;
+}
+
+/* ---- the call in flight ------------------------------------------------------------------------ */
+
+bool tcall_begin(struct tcall *c, int fn, void *ret_addr)
+{
+	if (T.state != 1 || T.disabled || S.in_call)
+		return false;
+	S.in_call = 1;
+	if (T.multithreaded)
+		pthread_mutex_lock(&T.lock);
+	memset(c, 0, sizeof *c);
+	c->fn = (uint16_t)fn;
+	c->record = !T.paused;
+	c->ret_addr = ret_addr;
+	c->vals = S.vals;
+	c->capvals = S.capvals;
+	c->groups = S.groups;
+	c->capgroups = S.capgroups;
+	c->reqs = S.reqs;
+	c->capreqs = S.capreqs;
+	c->src_group = c->req_out_group = -1;
+	c->comm = MPI_COMM_NULL;
+	c->h_comm = MPI_COMM_NULL;
+	c->h_dtype = MPI_DATATYPE_NULL;
+	c->h_group = MPI_GROUP_NULL;
+	c->h_op = MPI_OP_NULL;
+	c->h_msg = MPI_MESSAGE_NULL;
+	c->t_begin = trace_now();
+	return true;
+}
+
+void tcall_set_comm(struct tcall *c, MPI_Comm comm)
+{
+	c->comm = comm;
+	c->ci = obj_comm(comm);
+}
+
+int64_t *tcall_group(struct tcall *c, enum param_kind k, uint32_t width, enum stream_mode mode)
+{
+	if (c->nvals + width > c->capvals) {
+		uint32_t n = c->capvals ? c->capvals : 64;
+		while (n < c->nvals + width)
+			n *= 2;
+		c->vals = S.vals = xrealloc(S.vals, n * sizeof *S.vals);
+		c->capvals = S.capvals = n;
+	}
+	if (c->ngroups == c->capgroups) {
+		c->capgroups = S.capgroups = c->capgroups ? 2 * c->capgroups : 16;
+		c->groups = S.groups = xrealloc(S.groups, c->capgroups * sizeof *S.groups);
+	}
+	struct tgroup *g = &c->groups[c->ngroups++];
+	g->start = c->nvals;
+	g->width = width;
+	g->kind = (uint8_t)k;
+	g->mode = (uint8_t)mode;
+	c->nvals += width;
+	return c->vals + g->start;
+}
+
+struct reqref *trace_scratch_reqs(uint32_t n)
+{
+	if (n > S.capreqs) {
+		S.reqs = xrealloc(S.reqs, n * sizeof *S.reqs);
+		S.capreqs = n;
+	}
+	return S.reqs;
+}
+
+void tcall_invoke(struct tcall *c)
+{
+	c->t_invoke = trace_now();
+	if (T.multithreaded)
+		pthread_mutex_unlock(&T.lock);
+}
+
+void tcall_returned(struct tcall *c)
+{
+	c->t_returned = trace_now();
+	if (T.multithreaded)
+		pthread_mutex_lock(&T.lock);
+}
+
+bool tcall_is_root(struct tcall *c, int root)
+{
+	if (!c->ci)
+		return false;
+	return c->ci->inter ? root == MPI_ROOT : root == c->ci->rank;
+}
+
+int tcall_comm_size(struct tcall *c) { return c->ci ? (c->ci->inter ? c->ci->remote_size : c->ci->size) : 0; }
+int tcall_indegree(struct tcall *c) { return c->ci ? c->ci->indeg : 0; }
+int tcall_outdegree(struct tcall *c) { return c->ci ? c->ci->outdeg : 0; }
+int tcall_cartdims(struct tcall *c) { return c->ci && c->ci->topo == MPI_CART ? c->ci->ndims : 0; }
+
+MPI_Status *tcall_statuses(struct tcall *c, MPI_Status *app, int n)
+{
+	if (!c->need_status || (app != MPI_STATUS_IGNORE && app != MPI_STATUSES_IGNORE))
+		return app;
+	if (n < 1)
+		n = 1;
+	if (n > S.capst) {
+		S.st = xrealloc(S.st, (size_t)n * sizeof *S.st);
+		S.capst = n;
+	}
+	return S.st;
+}
+
+void tcall_statuses_done(struct tcall *c, MPI_Status *st)
+{
+	c->statuses = st == MPI_STATUS_IGNORE || st == MPI_STATUSES_IGNORE ? NULL : st;
+	if (c->src_group < 0)
+		return;
+	int64_t *v = c->vals + c->groups[c->src_group].start;
+	if (v[0] != SV_ANY_SOURCE)
+		return;
+	if (c->has_flag && !c->flag)
+		v[1] = SV_UNDEFINED;
+	else if (c->statuses)
+		v[1] = trace_rel_world(c->ci, c->statuses[0].MPI_SOURCE);
+}
+
+static const MPI_Status *status_at(struct tcall *c, int i) { return c->statuses ? &c->statuses[i] : NULL; }
+
+void tcall_requests_done(struct tcall *c)
+{
+	uint32_t flags = ladder_functions[c->fn].flags;
+	if (flags & FNF_START) {
+		for (uint32_t i = 0; i < c->nreqs; i++) {
+			struct reqent *e = c->reqs[i].e;
+			if (!e)
+				continue;
+			e->active = true;
+			c->bytes_sent += e->bytes_sent;
+			c->bytes_recv += e->bytes_recv;
+			c->msgs_sent += e->msgs_sent;
+			c->msgs_recv += e->msgs_recv;
+		}
+		return;
+	}
+	if (flags & FNF_FREE) {
+		for (uint32_t i = 0; i < c->nreqs; i++)
+			if (c->reqs[i].e)
+				req_free(c->reqs[i].e);
+		return;
+	}
+	if (!(flags & FNF_COMPLETE))
+		return;
+	if (c->has_indices) {                         /* Waitsome, Testsome */
+		for (int k = 0; k < c->outcount && c->indices; k++) {
+			int i = c->indices[k];
+			if (i >= 0 && (uint32_t)i < c->nreqs && c->reqs[i].e)
+				req_complete(c->reqs[i].e, status_at(c, k));
+		}
+	} else if (c->has_index) {                    /* Waitany, Testany */
+		if ((!c->has_flag || c->flag) && c->index >= 0 && (uint32_t)c->index < c->nreqs &&
+		    c->reqs[c->index].e)
+			req_complete(c->reqs[c->index].e, status_at(c, 0));
+	} else if (!c->has_flag || c->flag) {         /* Wait, Waitall, Test, Testall */
+		for (uint32_t i = 0; i < c->nreqs; i++)
+			if (c->reqs[i].e)
+				req_complete(c->reqs[i].e, status_at(c, (int)i));
+	}
+}
+
+/* ---- signatures ------------------------------------------------------------------------------- */
+
+static uint64_t hash_values(uint64_t h, const int64_t *v, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		h = hash_combine(h, (uint64_t)v[i]);
+	return h;
+}
+
+static struct tsig *sig_find(uint64_t h, uint32_t fn, uint32_t flags, uint64_t callsite,
+			     const int64_t *v, uint32_t n)
+{
+	struct tsig *s;
+	HASH_FIND(hh, T.sig_index, &h, sizeof h, s);
+	for (; s; s = s->collide)
+		if (s->fn == fn && s->flags == flags && s->callsite == callsite && s->nvals == n &&
+		    !memcmp(s->vals, v, n * sizeof *v))
+			return s;
+	return NULL;
+}
+
+static struct tsig *sig_add(uint64_t h, uint32_t fn, uint32_t flags, uint64_t callsite,
+			    const int64_t *v, uint32_t n)
+{
+	struct tsig *s = xcalloc(1, sizeof *s);
+	s->hash = h;
+	s->fn = fn;
+	s->flags = flags;
+	s->callsite = callsite;
+	s->nvals = n;
+	s->vals = xmalloc((n ? n : 1) * sizeof *v);
+	memcpy(s->vals, v, n * sizeof *v);
+	s->term = T.nsigs;
+	struct tsig *first;
+	HASH_FIND(hh, T.sig_index, &h, sizeof h, first);
+	if (first) {
+		s->collide = first->collide;
+		first->collide = s;
+	} else {
+		HASH_ADD(hh, T.sig_index, hash, sizeof s->hash, s);
+	}
+	if (T.nsigs == T.capsigs) {
+		T.capsigs = T.capsigs ? 2 * T.capsigs : 64;
+		T.sigs = xrealloc(T.sigs, T.capsigs * sizeof *T.sigs);
+		T.streams = xrealloc(T.streams, T.capsigs * sizeof *T.streams);
+		T.durs = xrealloc(T.durs, T.capsigs * sizeof *T.durs);
+	}
+	T.sigs[T.nsigs] = s;
+	memset(&T.streams[T.nsigs], 0, sizeof T.streams[0]);
+	memset(&T.durs[T.nsigs], 0, sizeof T.durs[0]);
+	T.nsigs++;
+	return s;
+}
+
+static uint64_t stream_push(uint32_t term, int64_t v)
+{
+	struct tstream *s = &T.streams[term];
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
+	}
+	s->v[s->n] = v;
+	return s->n++;
+}
+
+static void stats_add(struct dur_stats *d, double x)
+{
+	if (!d->count || x < d->min)
+		d->min = x;
+	if (!d->count || x > d->max)
+		d->max = x;
+	d->count++;
+	d->sum += x;
+	d->sumsq += x * x;
+}
+
+/* histogram bin of a gap: 4 * floor(log2 ns) + the next two bits of ns (quarter octaves) */
+static int32_t gap_bin(double seconds)
+{
+	double nsd = seconds * 1e9;
+	if (nsd < 1)
+		return -1;
+	uint64_t ns = nsd > 1.8e19 ? UINT64_MAX : (uint64_t)nsd;
+	int oct = 63 - __builtin_clzll(ns);
+	uint64_t q = oct >= 2 ? (ns >> (oct - 2)) & 3 : (ns << (2 - oct)) & 3;
+	return oct * 4 + (int32_t)q;
+}
+
+static void gap_add(uint32_t prev, uint32_t term, double gap)
+{
+	if (gap < 0)
+		gap = 0;
+	uint64_t key = (uint64_t)prev << 32 | term;
+	struct gaphist *g;
+	HASH_FIND(hh, T.gaps, &key, sizeof key, g);
+	if (!g) {
+		g = xcalloc(1, sizeof *g);
+		g->key = key;
+		HASH_ADD(hh, T.gaps, key, sizeof g->key, g);
+	}
+	stats_add(&g->s, gap);
+	int32_t bin = gap_bin(gap);
+	uint32_t i = 0;
+	while (i < g->nbins && g->bins[i].bin < bin)
+		i++;
+	if (i == g->nbins || g->bins[i].bin != bin) {
+		if (g->nbins == g->capbins) {
+			g->capbins = g->capbins ? 2 * g->capbins : 4;
+			g->bins = xrealloc(g->bins, g->capbins * sizeof *g->bins);
+		}
+		memmove(g->bins + i + 1, g->bins + i, (g->nbins - i) * sizeof *g->bins);
+		memset(&g->bins[i], 0, sizeof g->bins[i]);
+		g->bins[i].bin = bin;
+		g->bins[i].min = gap;
+		g->bins[i].max = gap;
+		g->nbins++;
+	}
+	struct run_bin *b = &g->bins[i];
+	if (gap < b->min)
+		b->min = gap;
+	if (gap > b->max)
+		b->max = gap;
+	b->count++;
+	b->sum += gap;
+}
+
+/* ---- the raw log: every call as text, for checking the compressed trace ----------------------- */
+
+static void raw_log(struct tcall *c, struct reqent *wildcard)
+{
+	static struct buf line;
+	struct event_view ev = {
+		.fn = &ladder_functions[c->fn],
+		.vals = c->vals,
+		.nvals = c->nvals,
+		.rank = (uint32_t)T.rank,
+		.req_key = c->req_key,
+	};
+	buf_reset(&line);
+	/* strings are printed by name: give the formatter this process's string table */
+	const char *names[64];
+	uint32_t nnames = 0;
+	for (uint32_t g = 0; g < c->ngroups; g++)
+		if (c->groups[g].kind == PK_STRING && nnames < 64)
+			names[nnames++] = trace_string(c->vals[c->groups[g].start]);
+	ev.strings = names;
+	ev.nstrings = nnames;
+	event_format(&ev, &line);
+	long at = ftell(T.raw_log);
+	if (wildcard && at >= 0) {
+		const char *p = memmem(line.data, line.len, "ANY_SOURCE@", 11);
+		wildcard->raw_offset = p ? at + (long)(p - (const char *)line.data) + 11 : -1;
+	}
+	buf_put_u8(&line, '\n');
+	fwrite(line.data, 1, line.len, T.raw_log);
+}
+
+void trace_patch_source(struct reqent *e, const MPI_Status *st)
+{
+	int64_t rel = trace_rel_world(e->ci, st->MPI_SOURCE);
+	if (e->patch_term < T.nsigs && e->patch_index < T.streams[e->patch_term].n)
+		T.streams[e->patch_term].v[e->patch_index] = rel;
+	if (T.raw_log && e->raw_offset >= 0) {
+		char tmp[32];
+		snprintf(tmp, sizeof tmp, "%-*lld", ACTUAL_SOURCE_WIDTH, (long long)(rel + T.rank));
+		long end = ftell(T.raw_log);
+		fseek(T.raw_log, e->raw_offset, SEEK_SET);
+		fwrite(tmp, 1, ACTUAL_SOURCE_WIDTH, T.raw_log);
+		fseek(T.raw_log, end, SEEK_SET);
+	}
+}
+
+/* ---- the end of a call ------------------------------------------------------------------------ */
+
+static struct base *base_of(struct tcall *c, uint64_t callsite, uint32_t flags)
+{
+	uint64_t h = hash_combine(hash_combine(hash_mix64(c->fn + 1), callsite), flags);
+	bool any = false;
+	for (uint32_t g = 0; g < c->ngroups; g++) {
+		struct tgroup *gr = &c->groups[g];
+		if (gr->mode == SM_ADAPTIVE) {
+			any = true;
+			h = hash_combine(h, 0x5eed);
+		} else if (gr->mode == SM_NONE) {
+			h = hash_values(h, c->vals + gr->start, gr->width);
+		}
+	}
+	if (!any)
+		return NULL;
+	struct base *b;
+	HASH_FIND(hh, bases, &h, sizeof h, b);
+	if (!b) {
+		b = xcalloc(1, sizeof *b);
+		b->hash = h;
+		HASH_ADD(hh, bases, hash, sizeof b->hash, b);
+	}
+	return b;
+}
+
+static bool same_as_last_poll(struct tcall *c)
+{
+	return T.last_poll_nvals == c->nvals && !memcmp(T.last_poll_vals, c->vals, c->nvals * sizeof *c->vals);
+}
+
+static void remember_poll(struct tcall *c)
+{
+	if (c->nvals > T.last_poll_cap) {
+		T.last_poll_cap = c->nvals;
+		T.last_poll_vals = xrealloc(T.last_poll_vals, c->nvals * sizeof *c->vals);
+	}
+	memcpy(T.last_poll_vals, c->vals, c->nvals * sizeof *c->vals);
+	T.last_poll_nvals = c->nvals;
+}
+
+static void record_call(struct tcall *c)
+{
+	const struct fn_desc *d = &ladder_functions[c->fn];
+	uint64_t callsite = callsite_of(c->ret_addr);
+	bool failed_poll = (d->flags & FNF_POLL) &&
+			   ((c->has_flag && !c->flag) || (c->has_indices && c->outcount == 0));
+	uint32_t flags = failed_poll ? SIGF_FAILED_POLL : 0;
+	struct base *b = base_of(c, callsite, flags);
+	bool stream_adaptive = b && b->streaming;
+
+	/* the signature: streamed groups replaced by SV_STREAMED */
+	if (c->nvals > S.capsig) {
+		S.capsig = c->nvals * 2;
+		S.sig = xrealloc(S.sig, S.capsig * sizeof *S.sig);
+	}
+	uint32_t n = 0;
+	bool any_streamed = false;
+	for (uint32_t g = 0; g < c->ngroups; g++) {
+		struct tgroup *gr = &c->groups[g];
+		bool streamed = gr->mode == SM_ALWAYS || (gr->mode == SM_ADAPTIVE && stream_adaptive);
+		if (!streamed) {
+			memcpy(S.sig + n, c->vals + gr->start, gr->width * sizeof *S.sig);
+			n += gr->width;
+		} else if (param_kind_is_array(gr->kind)) {
+			S.sig[n++] = SV_STREAMED;
+		} else {
+			for (uint32_t i = 0; i < gr->width; i++)
+				S.sig[n++] = SV_STREAMED;
+		}
+		if (streamed) {
+			gr->mode = SM_ALWAYS;    /* marks "goes to the stream" below */
+			any_streamed = true;
+		} else {
+			gr->mode = SM_NONE;
+		}
+	}
+
+	/* a created request: its pool is the signature without the request */
+	uint32_t slot = 0;
+	bool made_request = c->req_out && *c->req_out != MPI_REQUEST_NULL;
+	if (c->req_out_group >= 0) {
+		c->req_key = run_signature_req_key(c->fn, callsite, flags, d, S.sig, n);
+		int64_t v = SV_NULL;
+		if (made_request) {
+			slot = req_pool_take(c->req_key);
+			v = slot;
+		}
+		uint32_t at = c->groups[c->req_out_group].start;
+		c->vals[at] = v;
+		/* the same position in the signature: req_out is never streamed */
+		uint32_t pos = 0;
+		for (int32_t g = 0; g < c->req_out_group; g++)
+			pos += c->groups[g].mode == SM_ALWAYS && param_kind_is_array(c->groups[g].kind) ? 1 : c->groups[g].width;
+		S.sig[pos] = v;
+	}
+
+	uint64_t h = hash_values(hash_combine(hash_combine(hash_mix64(c->fn + 1), callsite), flags), S.sig, n);
+	struct tsig *s = sig_find(h, c->fn, flags, callsite, S.sig, n);
+	if (!s) {
+		s = sig_add(h, c->fn, flags, callsite, S.sig, n);
+		if (b && !b->streaming && ++b->variants > (uint32_t)T.stream_after)
+			b->streaming = true;
+	}
+	uint32_t term = s->term;
+	c->terminal = term;
+
+	struct reqent *wildcard = NULL;
+	if (made_request) {
+		struct reqent *e = req_add(c->req_out, *c->req_out, c->req_key, slot);
+		e->persistent = c->req_persistent;
+		e->ci = c->ci;
+		if (e->persistent) {   /* accounted at each MPI_Start */
+			e->bytes_sent = c->bytes_sent;
+			e->bytes_recv = c->bytes_recv;
+			e->msgs_sent = c->msgs_sent;
+			e->msgs_recv = c->msgs_recv;
+			c->bytes_sent = c->bytes_recv = 0;
+			c->msgs_sent = c->msgs_recv = 0;
+		} else if (c->src_group >= 0 && c->vals[c->groups[c->src_group].start] == SV_ANY_SOURCE) {
+			e->wildcard = true;
+			wildcard = e;
+		}
+	}
+	if (!c->record)
+		return;
+
+	/* value streams and the grammar */
+	bool merged = failed_poll && T.have_last && T.last_failed_poll && T.last_term == term &&
+		      same_as_last_poll(c);
+	if (merged) {
+		T.streams[term].v[T.last_poll_index]++;
+	} else {
+		if (failed_poll) {
+			T.last_poll_index = stream_push(term, 1);
+			remember_poll(c);
+		}
+		if (any_streamed)
+			for (uint32_t g = 0; g < c->ngroups; g++) {
+				struct tgroup *gr = &c->groups[g];
+				if (gr->mode != SM_ALWAYS)
+					continue;
+				for (uint32_t i = 0; i < gr->width; i++) {
+					uint64_t at = stream_push(term, c->vals[gr->start + i]);
+					if (wildcard && (int32_t)g == c->src_group && i == 1) {
+						wildcard->patch_term = term;
+						wildcard->patch_index = at;
+					}
+				}
+			}
+		sequitur_append(T.grammar, term);
+		T.last_term = term;
+		T.have_last = true;
+		T.last_failed_poll = failed_poll;
+	}
+
+	/* timing and profile */
+	double dur = c->t_returned - c->t_invoke;
+	stats_add(&T.durs[term], dur);
+	if (T.events == 0)
+		gap_add(RUN_NO_PREV, term, 0);
+	else
+		gap_add(T.prev_call, term, c->t_begin - T.last_end);
+	T.prev_call = term;
+	trace_profile_call(c, dur);
+	if (T.timestamps) {
+		uint64_t start = (uint64_t)((c->t_invoke - T.t0) * 1e9);
+		uint64_t last = (uint64_t)(T.ts_last_start * 1e9);
+		buf_put_uv(&T.ts_buf, start >= last ? start - last : 0);
+		buf_put_uv(&T.ts_buf, (uint64_t)(dur * 1e9));
+		T.ts_last_start = (double)start * 1e-9;
+	}
+	if (T.raw_log)
+		raw_log(c, wildcard);
+	T.events++;
+}
+
+void tcall_end(struct tcall *c)
+{
+	record_call(c);
+	if (c->record) {
+		double now = trace_now();
+		profile_overhead((c->t_invoke - c->t_begin) + (now - c->t_returned));
+		T.last_end = now;
+	}
+	S.in_call = 0;
+	if (T.multithreaded)
+		pthread_mutex_unlock(&T.lock);
+}
+
+void trace_count_unknown(int idx)
+{
+	if (T.state != 1 || T.paused || S.in_call)
+		return;
+	if (T.multithreaded)
+		pthread_mutex_lock(&T.lock);
+	profile_unknown(idx);
+	if (T.multithreaded)
+		pthread_mutex_unlock(&T.lock);
+}
+
+void record_fini(void)
+{
+	struct base *b, *btmp;
+	HASH_ITER(hh, bases, b, btmp) {
+		HASH_DEL(bases, b);
+		free(b);
+	}
+	struct string_ent *e, *etmp;
+	HASH_ITER(hh, strings, e, etmp) {
+		HASH_DEL(strings, e);
+		free(e->s);
+		free(e);
+	}
+	HASH_CLEAR(hh, T.sig_index);
+	for (uint32_t i = 0; i < T.nsigs; i++) {
+		free(T.sigs[i]->vals);
+		free(T.sigs[i]);
+		free(T.streams[i].v);
+	}
+	free(T.sigs);
+	free(T.streams);
+	free(T.durs);
+	struct gaphist *g, *gtmp;
+	HASH_ITER(hh, T.gaps, g, gtmp) {
+		HASH_DEL(T.gaps, g);
+		free(g->bins);
+		free(g);
+	}
+	free(T.last_poll_vals);
+	sequitur_free(T.grammar);
+	T.grammar = NULL;
+}

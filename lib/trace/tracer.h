@@ -1,0 +1,365 @@
+/*
+ * tracer — the internals of libladder-trace.so: the per-process recording state and the calls
+ * the generated PMPI wrappers make. Nothing here is exported from the library except the MPI
+ * functions themselves (everything is built with -fvisibility=hidden).
+ *
+ * One intercepted call goes through:
+ *   tcall_begin      decide whether to record; take the entry timestamp
+ *   enc_*            encode each input parameter into the call's value groups
+ *   vol_*            byte and message accounting for the profile
+ *   tcall_invoke     timestamp, then the PMPI call
+ *   tcall_returned   timestamp
+ *   enc_* (outputs), tcall_statuses_done, tcall_requests_done, obj_release_*
+ *   tcall_end        streams, call signature table, grammar, timing, profile, raw log
+ */
+#ifndef LADDER_TRACE_TRACER_H
+#define LADDER_TRACE_TRACER_H
+
+#include <mpi.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <uthash.h>
+
+#include "grammar/run.h"
+#include "grammar/sequitur.h"
+#include "grammar/signature.h"
+#include "trace/fnids.h"
+#include "util/buf.h"
+
+#define LADDER_EXPORT __attribute__((visibility("default")))
+
+/* ---- one call in flight -------------------------------------------------------------------- */
+
+enum stream_mode { SM_NONE, SM_ADAPTIVE, SM_ALWAYS };
+
+struct tgroup {
+	uint32_t start, width;
+	uint8_t kind, mode;
+};
+
+struct reqent;
+
+struct reqref {
+	MPI_Request *where;     /* the application's variable */
+	MPI_Request handle;     /* its value before the call */
+	struct reqent *e;       /* our record of it, or NULL when unknown / null */
+};
+
+struct comm_info;
+
+struct tcall {
+	uint16_t fn;
+	bool record;                 /* false while tracing is paused: bookkeeping only */
+	void *ret_addr;
+	double t_begin, t_invoke, t_returned;
+	MPI_Comm comm;
+	struct comm_info *ci;
+	/* values and their groups, in the thread's scratch space */
+	int64_t *vals;
+	uint32_t nvals, capvals;
+	struct tgroup *groups;
+	uint32_t ngroups, capgroups;
+	/* accounting */
+	uint64_t bytes_sent, bytes_recv;
+	uint32_t msgs_sent, msgs_recv;
+	/* requests */
+	MPI_Request *req_out;
+	int32_t req_out_group;
+	bool req_persistent;
+	struct reqref *reqs;
+	uint32_t nreqs, capreqs;
+	int flag, index, outcount;
+	const int *indices;
+	bool has_flag, has_index, has_indices;
+	bool need_status;
+	MPI_Status *statuses;
+	int32_t src_group;           /* value group of a src parameter, or -1 */
+	MPI_Message *msg_out;
+	/* handles released after the call */
+	MPI_Comm h_comm;
+	MPI_Datatype h_dtype;
+	MPI_Group h_group;
+	MPI_Op h_op;
+	MPI_Message h_msg;
+	/* set by tcall_end */
+	uint32_t terminal;
+	uint64_t req_key;
+};
+
+bool tcall_begin(struct tcall *c, int fn, void *ret_addr);
+void tcall_set_comm(struct tcall *c, MPI_Comm comm);
+void tcall_invoke(struct tcall *c);
+void tcall_returned(struct tcall *c);
+void tcall_end(struct tcall *c);
+bool tcall_is_root(struct tcall *c, int root);
+int tcall_comm_size(struct tcall *c);
+int tcall_indegree(struct tcall *c);
+int tcall_outdegree(struct tcall *c);
+int tcall_cartdims(struct tcall *c);
+MPI_Status *tcall_statuses(struct tcall *c, MPI_Status *app, int n);
+void tcall_statuses_done(struct tcall *c, MPI_Status *st);
+void tcall_requests_done(struct tcall *c);
+int trace_sum_ints(const int *v, int n);
+
+/* value groups: append one, return its values (valid until the next append) */
+int64_t *tcall_group(struct tcall *c, enum param_kind k, uint32_t width, enum stream_mode mode);
+/* the thread's scratch space for stashed request references */
+struct reqref *trace_scratch_reqs(uint32_t n);
+
+/* ---- encoders (encode.c): one per parameter kind ------------------------------------------- */
+void enc_skip(struct tcall *c, enum param_kind k);
+void enc_buf(struct tcall *c, const void *buf);
+void enc_int(struct tcall *c, int v);
+void enc_count(struct tcall *c, int v);
+void enc_tag(struct tcall *c, int v);
+void enc_peer(struct tcall *c, int rank);
+void enc_src(struct tcall *c, int rank);
+void enc_root(struct tcall *c, int root);
+void enc_comm(struct tcall *c, MPI_Comm comm);
+void enc_dtype(struct tcall *c, MPI_Datatype t);
+void enc_op(struct tcall *c, MPI_Op op);
+void enc_group(struct tcall *c, MPI_Group g);
+void enc_info(struct tcall *c, MPI_Info info);
+void enc_color(struct tcall *c, int v);
+void enc_key(struct tcall *c, int v);
+void enc_aint(struct tcall *c, MPI_Aint v);
+void enc_string(struct tcall *c, const char *s);
+void enc_req(struct tcall *c, MPI_Request *r);
+void enc_reqs(struct tcall *c, MPI_Request *r, int n);
+void enc_msg(struct tcall *c, MPI_Message m);
+void enc_ints(struct tcall *c, const int *v, int n);
+void enc_counts(struct tcall *c, const int *v, int n);
+void enc_displs(struct tcall *c, const int *v, int n);
+void enc_ranks(struct tcall *c, const int *v, int n);
+void enc_aints(struct tcall *c, const MPI_Aint *v, int n);
+void enc_dtypes(struct tcall *c, const MPI_Datatype *v, int n);
+void enc_peers(struct tcall *c, const int *v, int n);
+void enc_coords(struct tcall *c, const int *v, int n);
+void enc_weights(struct tcall *c, const int *v, int n);
+/* outputs */
+void enc_int_out(struct tcall *c, const int *v);
+void enc_size_out(struct tcall *c, const int *v);
+void enc_self_out(struct tcall *c, const int *v);
+void enc_peer_out(struct tcall *c, const int *v);
+void enc_flag_out(struct tcall *c, const int *v);
+void enc_index_out(struct tcall *c, const int *v);
+void enc_indices_out(struct tcall *c, const int *v, int n);
+void enc_ints_out(struct tcall *c, const int *v, int n);
+void enc_newcomm(struct tcall *c, MPI_Comm *newcomm);
+void enc_newtype(struct tcall *c, MPI_Datatype *t);
+void enc_newgroup(struct tcall *c, MPI_Group *g);
+void enc_newop(struct tcall *c, MPI_Op *op);
+void enc_req_out(struct tcall *c, MPI_Request *r);
+void enc_msg_out(struct tcall *c, MPI_Message *m);
+
+/* ---- byte accounting (volume.c), the rules of workflows/apps/README.md ---------------------- */
+void vol_send(struct tcall *c, int count, MPI_Datatype t, int dest);
+void vol_recv(struct tcall *c, int count, MPI_Datatype t, int source);
+void vol_sendrecv(struct tcall *c, int scount, MPI_Datatype st, int dest, int rcount,
+		  MPI_Datatype rt, int source);
+void vol_mrecv(struct tcall *c, int count, MPI_Datatype t, MPI_Message *msg);
+void vol_bcast(struct tcall *c, int count, MPI_Datatype t, int root, MPI_Comm comm);
+void vol_reduce(struct tcall *c, int count, MPI_Datatype t, int root, MPI_Comm comm);
+void vol_allreduce(struct tcall *c, int count, MPI_Datatype t);
+void vol_reduce_scatter(struct tcall *c, const int *rcounts, MPI_Datatype t, MPI_Comm comm);
+void vol_reduce_scatter_block(struct tcall *c, int rcount, MPI_Datatype t, MPI_Comm comm);
+void vol_gather(struct tcall *c, const void *sbuf, int scount, MPI_Datatype st, int rcount,
+		MPI_Datatype rt, int root, MPI_Comm comm);
+void vol_gatherv(struct tcall *c, const void *sbuf, int scount, MPI_Datatype st, const int *rcounts,
+		 MPI_Datatype rt, int root, MPI_Comm comm);
+void vol_scatter(struct tcall *c, int scount, MPI_Datatype st, const void *rbuf, int rcount,
+		 MPI_Datatype rt, int root, MPI_Comm comm);
+void vol_scatterv(struct tcall *c, const int *scounts, MPI_Datatype st, const void *rbuf,
+		  int rcount, MPI_Datatype rt, int root, MPI_Comm comm);
+void vol_allgather(struct tcall *c, const void *sbuf, int scount, MPI_Datatype st, int rcount,
+		   MPI_Datatype rt, MPI_Comm comm);
+void vol_allgatherv(struct tcall *c, const void *sbuf, int scount, MPI_Datatype st,
+		    const int *rcounts, MPI_Datatype rt, MPI_Comm comm);
+void vol_alltoall(struct tcall *c, const void *sbuf, int scount, MPI_Datatype st, int rcount,
+		  MPI_Datatype rt, MPI_Comm comm);
+void vol_alltoallv(struct tcall *c, const void *sbuf, const int *scounts, MPI_Datatype st,
+		   const int *rcounts, MPI_Datatype rt, MPI_Comm comm);
+void vol_alltoallw(struct tcall *c, const void *sbuf, const int *scounts, const MPI_Datatype *st,
+		   const int *rcounts, const MPI_Datatype *rt, MPI_Comm comm);
+void vol_nb_allgather(struct tcall *c, int scount, MPI_Datatype st, int rcount, MPI_Datatype rt,
+		      MPI_Comm comm);
+void vol_nb_allgatherv(struct tcall *c, int scount, MPI_Datatype st, const int *rcounts,
+		       MPI_Datatype rt, MPI_Comm comm);
+void vol_nb_alltoall(struct tcall *c, int scount, MPI_Datatype st, int rcount, MPI_Datatype rt,
+		     MPI_Comm comm);
+void vol_nb_alltoallv(struct tcall *c, const int *scounts, MPI_Datatype st, const int *rcounts,
+		      MPI_Datatype rt, MPI_Comm comm);
+void vol_nb_alltoallw(struct tcall *c, const int *scounts, const MPI_Datatype *st,
+		      const int *rcounts, const MPI_Datatype *rt, MPI_Comm comm);
+
+/* ---- MPI objects and their symbolic ids (objects.c) ----------------------------------------- */
+struct comm_info {
+	MPI_Comm handle;
+	int64_t id;
+	int size, rank;
+	int *world;              /* world rank of each comm rank; NULL when the comm is world-like */
+	int world_offset;        /* world rank = comm rank + offset when world == NULL */
+	bool inter;
+	int remote_size;
+	int *remote_world;
+	int topo;                /* MPI_CART, MPI_GRAPH, MPI_DIST_GRAPH or MPI_UNDEFINED */
+	int ndims;
+	int *my_coords;
+	int indeg, outdeg;
+};
+void obj_init(void);
+void obj_fini(void);
+struct comm_info *obj_comm(MPI_Comm comm);       /* never NULL for a valid handle */
+int64_t obj_comm_register(MPI_Comm comm, MPI_Comm parent, bool agree_on_parent);
+int obj_comm_to_world(struct comm_info *ci, int rank);   /* -1 when out of range */
+int obj_remote_to_world(struct comm_info *ci, int rank);
+int64_t obj_dtype_id(MPI_Datatype t, int64_t *size);
+int64_t obj_dtype_register(MPI_Datatype t);
+int64_t obj_op_id(MPI_Op op);
+int64_t obj_op_register(MPI_Op op);
+int64_t obj_group_id(MPI_Group g);
+int64_t obj_group_register(MPI_Group g);
+int64_t obj_msg_id(MPI_Message m);
+int64_t obj_msg_register(MPI_Message m, int64_t source_rel);
+int64_t obj_msg_source(MPI_Message m);
+void obj_release_comm(struct tcall *c);
+void obj_release_dtype(struct tcall *c);
+void obj_release_group(struct tcall *c);
+void obj_release_op(struct tcall *c);
+void obj_release_msg(MPI_Message m);
+int obj_type_size(MPI_Datatype t);
+
+/* ---- requests (requests.c) ------------------------------------------------------------------ */
+struct reqent {
+	MPI_Request handle;
+	MPI_Request *where;
+	uint64_t pool;           /* the creating signature's request pool key */
+	uint32_t slot;
+	bool persistent, active;
+	bool wildcard;           /* a receive from ANY_SOURCE: its actual source is patched in */
+	uint32_t patch_term;
+	uint64_t patch_index;
+	long raw_offset;         /* raw log position of the actual-source placeholder, or -1 */
+	struct comm_info *ci;
+	uint64_t bytes_sent, bytes_recv;   /* persistent requests: accounted at each start */
+	uint32_t msgs_sent, msgs_recv;
+	struct reqent *next;     /* entries sharing a handle value */
+};
+void req_init(void);
+void req_fini(void);
+struct reqent *req_lookup(MPI_Request *where, MPI_Request handle);
+uint32_t req_pool_take(uint64_t pool);
+struct reqent *req_add(MPI_Request *where, MPI_Request handle, uint64_t pool, uint32_t slot);
+void req_complete(struct reqent *e, const MPI_Status *st);
+void req_free(struct reqent *e);
+size_t req_outstanding(void);
+/* a completed receive from ANY_SOURCE: record where it came from (record.c) */
+void trace_patch_source(struct reqent *e, const MPI_Status *st);
+
+/* ---- call sites (callsite.c) ---------------------------------------------------------------- */
+void callsite_init(int depth);
+uint64_t callsite_of(void *ret_addr);
+void callsite_fini(void);
+
+/* ---- the recording state (state.c, record.c) -------------------------------------------------- */
+struct tstream {
+	int64_t *v;
+	uint64_t n, cap;
+};
+
+struct dur_stats {
+	uint64_t count;
+	double sum, sumsq, min, max;
+};
+
+/* an entry of the call signature table: one terminal of the grammar */
+struct tsig {
+	uint64_t hash;
+	uint32_t fn, flags;
+	uint64_t callsite;
+	uint32_t nvals;
+	int64_t *vals;
+	uint32_t term;
+	struct tsig *collide;        /* another signature with the same hash */
+	UT_hash_handle hh;
+};
+
+/* compute gaps before a call, by (previous terminal, terminal) */
+struct gaphist {
+	uint64_t key;                /* prev << 32 | term; prev = RUN_NO_PREV for the first call */
+	struct dur_stats s;
+	uint32_t nbins, capbins;
+	struct run_bin *bins;
+	UT_hash_handle hh;
+};
+
+struct tracer {
+	int state;                   /* 0 before MPI_Init, 1 tracing, 2 after MPI_Finalize */
+	int rank, size;
+	MPI_Comm comm;               /* the tracer's own duplicate of MPI_COMM_WORLD */
+	bool paused, disabled, multithreaded;
+	pthread_mutex_t lock;
+	double t0, t_init_end;
+	/* options */
+	char *out_path;              /* the run container to produce */
+	bool raw, timestamps, keep_raw, convert;
+	int callsite_depth, stream_after;
+	/* signature table */
+	struct tsig **sigs;          /* by terminal */
+	uint32_t nsigs, capsigs;
+	struct tsig *sig_index;      /* hash index (uthash head) */
+	struct sequitur *grammar;
+	struct tstream *streams;     /* by terminal */
+	struct dur_stats *durs;      /* by terminal */
+	/* last recorded event */
+	struct gaphist *gaps;
+	uint32_t last_term;          /* last terminal appended to the grammar */
+	uint32_t prev_call;          /* terminal of the previous call (merged polls included) */
+	bool have_last, last_failed_poll;
+	double last_end;
+	uint64_t last_poll_index;    /* stream index of the last failed poll's repeat count */
+	int64_t *last_poll_vals;
+	uint32_t last_poll_nvals, last_poll_cap;
+	uint64_t events;
+	/* raw log */
+	FILE *raw_log;
+	/* lossless timestamps: start, duration in ns since t0, as varints */
+	struct buf ts_buf;
+	double ts_last_start;
+	/* output problems found at init, reported once */
+	bool output_broken;
+};
+
+extern struct tracer T;
+
+void trace_count_unknown(int idx);
+extern const char *const trace_unknown_names[];
+
+double trace_now(void);
+/* strings (region and communicator names) are named by a 63-bit hash, equal on every rank */
+uint64_t trace_intern(const char *s);
+const char *trace_string(int64_t id);
+int64_t trace_rel_world(struct comm_info *ci, int rank);
+
+/* profile (profile.c) */
+void profile_start(double now);
+void trace_profile_call(struct tcall *c, double dur);
+void profile_overhead(double t);
+void profile_unknown(int idx);
+void profile_region_begin(uint64_t name, double now);
+void profile_region_end(uint64_t name, double now);
+void profile_stop(double now);
+uint32_t profile_nodes(void);
+void profile_node(uint32_t i, int32_t *parent, uint8_t *kind, const char **name, const double **m);
+void profile_fini(void);
+void trace_finalize_output(void);   /* merge across ranks, write, convert (finalize.c) */
+void trace_startup(double t_init);
+void trace_state_fini(void);
+
+/* profile metrics, per call path and rank */
+enum { PM_VISITS, PM_TIME, PM_BYTES_SENT, PM_BYTES_RECV, PM_MSGS_SENT, PM_MSGS_RECV, PM_COUNT };
+
+#endif
