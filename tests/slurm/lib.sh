@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/slurm/lib.sh — functions shared by tests/slurm/up, down and restart-ctld.
 #
 # Sourced, not executed. Everything here works on one cluster root ROOT laid out as
@@ -20,7 +21,7 @@ die() { say "error: $*"; exit 1; }
 # slurmd puts slurmstepd, whose process title overwrites its environment), or a job task (its
 # environment has SLURM_JOB_ID and SLURM_CONF=ROOT/etc/slurm.conf). Uses builtins only.
 owned_by_root() {
-	local pid=$1 root=$2 comm= e job= conf= env=()
+	local pid=$1 root=$2 comm='' e job='' conf='' env=()
 	[[ $pid =~ ^[0-9]+$ ]] || return 1
 	{ mapfile -d "" env < "/proc/$pid/environ"; } 2>/dev/null || return 1
 	for e in "${env[@]}"; do
@@ -46,13 +47,12 @@ pidfile_pid() {
 
 # ancestors: this process and every process above it (never to be signalled)
 ancestors() {
-	local pid=${BASHPID:-$$} stat rest
+	local pid=${BASHPID:-$$} stat fields
 	while [ -n "$pid" ] && [ "$pid" != 0 ]; do
 		echo "$pid"
 		{ read -r stat < "/proc/$pid/stat"; } 2>/dev/null || break
-		rest=${stat##*) }          # fields after "pid (comm) "
-		set -- $rest
-		pid=$2
+		read -ra fields <<< "${stat##*) }"    # the fields after "pid (comm) ": state ppid ...
+		pid=${fields[1]}
 	done
 }
 
@@ -98,10 +98,10 @@ stop_pids() {
 
 # release_ports ROOT: drop the cluster's port range from the registry (only its own entry)
 release_ports() {
-	local root=$1 base= b l r
+	local root=$1 base='' r=''
 	[ -s "$root/ports" ] && read -r base _ < "$root/ports"
 	[ -n "$base" ] && [ -e "$LADDER_SLURM_REGISTRY/$base" ] || return 0
-	read -r b l r < "$LADDER_SLURM_REGISTRY/$base" || true
+	read -r _ _ r < "$LADDER_SLURM_REGISTRY/$base" || true
 	[ "${r:-}" != "$root" ] || rm -f "$LADDER_SLURM_REGISTRY/$base"
 }
 
