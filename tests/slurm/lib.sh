@@ -119,7 +119,7 @@ log_tails() {
 ctld_start() {
 	local root=$1
 	SLURM_CONF="$root/etc/slurm.conf" LADDER_SLURM_DAEMON="$root" slurmctld \
-		>> "$root/log/slurmctld.out" 2>&1 || return 1
+		>> "$root/log/slurmctld.out" 2>&1 < /dev/null || return 1
 	ctld_wait "$root"
 }
 
