@@ -20,6 +20,7 @@
 #   slurm_wait_job ID [SECONDS]   wait until the job is final and settled (default 60 s);
 #                                 prints the final state; status 1 on timeout
 #   slurm_wait_state ID STATE [SECONDS]  wait until the job is in STATE (e.g. RUNNING)
+# and slurm_listening_ports: every TCP port something listens on, one per line.
 
 SLURM_HARNESS="$TOP/tests/slurm"
 
@@ -37,6 +38,10 @@ slurm_up() {
 slurm_down() {
 	[ -n "${LADDER_SLURM_ROOT:-}" ] || return 0
 	"$SLURM_HARNESS/down" "$LADDER_SLURM_ROOT"
+}
+
+slurm_listening_ports() {
+	bash -c '. "$1/lib.sh" && listening_ports' _ "$SLURM_HARNESS"
 }
 
 slurm_sbatch() {

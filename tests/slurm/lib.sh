@@ -96,6 +96,22 @@ stop_pids() {
 	done
 }
 
+# listening_ports: every TCP port something listens on (ss when installed, else /proc/net)
+listening_ports() {
+	if command -v ss > /dev/null; then
+		ss -Htln 2>/dev/null | awk '{n = split($4, a, ":"); print a[n]}'
+		return 0
+	fi
+	local f _ addr st
+	for f in /proc/net/tcp /proc/net/tcp6; do
+		[ -r "$f" ] || continue
+		while read -r _ addr _ st _; do
+			[ "$st" = 0A ] && echo $((16#${addr##*:}))    # 0A = LISTEN, port in hex
+		done < "$f"
+	done
+	return 0
+}
+
 # release_ports ROOT: drop the cluster's port range from the registry (only its own entry)
 release_ports() {
 	local root=$1 base='' r=''
