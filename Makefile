@@ -12,7 +12,7 @@
 # Each component adds its sources and targets through a module.mk next to its sources.
 
 # ---- Debian packages the project needs: the one list -------------------------------------------
-DEB_PACKAGES := gcc make pkg-config libc6-dev hostname procps \
+DEB_PACKAGES := gcc make pkg-config libc6-dev hostname procps iproute2 \
 	libopenmpi-dev openmpi-bin libpmix-dev \
 	libhdf5-dev hdf5-tools libgsl-dev libyaml-dev libjansson-dev uthash-dev libcmocka-dev \
 	slurm-wlm slurmctld slurmd slurm-client munge libslurm-dev \
