@@ -1,0 +1,100 @@
+/*
+ * ladder import — turn the tracer's raw output into a run container. libladder-trace.so runs it
+ * at the end of a traced run; users run it by hand on a raw trace kept with
+ * LADDER_TRACE_CONVERT=0 or LADDER_TRACE_KEEP_RAW=1.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "command.h"
+#include "grammar/run.h"
+#include "store/store.h"
+#include "util/exitcode.h"
+#include "util/log.h"
+#include "util/xalloc.h"
+
+static bool read_whole(const char *path, struct buf *b)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		log_error("%s: %s", path, strerror(errno));
+		return false;
+	}
+	char tmp[1 << 16];
+	size_t n;
+	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
+		buf_put(b, tmp, n);
+	bool ok = !ferror(f);
+	fclose(f);
+	if (!ok)
+		log_error("%s: read error", path);
+	return ok;
+}
+
+static int run_import(int argc, char **argv)
+{
+	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+					     {"help", no_argument, NULL, 'h'}, {0}};
+	const char *out = NULL;
+	int c;
+	while ((c = cmd_getopt(argc, argv, "o:h", opts, "import")) != -1) {
+		if (c == 'o')
+			out = optarg;
+		else
+			return EXIT_USAGE;
+	}
+	if (optind != argc - 1)
+		return cmd_usage_error("import", "needs exactly one raw trace file");
+	if (!out)
+		return cmd_usage_error("import", "needs --output FILE.h5");
+	const char *raw = argv[optind];
+	struct buf b;
+	buf_init(&b);
+	if (!read_whole(raw, &b)) {
+		buf_free(&b);
+		return EXIT_FAIL;
+	}
+	struct run r;
+	char why[300];
+	bool ok = run_parse(&r, b.data, b.len, why, sizeof why);
+	buf_free(&b);
+	if (!ok) {
+		log_error("%s: %s", raw, why);
+		return EXIT_FAIL;
+	}
+	if (!run_check(&r, why, sizeof why)) {
+		log_error("%s: inconsistent raw trace: %s", raw, why);
+		run_free(&r);
+		return EXIT_FAIL;
+	}
+	char *part = xasprintf("%s.part", out);
+	struct h5_err e;
+	ok = store_write_run(part, &r, &e);
+	if (ok && rename(part, out)) {
+		log_error("%s: cannot rename to %s: %s", part, out, strerror(errno));
+		ok = false;
+	} else if (!ok) {
+		log_error("%s", e.msg);
+		remove(part);
+	}
+	if (ok)
+		log_info("wrote %s (%u ranks, %u signatures, %u groups)", out, r.nranks, r.nsigs, r.ngroups);
+	free(part);
+	run_free(&r);
+	return ok ? EXIT_OK : EXIT_FAIL;
+}
+
+const struct command command_import = {
+	"import", "convert the tracer's raw output into a run container",
+	"usage: ladder import RAW -o RUN.h5\n"
+	"\n"
+	"Convert a raw trace written by libladder-trace.so into a run container. The tracer does this\n"
+	"itself at the end of a run; use it by hand on traces kept with LADDER_TRACE_CONVERT=0 or\n"
+	"LADDER_TRACE_KEEP_RAW=1 (see 'ladder help trace').\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE   the run container to write (written atomically)\n",
+	run_import,
+};

@@ -1,0 +1,164 @@
+/*
+ * ladder inspect — a readable summary of a container: what it is, who wrote it, how many ranks,
+ * functions, calls and groups, and how big it is. --counts prints the per-rank call and byte
+ * table in the format of the reference apps' --expect.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "command.h"
+#include "grammar/ranklist.h"
+#include "grammar/summary.h"
+#include "store/campaign.h"
+#include "store/store.h"
+#include "util/exitcode.h"
+#include "util/log.h"
+#include "util/xalloc.h"
+
+static void print_counts(const struct run *r)
+{
+	printf("rank\tfunction\tcalls\tbytes_sent\tbytes_recv\n");
+	for (uint32_t q = 0; q < r->nranks; q++) {
+		struct fn_count *c;
+		uint32_t n = run_function_counts(r, q, &c);
+		for (uint32_t i = 0; i < n; i++)
+			printf("%u\t%s\t%.0f\t%.0f\t%.0f\n", q, c[i].name, c[i].calls, c[i].bytes_sent, c[i].bytes_recv);
+		free(c);
+	}
+}
+
+static void human_size(double bytes, char *out, size_t n)
+{
+	const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	int u = 0;
+	while (bytes >= 1024 && u < 4) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+}
+
+static void print_run(const char *path, const struct run *r, off_t size, bool json)
+{
+	uint64_t rules, syms;
+	run_grammar_size(r, &rules, &syms);
+	double calls = run_total_calls(r);
+	uint64_t streamed = 0;
+	for (uint32_t i = 0; i < r->nstreams; i++)
+		streamed += r->streams[i].nvals;
+	struct fn_count *fc;
+	uint32_t nf = run_function_counts(r, -1, &fc);
+	if (json) {
+		printf("{\"file\":\"%s\",\"kind\":\"run\",\"bytes\":%lld,\"ranks\":%u,\"synthetic\":%s,"
+		       "\"command\":\"%s\",\"host\":\"%s\",\"slurm_job_id\":\"%s\",\"created\":\"%s\","
+		       "\"tool_version\":\"%s\",\"signatures\":%u,\"groups\":%u,\"rules\":%" PRIu64
+		       ",\"symbols\":%" PRIu64 ",\"streamed_values\":%" PRIu64 ",\"calls\":%.0f,\"functions\":[",
+		       path, (long long)size, r->nranks, r->synthetic ? "true" : "false", r->command, r->host,
+		       r->slurm_job_id, r->created, r->tool_version, r->nsigs, r->ngroups, rules, syms, streamed, calls);
+		for (uint32_t i = 0; i < nf; i++)
+			printf("%s{\"name\":\"%s\",\"calls\":%.0f,\"bytes_sent\":%.0f,\"bytes_recv\":%.0f}", i ? "," : "",
+			       fc[i].name, fc[i].calls, fc[i].bytes_sent, fc[i].bytes_recv);
+		printf("]}\n");
+		free(fc);
+		return;
+	}
+	char hs[32];
+	human_size((double)size, hs, sizeof hs);
+	printf("file        %s (%s)\n", path, hs);
+	printf("kind        run (%s %d.%d)%s, written by ladder %s at %s\n", RUN_SCHEMA, RUN_SCHEMA_MAJOR,
+	       RUN_SCHEMA_MINOR, r->synthetic ? ", synthetic" : "", r->tool_version, r->created);
+	printf("command     %s\n", r->command);
+	printf("host        %s%s%s\n", r->host, r->slurm_job_id[0] ? ", slurm job " : "", r->slurm_job_id);
+	printf("ranks       %u\n", r->nranks);
+	if (r->options[0])
+		printf("tracer      %s\n", r->options);
+	if (r->nattrs) {
+		printf("labels     ");
+		for (uint32_t i = 0; i < r->nattrs; i++)
+			printf(" %s=%s", r->attrs[i].key, r->attrs[i].value);
+		printf("\n");
+	}
+	printf("calls       %.0f (%.1f per rank), %.2f bytes of container per call\n", calls,
+	       calls / r->nranks, calls > 0 ? (double)size / calls : 0);
+	printf("trace       %u signatures, %u groups, %" PRIu64 " rules with %" PRIu64
+	       " symbols, %" PRIu64 " streamed values\n", r->nsigs, r->ngroups, rules, syms, streamed);
+	printf("\ngroup  ranks  rules  symbols  members\n");
+	for (uint32_t g = 0; g < r->ngroups && g < 50; g++) {
+		struct ranklist rl;
+		ranklist_init(&rl);
+		ranklist_from_ranks(&rl, r->groups[g].ranks, r->groups[g].nranks);
+		char text[120];
+		ranklist_format(rl.v, rl.len, text, sizeof text);
+		ranklist_free(&rl);
+		printf("%5u  %5u  %5u  %7" PRIu64 "  %s\n", g, r->groups[g].nranks, r->groups[g].g.nrules,
+		       r->groups[g].g.nsyms, text);
+	}
+	if (r->ngroups > 50)
+		printf("  ... %u more groups\n", r->ngroups - 50);
+	printf("\n%-28s %12s %14s %14s\n", "function", "calls", "bytes sent", "bytes received");
+	for (uint32_t i = 0; i < nf; i++)
+		printf("%-28s %12.0f %14.0f %14.0f\n", fc[i].name, fc[i].calls, fc[i].bytes_sent, fc[i].bytes_recv);
+	free(fc);
+}
+
+static int run_inspect(int argc, char **argv)
+{
+	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
+					     {"counts", no_argument, NULL, 'c'},
+					     {"help", no_argument, NULL, 'h'}, {0}};
+	bool json = false, counts = false;
+	int c;
+	while ((c = cmd_getopt(argc, argv, "jch", opts, "inspect")) != -1) {
+		if (c == 'j')
+			json = true;
+		else if (c == 'c')
+			counts = true;
+		else
+			return EXIT_USAGE;
+	}
+	if (optind != argc - 1)
+		return cmd_usage_error("inspect", "needs exactly one FILE");
+	const char *path = argv[optind];
+	struct h5_err e;
+	struct store_identity id;
+	if (!store_identify(path, &id, &e)) {
+		log_error("%s", e.msg);
+		return EXIT_FAIL;
+	}
+	struct stat st;
+	stat(path, &st);
+	if (!strcmp(id.kind, "campaign")) {
+		if (counts)
+			return cmd_usage_error("inspect", "--counts needs a run container");
+		return campaign_print(path, json, &e) ? EXIT_OK : (log_error("%s", e.msg), EXIT_FAIL);
+	}
+	struct run r;
+	if (!store_read_run(path, &r, &e)) {
+		log_error("%s", e.msg);
+		return EXIT_FAIL;
+	}
+	if (counts)
+		print_counts(&r);
+	else
+		print_run(path, &r, st.st_size, json);
+	run_free(&r);
+	return EXIT_OK;
+}
+
+const struct command command_inspect = {
+	"inspect", "summarize a container",
+	"usage: ladder inspect [--json] [--counts] FILE\n"
+	"\n"
+	"Summarize a run or campaign container: schema and version, who wrote it when, rank count,\n"
+	"calls, signatures, groups (with their ranks), grammar size, calls and bytes per MPI function,\n"
+	"and the container's size per call.\n"
+	"\n"
+	"Options:\n"
+	"  --json     the same as one JSON object\n"
+	"  --counts   per rank and MPI function: calls, bytes sent, bytes received (tab separated,\n"
+	"             the format of the reference apps' --expect)\n",
+	run_inspect,
+};

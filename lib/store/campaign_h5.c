@@ -1,0 +1,316 @@
+/*
+ * campaign_h5 — the campaign container on disk. See campaign.h.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store/campaign.h"
+#include "store/store.h"
+#include "util/xalloc.h"
+
+static const struct h5_field run_fields[] = {
+	FIELD(struct campaign_run, ranks, F_U32), FIELD(struct campaign_run, repetition, F_U32),
+	FIELD(struct campaign_run, size, F_STR), FIELD(struct campaign_run, path, F_STR),
+	FIELD(struct campaign_run, command, F_STR), FIELD(struct campaign_run, created, F_STR),
+	FIELD(struct campaign_run, link, F_STR)};
+static const struct h5_table run_table = {"runs", sizeof(struct campaign_run), run_fields, 7};
+
+/* the executable of a command line: basename of its first word */
+static char *app_of(const char *command)
+{
+	char *copy = xstrdup(command ? command : "");
+	char *sp = strchr(copy, ' ');
+	if (sp)
+		*sp = 0;
+	char *slash = strrchr(copy, '/');
+	char *app = xstrdup(slash ? slash + 1 : copy);
+	free(copy);
+	return app;
+}
+
+/* path of `target` relative to the directory of `from` (both made absolute first) */
+static char *relative_to(const char *from, const char *target)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	if (!realpath(target, b))
+		return xstrdup(target);
+	char *fromcopy = xstrdup(from);
+	char *dir = dirname(fromcopy);
+	if (!realpath(dir, a)) {
+		free(fromcopy);
+		return xstrdup(b);
+	}
+	free(fromcopy);
+	/* common prefix by path components */
+	size_t i = 0, last = 0;
+	while (a[i] && b[i] && a[i] == b[i]) {
+		if (a[i] == '/')
+			last = i;
+		i++;
+	}
+	if (!a[i] && b[i] == '/')
+		last = i;
+	else if (!a[i] && !b[i])
+		last = i;
+	struct buf out;
+	buf_init(&out);
+	for (const char *p = a + last; *p; p++)
+		if (*p == '/')
+			buf_put(&out, "../", 3);
+	const char *rest = b + last + (b[last] == '/' ? 1 : 0);
+	buf_put(&out, rest, strlen(rest));
+	buf_put_u8(&out, 0);
+	char *s = xstrdup((char *)out.data);
+	buf_free(&out);
+	return s;
+}
+
+struct input {
+	char *path;
+	struct campaign_run r;
+	char *app;
+	uint32_t rung_label;   /* 0: none */
+	uint32_t rep_label;
+};
+
+static int cmp_input(const void *a, const void *b)
+{
+	const struct input *x = a, *y = b;
+	if (x->r.ranks != y->r.ranks)
+		return x->r.ranks < y->r.ranks ? -1 : 1;
+	return (x->r.repetition > y->r.repetition) - (x->r.repetition < y->r.repetition);
+}
+
+static uint32_t label_u32(hid_t labels, const char *key)
+{
+	char *v = labels >= 0 ? h5_get_attr_str(labels, key) : NULL;
+	uint32_t x = v ? (uint32_t)strtoul(v, NULL, 10) : 0;
+	free(v);
+	return x;
+}
+
+bool campaign_merge(const char *out, char *const *runs, int nruns, bool copy, struct h5_err *e)
+{
+	if (nruns < 1) {
+		h5_fail(e, out, "no run containers to merge");
+		return false;
+	}
+	struct input *in = xcalloc((size_t)nruns, sizeof *in);
+	bool ok = false;
+	int nin = 0;
+	for (int i = 0; i < nruns; i++, nin++) {
+		struct store_identity id;
+		if (!store_identify(runs[i], &id, e) || !store_expect(runs[i], &id, "run", e))
+			goto done;
+		hid_t f = h5_open(runs[i], false, e);
+		if (f < 0)
+			goto done;
+		in[i].path = runs[i];
+		h5_get_attr_u32(f, "ranks", &in[i].r.ranks);
+		in[i].r.command = h5_get_attr_str(f, "command");
+		in[i].r.created = h5_get_attr_str(f, "created");
+		hid_t labels = h5_exists(f, "labels") ? H5Gopen2(f, "labels", H5P_DEFAULT) : -1;
+		in[i].rung_label = label_u32(labels, "rung");
+		in[i].rep_label = label_u32(labels, "repetition");
+		char *size = labels >= 0 ? h5_get_attr_str(labels, "size") : NULL;
+		in[i].r.size = size ? size : xstrdup("");
+		if (labels >= 0)
+			H5Gclose(labels);
+		H5Fclose(f);
+		if (!in[i].r.command)
+			in[i].r.command = xstrdup("");
+		if (!in[i].r.created)
+			in[i].r.created = xstrdup("");
+		in[i].app = app_of(in[i].r.command);
+		if (in[i].rung_label && in[i].rung_label != in[i].r.ranks) {
+			h5_fail(e, runs[i], "is labelled rung %u but recorded %u ranks", in[i].rung_label, in[i].r.ranks);
+			goto done;
+		}
+		if (strcmp(in[i].app, in[0].app)) {
+			h5_fail(e, runs[i], "traced application '%s', but %s traced '%s': a campaign holds one application",
+				in[i].app, runs[0], in[0].app);
+			goto done;
+		}
+	}
+	/* repetitions: from labels, else numbered in the order given */
+	for (int i = 0; i < nin; i++) {
+		if (in[i].rep_label) {
+			in[i].r.repetition = in[i].rep_label;
+			continue;
+		}
+		uint32_t k = 1;
+		for (int j = 0; j < i; j++)
+			k += in[j].r.ranks == in[i].r.ranks && !in[j].rep_label;
+		in[i].r.repetition = k;
+	}
+	qsort(in, (size_t)nin, sizeof *in, cmp_input);
+	for (int i = 1; i < nin; i++) {
+		if (in[i].r.ranks == in[i - 1].r.ranks && in[i].r.repetition == in[i - 1].r.repetition) {
+			h5_fail(e, in[i].path, "is repetition %u of the %u-rank rung, like %s", in[i].r.repetition,
+				in[i].r.ranks, in[i - 1].path);
+			goto done;
+		}
+		if (in[i].r.ranks == in[i - 1].r.ranks && strcmp(in[i].r.size, in[i - 1].r.size)) {
+			h5_fail(e, in[i].path, "has problem size '%s' but %s, of the same %u-rank rung, has '%s'",
+				in[i].r.size, in[i - 1].path, in[i].r.ranks, in[i - 1].r.size);
+			goto done;
+		}
+	}
+	char *part = xasprintf("%s.part", out);
+	hid_t f = h5_create(part, e);
+	if (f < 0) {
+		free(part);
+		goto done;
+	}
+	char version[16], when[64];
+	snprintf(version, sizeof version, "%d.%d", CAMPAIGN_SCHEMA_MAJOR, CAMPAIGN_SCHEMA_MINOR);
+	time_t now = time(NULL);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	uint32_t *rungs = xcalloc((size_t)nin, sizeof *rungs);
+	size_t nrungs = 0;
+	for (int i = 0; i < nin; i++)
+		if (!nrungs || rungs[nrungs - 1] != in[i].r.ranks)
+			rungs[nrungs++] = in[i].r.ranks;
+	char host[256] = "";
+	gethostname(host, sizeof host - 1);
+	const char *job = getenv("SLURM_JOB_ID");
+	bool w = h5_attr_str(f, "schema", CAMPAIGN_SCHEMA) && h5_attr_str(f, "schema_version", version) &&
+		 h5_attr_str(f, "tool_version", LADDER_VERSION) && h5_attr_str(f, "created", when) &&
+		 h5_attr_u32s(f, "ranks", rungs, nrungs) && h5_attr_str(f, "command", in[0].r.command) &&
+		 h5_attr_str(f, "application", in[0].app) && h5_attr_str(f, "host", host) &&
+		 h5_attr_str(f, "slurm_job_id", job ? job : "");
+	free(rungs);
+	hid_t rg = h5_group(f, "runs");
+	struct campaign_run *rows = xcalloc((size_t)nin, sizeof *rows);
+	for (int i = 0; i < nin && w; i++) {
+		char rung[32], rep[32];
+		snprintf(rung, sizeof rung, "p%u", in[i].r.ranks);
+		snprintf(rep, sizeof rep, "r%u", in[i].r.repetition);
+		hid_t pg = h5_group(rg, rung);
+		rows[i] = in[i].r;
+		rows[i].path = relative_to(out, in[i].path);
+		rows[i].link = xasprintf("runs/%s/%s", rung, rep);
+		if (copy) {
+			hid_t src = H5Fopen(in[i].path, H5F_ACC_RDONLY, H5P_DEFAULT);
+			w = src >= 0 && H5Ocopy(src, "/", pg, rep, H5P_DEFAULT, H5P_DEFAULT) >= 0;
+			if (src >= 0)
+				H5Fclose(src);
+		} else {
+			w = H5Lcreate_external(rows[i].path, "/", pg, rep, H5P_DEFAULT, H5P_DEFAULT) >= 0;
+		}
+		H5Gclose(pg);
+		if (!w)
+			h5_fail(e, out, "cannot %s %s into the campaign", copy ? "copy" : "link", in[i].path);
+	}
+	if (w)
+		w = h5_write_table(rg, "index", &run_table, rows, (size_t)nin);
+	for (int i = 0; i < nin; i++) {
+		free(rows[i].path);
+		free(rows[i].link);
+	}
+	free(rows);
+	H5Gclose(rg);
+	hid_t mg = h5_group(f, "models");
+	H5Gclose(mg);
+	if (H5Fclose(f) < 0)
+		w = false;
+	if (w && rename(part, out)) {
+		h5_fail(e, out, "cannot rename %s: %s", part, strerror(errno));
+		w = false;
+	}
+	if (!w) {
+		if (!e->msg[0])
+			h5_fail(e, out, "cannot write the campaign container");
+		remove(part);
+	}
+	free(part);
+	ok = w;
+done:
+	for (int i = 0; i < nin; i++) {
+		free(in[i].r.size);
+		free(in[i].r.command);
+		free(in[i].r.created);
+		free(in[i].app);
+	}
+	free(in);
+	return ok;
+}
+
+bool campaign_read_runs(const char *path, struct campaign_run **runs, uint32_t *n, struct h5_err *e)
+{
+	struct store_identity id;
+	if (!store_identify(path, &id, e) || !store_expect(path, &id, "campaign", e))
+		return false;
+	hid_t f = h5_open(path, false, e);
+	if (f < 0)
+		return false;
+	size_t k = 0;
+	*runs = h5_read_table(f, "runs/index", &run_table, &k, path, e);
+	H5Fclose(f);
+	*n = (uint32_t)k;
+	return *runs != NULL;
+}
+
+void campaign_runs_free(struct campaign_run *runs, uint32_t n) { h5_free_table(&run_table, runs, n); }
+
+char *campaign_run_path(const char *campaign, const struct campaign_run *run)
+{
+	if (run->path[0] == '/')
+		return xstrdup(run->path);
+	char *copy = xstrdup(campaign);
+	char *p = xasprintf("%s/%s", dirname(copy), run->path);
+	free(copy);
+	return p;
+}
+
+bool campaign_print(const char *path, bool json, struct h5_err *e)
+{
+	struct campaign_run *runs;
+	uint32_t n;
+	if (!campaign_read_runs(path, &runs, &n, e))
+		return false;
+	hid_t f = h5_open(path, false, e);
+	if (f < 0) {
+		campaign_runs_free(runs, n);
+		return false;
+	}
+	char *app = h5_get_attr_str(f, "application");
+	char *created = h5_get_attr_str(f, "created");
+	bool models = h5_exists(f, "models/callpaths");
+	H5Fclose(f);
+	if (json) {
+		printf("{\"file\":\"%s\",\"kind\":\"campaign\",\"application\":\"%s\",\"created\":\"%s\",\"runs\":[",
+		       path, app ? app : "", created ? created : "");
+		for (uint32_t i = 0; i < n; i++) {
+			char *p = campaign_run_path(path, &runs[i]);
+			printf("%s{\"ranks\":%u,\"repetition\":%u,\"size\":\"%s\",\"path\":\"%s\",\"present\":%s}",
+			       i ? "," : "", runs[i].ranks, runs[i].repetition, runs[i].size, runs[i].path,
+			       access(p, R_OK) ? "false" : "true");
+			free(p);
+		}
+		printf("],\"models\":%s}\n", models ? "true" : "false");
+	} else {
+		printf("file        %s\n", path);
+		printf("kind        campaign (%s %d.%d), created %s\n", CAMPAIGN_SCHEMA, CAMPAIGN_SCHEMA_MAJOR,
+		       CAMPAIGN_SCHEMA_MINOR, created ? created : "?");
+		printf("application %s\n", app ? app : "?");
+		printf("models      %s\n", models ? "present" : "none yet (ladder model)");
+		printf("\n ranks  rep  size        run\n");
+		for (uint32_t i = 0; i < n; i++) {
+			char *p = campaign_run_path(path, &runs[i]);
+			printf("%6u  %3u  %-10s  %s%s\n", runs[i].ranks, runs[i].repetition,
+			       runs[i].size[0] ? runs[i].size : "-", runs[i].path, access(p, R_OK) ? "  (missing)" : "");
+			free(p);
+		}
+	}
+	free(app);
+	free(created);
+	campaign_runs_free(runs, n);
+	return true;
+}

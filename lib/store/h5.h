@@ -1,0 +1,71 @@
+/*
+ * h5 — the small layer over HDF5 that the store is written in: tables of C structs as compound
+ * datasets (described once by a field list), flat arrays, attributes, and errors as one line
+ * naming the file and the object. Every dataset is chunked with shuffle + deflate; every dataset
+ * without strings also with Fletcher-32, so flipped bytes are detected, not read (HDF5 cannot
+ * checksum variable-length strings). The HDF5 error stack is only printed with --debug.
+ */
+#ifndef LADDER_STORE_H5_H
+#define LADDER_STORE_H5_H
+
+#include <hdf5.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum h5_ftype { F_U8, F_U32, F_I32, F_U64, F_I64, F_F64, F_STR };
+
+struct h5_field {
+	const char *name;
+	size_t offset;
+	enum h5_ftype type;
+};
+
+#define FIELD(type, member, ftype) {#member, offsetof(type, member), ftype}
+
+struct h5_table {
+	const char *name;            /* for messages */
+	size_t size;                 /* sizeof the C struct */
+	const struct h5_field *fields;
+	size_t nfields;
+};
+
+/* error text of the last failure: "FILE: what" */
+struct h5_err {
+	char msg[600];
+};
+
+void h5_quiet(void);             /* silence the HDF5 error stack unless debugging */
+void h5_fail(struct h5_err *e, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+hid_t h5_create(const char *path, struct h5_err *e);
+/* open an existing file; diagnoses missing/empty/directory/not-HDF5/damaged files */
+hid_t h5_open(const char *path, bool write, struct h5_err *e);
+
+hid_t h5_group(hid_t loc, const char *name);         /* create (or open) */
+bool h5_exists(hid_t loc, const char *path);
+
+bool h5_write_table(hid_t loc, const char *name, const struct h5_table *t, const void *rows, size_t n);
+/* read a whole table; on error fills e (file is the file name for messages) */
+void *h5_read_table(hid_t loc, const char *name, const struct h5_table *t, size_t *n,
+		    const char *file, struct h5_err *e);
+void h5_free_table(const struct h5_table *t, void *rows, size_t n);   /* frees strings too */
+
+bool h5_write_i64(hid_t loc, const char *name, const int64_t *v, size_t n);
+int64_t *h5_read_i64(hid_t loc, const char *name, size_t *n, const char *file, struct h5_err *e);
+bool h5_write_f64(hid_t loc, const char *name, const double *v, size_t rank, const hsize_t *dims);
+double *h5_read_f64(hid_t loc, const char *name, size_t rank, hsize_t *dims, const char *file,
+		    struct h5_err *e);
+bool h5_write_strings(hid_t loc, const char *name, char *const *s, size_t n);
+char **h5_read_strings(hid_t loc, const char *name, size_t *n, const char *file, struct h5_err *e);
+
+bool h5_attr_str(hid_t loc, const char *name, const char *v);
+bool h5_attr_u32(hid_t loc, const char *name, uint32_t v);
+bool h5_attr_f64(hid_t loc, const char *name, double v);
+bool h5_attr_u32s(hid_t loc, const char *name, const uint32_t *v, size_t n);
+char *h5_get_attr_str(hid_t loc, const char *name);           /* NULL when missing */
+bool h5_get_attr_u32(hid_t loc, const char *name, uint32_t *v);
+bool h5_get_attr_f64(hid_t loc, const char *name, double *v);
+uint32_t *h5_get_attr_u32s(hid_t loc, const char *name, size_t *n);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * store — the only code that touches HDF5: reading and writing every container (run, campaign),
+ * checking what a file is before trusting it, and validating files against hdf5-schema/.
+ *
+ * Every function reports failure through struct h5_err as one line: "FILE: what is wrong".
+ */
+#ifndef LADDER_STORE_STORE_H
+#define LADDER_STORE_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "grammar/run.h"
+#include "store/h5.h"
+
+#define RUN_SCHEMA "ladder-run"
+#define RUN_SCHEMA_MAJOR 1
+#define RUN_SCHEMA_MINOR 0
+#define CAMPAIGN_SCHEMA "ladder-campaign"
+#define CAMPAIGN_SCHEMA_MAJOR 1
+#define CAMPAIGN_SCHEMA_MINOR 0
+
+/* What a file claims to be: its schema name and version (from the root attributes). */
+struct store_identity {
+	char kind[64];        /* "run", "campaign", or "" when not a ladder container */
+	char schema[64];
+	int major, minor;
+};
+
+/* Open and identify. Fails for missing, empty, non-HDF5, damaged files and for HDF5 files that
+ * are not ladder containers. */
+bool store_identify(const char *path, struct store_identity *id, struct h5_err *e);
+/* Refuse a wrong kind or a newer major version, naming what was found and expected. */
+bool store_expect(const char *path, const struct store_identity *id, const char *kind, struct h5_err *e);
+
+bool store_write_run(const char *path, const struct run *r, struct h5_err *e);
+/* Reads, checks the kind and version, and validates cross-references (run_check). */
+bool store_read_run(const char *path, struct run *r, struct h5_err *e);
+
+#endif
