@@ -18,3 +18,6 @@ $(BUILD)/apps/ft $(BUILD)/apps/phases: $(APP_OBJ)/transpose.o
 $(BUILD)/apps/%: $(APP_OBJ)/%.o $(APP_SHARED_OBJS)
 	@mkdir -p $(@D)
 	$(MPICC) $(LDFLAGS) -o $@ $^ -lm
+
+# keep the objects (they are intermediate files of the pattern rules above)
+.SECONDARY: $(patsubst %,$(APP_OBJ)/%.o,$(APP_NAMES) stencil transpose common expect)
