@@ -225,8 +225,13 @@ static void expect_header(const struct app *app, const struct params *p, FILE *o
 	if (app->groups & OPT_STENCIL)
 		fprintf(out, " periodic=%d manual-neighbours=%d sendrecv=%d allreduce-every=%ld", p->periodic,
 			p->manual_neighbours, p->sendrecv, p->allreduce_every);
-	if (app->groups & OPT_SWEEP)
-		fprintf(out, " grid=%dx%d kblock=%ld", p->grid[0], p->grid[1], p->kblock);
+	if (app->groups & OPT_SWEEP) {
+		if (p->grid[0])
+			fprintf(out, " grid=%dx%d", p->grid[0], p->grid[1]);
+		else
+			fprintf(out, " grid=auto");
+		fprintf(out, " kblock=%ld", p->kblock);
+	}
 	if (app->groups & OPT_IMBALANCE)
 		fprintf(out, " imbalance=%g", p->imbalance);
 	if (app->groups & OPT_SWITCH)

@@ -91,7 +91,7 @@ static void sweep_run(const struct params *p, struct run *r)
 	if (dims[0] != g.px || dims[1] != g.py)
 		app_abort("MPI_Dims_create gave a %dx%d grid, expected %dx%d", dims[0], dims[1], g.px, g.py);
 
-	const long lx = g.lx, ly = g.ly, lz = g.lz, B = p->kblock;
+	const long lx = g.lx, ly = g.ly, lz = g.lz, B = p->kblock < g.lz ? p->kblock : g.lz;
 	size_t cells = (size_t)(lx * ly * lz);
 	double *q = app_alloc(cells, sizeof *q), *src = app_alloc(cells, sizeof *src);
 	double *psi = app_alloc(cells, sizeof *psi), *phi = app_alloc(cells, sizeof *phi);
