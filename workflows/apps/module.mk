@@ -1,0 +1,23 @@
+# reference MPI mini-apps: one binary per app in $(BUILD)/apps, built with $(MPICC); every app links
+# the shared option/driver code (common.c) and the --expect table (expect.c)
+APP_DIR   := workflows/apps
+APP_NAMES := stencil1d stencil2d stencil3d sweep cg ft is mw phases
+APP_OBJ   := $(BUILD)/mpiobj/$(APP_DIR)
+APP_SHARED_OBJS := $(APP_OBJ)/common.o $(APP_OBJ)/expect.o
+APPS += $(addprefix $(BUILD)/apps/,$(APP_NAMES))
+
+$(APP_OBJ)/%.o: $(APP_DIR)/%.c
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS) -c $< -o $@
+
+# the three stencils share one implementation
+$(addprefix $(BUILD)/apps/,stencil1d stencil2d stencil3d): $(APP_OBJ)/stencil.o
+# ft and phases share the distributed transpose
+$(BUILD)/apps/ft $(BUILD)/apps/phases: $(APP_OBJ)/transpose.o
+
+$(BUILD)/apps/%: $(APP_OBJ)/%.o $(APP_SHARED_OBJS)
+	@mkdir -p $(@D)
+	$(MPICC) $(LDFLAGS) -o $@ $^ -lm
+
+# keep the objects (they are intermediate files of the pattern rules above)
+.SECONDARY: $(patsubst %,$(APP_OBJ)/%.o,$(APP_NAMES) stencil transpose common expect)
