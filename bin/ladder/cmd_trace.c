@@ -1,0 +1,176 @@
+/*
+ * ladder trace — run a command with libladder-trace.so preloaded into its MPI processes, and
+ * report the run container it produced. The tracer itself is configured by environment variables
+ * (documented here); this command only sets them.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "util/buf.h"
+#include "util/exitcode.h"
+#include "util/log.h"
+#include "util/xalloc.h"
+
+static void prepend_env(const char *name, const char *value, const char *sep)
+{
+	const char *old = getenv(name);
+	char *v = old && *old ? xasprintf("%s%s%s", value, sep, old) : xstrdup(value);
+	setenv(name, v, 1);
+	free(v);
+}
+
+static char *absolute(const char *path)
+{
+	if (path[0] == '/')
+		return xstrdup(path);
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		return xstrdup(path);
+	return xasprintf("%s/%s", cwd, path);
+}
+
+static int run_trace(int argc, char **argv)
+{
+	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+					     {"raw", required_argument, NULL, 'r'},
+					     {"timestamps", no_argument, NULL, 't'},
+					     {"callsite-depth", required_argument, NULL, 'd'},
+					     {"stream-after", required_argument, NULL, 's'},
+					     {"label", required_argument, NULL, 'l'},
+					     {"help", no_argument, NULL, 'h'}, {0}};
+	char *out = NULL;
+	struct buf labels;
+	buf_init(&labels);
+	long v;
+	int c;
+	while ((c = cmd_getopt(argc, argv, "+o:r:td:s:l:h", opts, "trace")) != -1) {
+		switch (c) {
+		case 'o':
+			free(out);
+			out = absolute(optarg);
+			break;
+		case 'r': {
+			char *raw = absolute(optarg);
+			setenv("LADDER_TRACE_RAW", raw, 1);
+			free(raw);
+			break;
+		}
+		case 't':
+			setenv("LADDER_TRACE_TIMESTAMPS", "1", 1);
+			break;
+		case 'd':
+			if (!cmd_parse_long("trace", "--callsite-depth", optarg, 1, 16, &v))
+				return EXIT_USAGE;
+			setenv("LADDER_TRACE_CALLSITE_DEPTH", optarg, 1);
+			break;
+		case 's':
+			if (!cmd_parse_long("trace", "--stream-after", optarg, 0, 1 << 20, &v))
+				return EXIT_USAGE;
+			setenv("LADDER_TRACE_STREAM_AFTER", optarg, 1);
+			break;
+		case 'l':
+			if (!strchr(optarg, '=') || strchr(optarg, ';'))
+				return cmd_usage_error("trace", "--label expects KEY=VALUE without ';', got '%s'", optarg);
+			if (labels.len)
+				buf_put_u8(&labels, ';');
+			buf_put(&labels, optarg, strlen(optarg));
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	if (optind >= argc)
+		return cmd_usage_error("trace", "needs a command to run after '--'");
+	char *lib = xasprintf("%s/../lib/libladder-trace.so", cmd_self_dir());
+	if (access(lib, R_OK)) {
+		log_error("%s: the tracer library is missing (%s); build ladder with 'make'", lib, strerror(errno));
+		return EXIT_FAIL;
+	}
+	char *self = xasprintf("%s/ladder", cmd_self_dir());
+	prepend_env("LD_PRELOAD", lib, ":");
+	setenv("LADDER_BIN", self, 1);
+	if (out)
+		setenv("LADDER_TRACE_FILE", out, 1);
+	if (labels.len) {
+		buf_put_u8(&labels, 0);
+		setenv("LADDER_RUN_ATTRS", (char *)labels.data, 1);
+	}
+	/* Open MPI's mpirun forwards these to processes on other nodes */
+	prepend_env("OMPI_MCA_mca_base_env_list",
+		    "LD_PRELOAD;LADDER_BIN;LADDER_TRACE_FILE;LADDER_TRACE_RAW;LADDER_TRACE_TIMESTAMPS;"
+		    "LADDER_TRACE_CALLSITE_DEPTH;LADDER_TRACE_STREAM_AFTER;LADDER_RUN_ATTRS", ";");
+	free(lib);
+	free(self);
+	buf_free(&labels);
+	pid_t pid = fork();
+	if (pid < 0) {
+		log_error("cannot start %s: %s", argv[optind], strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (pid == 0) {
+		execvp(argv[optind], argv + optind);
+		log_error("cannot run %s: %s", argv[optind], strerror(errno));
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	struct stat st;
+	if (out && !stat(out, &st))
+		log_info("trace written to %s (%lld bytes)", out, (long long)st.st_size);
+	else if (out && !rc)
+		log_warn("%s was not written (see the messages above)", out);
+	free(out);
+	return rc;
+}
+
+const struct command command_trace = {
+	"trace", "run an MPI command with the tracer preloaded",
+	"usage: ladder trace [options] -- COMMAND [ARGS...]\n"
+	"       e.g. ladder trace -o run.h5 -- mpirun -np 16 ./app --size 240\n"
+	"\n"
+	"Run COMMAND with libladder-trace.so preloaded into its MPI processes (mpirun or srun\n"
+	"--mpi=pmix, the application unchanged). At MPI_Finalize the tracer merges the ranks'\n"
+	"traces and writes one run container. The exit status is COMMAND's.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE       the run container (default APP-<P>p-<time>.h5 in the current directory)\n"
+	"  --raw DIR               also log every call as text, DIR/rank-<r>.log (debugging; large)\n"
+	"  --timestamps            lossless timing: keep every call's start and duration\n"
+	"  --callsite-depth N      return addresses per call site (default 1)\n"
+	"  --stream-after N        variants of a call before its changing values are streamed (default 8)\n"
+	"  --label KEY=VALUE       a label stored with the run (repeatable)\n"
+	"\n"
+	"Without this command, preload the library yourself and set the variables:\n"
+	"  LD_PRELOAD=PREFIX/lib/libladder-trace.so\n"
+	"  LADDER_TRACE_FILE=FILE          run container to write\n"
+	"  LADDER_TRACE_DISABLE=1          pass every call through untraced\n"
+	"  LADDER_TRACE_RAW=DIR            text log of every call, one file per rank\n"
+	"  LADDER_TRACE_TIMESTAMPS=1       lossless timing\n"
+	"  LADDER_TRACE_CALLSITE_DEPTH=N   call-site depth (1)\n"
+	"  LADDER_TRACE_STREAM_AFTER=N     variants before values are streamed (8)\n"
+	"  LADDER_TRACE_CONVERT=0          leave the raw trace (FILE.raw); convert with 'ladder import'\n"
+	"  LADDER_TRACE_KEEP_RAW=1         keep FILE.raw after converting\n"
+	"  LADDER_RUN_ATTRS='k=v;k=v'      labels (campaigns set rung, repetition, size)\n"
+	"  LADDER_BIN=PATH                 the ladder executable used for the conversion\n"
+	"\n"
+	"Applications may mark regions and pause tracing through MPI_Pcontrol; see the header\n"
+	"ladder-trace.h (LADDER_REGION_BEGIN/END, LADDER_PAUSE/RESUME).\n"
+	"\n"
+	"The tracer prints nothing on stdout. It records every MPI function of its table (point to\n"
+	"point, probes, completion, all collectives incl. nonblocking and neighbourhood, communicator,\n"
+	"group, topology, datatype and op calls); other MPI functions are counted, not recorded.\n"
+	"MPI_Wtime, MPI_Wtick and handle conversions are not counted. Fortran bindings call PMPI\n"
+	"directly in Open MPI and are not seen.\n",
+	run_trace,
+};
