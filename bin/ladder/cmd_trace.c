@@ -104,10 +104,13 @@ static int run_trace(int argc, char **argv)
 		buf_put_u8(&labels, 0);
 		setenv("LADDER_RUN_ATTRS", (char *)labels.data, 1);
 	}
-	/* Open MPI's mpirun forwards these to processes on other nodes */
-	prepend_env("OMPI_MCA_mca_base_env_list",
-		    "LD_PRELOAD;LADDER_BIN;LADDER_TRACE_FILE;LADDER_TRACE_RAW;LADDER_TRACE_TIMESTAMPS;"
-		    "LADDER_TRACE_CALLSITE_DEPTH;LADDER_TRACE_STREAM_AFTER;LADDER_RUN_ATTRS", ";");
+	/* Open MPI's mpirun forwards the variables listed here to processes on other nodes */
+	static const char *const forward[] = {"LD_PRELOAD", "LADDER_BIN", "LADDER_TRACE_FILE",
+		"LADDER_TRACE_RAW", "LADDER_TRACE_TIMESTAMPS", "LADDER_TRACE_CALLSITE_DEPTH",
+		"LADDER_TRACE_STREAM_AFTER", "LADDER_RUN_ATTRS"};
+	for (size_t i = 0; i < sizeof forward / sizeof forward[0]; i++)
+		if (getenv(forward[i]))
+			prepend_env("OMPI_MCA_mca_base_env_list", forward[i], ";");
 	free(lib);
 	free(self);
 	buf_free(&labels);
