@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "command.h"
@@ -114,6 +115,8 @@ static int run_trace(int argc, char **argv)
 	free(lib);
 	free(self);
 	buf_free(&labels);
+	struct stat st;
+	time_t started = time(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
 		log_error("cannot start %s: %s", argv[optind], strerror(errno));
@@ -128,8 +131,7 @@ static int run_trace(int argc, char **argv)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	struct stat st;
-	if (out && !stat(out, &st))
+	if (out && !stat(out, &st) && st.st_mtime >= started)
 		log_info("trace written to %s (%lld bytes)", out, (long long)st.st_size);
 	else if (out && !rc)
 		log_warn("%s was not written (see the messages above)", out);

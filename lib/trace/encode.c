@@ -71,11 +71,12 @@ void enc_peer(struct tcall *c, int rank) { *scalar(c, PK_PEER, SM_ADAPTIVE) = re
 
 void enc_src(struct tcall *c, int rank)
 {
-	bool any = rank == MPI_ANY_SOURCE;
+	bool replayed = trace_take_replay_any_source() && rank != MPI_ANY_SOURCE && rank != MPI_PROC_NULL;
+	bool any = rank == MPI_ANY_SOURCE || replayed;
 	c->src_group = (int32_t)c->ngroups;
 	int64_t *v = scalar(c, PK_SRC, any ? SM_ALWAYS : SM_ADAPTIVE);
-	v[0] = rel_world(c, rank);
-	v[1] = any ? SV_UNKNOWN : v[0];
+	v[0] = any ? SV_ANY_SOURCE : rel_world(c, rank);
+	v[1] = replayed ? rel_world(c, rank) : any ? SV_UNKNOWN : v[0];
 	if (any)
 		c->need_status = true;
 }

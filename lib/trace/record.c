@@ -36,7 +36,17 @@ static __thread struct {
 	int64_t *sig;
 	uint32_t capsig;
 	int in_call;
+	bool replay_any_source;
 } S;
+
+void trace_replay_any_source(void) { S.replay_any_source = true; }
+
+bool trace_take_replay_any_source(void)
+{
+	bool v = S.replay_any_source;
+	S.replay_any_source = false;
+	return v;
+}
 
 struct base {
 	uint64_t hash;

@@ -217,6 +217,10 @@ LADDER_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *pr
 
 LADDER_EXPORT int MPI_Pcontrol(const int level, ...)
 {
+	if (level == LADDER_PCONTROL_REPLAY_ANY_SOURCE) {
+		trace_replay_any_source();
+		return MPI_SUCCESS;
+	}
 	const char *name = NULL;
 	if (level == LADDER_PCONTROL_REGION_BEGIN || level == LADDER_PCONTROL_REGION_END) {
 		va_list ap;

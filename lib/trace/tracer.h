@@ -339,6 +339,9 @@ void trace_count_unknown(int idx);
 extern const char *const trace_unknown_names[];
 
 double trace_now(void);
+/* the next src parameter replays an MPI_ANY_SOURCE (record.c) */
+void trace_replay_any_source(void);
+bool trace_take_replay_any_source(void);
 /* strings (region and communicator names) are named by a 63-bit hash, equal on every rank */
 uint64_t trace_intern(const char *s);
 const char *trace_string(int64_t id);
