@@ -12,10 +12,12 @@
 #include "util/hash.h"
 #include "util/xalloc.h"
 
-const char *const run_metric_names[RUN_PM_COUNT] = {"visits", "time", "bytes_sent", "bytes_recv",
-						     "msgs_sent", "msgs_recv"};
-const char *const run_metric_units[RUN_PM_COUNT] = {"calls", "s", "B", "B", "messages",
-						     "messages"};
+const char *const run_count_names[RUN_PC_COUNT] = {"visits", "bytes_sent", "bytes_recv", "msgs_sent",
+						   "msgs_recv"};
+const char *const run_count_units[RUN_PC_COUNT] = {"calls", "B", "B", "messages", "messages"};
+const char *const run_stat_names[RUN_TS_COUNT] = {"ranks", "sum", "min", "max", "mean", "median",
+						  "stddev", "argmin", "argmax"};
+const char *const run_stat_units[RUN_TS_COUNT] = {"ranks", "s", "s", "s", "s", "s", "s", "rank", "rank"};
 
 void run_init(struct run *r) { memset(r, 0, sizeof *r); }
 
@@ -61,7 +63,9 @@ void run_free(struct run *r)
 	for (uint32_t i = 0; i < r->nnodes; i++)
 		free(r->nodes[i].name);
 	free(r->nodes);
-	free(r->profile);
+	free(r->counts);
+	free(r->time_stats);
+	free(r->time);
 	for (uint32_t i = 0; i < r->nts; i++) {
 		free(r->ts[i].start);
 		free(r->ts[i].dur);
@@ -103,6 +107,49 @@ void run_set_attr(struct run *r, const char *key, const char *value)
 	r->attrs[r->nattrs].key = xstrdup(key);
 	r->attrs[r->nattrs].value = xstrdup(value);
 	r->nattrs++;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+void run_time_stats(struct run *r, const double *time)
+{
+	free(r->time_stats);
+	r->time_stats = xcalloc((size_t)r->nnodes * RUN_TS_COUNT + 1, sizeof *r->time_stats);
+	double *v = xmalloc((r->nranks + 1) * sizeof *v);
+	for (uint32_t i = 0; i < r->nnodes; i++) {
+		double *st = r->time_stats + (size_t)i * RUN_TS_COUNT;
+		uint32_t n = 0;
+		for (uint32_t q = 0; q < r->nranks; q++) {
+			if (!r->counts[((size_t)q * r->nnodes + i) * RUN_PC_COUNT + RUN_PC_VISITS])
+				continue;
+			double t = time[(size_t)q * r->nnodes + i];
+			if (!n || t < st[RUN_TS_MIN]) {
+				st[RUN_TS_MIN] = t;
+				st[RUN_TS_ARGMIN] = q;
+			}
+			if (!n || t > st[RUN_TS_MAX]) {
+				st[RUN_TS_MAX] = t;
+				st[RUN_TS_ARGMAX] = q;
+			}
+			st[RUN_TS_SUM] += t;
+			v[n++] = t;
+		}
+		st[RUN_TS_RANKS] = n;
+		if (!n)
+			continue;
+		st[RUN_TS_MEAN] = st[RUN_TS_SUM] / n;
+		double ss = 0;
+		for (uint32_t k = 0; k < n; k++)
+			ss += (v[k] - st[RUN_TS_MEAN]) * (v[k] - st[RUN_TS_MEAN]);
+		st[RUN_TS_STDDEV] = n > 1 ? sqrt(ss / (n - 1)) : 0;
+		qsort(v, n, sizeof *v, cmp_double);
+		st[RUN_TS_MEDIAN] = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	free(v);
 }
 
 uint64_t run_signature_req_key(uint32_t fn, uint64_t callsite, uint32_t flags,
@@ -239,9 +286,14 @@ void run_serialize(const struct run *r, struct buf *b)
 		buf_put_u8(b, r->nodes[i].kind);
 		buf_put_str(b, r->nodes[i].name);
 	}
-	uint64_t nprof = (uint64_t)r->nranks * r->nnodes * RUN_PM_COUNT;
-	for (uint64_t i = 0; i < nprof; i++)
-		buf_put_f64(b, r->profile[i]);
+	uint64_t ncounts = (uint64_t)r->nranks * r->nnodes * RUN_PC_COUNT;
+	for (uint64_t i = 0; i < ncounts; i++)
+		buf_put_uv(b, r->counts[i]);
+	for (uint64_t i = 0; i < (uint64_t)r->nnodes * RUN_TS_COUNT; i++)
+		buf_put_f64(b, r->time_stats[i]);
+	buf_put_u8(b, r->time != NULL);
+	for (uint64_t i = 0; r->time && i < (uint64_t)r->nranks * r->nnodes; i++)
+		buf_put_f64(b, r->time[i]);
 	buf_put_uv(b, r->nts);
 	for (uint32_t i = 0; i < r->nts; i++) {
 		buf_put_uv(b, r->ts[i].rank);
@@ -422,12 +474,24 @@ bool run_parse(struct run *r, const void *data, size_t len, char *why, size_t wh
 		r->nodes[i].kind = get_u8(rd);
 		r->nodes[i].name = get_str(rd);
 	}
-	uint64_t nprof = (uint64_t)r->nranks * r->nnodes * RUN_PM_COUNT;
-	if (rd->bad || nprof > reader_left(rd) / 8)
+	uint64_t ncounts = (uint64_t)r->nranks * r->nnodes * RUN_PC_COUNT;
+	uint64_t nstats = (uint64_t)r->nnodes * RUN_TS_COUNT;
+	if (rd->bad || ncounts > reader_left(rd) || nstats > reader_left(rd) / 8)
 		FAIL("truncated profile");
-	r->profile = xmalloc((nprof ? nprof : 1) * sizeof *r->profile);
-	for (uint64_t i = 0; i < nprof; i++)
-		r->profile[i] = get_f64(rd);
+	r->counts = xmalloc((ncounts ? ncounts : 1) * sizeof *r->counts);
+	for (uint64_t i = 0; i < ncounts; i++)
+		r->counts[i] = get_uv(rd);
+	r->time_stats = xmalloc((nstats ? nstats : 1) * sizeof *r->time_stats);
+	for (uint64_t i = 0; i < nstats; i++)
+		r->time_stats[i] = get_f64(rd);
+	if (get_u8(rd)) {
+		uint64_t nt = (uint64_t)r->nranks * r->nnodes;
+		if (nt > reader_left(rd) / 8)
+			FAIL("truncated profile times");
+		r->time = xmalloc((nt ? nt : 1) * sizeof *r->time);
+		for (uint64_t i = 0; i < nt; i++)
+			r->time[i] = get_f64(rd);
+	}
 	r->nts = (uint32_t)get_count(rd, LIMIT(rd, 2));
 	r->ts = xcalloc(r->nts, sizeof *r->ts);
 	for (uint32_t i = 0; i < r->nts && !rd->bad; i++) {
@@ -545,11 +609,20 @@ bool run_check(struct run *r, char *why, size_t whylen)
 		if (r->nodes[i].kind > PNODE_UNKNOWN)
 			FAIL("profile call path %u has unknown kind %u", i, r->nodes[i].kind);
 	}
-	uint64_t nprof = (uint64_t)r->nranks * r->nnodes * RUN_PM_COUNT;
-	for (uint64_t i = 0; i < nprof; i++)
-		if (!isfinite(r->profile[i]) || r->profile[i] < 0)
-			FAIL("profile value %llu is %g (must be finite and non-negative)",
-			     (unsigned long long)i, r->profile[i]);
+	for (uint32_t i = 0; i < r->nnodes; i++) {
+		const double *st = r->time_stats + (size_t)i * RUN_TS_COUNT;
+		for (int k = 0; k < RUN_TS_COUNT; k++)
+			if (!isfinite(st[k]) || st[k] < 0)
+				FAIL("time statistic '%s' of call path %u is %g (must be finite and non-negative)",
+				     run_stat_names[k], i, st[k]);
+		if (st[RUN_TS_RANKS] > r->nranks || (st[RUN_TS_RANKS] > 0 &&
+		    (st[RUN_TS_ARGMIN] >= r->nranks || st[RUN_TS_ARGMAX] >= r->nranks)))
+			FAIL("time statistics of call path %u name ranks beyond the run's %u", i, r->nranks);
+	}
+	for (uint64_t i = 0; r->time && i < (uint64_t)r->nranks * r->nnodes; i++)
+		if (!isfinite(r->time[i]) || r->time[i] < 0)
+			FAIL("profile time %llu is %g (must be finite and non-negative)", (unsigned long long)i,
+			     r->time[i]);
 	for (uint32_t i = 0; i < r->nts; i++)
 		if (r->ts[i].rank >= r->nranks)
 			FAIL("timestamps of rank %u, but the run has %u ranks", r->ts[i].rank, r->nranks);

@@ -86,10 +86,16 @@ struct run_pnode {
 	char *name;
 };
 
-enum { RUN_PM_VISITS, RUN_PM_TIME, RUN_PM_BYTES_SENT, RUN_PM_BYTES_RECV, RUN_PM_MSGS_SENT,
-       RUN_PM_MSGS_RECV, RUN_PM_COUNT };
-extern const char *const run_metric_names[RUN_PM_COUNT];
-extern const char *const run_metric_units[RUN_PM_COUNT];
+/* per rank and call path: integers, exact */
+enum { RUN_PC_VISITS, RUN_PC_BYTES_SENT, RUN_PC_BYTES_RECV, RUN_PC_MSGS_SENT, RUN_PC_MSGS_RECV,
+       RUN_PC_COUNT };
+extern const char *const run_count_names[RUN_PC_COUNT];
+extern const char *const run_count_units[RUN_PC_COUNT];
+/* exclusive time per call path, over the ranks that visited it */
+enum { RUN_TS_RANKS, RUN_TS_SUM, RUN_TS_MIN, RUN_TS_MAX, RUN_TS_MEAN, RUN_TS_MEDIAN, RUN_TS_STDDEV,
+       RUN_TS_ARGMIN, RUN_TS_ARGMAX, RUN_TS_COUNT };
+extern const char *const run_stat_names[RUN_TS_COUNT];
+extern const char *const run_stat_units[RUN_TS_COUNT];
 
 struct run_timestamps {    /* lossless mode: every call's start and duration, seconds */
 	uint32_t rank;
@@ -125,10 +131,14 @@ struct run {
 	struct run_group *groups;
 	uint32_t nstreams;
 	struct run_stream *streams;    /* sorted by (rank, sig) */
-	/* profile: data[(rank * nnodes + node) * RUN_PM_COUNT + metric] */
+	/* profile: counts[(rank * nnodes + node) * RUN_PC_COUNT + metric]; exclusive time as
+	 * time_stats[node * RUN_TS_COUNT + stat], and per rank time[rank * nnodes + node] when the
+	 * run kept it (LADDER_TRACE_PROFILE=ranks), else NULL */
 	uint32_t nnodes;
 	struct run_pnode *nodes;
-	double *profile;
+	uint64_t *counts;
+	double *time_stats;
+	double *time;
 	/* lossless timestamps (optional) */
 	uint32_t nts;
 	struct run_timestamps *ts;
@@ -152,6 +162,9 @@ bool run_parse(struct run *r, const void *data, size_t len, char *why, size_t wh
 
 /* Validate every count and cross-reference; builds the rank -> group and stream indexes. */
 bool run_check(struct run *r, char *why, size_t whylen);
+
+/* Fill time_stats from per-rank times ([rank][node]) and the counts (which ranks visited). */
+void run_time_stats(struct run *r, const double *time);
 
 /* Request pool key of a signature: the hash of everything but its req_out group. Equal to what
  * the tracer computed when it recorded the call. */

@@ -28,10 +28,10 @@ uint32_t run_function_counts(const struct run *r, int64_t rank, struct fn_count 
 		for (uint32_t q = 0; q < r->nranks; q++) {
 			if (rank >= 0 && q != (uint64_t)rank)
 				continue;
-			const double *m = r->profile + ((size_t)q * r->nnodes + i) * RUN_PM_COUNT;
-			c[k].calls += m[RUN_PM_VISITS];
-			c[k].bytes_sent += m[RUN_PM_BYTES_SENT];
-			c[k].bytes_recv += m[RUN_PM_BYTES_RECV];
+			const uint64_t *m = r->counts + ((size_t)q * r->nnodes + i) * RUN_PC_COUNT;
+			c[k].calls += (double)m[RUN_PC_VISITS];
+			c[k].bytes_sent += (double)m[RUN_PC_BYTES_SENT];
+			c[k].bytes_recv += (double)m[RUN_PC_BYTES_RECV];
 		}
 	}
 	/* drop functions this rank never called */
@@ -50,7 +50,7 @@ double run_total_calls(const struct run *r)
 	for (uint32_t i = 0; i < r->nnodes; i++)
 		if (r->nodes[i].kind == PNODE_FUNCTION)
 			for (uint32_t q = 0; q < r->nranks; q++)
-				total += r->profile[((size_t)q * r->nnodes + i) * RUN_PM_COUNT + RUN_PM_VISITS];
+				total += (double)r->counts[((size_t)q * r->nnodes + i) * RUN_PC_COUNT + RUN_PC_VISITS];
 	return total;
 }
 

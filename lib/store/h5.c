@@ -420,28 +420,58 @@ int64_t *h5_read_i64(hid_t loc, const char *name, size_t *n, const char *file, s
 	return v;
 }
 
-bool h5_write_f64(hid_t loc, const char *name, const double *v, size_t rank, const hsize_t *dims)
+static bool write_nd(hid_t loc, const char *name, hid_t type, const void *v, size_t rank, const hsize_t *dims)
 {
-	return write_all(loc, name, H5T_NATIVE_DOUBLE, (int)rank, dims, v);
+	return write_all(loc, name, type, (int)rank, dims, v);
 }
 
-double *h5_read_f64(hid_t loc, const char *name, size_t rank, hsize_t *dims, const char *file,
-		    struct h5_err *e)
+static void *read_nd(hid_t loc, const char *name, hid_t type, H5T_class_t cls, size_t rank, hsize_t *dims,
+		     const char *file, struct h5_err *e)
 {
 	hid_t d = open_checked(loc, name, (int)rank, dims, file, e);
 	if (d < 0)
 		return NULL;
+	hid_t ft = H5Dget_type(d);
+	bool right = H5Tget_class(ft) == cls;
+	H5Tclose(ft);
+	if (!right) {
+		h5_fail(e, file, "dataset %s is not %s", name, cls == H5T_FLOAT ? "floating point" : "integer");
+		H5Dclose(d);
+		return NULL;
+	}
 	hsize_t total = 1;
 	for (size_t i = 0; i < rank; i++)
 		total *= dims[i];
-	double *v = xmalloc((total ? total : 1) * sizeof *v);
-	bool ok = read_all(d, H5T_NATIVE_DOUBLE, v, total, name, file, e);
+	void *v = xmalloc((total ? total : 1) * H5Tget_size(type));
+	bool ok = read_all(d, type, v, total, name, file, e);
 	H5Dclose(d);
 	if (!ok) {
 		free(v);
 		return NULL;
 	}
 	return v;
+}
+
+bool h5_write_f64(hid_t loc, const char *name, const double *v, size_t rank, const hsize_t *dims)
+{
+	return write_nd(loc, name, H5T_NATIVE_DOUBLE, v, rank, dims);
+}
+
+double *h5_read_f64(hid_t loc, const char *name, size_t rank, hsize_t *dims, const char *file,
+		    struct h5_err *e)
+{
+	return read_nd(loc, name, H5T_NATIVE_DOUBLE, H5T_FLOAT, rank, dims, file, e);
+}
+
+bool h5_write_u64(hid_t loc, const char *name, const uint64_t *v, size_t rank, const hsize_t *dims)
+{
+	return write_nd(loc, name, H5T_NATIVE_UINT64, v, rank, dims);
+}
+
+uint64_t *h5_read_u64(hid_t loc, const char *name, size_t rank, hsize_t *dims, const char *file,
+		      struct h5_err *e)
+{
+	return read_nd(loc, name, H5T_NATIVE_UINT64, H5T_INTEGER, rank, dims, file, e);
 }
 
 bool h5_write_strings(hid_t loc, const char *name, char *const *s, size_t n)

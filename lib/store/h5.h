@@ -56,6 +56,9 @@ int64_t *h5_read_i64(hid_t loc, const char *name, size_t *n, const char *file, s
 bool h5_write_f64(hid_t loc, const char *name, const double *v, size_t rank, const hsize_t *dims);
 double *h5_read_f64(hid_t loc, const char *name, size_t rank, hsize_t *dims, const char *file,
 		    struct h5_err *e);
+bool h5_write_u64(hid_t loc, const char *name, const uint64_t *v, size_t rank, const hsize_t *dims);
+uint64_t *h5_read_u64(hid_t loc, const char *name, size_t rank, hsize_t *dims, const char *file,
+		      struct h5_err *e);
 bool h5_write_strings(hid_t loc, const char *name, char *const *s, size_t n);
 char **h5_read_strings(hid_t loc, const char *name, size_t *n, const char *file, struct h5_err *e);
 

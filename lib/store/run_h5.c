@@ -1,10 +1,12 @@
 /*
  * run_h5 — a run container on disk (hdf5-schema/run.yaml): struct run <-> HDF5.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "grammar/histogram.h"
 #include "grammar/ranklist.h"
 #include "store/store.h"
 #include "util/xalloc.h"
@@ -150,6 +152,21 @@ bool store_expect(const char *path, const struct store_identity *id, const char 
 }
 
 /* ---- writing ---------------------------------------------------------------------------------- */
+
+/* Timing statistics are stored with TIME_BITS significant bits (relative precision 2.4e-4, far
+ * below the noise of any clock): the low mantissa bytes become zero and compress away, so the
+ * container's size does not wander with the randomness of the measurements. Lossless timestamps
+ * are stored exactly. */
+#define TIME_BITS 10
+
+static double q(double x)
+{
+	if (x == 0 || !isfinite(x))
+		return x;
+	int e;
+	double m = frexp(x, &e);
+	return ldexp(nearbyint(ldexp(m, TIME_BITS)), e - TIME_BITS);
+}
 
 static char *param_list(const struct fn_desc *d)
 {
@@ -330,18 +347,23 @@ bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
 	for (uint32_t i = 0; i < r->ngroups; i++) {
 		const struct run_group *g = &r->groups[i];
 		for (uint32_t j = 0; j < g->ndurs; j++, di++)
-			dr[di] = (struct dur_row){i, g->durs[j].sig, g->durs[j].count, g->durs[j].sum, g->durs[j].sumsq,
-						  g->durs[j].min, g->durs[j].max};
+			dr[di] = (struct dur_row){i, g->durs[j].sig, g->durs[j].count, q(g->durs[j].sum),
+						  q(g->durs[j].sumsq), q(g->durs[j].min), q(g->durs[j].max)};
 		for (uint32_t j = 0; j < g->ngaps; j++, gi++) {
 			const struct run_gap *x = &g->gaps[j];
-			gp[gi] = (struct gap_row){i, x->prev, x->sig, x->count, x->sum, x->sumsq, x->min, x->max, bi, x->nbins};
-			memcpy(bins + bi, x->bins, x->nbins * sizeof *bins);
-			bi += x->nbins;
+			/* bins describe repeated gaps; a gap seen at most once per rank, or falling in
+			 * one bin, is described by its row (min, mean, max over the group) alone */
+			uint32_t stored = x->nbins > 1 && x->count > g->nranks ? x->nbins : 0;
+			gp[gi] = (struct gap_row){i, x->prev, x->sig, x->count, q(x->sum), q(x->sumsq), q(x->min),
+						  q(x->max), bi, stored};
+			for (uint32_t b = 0; b < stored; b++, bi++)
+				bins[bi] = (struct run_bin){x->bins[b].bin, x->bins[b].count, q(x->bins[b].sum),
+							    q(x->bins[b].min), q(x->bins[b].max)};
 		}
 	}
 	w = h5_write_table(timing, "durations", &dur_table, dr, nd) &&
 	    h5_write_table(timing, "gaps", &gap_table, gp, ng) &&
-	    h5_write_table(timing, "gap_bins", &bin_table, bins, nb);
+	    h5_write_table(timing, "gap_bins", &bin_table, bins, bi);
 	free(dr);
 	free(gp);
 	free(bins);
@@ -364,13 +386,29 @@ bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
 	struct path_row *pr = xcalloc(r->nnodes + 1, sizeof *pr);
 	for (uint32_t i = 0; i < r->nnodes; i++)
 		pr[i] = (struct path_row){r->nodes[i].parent, r->nodes[i].kind, r->nodes[i].name, callpath_of(r, i)};
-	struct metric_row mr[RUN_PM_COUNT];
-	for (int i = 0; i < RUN_PM_COUNT; i++)
-		mr[i] = (struct metric_row){(char *)run_metric_names[i], (char *)run_metric_units[i]};
-	hsize_t dims[3] = {r->nranks, r->nnodes, RUN_PM_COUNT};
+	struct metric_row mr[RUN_PC_COUNT], sr2[RUN_TS_COUNT];
+	for (int i = 0; i < RUN_PC_COUNT; i++)
+		mr[i] = (struct metric_row){(char *)run_count_names[i], (char *)run_count_units[i]};
+	for (int i = 0; i < RUN_TS_COUNT; i++)
+		sr2[i] = (struct metric_row){(char *)run_stat_names[i], (char *)run_stat_units[i]};
+	uint64_t nst = (uint64_t)r->nnodes * RUN_TS_COUNT, nt = (uint64_t)r->nranks * r->nnodes;
+	double *stats = xmalloc((nst + 1) * sizeof *stats);
+	double *times = r->time ? xmalloc((nt + 1) * sizeof *times) : NULL;
+	for (uint64_t i = 0; i < nst; i++)
+		stats[i] = q(r->time_stats[i]);
+	for (uint64_t i = 0; times && i < nt; i++)
+		times[i] = q(r->time[i]);
+	hsize_t cdims[3] = {r->nranks, r->nnodes, RUN_PC_COUNT};
+	hsize_t sdims[2] = {r->nnodes, RUN_TS_COUNT};
+	hsize_t tdims[2] = {r->nranks, r->nnodes};
 	w = h5_write_table(prof, "callpaths", &path_table, pr, r->nnodes) &&
-	    h5_write_table(prof, "metrics", &metric_table, mr, RUN_PM_COUNT) &&
-	    h5_write_f64(prof, "data", r->profile, 3, dims);
+	    h5_write_table(prof, "metrics", &metric_table, mr, RUN_PC_COUNT) &&
+	    h5_write_u64(prof, "counts", r->counts, 3, cdims) &&
+	    h5_write_table(prof, "statistics", &metric_table, sr2, RUN_TS_COUNT) &&
+	    h5_write_f64(prof, "time_stats", stats, 2, sdims) &&
+	    (!times || h5_write_f64(prof, "time", times, 2, tdims));
+	free(stats);
+	free(times);
 	for (uint32_t i = 0; i < r->nnodes; i++)
 		free(pr[i].path);
 	free(pr);
@@ -643,6 +681,10 @@ bool store_read_run(const char *path, struct run *r, struct h5_err *e)
 				      gp[i].min, gp[i].max, gp[i].bin_count, NULL};
 		x->bins = xmalloc((x->nbins + 1) * sizeof *x->bins);
 		memcpy(x->bins, bins + gp[i].bin_offset, x->nbins * sizeof *x->bins);
+		if (!x->nbins && x->count) {   /* one bin: the row itself */
+			x->bins[0] = (struct run_bin){hist_quarter_octave(x->min), x->count, x->sum, x->min, x->max};
+			x->nbins = 1;
+		}
 	}
 	if (h5_exists(f, "timing/timestamps")) {
 		READ(tr, h5_read_table(f, "timing/timestamps", &ts_table, &ntr, path, e));
@@ -670,11 +712,21 @@ bool store_read_run(const char *path, struct run *r, struct h5_err *e)
 	for (size_t i = 0; i < npr; i++)
 		r->nodes[i] = (struct run_pnode){pr[i].parent, pr[i].kind, xstrdup(pr[i].name)};
 	hsize_t dims[3];
-	READ(r->profile, h5_read_f64(f, "profile/data", 3, dims, path, e));
-	if (dims[0] != r->nranks || dims[1] != npr || dims[2] != RUN_PM_COUNT)
-		BAD("/profile/data is %llux%llux%llu, expected ranks x callpaths x metrics = %ux%zux%d",
+	READ(r->counts, h5_read_u64(f, "profile/counts", 3, dims, path, e));
+	if (dims[0] != r->nranks || dims[1] != npr || dims[2] != RUN_PC_COUNT)
+		BAD("/profile/counts is %llux%llux%llu, expected ranks x callpaths x metrics = %ux%zux%d",
 		    (unsigned long long)dims[0], (unsigned long long)dims[1], (unsigned long long)dims[2],
-		    r->nranks, npr, RUN_PM_COUNT);
+		    r->nranks, npr, RUN_PC_COUNT);
+	READ(r->time_stats, h5_read_f64(f, "profile/time_stats", 2, dims, path, e));
+	if (dims[0] != npr || dims[1] != RUN_TS_COUNT)
+		BAD("/profile/time_stats is %llux%llu, expected callpaths x statistics = %zux%d",
+		    (unsigned long long)dims[0], (unsigned long long)dims[1], npr, RUN_TS_COUNT);
+	if (h5_exists(f, "profile/time")) {
+		READ(r->time, h5_read_f64(f, "profile/time", 2, dims, path, e));
+		if (dims[0] != r->nranks || dims[1] != npr)
+			BAD("/profile/time is %llux%llu, expected ranks x callpaths = %ux%zu",
+			    (unsigned long long)dims[0], (unsigned long long)dims[1], r->nranks, npr);
+	}
 
 	char why[300];
 	if (!run_check(r, why, sizeof why))

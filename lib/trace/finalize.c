@@ -425,28 +425,10 @@ static int cmp_gap(const void *a, const void *b)
 
 static void merge_bins(struct run_gap *into, const struct run_gap *from)
 {
-	struct run_bin *out = xmalloc((into->nbins + from->nbins + 1) * sizeof *out);
-	uint32_t i = 0, j = 0, n = 0;
-	while (i < into->nbins || j < from->nbins) {
-		if (j == from->nbins || (i < into->nbins && into->bins[i].bin < from->bins[j].bin)) {
-			out[n++] = into->bins[i++];
-		} else if (i == into->nbins || from->bins[j].bin < into->bins[i].bin) {
-			out[n++] = from->bins[j++];
-		} else {
-			struct run_bin b = into->bins[i++];
-			const struct run_bin *o = &from->bins[j++];
-			if (o->min < b.min)
-				b.min = o->min;
-			if (o->max > b.max)
-				b.max = o->max;
-			b.count += o->count;
-			b.sum += o->sum;
-			out[n++] = b;
-		}
-	}
-	free(into->bins);
-	into->bins = out;
-	into->nbins = n;
+	struct hist h = {into->bins, into->nbins, into->nbins};
+	hist_merge(&h, from->bins, from->nbins, (uint32_t)T.hist_bins);
+	into->bins = h.bins;
+	into->nbins = h.n;
 }
 
 /* fold group b (same grammar) into a */
@@ -570,9 +552,9 @@ static void local_group(struct run_group *g, const uint32_t *term_map)
 		gp->sumsq = h->s.sumsq;
 		gp->min = h->s.min;
 		gp->max = h->s.max;
-		gp->nbins = h->nbins;
-		gp->bins = xmalloc((h->nbins ? h->nbins : 1) * sizeof *gp->bins);
-		memcpy(gp->bins, h->bins, h->nbins * sizeof *gp->bins);
+		gp->nbins = h->h.n;
+		gp->bins = xmalloc((h->h.n ? h->h.n : 1) * sizeof *gp->bins);
+		memcpy(gp->bins, h->h.bins, h->h.n * sizeof *gp->bins);
 	}
 	qsort(g->gaps, g->ngaps, sizeof *g->gaps, cmp_gap);
 }
@@ -594,8 +576,9 @@ static void local_payload(struct buf *b, const uint32_t *term_map, const struct 
 		for (uint64_t k = 0; k < s->n; k++)
 			buf_put_sv(b, s->v[k]);
 	}
-	/* profile, in global call paths */
-	double *prof = xcalloc((size_t)g->nnodes * PM_COUNT + 1, sizeof *prof);
+	/* profile, in global call paths: counts, then exclusive times */
+	uint64_t *counts = xcalloc((size_t)g->nnodes * RUN_PC_COUNT + 1, sizeof *counts);
+	double *times = xcalloc((size_t)g->nnodes + 1, sizeof *times);
 	uint32_t *node_map = xcalloc(profile_nodes() + 1, sizeof *node_map);
 	for (uint32_t i = 0; i < profile_nodes(); i++) {
 		int32_t parent;
@@ -610,18 +593,27 @@ static void local_payload(struct buf *b, const uint32_t *term_map, const struct 
 		if (!n)
 			continue;
 		node_map[i] = n->index;
-		memcpy(prof + (size_t)n->index * PM_COUNT, m, PM_COUNT * sizeof *m);
+		uint64_t *c = counts + (size_t)n->index * RUN_PC_COUNT;
+		c[RUN_PC_VISITS] = (uint64_t)m[PM_VISITS];
+		c[RUN_PC_BYTES_SENT] = (uint64_t)m[PM_BYTES_SENT];
+		c[RUN_PC_BYTES_RECV] = (uint64_t)m[PM_BYTES_RECV];
+		c[RUN_PC_MSGS_SENT] = (uint64_t)m[PM_MSGS_SENT];
+		c[RUN_PC_MSGS_RECV] = (uint64_t)m[PM_MSGS_RECV];
+		times[n->index] = m[PM_TIME];
 	}
-	for (uint64_t i = 0; i < (uint64_t)g->nnodes * PM_COUNT; i++)
-		buf_put_f64(b, prof[i]);
-	free(prof);
+	for (uint64_t i = 0; i < (uint64_t)g->nnodes * RUN_PC_COUNT; i++)
+		buf_put_uv(b, counts[i]);
+	for (uint32_t i = 0; i < g->nnodes; i++)
+		buf_put_f64(b, times[i]);
+	free(counts);
+	free(times);
 	free(node_map);
 	/* lossless timestamps: already varint-encoded */
 	buf_put_uv(b, T.ts_buf.len);
 	buf_put(b, T.ts_buf.data, T.ts_buf.len);
 }
 
-static bool read_payload(struct run *r, uint32_t rank, struct reader *rd)
+static bool read_payload(struct run *r, double *time, uint32_t rank, struct reader *rd)
 {
 	uint64_t n = get_count(rd, reader_left(rd));
 	for (uint64_t i = 0; i < n && !rd->bad; i++) {
@@ -634,9 +626,11 @@ static bool read_payload(struct run *r, uint32_t rank, struct reader *rd)
 		r->streams = xrealloc(r->streams, (r->nstreams + 1) * sizeof *r->streams);
 		r->streams[r->nstreams++] = s;
 	}
-	double *prof = r->profile + (size_t)rank * r->nnodes * RUN_PM_COUNT;
-	for (uint64_t i = 0; i < (uint64_t)r->nnodes * RUN_PM_COUNT; i++)
-		prof[i] = get_f64(rd);
+	uint64_t *counts = r->counts + (size_t)rank * r->nnodes * RUN_PC_COUNT;
+	for (uint64_t i = 0; i < (uint64_t)r->nnodes * RUN_PC_COUNT; i++)
+		counts[i] = get_uv(rd);
+	for (uint32_t i = 0; i < r->nnodes; i++)
+		time[(size_t)rank * r->nnodes + i] = get_f64(rd);
 	uint64_t tslen = get_count(rd, reader_left(rd));
 	if (tslen) {
 		struct reader ts;
@@ -700,8 +694,9 @@ static void fill_header(struct run *r, double t_end_wall)
 	time_t now = time(NULL);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	r->created = xstrdup(when);
-	r->options = xasprintf("stream_after=%d;callsite_depth=%d;timestamps=%d", T.stream_after,
-			       T.callsite_depth, T.timestamps);
+	r->options = xasprintf("stream_after=%d;callsite_depth=%d;timestamps=%d;hist_bins=%d;profile=%s",
+			       T.stream_after, T.callsite_depth, T.timestamps, T.hist_bins,
+			       T.profile_ranks ? "ranks" : "statistics");
 	r->t_end = t_end_wall;
 	r->t_start = t_end_wall - (trace_now() - T.t0);
 	const char *attrs = getenv("LADDER_RUN_ATTRS");
@@ -763,7 +758,7 @@ static void fill_vocab(struct run *r, const struct vocab *g)
 	r->nodes = xcalloc(g->nnodes ? g->nnodes : 1, sizeof *r->nodes);
 	for (uint32_t i = 0; i < g->nnodes; i++)
 		r->nodes[i] = (struct run_pnode){g->nodes[i]->parent, g->nodes[i]->kind, xstrdup(g->nodes[i]->name)};
-	r->profile = xcalloc((size_t)r->nranks * r->nnodes * RUN_PM_COUNT + 1, sizeof *r->profile);
+	r->counts = xcalloc((size_t)r->nranks * r->nnodes * RUN_PC_COUNT + 1, sizeof *r->counts);
 }
 
 static void write_file(const char *path, const struct buf *b)
@@ -855,12 +850,18 @@ void trace_write_raw(const char *path)
 		r.groups = gs.g;
 		gs.g = NULL;
 		gs.n = 0;
+		double *time = xcalloc((size_t)r.nranks * r.nnodes + 1, sizeof *time);
 		for (int i = 0; i < T.size; i++) {
 			struct reader pr;
 			reader_init(&pr, all.data + displs[i], (size_t)lens[i]);
-			if (lens[i] && !read_payload(&r, (uint32_t)i, &pr))
+			if (lens[i] && !read_payload(&r, time, (uint32_t)i, &pr))
 				fprintf(stderr, "ladder-trace: the data of rank %d is damaged\n", i);
 		}
+		run_time_stats(&r, time);
+		if (T.profile_ranks)
+			r.time = time;
+		else
+			free(time);
 		struct buf out;
 		buf_init(&out);
 		run_serialize(&r, &out);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "grammar/histogram.h"
 #include "trace/tracer.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
@@ -349,18 +350,6 @@ static void stats_add(struct dur_stats *d, double x)
 	d->sumsq += x * x;
 }
 
-/* histogram bin of a gap: 4 * floor(log2 ns) + the next two bits of ns (quarter octaves) */
-static int32_t gap_bin(double seconds)
-{
-	double nsd = seconds * 1e9;
-	if (nsd < 1)
-		return -1;
-	uint64_t ns = nsd > 1.8e19 ? UINT64_MAX : (uint64_t)nsd;
-	int oct = 63 - __builtin_clzll(ns);
-	uint64_t q = oct >= 2 ? (ns >> (oct - 2)) & 3 : (ns << (2 - oct)) & 3;
-	return oct * 4 + (int32_t)q;
-}
-
 static void gap_add(uint32_t prev, uint32_t term, double gap)
 {
 	if (gap < 0)
@@ -374,29 +363,7 @@ static void gap_add(uint32_t prev, uint32_t term, double gap)
 		HASH_ADD(hh, T.gaps, key, sizeof g->key, g);
 	}
 	stats_add(&g->s, gap);
-	int32_t bin = gap_bin(gap);
-	uint32_t i = 0;
-	while (i < g->nbins && g->bins[i].bin < bin)
-		i++;
-	if (i == g->nbins || g->bins[i].bin != bin) {
-		if (g->nbins == g->capbins) {
-			g->capbins = g->capbins ? 2 * g->capbins : 4;
-			g->bins = xrealloc(g->bins, g->capbins * sizeof *g->bins);
-		}
-		memmove(g->bins + i + 1, g->bins + i, (g->nbins - i) * sizeof *g->bins);
-		memset(&g->bins[i], 0, sizeof g->bins[i]);
-		g->bins[i].bin = bin;
-		g->bins[i].min = gap;
-		g->bins[i].max = gap;
-		g->nbins++;
-	}
-	struct run_bin *b = &g->bins[i];
-	if (gap < b->min)
-		b->min = gap;
-	if (gap > b->max)
-		b->max = gap;
-	b->count++;
-	b->sum += gap;
+	hist_add(&g->h, gap, (uint32_t)T.hist_bins);
 }
 
 /* ---- the raw log: every call as text, for checking the compressed trace ----------------------- */
@@ -672,7 +639,7 @@ void record_fini(void)
 	struct gaphist *g, *gtmp;
 	HASH_ITER(hh, T.gaps, g, gtmp) {
 		HASH_DEL(T.gaps, g);
-		free(g->bins);
+		free(g->h.bins);
 		free(g);
 	}
 	free(T.last_poll_vals);

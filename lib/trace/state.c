@@ -10,6 +10,9 @@
  *   LADDER_TRACE_TIMESTAMPS=1    lossless timing: keep every call's start and duration
  *   LADDER_TRACE_CALLSITE_DEPTH  return addresses per call site (default 1)
  *   LADDER_TRACE_STREAM_AFTER    variants of a call before its changing values are streamed (8)
+ *   LADDER_TRACE_HIST_BINS       bins per compute-gap histogram (8)
+ *   LADDER_TRACE_PROFILE=ranks   keep every rank's exclusive time per call path (default:
+ *                                statistics over ranks; counts and bytes are always per rank)
  *   LADDER_TRACE_CONVERT=0       leave the raw trace; do not run `ladder import`
  *   LADDER_TRACE_KEEP_RAW=1      keep the raw trace after converting it
  *   LADDER_RUN_ATTRS="k=v;..."   labels stored with the run (campaigns set rung, repetition, size)
@@ -149,6 +152,11 @@ void trace_startup(double t_init)
 	T.stream_after = (int)env_long("LADDER_TRACE_STREAM_AFTER", 8, 0, 1 << 20);
 	T.callsite_depth = (int)env_long("LADDER_TRACE_CALLSITE_DEPTH", 1, 1, 16);
 	T.timestamps = env_flag("LADDER_TRACE_TIMESTAMPS", false);
+	T.hist_bins = (int)env_long("LADDER_TRACE_HIST_BINS", HIST_DEFAULT_BINS, 1, 256);
+	const char *prof = getenv("LADDER_TRACE_PROFILE");
+	T.profile_ranks = prof && !strcmp(prof, "ranks");
+	if (prof && *prof && strcmp(prof, "ranks") && strcmp(prof, "statistics") && T.rank == 0)
+		say("LADDER_TRACE_PROFILE=%s is not 'statistics' or 'ranks'; using statistics", prof);
 	T.convert = env_flag("LADDER_TRACE_CONVERT", true);
 	T.keep_raw = env_flag("LADDER_TRACE_KEEP_RAW", false);
 	const char *out = getenv("LADDER_TRACE_FILE");

@@ -23,6 +23,7 @@
 
 #include <uthash.h>
 
+#include "grammar/histogram.h"
 #include "grammar/run.h"
 #include "grammar/sequitur.h"
 #include "grammar/signature.h"
@@ -291,8 +292,7 @@ struct tsig {
 struct gaphist {
 	uint64_t key;                /* prev << 32 | term; prev = RUN_NO_PREV for the first call */
 	struct dur_stats s;
-	uint32_t nbins, capbins;
-	struct run_bin *bins;
+	struct hist h;
 	UT_hash_handle hh;
 };
 
@@ -306,7 +306,8 @@ struct tracer {
 	/* options */
 	char *out_path;              /* the run container to produce */
 	bool raw, timestamps, keep_raw, convert;
-	int callsite_depth, stream_after;
+	int callsite_depth, stream_after, hist_bins;
+	bool profile_ranks;          /* keep every rank's exclusive times, not only statistics */
 	/* signature table */
 	struct tsig **sigs;          /* by terminal */
 	uint32_t nsigs, capsigs;
