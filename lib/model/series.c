@@ -148,9 +148,11 @@ static void quality(const struct series_context *ctx, size_t n, const struct pmn
 			smape += 2 * fabs(y - f) / (fabs(y) + fabs(f));
 	}
 	size_t m = fn->nterms + (fn->constant != 0.0 ? 1 : 0);
+	if (tss <= 1e-24 * mean * mean * (double)n)
+		tss = 0;   /* flat data: rounding, not variation */
 	q->npoints = n;
 	q->rss = rss;
-	q->ar2 = tss > 0 && n > m ? 1.0 - (rss / (double)(n - m)) / (tss / (double)(n - 1)) : (rss > 0 ? 0.0 : 1.0);
+	q->ar2 = tss > 0 && n > m ? 1.0 - (rss / (double)(n - m)) / (tss / (double)(n - 1)) : 1.0;
 	q->smape = 100 * smape / (double)n;
 	q->cv_error = sqrt(cv);
 }
