@@ -115,7 +115,7 @@ struct accuracy {
 };
 
 static void score_family(enum synth_family fam, unsigned nparams, const struct model_options *o, unsigned seed,
-			 struct accuracy *acc)
+			 enum synth_noise kind, struct accuracy *acc)
 {
 	struct synth_ladder l;
 	synth_ladder_default(&l, nparams);
@@ -128,7 +128,7 @@ static void score_family(enum synth_family fam, unsigned nparams, const struct m
 	for (size_t k = 0; k < nt; k++) {
 		char name[32];
 		snprintf(name, sizeof name, "f%zu", k);
-		synth_measure(&truths[k], &l, 5, 0.05, SYNTH_UNIFORM, rng, e, experiment_intern_callpath(e, name), m);
+		synth_measure(&truths[k], &l, 5, 0.05, kind, rng, e, experiment_intern_callpath(e, name), m);
 	}
 	struct model_options opt = *o;
 	opt.has_target = true;
@@ -156,19 +156,20 @@ static void score_family(enum synth_family fam, unsigned nparams, const struct m
 	gsl_rng_free(rng);
 }
 
-static void report_accuracy(const char *name, const struct model_options *o, bool intervals)
+static void report_accuracy(const char *name, const struct model_options *o, enum synth_noise kind, bool intervals)
 {
 	static const enum synth_family fams[] = {SYNTH_ONE_TERM, SYNTH_ONE_TERM_PURE, SYNTH_TWO_TERMS, SYNTH_STRONG,
 						 SYNTH_TWO_PARAMS};
-	printf("  %-28s", name);
+	printf("  %-32s", name);
 	for (size_t f = 0; f < 5; f++) {
 		struct accuracy acc = {0};
-		score_family(fams[f], fams[f] == SYNTH_TWO_PARAMS ? 2 : 1, o, 500 + (unsigned)f, &acc);
+		for (unsigned seed = 0; seed < 3; seed++)
+			score_family(fams[f], fams[f] == SYNTH_TWO_PARAMS ? 2 : 1, o, 500 + 10 * seed + (unsigned)f, kind, &acc);
 		double med = median(acc.errs, acc.n < 2000 ? acc.n : 2000);
 		if (intervals)
-			printf(" | %3.0f%% %4.0f%% %3.0f%%", 100.0 * acc.leading / acc.n, 100 * med, 100.0 * acc.covered / acc.n);
+			printf(" | %3.0f%% %4.0f%% %4.0f%%", 100.0 * acc.leading / acc.n, 100 * med, 100.0 * acc.covered / acc.n);
 		else
-			printf(" | %3.0f%% %4.0f%%    -", 100.0 * acc.leading / acc.n, 100 * med);
+			printf(" | %3.0f%% %4.0f%%     -", 100.0 * acc.leading / acc.n, 100 * med);
 	}
 	printf("\n");
 }
@@ -209,22 +210,29 @@ int main(int argc, char **argv)
 	double mf = median(tf, runs), mb = median(tb, runs), mx = median(tx, runs);
 	printf("model: %zu call paths x %zu metrics x %zu rank counts x 5 repetitions = %zu models, median of %zu runs\n",
 	       e->callpaths.n, e->metrics.n, l.npoints, models, runs);
-	printf("  %-44s %8.3f s  %8.1f us/model  ratio 1.00\n", "ladder model (search + intervals, 1 core)", mf,
+	printf("  %-44s %8.3f s CPU  %8.1f us/model\n", "ladder model (search + intervals, 1 core)", mf,
 	       1e6 * mf / (double)models);
-	printf("  %-44s %8.3f s  %8.1f us/model  ratio %.2f\n", "baseline: Extra-P basic behaviour", mb,
+	printf("  %-44s %8.3f s CPU  %8.1f us/model  ladder model costs %.1fx this\n", "baseline: Extra-P basic behaviour", mb,
 	       1e6 * mb / (double)models, mf / mb);
-	printf("  %-44s %8.3f s  %8.1f us/model  ratio %.2f\n", "baseline: one fixed hypothesis fit", mx,
+	printf("  %-44s %8.3f s CPU  %8.1f us/model  ladder model costs %.0fx this\n", "baseline: one fixed hypothesis fit", mx,
 	       1e6 * mx / (double)models, mf / mx);
 	printf("  goal < 1 s on one core: %s\n", mf < 1.0 ? "met" : "NOT met");
 	experiment_free(e);
 	if (quick)
 		return 0;
 
-	printf("accuracy at 5%% uniform noise, 5 repetitions, target 16x the largest rank count\n");
-	printf("  (leading term right, median relative error at the target, interval coverage)\n");
-	printf("  %-28s | %-17s | %-17s | %-17s | %-17s | %-17s\n", "", "one term + const", "one term", "two terms",
+	struct model_options mean = full;
+	mean.aggregate = MODEL_AGG_MEAN;
+	printf("accuracy at 5%% noise, 5 repetitions, 7 rank counts 2..128, target 16x the largest (three draws of each\n"
+	       "family): leading term right, median relative error at the target, interval coverage\n");
+	printf("  %-32s | %-16s | %-16s | %-16s | %-16s | %-16s\n", "", "one term + const", "one term", "two terms",
 	       "strong scaling", "two parameters");
-	report_accuracy("ladder model", &full, true);
-	report_accuracy("Extra-P basic behaviour", &basic, false);
+	printf("uniform noise in [-5%%, +5%%]\n");
+	report_accuracy("ladder model (median, default)", &full, SYNTH_UNIFORM, true);
+	report_accuracy("ladder model, mean", &mean, SYNTH_UNIFORM, true);
+	report_accuracy("Extra-P basic behaviour (mean)", &basic, SYNTH_UNIFORM, false);
+	printf("gaussian noise, sd 5%%\n");
+	report_accuracy("ladder model (median, default)", &full, SYNTH_GAUSSIAN, true);
+	report_accuracy("Extra-P basic behaviour (mean)", &basic, SYNTH_GAUSSIAN, false);
 	return 0;
 }
