@@ -217,6 +217,8 @@ int interval_bootstrap(const struct interval_spec *s, struct fit_work *w, double
 		*lo = fmin(*lo, percentile(e, s->replicates, (1.0 - s->level) / 2));
 		*hi = fmax(*hi, percentile(e, s->replicates, (1.0 + s->level) / 2));
 	}
+	/* the metrics are non-negative */
+	*lo = fmax(*lo, 0.0);
 	free(env);
 	gsl_rng_free(rng);
 	for (size_t c = 0; c < nf; c++)

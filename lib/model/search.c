@@ -44,39 +44,55 @@ static void fit_either(const struct fit_problem *p, struct hypothesis *h, struct
 		*h = alt;
 }
 
-/* keep the best SEARCH_KEEP valid hypotheses, ordered by score */
-struct top {
-	unsigned n;
-	struct hypothesis h[SEARCH_KEEP];
-};
-
-static double score(const struct hypothesis *h, bool basic)
-{
-	return basic ? h->cv_smape : h->cv;
-}
-
 static bool same_terms(const struct hypothesis *a, const struct hypothesis *b)
 {
 	return a->nterms == b->nterms && !memcmp(a->idx, b->idx, a->nterms * sizeof a->idx[0]);
 }
 
+static double by_cv(const struct hypothesis *h)
+{
+	return h->cv;
+}
+
+static double by_smape(const struct hypothesis *h)
+{
+	return h->cv_smape;
+}
+
+static double by_rss(const struct hypothesis *h)
+{
+	return h->rss;
+}
+
+/* insert h into list[0..*n), kept ordered by key and at most cap long, once per set of terms */
+static void ranked_offer(struct hypothesis *list, unsigned *n, unsigned cap, const struct hypothesis *h,
+			 double (*key)(const struct hypothesis *))
+{
+	for (unsigned k = 0; k < *n; k++)
+		if (same_terms(&list[k], h))
+			return;
+	unsigned at = *n;
+	while (at > 0 && key(h) < key(&list[at - 1]))
+		at--;
+	if (at >= cap)
+		return;
+	unsigned last = *n < cap ? *n : cap - 1;
+	memmove(&list[at + 1], &list[at], (last - at) * sizeof list[0]);
+	list[at] = *h;
+	if (*n < cap)
+		(*n)++;
+}
+
+/* the best SEARCH_KEEP valid hypotheses of a stage, by cross-validation (SMAPE in basic mode) */
+struct top {
+	unsigned n;
+	struct hypothesis h[SEARCH_KEEP];
+};
+
 static void top_offer(struct top *t, const struct hypothesis *h, bool basic)
 {
-	if (!h->valid)
-		return;
-	for (unsigned k = 0; k < t->n; k++)
-		if (same_terms(&t->h[k], h))
-			return;
-	unsigned at = t->n;
-	while (at > 0 && score(h, basic) < score(&t->h[at - 1], basic))
-		at--;
-	if (at >= SEARCH_KEEP)
-		return;
-	unsigned last = t->n < SEARCH_KEEP ? t->n : SEARCH_KEEP - 1;
-	memmove(&t->h[at + 1], &t->h[at], (last - at) * sizeof t->h[0]);
-	t->h[at] = *h;
-	if (t->n < SEARCH_KEEP)
-		t->n++;
+	if (h->valid)
+		ranked_offer(t->h, &t->n, SEARCH_KEEP, h, basic ? by_smape : by_cv);
 }
 
 static unsigned long binomial(unsigned long n, unsigned k)
@@ -100,19 +116,7 @@ struct shortlist {
 
 static void shortlist_offer(struct shortlist *s, const struct hypothesis *h)
 {
-	for (unsigned k = 0; k < s->n; k++)
-		if (same_terms(&s->h[k], h))
-			return;
-	unsigned at = s->n;
-	while (at > 0 && h->rss < s->h[at - 1].rss)
-		at--;
-	if (at >= SEARCH_SCREEN)
-		return;
-	unsigned last = s->n < SEARCH_SCREEN ? s->n : SEARCH_SCREEN - 1;
-	memmove(&s->h[at + 1], &s->h[at], (last - at) * sizeof s->h[0]);
-	s->h[at] = *h;
-	if (s->n < SEARCH_SCREEN)
-		s->n++;
+	ranked_offer(s->h, &s->n, SEARCH_SCREEN, h, by_rss);
 }
 
 static void insert_sorted(struct hypothesis *h, unsigned idx)
@@ -244,7 +248,7 @@ int search_best(const struct fit_problem *p, const struct search_options *o, str
 		r->nstages = k + 1;
 		r->ntop[k] = t.n;
 		memcpy(r->top[k], t.h, t.n * sizeof t.h[0]);
-		bool accept = o->basic ? score(&t.h[0], true) < score(&r->best, true) : search_accepts(p, &r->best, &t.h[0]);
+		bool accept = o->basic ? t.h[0].cv_smape < r->best.cv_smape : search_accepts(p, &r->best, &t.h[0]);
 		if (!accept)
 			break;
 		r->best = t.h[0];

@@ -119,25 +119,12 @@ static void score_family(enum synth_family fam, unsigned nparams, const struct m
 {
 	struct synth_ladder l;
 	synth_ladder_default(&l, nparams);
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(rng, seed);
 	struct pmnf truths[200];
-	size_t nt = synth_family_truths(fam, &l, rng, truths, 200);
-	struct experiment *e = synth_experiment(&l);
-	size_t m = experiment_intern_metric(e, "time");
-	for (size_t k = 0; k < nt; k++) {
-		char name[32];
-		snprintf(name, sizeof name, "f%zu", k);
-		synth_measure(&truths[k], &l, 5, 0.05, kind, rng, e, experiment_intern_callpath(e, name), m);
-	}
+	size_t nt, m = 0;
+	struct experiment *e = synth_family_experiment(fam, nparams, seed, 5, 0.05, kind, truths, 200, &nt);
 	struct model_options opt = *o;
 	opt.has_target = true;
-	for (unsigned q = 0; q < nparams; q++) {
-		double most = 0;
-		for (size_t k = 0; k < l.npoints; k++)
-			most = fmax(most, l.x[k * nparams + q]);
-		opt.target[q] = q == 0 ? 16 * most : most;
-	}
+	synth_target(&l, 16, opt.target);
 	if (fam == SYNTH_STRONG)
 		exponents_parse("default;strong", &opt.exponents, NULL);
 	struct model_error err;
@@ -153,7 +140,6 @@ static void score_family(enum synth_family fam, unsigned nparams, const struct m
 	}
 	model_results_free(res);
 	experiment_free(e);
-	gsl_rng_free(rng);
 }
 
 static void report_accuracy(const char *name, const struct model_options *o, enum synth_noise kind, bool intervals)

@@ -5,6 +5,7 @@
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/exponents.h"
@@ -207,4 +208,29 @@ struct experiment *synth_experiment(const struct synth_ladder *l)
 	for (size_t k = 0; k < l->npoints; k++)
 		experiment_intern_point(e, l->x + k * l->nparams);
 	return e;
+}
+
+struct experiment *synth_family_experiment(enum synth_family fam, unsigned nparams, unsigned long seed, size_t reps,
+					   double noise, enum synth_noise kind, struct pmnf *truths, size_t cap, size_t *n)
+{
+	struct synth_ladder l;
+	synth_ladder_default(&l, nparams);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, seed);
+	*n = synth_family_truths(fam, &l, rng, truths, cap);
+	struct experiment *e = synth_experiment(&l);
+	size_t m = experiment_intern_metric(e, "time");
+	for (size_t k = 0; k < *n; k++) {
+		char name[32];
+		snprintf(name, sizeof name, "f%zu", k);
+		synth_measure(&truths[k], &l, reps, noise, kind, rng, e, experiment_intern_callpath(e, name), m);
+	}
+	gsl_rng_free(rng);
+	return e;
+}
+
+void synth_target(const struct synth_ladder *l, double factor, double *target)
+{
+	for (unsigned q = 0; q < l->nparams; q++)
+		target[q] = (q == 0 ? factor : 1.0) * largest(l, q, false);
 }

@@ -54,4 +54,12 @@ void synth_measure(const struct pmnf *f, const struct synth_ladder *l, size_t re
 /* An experiment with parameters "p" (and "n") and the ladder's points. */
 struct experiment *synth_experiment(const struct synth_ladder *l);
 
+/* A family measured on the default ladder: one call path "f<k>" per ground truth, metric "time"
+ * (index 0), reps repetitions with the given noise, drawn from seed. truths receives the
+ * functions (at most cap), *n their number. */
+struct experiment *synth_family_experiment(enum synth_family fam, unsigned nparams, unsigned long seed, size_t reps,
+					   double noise, enum synth_noise kind, struct pmnf *truths, size_t cap, size_t *n);
+/* factor times the largest rank count, the other parameters at their largest */
+void synth_target(const struct synth_ladder *l, double factor, double *target);
+
 #endif

@@ -36,23 +36,13 @@ static void measure_once(enum synth_family fam, unsigned nparams, const char *ex
 {
 	struct synth_ladder l;
 	synth_ladder_default(&l, nparams);
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(rng, seed);
 	struct pmnf truths[256];
-	size_t nt = synth_family_truths(fam, &l, rng, truths, 256);
-	struct experiment *e = synth_experiment(&l);
-	size_t m = experiment_intern_metric(e, "time");
-	for (size_t k = 0; k < nt; k++) {
-		char name[32];
-		snprintf(name, sizeof name, "f%zu", k);
-		synth_measure(&truths[k], &l, 5, NOISE, SYNTH_UNIFORM, rng, e, experiment_intern_callpath(e, name), m);
-	}
+	size_t nt, m = 0;
+	struct experiment *e = synth_family_experiment(fam, nparams, seed, 5, NOISE, SYNTH_UNIFORM, truths, 256, &nt);
 	struct model_options o;
 	model_options_init(&o);
 	o.has_target = true;
-	o.target[0] = 16 * l.x[(l.npoints - 1) * nparams];   /* 16x the largest rank count */
-	if (nparams == 2)
-		o.target[1] = l.x[(l.npoints - 1) * nparams + 1]; /* at the largest problem size */
+	synth_target(&l, 16, o.target);   /* 16x the largest rank count, the largest problem size */
 	if (exponents)
 		assert_int_equal(exponents_parse(exponents, &o.exponents, NULL), 0);
 	struct model_error err;
@@ -67,7 +57,6 @@ static void measure_once(enum synth_family fam, unsigned nparams, const char *ex
 	}
 	model_results_free(res);
 	experiment_free(e);
-	gsl_rng_free(rng);
 }
 
 static struct rates measure(enum synth_family fam, unsigned nparams, const char *exponents)

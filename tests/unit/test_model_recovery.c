@@ -41,17 +41,9 @@ static void check_family(enum synth_family fam, unsigned nparams, const char *ex
 {
 	struct synth_ladder l;
 	synth_ladder_default(&l, nparams);
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(rng, 1);
 	struct pmnf truths[256];
-	size_t nt = synth_family_truths(fam, &l, rng, truths, 256);
-	struct experiment *e = synth_experiment(&l);
-	size_t m = experiment_intern_metric(e, "time");
-	for (size_t k = 0; k < nt; k++) {
-		char name[32];
-		snprintf(name, sizeof name, "f%zu", k);
-		synth_measure(&truths[k], &l, 5, 0.0, SYNTH_UNIFORM, rng, e, experiment_intern_callpath(e, name), m);
-	}
+	size_t nt, m = 0;
+	struct experiment *e = synth_family_experiment(fam, nparams, 1, 5, 0.0, SYNTH_UNIFORM, truths, 256, &nt);
 	struct model_options o;
 	model_options_init(&o);
 	o.bootstrap = 0;
@@ -79,7 +71,6 @@ static void check_family(enum synth_family fam, unsigned nparams, const char *ex
 	assert_int_equal(bad, 0);
 	model_results_free(res);
 	experiment_free(e);
-	gsl_rng_free(rng);
 }
 
 static void every_single_term_function(void **state)
