@@ -142,25 +142,17 @@ static int end_block(struct text_reader *r)
 	return -1;
 }
 
-static int on_region(struct text_reader *r, char *rest)
+/* REGION or METRIC: a new block starts; the previous one must be complete */
+static int on_block(struct text_reader *r, char *rest, bool region)
 {
 	if (end_block(r))
 		return -1;
 	if (!*rest)
-		return fail(r, "REGION needs a call path");
-	r->callpath = (long)experiment_intern_callpath(r->e, rest);
-	r->data_lines = 0;
-	r->block_line = r->line;
-	return 0;
-}
-
-static int on_metric(struct text_reader *r, char *rest)
-{
-	if (end_block(r))
-		return -1;
-	if (!*rest)
-		return fail(r, "METRIC needs a name");
-	r->metric = (long)experiment_intern_metric(r->e, rest);
+		return fail(r, region ? "REGION needs a call path" : "METRIC needs a name");
+	if (region)
+		r->callpath = (long)experiment_intern_callpath(r->e, rest);
+	else
+		r->metric = (long)experiment_intern_metric(r->e, rest);
 	r->data_lines = 0;
 	r->block_line = r->line;
 	return 0;
@@ -215,10 +207,8 @@ static int parse_line(struct text_reader *r, char *line)
 		return r->e->npoints ? fail(r, "PARAMETER after POINTS") : on_parameter(r, rest);
 	if (!strcmp(s, "POINTS"))
 		return on_points(r, rest);
-	if (!strcmp(s, "REGION"))
-		return on_region(r, rest);
-	if (!strcmp(s, "METRIC"))
-		return on_metric(r, rest);
+	if (!strcmp(s, "REGION") || !strcmp(s, "METRIC"))
+		return on_block(r, rest, s[0] == 'R');
 	if (!strcmp(s, "DATA"))
 		return on_data(r, rest);
 	return fail(r, "unknown line '%s' (expected PARAMETER, POINTS, REGION, METRIC, DATA or a # comment)", s);
