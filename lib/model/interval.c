@@ -136,16 +136,13 @@ static double percentile(const double *v, size_t n, double f)
 	return a + (pos - (double)lo) * (b - a);
 }
 
-int interval_bootstrap(const struct interval_spec *s, struct fit_work *w, double *lo, double *hi)
+/* The selected hypothesis and the best of every other size re-compete in each replicate; every
+ * finalist within the noise widens the interval; the others are not needed. false when the
+ * selected hypothesis has no operators. */
+static bool prepare_finalists(const struct interval_spec *s, struct finalist *fs, struct fit_work *w)
 {
 	const struct fit_problem *p = s->p;
-	size_t n = p->n, nf = s->nfinalists, maxreps = 1;
-	if (!s->replicates || !nf)
-		return -1;
-	struct finalist *fs = xcalloc(nf, sizeof *fs);
-	/* the selected hypothesis and the best of every other size re-compete in each replicate;
-	 * every finalist within the noise widens the interval; the others are not needed */
-	for (size_t c = 0; c < nf; c++) {
+	for (size_t c = 0; c < s->nfinalists; c++) {
 		const struct hypothesis *h = &s->finalists[c];
 		fs[c].h = *h;
 		fs[c].ncoef = h->nterms + (h->constant ? 1 : 0);
@@ -153,79 +150,102 @@ int interval_bootstrap(const struct interval_spec *s, struct fit_work *w, double
 		fs[c].compete = c == 0;
 		if (c > 0 && h->nterms != s->finalists[0].nterms) {
 			fs[c].compete = true;
-			for (size_t d = 1; d < nf && fs[c].compete; d++)
+			for (size_t d = 1; d < s->nfinalists && fs[c].compete; d++)
 				fs[c].compete = !(s->finalists[d].nterms == h->nterms && s->finalists[d].cv < h->cv);
 		}
 		if (!fs[c].compete && !fs[c].plausible)
 			continue;
 		if (fit_operators(p, &fs[c].h, s->x0, &fs[c].ops, w)) {
-			if (c == 0) {
-				free(fs);
-				return -1;
-			}
+			if (c == 0)
+				return false;
 			fs[c].compete = fs[c].plausible = false;
 		}
 	}
-	for (size_t i = 0; i < n; i++)
-		maxreps = s->nreps[i] > maxreps ? s->nreps[i] : maxreps;
-	bool resample = maxreps > 1;
-	size_t total = 0;
-	for (size_t i = 0; i < n; i++)
-		total += s->nreps[i];
-	double *dev = xmalloc((total + n) * sizeof *dev), *fitted = xmalloc(n * sizeof *fitted);
-	size_t nd = resample ? pooled_deviations(s, dev) : fit_residuals(s, fitted, dev);
-	size_t nrep_target = resample ? maxreps : 1;
+	return true;
+}
 
+/* one replicate's per-point values: resampled repetitions re-aggregated, or (one repetition
+ * per point) the fit times a resampled relative residual */
+static void resample_values(const struct interval_spec *s, bool repetitions, const double *fitted,
+			    const double *dev, size_t nd, gsl_rng *rng, unsigned *counts, double *ys)
+{
+	const struct fit_problem *p = s->p;
+	for (size_t i = 0; i < p->n; i++) {
+		if (!repetitions) {
+			ys[i] = fitted[i] * (1.0 + dev[gsl_rng_uniform_int(rng, nd)]);
+		} else if (s->nreps[i] > 1) {
+			memset(counts, 0, s->nreps[i] * sizeof *counts);
+			for (size_t r = 0; r < s->nreps[i]; r++)
+				counts[gsl_rng_uniform_int(rng, s->nreps[i])]++;
+			ys[i] = aggregate_counts(s->reps[i], counts, s->nreps[i], s->nreps[i], s->aggregate);
+		} else {
+			ys[i] = p->y[i];
+		}
+	}
+}
+
+/* the percentile interval of the re-selected predictions, widened to every plausible finalist's */
+static void interval_of(const struct interval_spec *s, const struct finalist *fs, const double *out,
+			const double *env, double *lo, double *hi)
+{
+	size_t b = s->replicates;
+	double qlo = (1.0 - s->level) / 2, qhi = (1.0 + s->level) / 2;
+	*lo = percentile(out, b, qlo);
+	*hi = percentile(out, b, qhi);
+	for (size_t c = 0; c < s->nfinalists; c++) {
+		if (!fs[c].plausible)
+			continue;
+		*lo = fmin(*lo, percentile(env + c * b, b, qlo));
+		*hi = fmax(*hi, percentile(env + c * b, b, qhi));
+	}
+	*lo = fmax(*lo, 0.0);   /* the metrics are non-negative */
+}
+
+int interval_bootstrap(const struct interval_spec *s, struct fit_work *w, double *lo, double *hi)
+{
+	const struct fit_problem *p = s->p;
+	size_t n = p->n, nf = s->nfinalists, maxreps = 1, total = 0;
+	if (!s->replicates || !nf)
+		return -1;
+	struct finalist *fs = xcalloc(nf, sizeof *fs);
+	bool ok = prepare_finalists(s, fs, w);
+	for (size_t i = 0; i < n; i++) {
+		maxreps = s->nreps[i] > maxreps ? s->nreps[i] : maxreps;
+		total += s->nreps[i];
+	}
+	bool repetitions = maxreps > 1;
+	double *dev = xmalloc((total + n) * sizeof *dev), *fitted = xmalloc(n * sizeof *fitted);
+	double *env = xmalloc(nf * s->replicates * sizeof *env), *out = xmalloc(s->replicates * sizeof *out);
+	size_t nd = repetitions ? pooled_deviations(s, dev) : fit_residuals(s, fitted, dev);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, s->seed);
-	double *env = xmalloc(nf * s->replicates * sizeof *env);
-	double *out = xmalloc(s->replicates * sizeof *out), ys[n], yp[n];
+	double ys[n], yp[n];
 	unsigned counts[maxreps];
-	for (unsigned b = 0; b < s->replicates; b++) {
-		for (size_t i = 0; i < n; i++) {
-			if (resample && s->nreps[i] > 1) {
-				memset(counts, 0, sizeof counts);
-				for (size_t r = 0; r < s->nreps[i]; r++)
-					counts[gsl_rng_uniform_int(rng, s->nreps[i])]++;
-				ys[i] = aggregate_counts(s->reps[i], counts, s->nreps[i], s->nreps[i], s->aggregate);
-			} else if (resample) {
-				ys[i] = p->y[i];
-			} else {
-				ys[i] = fitted[i] * (1.0 + dev[gsl_rng_uniform_int(rng, nd)]);
-			}
+	for (unsigned b = 0; ok && b < s->replicates; b++) {
+		resample_values(s, repetitions, fitted, dev, nd, rng, counts, ys);
+		for (size_t i = 0; i < n; i++)
 			yp[i] = p->sw[i] * ys[i];
-		}
 		double tss = weighted_tss(ys, p->sw, n);
 		for (size_t c = 0; c < nf; c++)
 			if (fs[c].compete)
 				score_replicate(&fs[c], yp, n, tss);
 		const struct finalist *sel = reselect(p, fs, nf);
-		double pred = dot((sel ? sel : &fs[0])->ops.g, ys, n);
-		double factor = nd ? aggregate_draw(dev, nd, nrep_target, s->aggregate, rng) : 1.0;
-		out[b] = pred * factor;
+		/* a future measurement at the target: as many repetitions, aggregated alike */
+		double factor = nd ? aggregate_draw(dev, nd, repetitions ? maxreps : 1, s->aggregate, rng) : 1.0;
+		out[b] = dot((sel ? sel : &fs[0])->ops.g, ys, n) * factor;
 		for (size_t c = 0; c < nf; c++)
 			if (fs[c].plausible)
 				env[c * s->replicates + b] = dot(fs[c].ops.g, ys, n) * factor;
 	}
-	*lo = percentile(out, s->replicates, (1.0 - s->level) / 2);
-	*hi = percentile(out, s->replicates, (1.0 + s->level) / 2);
-	/* widen to every finalist that fits within the noise: the data cannot rule it out */
-	for (size_t c = 0; c < nf; c++) {
-		if (!fs[c].plausible)
-			continue;
-		const double *e = env + c * s->replicates;
-		*lo = fmin(*lo, percentile(e, s->replicates, (1.0 - s->level) / 2));
-		*hi = fmax(*hi, percentile(e, s->replicates, (1.0 + s->level) / 2));
-	}
-	/* the metrics are non-negative */
-	*lo = fmax(*lo, 0.0);
-	free(env);
+	if (ok)
+		interval_of(s, fs, out, env, lo, hi);
 	gsl_rng_free(rng);
 	for (size_t c = 0; c < nf; c++)
 		fit_ops_free(&fs[c].ops);
 	free(fs);
 	free(dev);
 	free(fitted);
+	free(env);
 	free(out);
-	return 0;
+	return ok ? 0 : -1;
 }
