@@ -1,0 +1,349 @@
+/*
+ * ladder model — fit PMNF scaling models to every call path and metric of an experiment,
+ * predict each at a target scale with a prediction interval, and rank the call paths there.
+ * Reads Extra-P's text and JSON inputs today; the campaign container form is a thin adapter to
+ * come (run_model takes an experiment).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "command.h"
+#include "model/extrap_io.h"
+#include "model/model_json.h"
+#include "model/model_report.h"
+#include "model/modeler.h"
+#include "util/exitcode.h"
+#include "util/log.h"
+#include "util/xalloc.h"
+
+#define NAME "model"
+
+static const char help[] =
+	"usage: ladder model --input FILE [options]\n"
+	"       ladder model CAMPAIGN.h5 [options]   (coming with the campaign container)\n"
+	"\n"
+	"Fit a performance model f(p) = c0 + sum c_k p^i_k log2(p)^j_k (the performance model normal\n"
+	"form of Calotoiu et al., SC13) to every call path and metric, predict each at a target scale\n"
+	"with a prediction interval, and print the call paths ranked by their prediction there.\n"
+	"Several parameters (rank count x problem size) give products of per-parameter terms.\n"
+	"\n"
+	"Input:\n"
+	"  -i, --input FILE        Extra-P input: the text format (PARAMETER, POINTS, REGION, METRIC,\n"
+	"                          DATA) or JSON (current, id-based, or JSON Lines), told apart by content\n"
+	"\n"
+	"Model:\n"
+	"  -t, --target P          predict at rank count P (one parameter), or\n"
+	"      --target p=P,n=N    at these parameter values; default: the largest measured point,\n"
+	"                          and the ranking is by growth class first\n"
+	"  -m, --metric M          the metric to rank by (default: time if present, else the first)\n"
+	"  -n, --terms N           at most N terms besides the constant (default 5, 1..8)\n"
+	"  -e, --exponents SPEC    candidate terms: default | strong | i=LIST;j=LIST | terms=I:J,...,\n"
+	"                          joined with ';' (e.g. 'default;strong' adds 1/p, log p / p, ... for\n"
+	"                          strong scaling). See 'exponents' below.\n"
+	"      --cv loo|k=K        cross-validation: leave-one-out (default) or K-fold\n"
+	"  -a, --aggregate A       per-point value from the repetitions: median (default), mean, min, max\n"
+	"      --level L           prediction interval level (default 0.95)\n"
+	"      --bootstrap B       bootstrap replicates for the interval (default 200; 0: no interval)\n"
+	"      --seed S            seed of the bootstrap (default fixed, so runs repeat exactly)\n"
+	"      --noise-limit F     call a series too noisy when the points do not differ significantly\n"
+	"                          and repetitions spread by more than F (default 0.25 = 25%)\n"
+	"      --basic             Extra-P's basic modeler instead (one term + constant, mean, no\n"
+	"                          interval), for comparison\n"
+	"\n"
+	"Output:\n"
+	"  -f, --format text|json  the ranked table (default) or JSON with every model\n"
+	"      --top N             only the first N rows of the table\n"
+	"      --export extrap-json FILE\n"
+	"                          also write the measurements as Extra-P JSON input (Extra-P reads it\n"
+	"                          with --json) with ladder's models under the key \"ladder\"\n"
+	"  -h, --help              this help\n"
+	"\n"
+	"Exponents: the default set is i in {0, 1/2, 1, 3/2, 2, 5/2, 3}, j in {0, 1, 2} (20 terms).\n"
+	"'i=0,1/4,1/3,1/2,1;j=0,1' gives the products of the two lists; 'terms=1:0,1/2:1' lists terms.\n"
+	"\n"
+	"How it works: repetitions are aggregated per point; if they vary more than the points differ,\n"
+	"the series is reported as too noisy instead of fitted. Hypotheses are searched stage by stage\n"
+	"(one term, two terms, ...), each stage's best chosen by cross-validation of a least-squares fit\n"
+	"of relative residuals, stopping when the adjusted R^2 or the cross-validation error no longer\n"
+	"improves, or when the residuals are within the repetitions' noise. The interval comes from a\n"
+	"bootstrap over the repetitions that re-selects the model each time. For each call path whose\n"
+	"time grows faster than its bytes, messages or visits can explain, a note says wait states are\n"
+	"likely.\n"
+	"\n"
+	"Exit status: 0 models printed, 1 unreadable input or data the search cannot use (too few\n"
+	"points, NaN or negative values, non-positive parameter values where logarithms are needed,\n"
+	"inconsistent points), 2 usage error.\n";
+
+struct model_cli {
+	const char *input;
+	const char *metric;
+	const char *format;
+	const char *export_path;
+	const char *target_text;
+	size_t top;
+	struct model_options o;
+};
+
+/* "4096" or "p=4096,n=1e6" against the experiment's parameters */
+static bool parse_target(const char *text, const struct experiment *e, struct model_options *o)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", text);
+	bool seen[PMNF_MAX_PARAMS] = {false};
+	if (!strchr(buf, '=')) {
+		if (e->nparams != 1) {
+			cmd_usage_error(NAME, "--target: the input has %zu parameters; name them, e.g. --target %s=...,%s=...",
+					e->nparams, e->params[0], e->params[1]);
+			return false;
+		}
+		if (!cmd_parse_double(NAME, "--target", buf, &o->target[0]))
+			return false;
+		o->has_target = true;
+		return true;
+	}
+	for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+		if (!eq)
+			return cmd_usage_error(NAME, "--target: '%s' is not NAME=VALUE", item), false;
+		*eq = 0;
+		long l = experiment_find_parameter(e, item);
+		if (l < 0)
+			return cmd_usage_error(NAME, "--target: the input has no parameter '%s'", item), false;
+		if (!cmd_parse_double(NAME, "--target", eq + 1, &o->target[l]))
+			return false;
+		seen[l] = true;
+	}
+	for (size_t l = 0; l < e->nparams; l++)
+		if (!seen[l])
+			return cmd_usage_error(NAME, "--target: no value for parameter '%s'", e->params[l]), false;
+	o->has_target = true;
+	return true;
+}
+
+static bool parse_cv(const char *s, struct model_options *o)
+{
+	if (!strcmp(s, "loo")) {
+		o->cv = FIT_CV_LOO;
+		return true;
+	}
+	long k;
+	if (strncmp(s, "k=", 2))
+		return cmd_usage_error(NAME, "--cv expects loo or k=K, got '%s'", s), false;
+	if (!cmd_parse_long(NAME, "--cv k=K", s + 2, 2, 100, &k))
+		return false;
+	o->cv = FIT_CV_KFOLD;
+	o->kfold = (unsigned)k;
+	return true;
+}
+
+static void print_header(FILE *out, const struct model_cli *cli, const struct model_results *res, size_t metric)
+{
+	const struct experiment *e = res->e;
+	size_t reps = 0;
+	for (size_t c = 0; c < e->callpaths.n && !reps; c++)
+		for (size_t p = 0; p < e->npoints && !reps; p++)
+			reps = experiment_values(e, c, metric, p)->n;
+	fprintf(out, "%s: %zu call path%s x %zu metric%s, %zu points (", cli->input, e->callpaths.n,
+		e->callpaths.n == 1 ? "" : "s", e->metrics.n, e->metrics.n == 1 ? "" : "s", e->npoints);
+	for (size_t l = 0; l < e->nparams; l++) {
+		double lo = INFINITY, hi = -INFINITY;
+		for (size_t p = 0; p < e->npoints; p++) {
+			lo = fmin(lo, experiment_point(e, p)[l]);
+			hi = fmax(hi, experiment_point(e, p)[l]);
+		}
+		fprintf(out, "%s%s = %g..%g", l ? ", " : "", e->params[l], lo, hi);
+	}
+	fprintf(out, "), %zu repetition%s\n", reps, reps == 1 ? "" : "s");
+	char target[256];
+	model_format_target(res, target, sizeof target);
+	const struct model_options *o = &res->options;
+	char search[64];
+	if (o->basic)
+		snprintf(search, sizeof search, "Extra-P basic modeler behaviour");
+	else
+		snprintf(search, sizeof search, "up to %u terms", o->max_terms);
+	fprintf(out, "metric %s; target %s%s; %s of repetitions; %s cross-validation; %s\n\n", experiment_metric(e, metric),
+		target, res->target_given ? "" : " (the largest point: ranked by growth class, then value)",
+		model_aggregate_name(o->aggregate), o->cv == FIT_CV_LOO ? "leave-one-out" : "k-fold", search);
+}
+
+static void print_summary(FILE *out, const struct model_results *res, size_t metric, double seconds)
+{
+	size_t counts[5] = {0}, waits = 0;
+	for (size_t c = 0; c < res->ncallpaths; c++) {
+		const struct model_result *r = &res->r[model_index(res, c, metric)];
+		counts[r->status]++;
+		waits += r->wait_state;
+	}
+	fprintf(out, "\n%zu modeled, %zu too noisy, %zu with too few points, %zu not measured, %zu failed; "
+		"%zu with likely wait states (%zu model%s in %.2f s)\n",
+		counts[MODEL_OK], counts[MODEL_NOISY], counts[MODEL_FEW_POINTS], counts[MODEL_NO_DATA], counts[MODEL_FAILED],
+		waits, res->ncallpaths * res->nmetrics, res->ncallpaths * res->nmetrics == 1 ? "" : "s", seconds);
+}
+
+/* everything after reading: the part the campaign-container form will share */
+static int run_model(const struct model_cli *cli, struct experiment *e)
+{
+	struct model_options o = cli->o;
+	long metric = cli->metric ? experiment_find_metric(e, cli->metric) : experiment_find_metric(e, "time");
+	if (cli->metric && metric < 0) {
+		char names[512] = "";
+		for (size_t m = 0, used = 0; m < e->metrics.n && used + 1 < sizeof names; m++)
+			used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", m ? ", " : "", experiment_metric(e, m));
+		log_error("%s: no metric '%s' (the input has: %s)", cli->input, cli->metric, names);
+		return EXIT_FAIL;
+	}
+	if (metric < 0)
+		metric = 0;
+	if (cli->target_text && !parse_target(cli->target_text, e, &o))
+		return EXIT_USAGE;
+	struct model_error err;
+	struct model_results *res = model_experiment(e, &o, &err);
+	if (!res) {
+		log_error("%s: %s", cli->input, err.msg);
+		return EXIT_FAIL;
+	}
+	size_t *order = xmalloc((res->ncallpaths ? res->ncallpaths : 1) * sizeof *order);
+	model_rank(res, (size_t)metric, order);
+	if (cli->export_path && extrap_write_json(cli->export_path, e, res, &err)) {
+		log_error("%s", err.msg);
+		free(order);
+		model_results_free(res);
+		return EXIT_FAIL;
+	}
+	if (!strcmp(cli->format, "json")) {
+		json_t *doc = model_results_json(res, (size_t)metric, order);
+		json_object_set_new(doc, "input", json_string(cli->input));
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', stdout);
+		json_decref(doc);
+	} else {
+		print_header(stdout, cli, res, (size_t)metric);
+		model_print_table(stdout, res, (size_t)metric, order, cli->top);
+		print_summary(stdout, res, (size_t)metric, res->seconds);
+	}
+	free(order);
+	model_results_free(res);
+	return EXIT_OK;
+}
+
+static int parse_options(int argc, char **argv, struct model_cli *cli)
+{
+	static const struct option longopts[] = {
+		{"input", required_argument, NULL, 'i'},      {"target", required_argument, NULL, 't'},
+		{"metric", required_argument, NULL, 'm'},     {"terms", required_argument, NULL, 'n'},
+		{"exponents", required_argument, NULL, 'e'},  {"cv", required_argument, NULL, 'c'},
+		{"aggregate", required_argument, NULL, 'a'},  {"format", required_argument, NULL, 'f'},
+		{"export", required_argument, NULL, 'x'},     {"level", required_argument, NULL, 'l'},
+		{"bootstrap", required_argument, NULL, 'b'},  {"seed", required_argument, NULL, 's'},
+		{"noise-limit", required_argument, NULL, 'N'}, {"basic", no_argument, NULL, 'B'},
+		{"top", required_argument, NULL, 'T'},        {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	long v;
+	while ((c = cmd_getopt(argc, argv, "i:t:m:n:e:a:f:h", longopts, NAME)) != -1) {
+		struct model_error err;
+		switch (c) {
+		case 'i': cli->input = optarg; break;
+		case 't': cli->target_text = optarg; break;
+		case 'm': cli->metric = optarg; break;
+		case 'n':
+			if (!cmd_parse_long(NAME, "--terms", optarg, 1, PMNF_MAX_TERMS, &v))
+				return EXIT_USAGE;
+			cli->o.max_terms = (unsigned)v;
+			break;
+		case 'e':
+			if (exponents_parse(optarg, &cli->o.exponents, &err))
+				return cmd_usage_error(NAME, "--exponents: %s", err.msg);
+			break;
+		case 'c':
+			if (!parse_cv(optarg, &cli->o))
+				return EXIT_USAGE;
+			break;
+		case 'a':
+			if (!model_aggregate_parse(optarg, &cli->o.aggregate))
+				return cmd_usage_error(NAME, "--aggregate expects median, mean, min or max, got '%s'", optarg);
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return cmd_usage_error(NAME, "--format expects text or json, got '%s'", optarg);
+			cli->format = optarg;
+			break;
+		case 'x':
+			if (strcmp(optarg, "extrap-json"))
+				return cmd_usage_error(NAME, "--export expects the format extrap-json, got '%s'", optarg);
+			if (optind >= argc || argv[optind][0] == '-')
+				return cmd_usage_error(NAME, "--export extrap-json needs a FILE");
+			cli->export_path = argv[optind++];
+			break;
+		case 'l':
+			if (!cmd_parse_double(NAME, "--level", optarg, &cli->o.level))
+				return EXIT_USAGE;
+			if (!(cli->o.level > 0 && cli->o.level < 1))
+				return cmd_usage_error(NAME, "--level must be between 0 and 1, got '%s'", optarg);
+			break;
+		case 'b':
+			if (!cmd_parse_long(NAME, "--bootstrap", optarg, 0, 100000, &v))
+				return EXIT_USAGE;
+			cli->o.bootstrap = (unsigned)v;
+			break;
+		case 's':
+			if (!cmd_parse_long(NAME, "--seed", optarg, 0, 2147483647L, &v))
+				return EXIT_USAGE;
+			cli->o.seed = (unsigned long)v;
+			break;
+		case 'N':
+			if (!cmd_parse_double(NAME, "--noise-limit", optarg, &cli->o.noise_limit))
+				return EXIT_USAGE;
+			break;
+		case 'B':
+			cli->o.basic = true;
+			cli->o.aggregate = MODEL_AGG_MEAN;
+			cli->o.relative_weights = false;
+			cli->o.bootstrap = 0;
+			break;
+		case 'T':
+			if (!cmd_parse_long(NAME, "--top", optarg, 1, 1000000000L, &v))
+				return EXIT_USAGE;
+			cli->top = (size_t)v;
+			break;
+		case 'h': return cmd_print_help(NAME) == EXIT_OK ? -1 : EXIT_USAGE;
+		default: return EXIT_USAGE;
+		}
+	}
+	return EXIT_OK;
+}
+
+static int cmd_model(int argc, char **argv)
+{
+	struct model_cli cli = {.format = "text"};
+	model_options_init(&cli.o);
+	cli.o.progress = true;
+	int rc = parse_options(argc, argv, &cli);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (optind < argc) {
+		if (cli.input)
+			return cmd_usage_error(NAME, "give either --input FILE or a campaign, not both");
+		return cmd_usage_error(NAME, "'%s': reading a campaign container comes with the campaign container support; "
+				       "use --input FILE (Extra-P text or JSON) for now", argv[optind]);
+	}
+	if (!cli.input)
+		return cmd_usage_error(NAME, "no input: give --input FILE");
+	struct model_error err;
+	struct experiment *e = extrap_read(cli.input, &err);
+	if (!e) {
+		log_error("%s", err.msg);
+		return EXIT_FAIL;
+	}
+	rc = run_model(&cli, e);
+	experiment_free(e);
+	return rc;
+}
+
+const struct command command_model = {
+	NAME, "fit scaling models per call path and metric, predict and rank at a target scale", help, cmd_model,
+};

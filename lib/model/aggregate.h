@@ -1,0 +1,57 @@
+/*
+ * aggregate — from the repetitions of one point to the value the model is fitted to (median by
+ * default; mean, min or max selectable), the spread kept alongside, and the check of the
+ * paper's §2.2: when repetitions of the same point vary more than the points differ from each
+ * other, a model would fit noise, and the modeler says so instead of fitting.
+ */
+#ifndef LADDER_MODEL_AGGREGATE_H
+#define LADDER_MODEL_AGGREGATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum model_aggregate { MODEL_AGG_MEDIAN, MODEL_AGG_MEAN, MODEL_AGG_MIN, MODEL_AGG_MAX };
+
+const char *model_aggregate_name(enum model_aggregate a);
+/* "median", "mean", "min", "max"; false when unknown */
+bool model_aggregate_parse(const char *s, enum model_aggregate *out);
+
+/* one point: the aggregate and the spread of its repetitions */
+struct point_stats {
+	double value;                 /* the aggregate the model is fitted to */
+	double min, max, median, mean, sd;
+	size_t nreps;
+};
+
+/* v: n >= 1 values; sorted receives them sorted (may alias nothing else) */
+void point_stats_compute(const double *v, size_t n, enum model_aggregate a, double *sorted,
+			 struct point_stats *out);
+/* The aggregate of n values (reorders v). */
+double aggregate_values(double *v, size_t n, enum model_aggregate a);
+/* The aggregate of a resample given as a count per sorted value (count[k] copies of sorted[k],
+ * total copies in all). Used by the bootstrap. */
+double aggregate_counts(const double *sorted, const unsigned *count, size_t n, size_t total,
+			enum model_aggregate a);
+
+/* The relative variance of a per-point value (the aggregate of a point's repetitions, relative
+ * to its value), from the pooled relative deviations of all repetitions: the aggregate of r
+ * draws from them, since the spread of a median of five depends on the shape of the
+ * noise: computed exactly from the order statistics of the pooled deviations (mean, min, max,
+ * median of an odd number), simulated for the median of an even number. dof receives the
+ * degrees of freedom of the estimate (0: no repetitions). */
+double aggregate_relative_variance(const double *const *reps, const size_t *nreps, const double *values, size_t npoints,
+				   enum model_aggregate a, unsigned long seed, double *dof);
+
+struct noise_verdict {
+	bool tested;        /* there were repetitions to test with */
+	double p_value;     /* one-way ANOVA (on logarithms) of "the points differ" */
+	double spread;      /* median over points of (max - min) / |median| of the repetitions */
+	double between;     /* (max - min) / |median| of the point aggregates */
+	bool too_noisy;     /* not significant at 5% and spread > limit */
+};
+
+/* reps[k] holds the nreps[k] values of point k, sorted; values[k] its aggregate */
+void noise_assess(const double *const *reps, const size_t *nreps, const double *values, size_t npoints,
+		  double limit, struct noise_verdict *out);
+
+#endif

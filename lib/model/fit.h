@@ -1,0 +1,94 @@
+/*
+ * fit — least squares for one model hypothesis (a constant and a few candidate terms) and its
+ * cross-validation error, with GSL's QR decomposition.
+ *
+ * The fit is weighted by 1/y^2 by default, i.e. it minimises relative residuals, which is the
+ * maximum-likelihood fit under multiplicative noise and keeps the small rungs of a ladder from
+ * being drowned by the large ones. The cross-validation error is the mean squared relative
+ * error of the held-out predictions: leave-one-out comes for free from the hat matrix
+ * (r_i = e_i / (1 - h_ii)); k-fold refits once per fold.
+ *
+ * For the bootstrap, fit_operators turns a fitted hypothesis into linear maps of the data
+ * (with the weights held fixed): prediction at the target = g . y, cross-validation residuals
+ * = C (w y), residuals = (I - H)(w y).
+ */
+#ifndef LADDER_MODEL_FIT_H
+#define LADDER_MODEL_FIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/pmnf.h"
+
+enum fit_cv { FIT_CV_LOO, FIT_CV_KFOLD };
+
+struct fit_problem {
+	size_t n;                 /* points */
+	const double *y;          /* n aggregated values */
+	const double *sw;         /* n square roots of the weights */
+	size_t ncand;             /* candidate terms */
+	const double *basis;      /* ncand x n: candidate term values at the points */
+	size_t ncheck;            /* points where a model must stay positive (target, far out) */
+	const double *basis_check;/* ncand x ncheck */
+	enum fit_cv cv;
+	unsigned kfold;           /* folds for FIT_CV_KFOLD */
+	const unsigned *fold;     /* n: the fold of each point */
+	double tss;               /* weighted total sum of squares about the weighted mean */
+	double eps_contrib;       /* a term contributing less than this fraction everywhere is noise */
+	double noise_var;         /* variance of a weighted per-point value from the repetitions */
+	double noise_dof;         /* its degrees of freedom; 0 when there are no repetitions */
+	double fcrit[PMNF_MAX_TERMS + 2]; /* 5% critical F values by number of coefficients (fit_noise_init) */
+};
+
+struct hypothesis {
+	unsigned nterms;
+	bool constant;
+	unsigned idx[PMNF_MAX_TERMS];   /* candidate indices */
+	double c0, coef[PMNF_MAX_TERMS];
+	double cv;                      /* mean squared relative cross-validation error */
+	double cv_smape;                /* SMAPE (%) of the held-out predictions */
+	double rss;                     /* weighted residual sum of squares */
+	double ar2;                     /* adjusted R^2, weighted */
+	bool valid;
+};
+
+struct fit_work;
+struct fit_work *fit_work_new(size_t nmax);
+void fit_work_free(struct fit_work *w);
+
+/* Fill in sw and tss for y: relative weights (1/|y|, floored at 1e-9 of the largest) or none. */
+void fit_weights(size_t n, const double *y, bool relative, double *sw, double *tss);
+/* Set noise_var and noise_dof and precompute the critical F values. */
+void fit_noise_init(struct fit_problem *p, double noise_var, double noise_dof);
+/* Are the residuals of h consistent with that noise (F-test at 5%)? false when unknown. */
+bool fit_within_noise(const struct fit_problem *p, const struct hypothesis *h);
+/* k-fold assignment: adjacent points (in the order given by rank) go to different folds */
+void fit_assign_folds(size_t n, const double *order_key, unsigned k, unsigned *fold);
+
+/* Fit h (nterms, constant, idx set) to p: coefficients, cv, rss, ar2 and valid (false when the
+ * hypothesis is degenerate, has too few points, a negligible term, or goes non-positive at a
+ * check point). */
+bool fit_hypothesis(const struct fit_problem *p, struct hypothesis *h, struct fit_work *w);
+
+/* Screening: the orthonormal basis q (n x m, column-major by column: q + c * n) of the weighted
+ * design of base (with its constant) and its weighted residual res. Returns m, 0 when the base
+ * is degenerate. */
+size_t fit_base_projector(const struct fit_problem *p, const struct hypothesis *base, double *q, double *res,
+			  struct fit_work *w);
+/* The weighted RSS the base would have with candidate c added (exact least squares), INFINITY
+ * when c is (numerically) in the span of the base. */
+double fit_rss_adding(const struct fit_problem *p, const double *q, size_t m, const double *res, double rss,
+		      unsigned c);
+
+struct fit_ops {
+	size_t n;
+	double *g;     /* n: prediction at the target = g . y */
+	double *cvop;  /* n x n: cross-validation residuals = cvop (sw y) */
+	double *resop; /* n x n: residuals = resop (sw y) */
+};
+/* x0: the candidate term values at the target (ncand). 0 on success. */
+int fit_operators(const struct fit_problem *p, const struct hypothesis *h, const double *x0,
+		  struct fit_ops *ops, struct fit_work *w);
+void fit_ops_free(struct fit_ops *ops);
+
+#endif

@@ -1,0 +1,259 @@
+/*
+ * search — hypothesis search with iterative refinement over a set of candidate terms.
+ * See search.h.
+ */
+#include "model/search.h"
+
+#include <math.h>
+#include <string.h>
+
+/* a squared relative error this small means the data is reproduced exactly */
+#define EXACT_CV 1e-20
+
+void search_options_default(struct search_options *o)
+{
+	o->max_terms = 5;
+	o->beam = 4;
+	o->exhaustive_limit = 2000;
+	o->basic = false;
+	o->lookahead = true;
+}
+
+bool search_accepts(const struct fit_problem *p, const struct hypothesis *current, const struct hypothesis *next)
+{
+	if (!next->valid)
+		return false;
+	if (current->cv < EXACT_CV || fit_within_noise(p, current))
+		return false;
+	return next->ar2 > current->ar2 && next->cv < current->cv;
+}
+
+/* fit with a constant; when that goes non-positive because of a negative constant, try
+ * without it (a pure c/p, c*p, ...) */
+static void fit_either(const struct fit_problem *p, struct hypothesis *h, struct fit_work *w,
+		       unsigned long *tried)
+{
+	h->constant = true;
+	(*tried)++;
+	if (fit_hypothesis(p, h, w) || h->nterms == 0 || !(h->c0 < 0))
+		return;
+	struct hypothesis alt = *h;
+	alt.constant = false;
+	(*tried)++;
+	if (fit_hypothesis(p, &alt, w))
+		*h = alt;
+}
+
+static bool same_terms(const struct hypothesis *a, const struct hypothesis *b)
+{
+	return a->nterms == b->nterms && !memcmp(a->idx, b->idx, a->nterms * sizeof a->idx[0]);
+}
+
+static double by_cv(const struct hypothesis *h)
+{
+	return h->cv;
+}
+
+static double by_smape(const struct hypothesis *h)
+{
+	return h->cv_smape;
+}
+
+static double by_rss(const struct hypothesis *h)
+{
+	return h->rss;
+}
+
+/* insert h into list[0..*n), kept ordered by key and at most cap long, once per set of terms */
+static void ranked_offer(struct hypothesis *list, unsigned *n, unsigned cap, const struct hypothesis *h,
+			 double (*key)(const struct hypothesis *))
+{
+	for (unsigned k = 0; k < *n; k++)
+		if (same_terms(&list[k], h))
+			return;
+	unsigned at = *n;
+	while (at > 0 && key(h) < key(&list[at - 1]))
+		at--;
+	if (at >= cap)
+		return;
+	unsigned last = *n < cap ? *n : cap - 1;
+	memmove(&list[at + 1], &list[at], (last - at) * sizeof list[0]);
+	list[at] = *h;
+	if (*n < cap)
+		(*n)++;
+}
+
+/* the best SEARCH_KEEP valid hypotheses of a stage, by cross-validation (SMAPE in basic mode) */
+struct top {
+	unsigned n;
+	struct hypothesis h[SEARCH_KEEP];
+};
+
+static void top_offer(struct top *t, const struct hypothesis *h, bool basic)
+{
+	if (h->valid)
+		ranked_offer(t->h, &t->n, SEARCH_KEEP, h, basic ? by_smape : by_cv);
+}
+
+static unsigned long binomial(unsigned long n, unsigned k)
+{
+	if (k > n)
+		return 0;
+	unsigned long r = 1;
+	for (unsigned i = 1; i <= k; i++) {
+		r = r * (n - k + i) / i;
+		if (r > 1000000000UL)
+			return r;
+	}
+	return r;
+}
+
+/* hypotheses of one stage that survived screening, ordered by weighted RSS */
+struct shortlist {
+	unsigned n;
+	struct hypothesis h[SEARCH_SCREEN];
+};
+
+static void shortlist_offer(struct shortlist *s, const struct hypothesis *h)
+{
+	ranked_offer(s->h, &s->n, SEARCH_SCREEN, h, by_rss);
+}
+
+static void insert_sorted(struct hypothesis *h, unsigned idx)
+{
+	unsigned at = h->nterms;
+	while (at > 0 && h->idx[at - 1] > idx) {
+		h->idx[at] = h->idx[at - 1];
+		at--;
+	}
+	h->idx[at] = idx;
+	h->nterms++;
+}
+
+/* screen every base + one candidate by its exact RSS; above_base: only candidates after the
+ * base's last index (so that enumerating all bases lists every subset once) */
+static void screen_base(const struct fit_problem *p, const struct hypothesis *base, bool above_base,
+			struct shortlist *sl, struct fit_work *w, unsigned long *tried)
+{
+	size_t n = p->n;
+	double q[(PMNF_MAX_TERMS + 1) * n], res[n];
+	struct hypothesis b = *base;
+	b.constant = true;
+	size_t m = fit_base_projector(p, &b, q, res, w);
+	if (!m)
+		return;
+	double rss = 0;
+	for (size_t i = 0; i < n; i++)
+		rss += res[i] * res[i];
+	unsigned from = above_base && b.nterms ? b.idx[b.nterms - 1] + 1 : 0;
+	for (unsigned c = from; c < p->ncand; c++) {
+		bool present = false;
+		for (unsigned k = 0; k < b.nterms; k++)
+			present |= b.idx[k] == c;
+		if (present)
+			continue;
+		struct hypothesis h = b;
+		insert_sorted(&h, c);
+		h.rss = fit_rss_adding(p, q, m, res, rss, c);
+		(*tried)++;
+		if (isfinite(h.rss))
+			shortlist_offer(sl, &h);
+	}
+}
+
+/* all k-subsets: every (k-1)-subset as a base, extended by the candidates after it */
+static void screen_exhaustive(const struct fit_problem *p, unsigned k, struct shortlist *sl, struct fit_work *w,
+			      unsigned long *tried)
+{
+	struct hypothesis base = {.constant = true, .nterms = k - 1};
+	for (unsigned i = 0; i + 1 < k; i++)
+		base.idx[i] = i;
+	for (;;) {
+		screen_base(p, &base, true, sl, w, tried);
+		int i = (int)k - 2;
+		while (i >= 0 && base.idx[i] == p->ncand - (k - 1) + (unsigned)i)
+			i--;
+		if (i < 0)
+			break;
+		base.idx[i]++;
+		for (unsigned j = (unsigned)i + 1; j + 1 < k; j++)
+			base.idx[j] = base.idx[j - 1] + 1;
+	}
+}
+
+/* stage 1: every single term, fully fitted */
+static void stage_singles(const struct fit_problem *p, struct top *t, bool basic, struct fit_work *w,
+			  unsigned long *tried)
+{
+	for (unsigned c = 0; c < p->ncand; c++) {
+		struct hypothesis h = {.nterms = 1, .idx = {c}};
+		fit_either(p, &h, w, tried);
+		top_offer(t, &h, basic);
+	}
+}
+
+/* a later stage: screen (all subsets, or the previous stage's best few extended by one term),
+ * then fit and cross-validate the shortlist */
+static void stage_screened(const struct fit_problem *p, unsigned k, bool exhaustive, const struct top *prev,
+			   unsigned beam, struct top *t, struct fit_work *w, unsigned long *tried)
+{
+	struct shortlist sl = {0};
+	if (exhaustive)
+		screen_exhaustive(p, k, &sl, w, tried);
+	else
+		for (unsigned b = 0; b < prev->n && b < beam; b++)
+			screen_base(p, &prev->h[b], false, &sl, w, tried);
+	for (unsigned j = 0; j < sl.n; j++) {
+		struct hypothesis h = sl.h[j];
+		fit_either(p, &h, w, tried);
+		top_offer(t, &h, false);
+	}
+}
+
+int search_best(const struct fit_problem *p, const struct search_options *o, struct search_result *r,
+		struct fit_work *w)
+{
+	memset(r, 0, sizeof *r);
+	struct hypothesis h0 = {.constant = true};
+	r->tried = 1;
+	if (!fit_hypothesis(p, &h0, w))
+		return -1;
+	r->stage[0] = h0;
+	r->best = h0;
+	r->nstages = 1;
+	r->ntop[0] = 1;
+	r->top[0][0] = h0;
+	unsigned kmax = o->basic ? 1 : o->max_terms;
+	if (kmax > PMNF_MAX_TERMS)
+		kmax = PMNF_MAX_TERMS;
+	struct top prev = {.n = 1, .h = {h0}};
+	unsigned long tried = r->tried;
+	for (unsigned k = 1; k <= kmax && k <= p->ncand; k++) {
+		/* an exact fit is final; one within the noise is too, but with lookahead the next stage
+		 * is still searched so the interval can weigh its hypotheses */
+		if (!o->basic && (r->best.cv < EXACT_CV || (!o->lookahead && fit_within_noise(p, &r->best))))
+			break;
+		struct top t = {0};
+		/* a lookahead past a model within the noise only supplies interval finalists: the
+		 * beam around the current best is enough for that */
+		bool looking_ahead = !o->basic && fit_within_noise(p, &r->best);
+		if (k == 1)
+			stage_singles(p, &t, o->basic, w, &tried);
+		else
+			stage_screened(p, k, !looking_ahead && binomial(p->ncand, k) <= o->exhaustive_limit, &prev,
+				       o->beam, &t, w, &tried);
+		if (!t.n)
+			break;
+		r->stage[k] = t.h[0];
+		r->nstages = k + 1;
+		r->ntop[k] = t.n;
+		memcpy(r->top[k], t.h, t.n * sizeof t.h[0]);
+		bool accept = o->basic ? t.h[0].cv_smape < r->best.cv_smape : search_accepts(p, &r->best, &t.h[0]);
+		if (!accept)
+			break;
+		r->best = t.h[0];
+		prev = t;
+	}
+	r->tried = tried;
+	return 0;
+}

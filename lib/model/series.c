@@ -1,0 +1,290 @@
+/*
+ * series — modeling one (call path, metric) of an experiment. See series.h.
+ */
+#include "model/series.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/interval.h"
+#include "model/multiparam.h"
+#include "model/problem.h"
+#include "util/hash.h"
+#include "util/xalloc.h"
+
+/* a constant below this fraction of every value is numerical dust: the model has none */
+#define EPS_CONSTANT 1e-4
+/* a term contributing less than this fraction at every point only fits noise (as Extra-P) */
+#define EPS_CONTRIB 5e-4
+
+void series_context_init(struct series_context *ctx, const struct experiment *e, const struct model_options *o,
+			 const double *target)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->e = e;
+	ctx->o = o;
+	search_options_default(&ctx->search);
+	ctx->search.max_terms = o->max_terms;
+	ctx->search.basic = o->basic;
+	if (e->nparams == 1)
+		candidates_from_exponents(&o->exponents, 1, 0, &ctx->single);
+	ctx->target = target;
+	size_t n = e->npoints ? e->npoints : 1, total = 0;
+	for (size_t c = 0; c < e->callpaths.n; c++)
+		for (size_t m = 0; m < e->metrics.n; m++)
+			for (size_t p = 0; p < e->npoints; p++) {
+				size_t k = experiment_values(e, c, m, p)->n;
+				total = k > total ? k : total;
+			}
+	ctx->w = fit_work_new(n);
+	ctx->pts = xmalloc(n * e->nparams * sizeof(double));
+	ctx->y = xmalloc(n * sizeof(double));
+	ctx->sorted = xmalloc(n * (total ? total : 1) * sizeof(double));
+	ctx->reps = xmalloc(n * sizeof *ctx->reps);
+	ctx->nreps = xmalloc(n * sizeof *ctx->nreps);
+}
+
+void series_context_free(struct series_context *ctx)
+{
+	fit_work_free(ctx->w);
+	free(ctx->pts);
+	free(ctx->y);
+	free(ctx->sorted);
+	free(ctx->reps);
+	free(ctx->nreps);
+}
+
+/* gather the measured points of (cp, m); returns how many */
+static size_t gather(struct series_context *ctx, size_t cp, size_t m, struct model_result *out)
+{
+	const struct experiment *e = ctx->e;
+	size_t n = 0, stride = 0;
+	for (size_t p = 0; p < e->npoints; p++) {
+		size_t k = experiment_values(e, cp, m, p)->n;
+		stride = k > stride ? k : stride;
+	}
+	for (size_t p = 0; p < e->npoints; p++) {
+		const struct series *s = experiment_values(e, cp, m, p);
+		if (!s->n)
+			continue;
+		double *sorted = ctx->sorted + n * stride;
+		point_stats_compute(s->v, s->n, ctx->o->aggregate, sorted, &out->points[p]);
+		memcpy(ctx->pts + n * e->nparams, experiment_point(e, p), e->nparams * sizeof(double));
+		ctx->y[n] = out->points[p].value;
+		ctx->reps[n] = sorted;
+		ctx->nreps[n] = s->n;
+		n++;
+	}
+	return n;
+}
+
+static bool enough_points(const struct series_context *ctx, size_t n, struct model_result *out)
+{
+	const struct experiment *e = ctx->e;
+	if (n < MODEL_MIN_POINTS) {
+		snprintf(out->note, sizeof out->note, "measured at %zu point%s; the search needs at least %d", n,
+			 n == 1 ? "" : "s", MODEL_MIN_POINTS);
+		return false;
+	}
+	for (unsigned l = 0; e->nparams > 1 && l < e->nparams; l++) {
+		size_t len = multiparam_line_length(ctx->pts, n, (unsigned)e->nparams, l);
+		if (len < MODEL_MIN_POINTS) {
+			snprintf(out->note, sizeof out->note,
+				 "parameter '%s' takes %zu values along its longest line of measured points; the search needs %d",
+				 e->params[l], len, MODEL_MIN_POINTS);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void set_constant(struct model_result *out, unsigned nparams, double c)
+{
+	memset(&out->fn, 0, sizeof out->fn);
+	out->fn.nparams = nparams;
+	out->fn.constant = c;
+	snprintf(out->growth, sizeof out->growth, "constant");
+}
+
+/* repetitions vary more than the points: report the level, do not fit */
+static void report_noisy(struct series_context *ctx, size_t n, struct model_result *out)
+{
+	double lo = INFINITY, hi = -INFINITY, ys[n];
+	for (size_t i = 0; i < n; i++) {
+		lo = fmin(lo, ctx->reps[i][0]);
+		hi = fmax(hi, ctx->reps[i][ctx->nreps[i] - 1]);
+		ys[i] = ctx->y[i];
+	}
+	gsl_sort(ys, 1, n);
+	out->status = MODEL_NOISY;
+	set_constant(out, (unsigned)ctx->e->nparams, gsl_stats_median_from_sorted_data(ys, 1, n));
+	snprintf(out->growth, sizeof out->growth, "noise");
+	out->quality.npoints = n;
+	out->prediction = (struct model_prediction){
+		.value = out->fn.constant, .has_interval = true, .lo = lo, .hi = hi, .level = 1.0,
+	};
+	snprintf(out->note, sizeof out->note,
+		 "too noisy to model: repetitions spread by %.0f%% while the points differ by %.0f%% "
+		 "(not significant, p = %.2f)",
+		 100 * out->noise.spread, 100 * out->noise.between, out->noise.p_value);
+}
+
+/* RSS, adjusted R^2 and SMAPE of the per-point values, unweighted */
+static void quality(const struct series_context *ctx, size_t n, const struct pmnf *fn, double cv,
+		    struct model_quality *q)
+{
+	double mean = 0, rss = 0, tss = 0, smape = 0;
+	for (size_t i = 0; i < n; i++)
+		mean += ctx->y[i] / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double f = pmnf_eval(fn, ctx->pts + i * fn->nparams), y = ctx->y[i];
+		rss += (y - f) * (y - f);
+		tss += (y - mean) * (y - mean);
+		if (fabs(y) + fabs(f) > 0)
+			smape += 2 * fabs(y - f) / (fabs(y) + fabs(f));
+	}
+	size_t m = fn->nterms + (fn->constant != 0.0 ? 1 : 0);
+	if (tss <= 1e-24 * mean * mean * (double)n)
+		tss = 0;   /* flat data: rounding, not variation */
+	q->npoints = n;
+	q->rss = rss;
+	q->ar2 = tss > 0 && n > m ? 1.0 - (rss / (double)(n - m)) / (tss / (double)(n - 1)) : 1.0;
+	q->smape = 100 * smape / (double)n;
+	q->cv_error = sqrt(cv);
+}
+
+/* drop a constant that is numerical dust (a pure c*p fitted as 1e-14 + c*p) */
+static void drop_dust_constant(const struct fit_problem *fp, struct hypothesis *best, struct fit_work *w)
+{
+	if (!best->constant || !best->nterms)
+		return;
+	double ymin = INFINITY;
+	for (size_t i = 0; i < fp->n; i++)
+		ymin = fmin(ymin, fabs(fp->y[i]));
+	if (!(fabs(best->c0) < EPS_CONSTANT * ymin))
+		return;
+	struct hypothesis h = *best;
+	h.constant = false;
+	if (fit_hypothesis(fp, &h, w))
+		*best = h;
+}
+
+/* the selected hypothesis first, then the best few of every stage searched */
+static size_t finalists(const struct search_result *r, const struct hypothesis *best, struct hypothesis *out)
+{
+	size_t n = 0;
+	out[n++] = *best;
+	for (unsigned k = 0; k < r->nstages; k++)
+		for (unsigned j = 0; j < r->ntop[k]; j++)
+			if (r->top[k][j].nterms != best->nterms || memcmp(r->top[k][j].idx, best->idx, best->nterms * sizeof best->idx[0]))
+				out[n++] = r->top[k][j];
+	return n;
+}
+
+static unsigned long series_seed(const struct series_context *ctx, size_t cp, size_t m)
+{
+	const char *a = experiment_callpath(ctx->e, cp), *b = experiment_metric(ctx->e, m);
+	return (unsigned long)hash_combine(hash_bytes(a, strlen(a), ctx->o->seed), hash_bytes(b, strlen(b), 0));
+}
+
+static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n, struct model_result *out)
+{
+	const struct model_options *o = ctx->o;
+	const struct experiment *e = ctx->e;
+	struct model_error err;
+	struct candidates multi, *cand = &ctx->single;
+	unsigned long seed = series_seed(ctx, cp, m);
+	double noise_dof, noise_var = aggregate_relative_variance(ctx->reps, ctx->nreps, ctx->y, n, o->aggregate, seed,
+								  &noise_dof);
+	if (e->nparams > 1) {
+		struct multiparam_spec ms = {
+			.points = ctx->pts, .y = ctx->y, .n = n, .nparams = (unsigned)e->nparams,
+			.exponents = &o->exponents, .search = &ctx->search, .relative_weights = o->relative_weights,
+			.eps_contrib = EPS_CONTRIB, .rel_noise_var = noise_var, .noise_dof = noise_dof,
+		};
+		if (multiparam_candidates(&ms, &multi, ctx->w, &err)) {
+			out->status = MODEL_FAILED;
+			snprintf(out->note, sizeof out->note, "%.250s", err.msg);
+			return;
+		}
+		cand = &multi;
+	}
+	struct problem pr;
+	struct problem_spec ps = {
+		.points = ctx->pts, .y = ctx->y, .n = n, .cand = cand, .target = ctx->target,
+		.relative_weights = o->relative_weights, .cv = o->cv, .kfold = o->kfold, .eps_contrib = EPS_CONTRIB,
+		.rel_noise_var = noise_var, .noise_dof = noise_dof,
+	};
+	problem_init(&pr, &ps);
+	if (o->basic)
+		pr.fp.ncheck = 0;   /* Extra-P does not check */
+	struct search_result r;
+	if (search_best(&pr.fp, &ctx->search, &r, ctx->w)) {
+		out->status = MODEL_FAILED;
+		snprintf(out->note, sizeof out->note, "no hypothesis could be fitted");
+		problem_free(&pr);
+		return;
+	}
+	struct hypothesis best = r.best;
+	drop_dust_constant(&pr.fp, &best, ctx->w);
+	out->hypotheses = r.tried;
+	problem_function(cand, &best, &out->fn);
+	pmnf_growth_class(&out->fn, (const char *const *)e->params, out->growth, sizeof out->growth);
+	quality(ctx, n, &out->fn, best.cv, &out->quality);
+	out->prediction.value = pmnf_eval(&out->fn, ctx->target);
+	out->prediction.level = o->level;
+	if (best.cv < 1e-20 && noise_var == 0) {
+		/* exact data reproduced exactly: nothing to be uncertain about */
+		out->prediction.has_interval = true;
+		out->prediction.lo = out->prediction.hi = out->prediction.value;
+	} else if (o->bootstrap && !o->basic) {
+		struct hypothesis fin[(PMNF_MAX_TERMS + 1) * SEARCH_KEEP + 1];
+		struct interval_spec is = {
+			.p = &pr.fp, .reps = ctx->reps, .nreps = ctx->nreps, .aggregate = o->aggregate,
+			.finalists = fin, .nfinalists = finalists(&r, &best, fin), .x0 = pr.x0,
+			.replicates = o->bootstrap, .level = o->level, .seed = seed,
+		};
+		out->prediction.has_interval = !interval_bootstrap(&is, ctx->w, &out->prediction.lo, &out->prediction.hi);
+	}
+	out->status = MODEL_OK;
+	problem_free(&pr);
+}
+
+void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_result *out)
+{
+	const struct experiment *e = ctx->e;
+	out->callpath = cp;
+	out->metric = m;
+	out->points = xcalloc(e->npoints ? e->npoints : 1, sizeof *out->points);
+	out->fn.nparams = (unsigned)e->nparams;
+	size_t n = gather(ctx, cp, m, out);
+	if (!n) {
+		out->status = MODEL_NO_DATA;
+		snprintf(out->note, sizeof out->note, "not measured");
+		return;
+	}
+	if (!enough_points(ctx, n, out)) {
+		out->status = MODEL_FEW_POINTS;
+		return;
+	}
+	bool all_zero = true;
+	for (size_t i = 0; i < n; i++)
+		all_zero &= ctx->y[i] == 0;
+	if (all_zero) {
+		out->status = MODEL_OK;
+		set_constant(out, (unsigned)e->nparams, 0);
+		out->quality = (struct model_quality){.npoints = n, .ar2 = 1};
+		out->prediction = (struct model_prediction){.has_interval = true, .level = ctx->o->level};
+		return;
+	}
+	noise_assess(ctx->reps, ctx->nreps, ctx->y, n, ctx->o->noise_limit, &out->noise);
+	if (out->noise.too_noisy) {
+		report_noisy(ctx, n, out);
+		return;
+	}
+	fit_series(ctx, cp, m, n, out);
+}

@@ -1,0 +1,18 @@
+# tests/model: the synthetic test-set generator (ground-truth PMNF functions with controlled noise),
+# linked into the model unit tests, and the model benchmark driver run by bench/model.bench.
+SYNTH_OBJS := $(BUILD)/obj/tests/model/synth.o
+MODEL_SYNTH_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/test_model_*.c))
+MODEL_BENCH := $(BUILD)/tests/model/bench_model
+
+$(BUILD)/obj/tests/model/%.o: CFLAGS += -Itests/model
+
+$(MODEL_SYNTH_TESTS): $(BUILD)/tests/unit/%: tests/unit/%.c $(SYNTH_OBJS) $(LIBLADDER)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/model $(PKG_CFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< $(SYNTH_OBJS) $(LIBLADDER) $(PKG_LIBS) -lcmocka
+
+$(MODEL_BENCH): $(BUILD)/obj/tests/model/bench_model.o $(SYNTH_OBJS) $(LIBLADDER)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+TEST_HELPERS += $(MODEL_BENCH)
+BENCH_TARGETS += $(MODEL_BENCH)

@@ -1,0 +1,168 @@
+/* Unit tests for model/experiment and model/aggregate: building an experiment, looking things
+ * up, the checks on its values, per-point aggregates and the noise test. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "model/aggregate.h"
+#include "model/experiment.h"
+
+static struct experiment *small(void)
+{
+	struct experiment *e = experiment_new();
+	assert_int_equal(experiment_add_parameter(e, "p", NULL), 0);
+	assert_int_equal(experiment_add_parameter(e, "n", NULL), 1);
+	double a[] = {4, 100}, b[] = {8, 100};
+	assert_int_equal(experiment_intern_point(e, a), 0);
+	assert_int_equal(experiment_intern_point(e, b), 1);
+	assert_int_equal(experiment_intern_point(e, a), 0);
+	return e;
+}
+
+static void builds_and_finds(void **state)
+{
+	struct experiment *e = small();
+	size_t cp = experiment_intern_callpath(e, "main/solve/MPI_Allreduce");
+	size_t m = experiment_intern_metric(e, "time");
+	assert_int_equal(experiment_intern_callpath(e, "main/solve/MPI_Allreduce"), cp);
+	/* grow every dimension after values exist */
+	double v[] = {1, 2, 3};
+	experiment_add_values(e, cp, m, 1, v, 3);
+	for (int k = 0; k < 100; k++) {
+		char name[32];
+		snprintf(name, sizeof name, "cp%d", k);
+		experiment_add_values(e, experiment_intern_callpath(e, name), experiment_intern_metric(e, "bytes_sent"), 0, v, 1);
+	}
+	double c[] = {16, 100};
+	experiment_add_values(e, cp, m, experiment_intern_point(e, c), v, 2);
+	const struct series *s = experiment_values(e, cp, m, 1);
+	assert_int_equal(s->n, 3);
+	assert_true(s->v[2] == 3);
+	assert_int_equal(experiment_values(e, cp, m, 0)->n, 0);
+	assert_int_equal(experiment_values(e, 999, 999, 999)->n, 0);
+	assert_int_equal(experiment_find_callpath(e, "cp42"), (long)cp + 43);
+	assert_int_equal(experiment_find_metric(e, "visits"), -1);
+	assert_string_equal(experiment_callpath_leaf("main/solve/MPI_Allreduce"), "MPI_Allreduce");
+	assert_string_equal(experiment_callpath_leaf("main->solve->MPI_Bcast"), "MPI_Bcast");
+	char pb[64];
+	experiment_format_point(e, 1, pb, sizeof pb);
+	assert_string_equal(pb, "(p=8, n=100)");
+	assert_int_equal(experiment_check(e, NULL), 0);
+	experiment_free(e);
+}
+
+static void refuses_bad_parameters(void **state)
+{
+	struct experiment *e = small();
+	struct model_error err;
+	assert_int_equal(experiment_add_parameter(e, "q", &err), -1);
+	assert_non_null(strstr(err.msg, "after measurement points"));
+	experiment_free(e);
+	e = experiment_new();
+	experiment_add_parameter(e, "p", NULL);
+	assert_int_equal(experiment_add_parameter(e, "p", &err), -1);
+	assert_non_null(strstr(err.msg, "twice"));
+	experiment_free(e);
+}
+
+static void check_names_bad_values(void **state)
+{
+	struct experiment *e = small();
+	struct model_error err;
+	size_t cp = experiment_intern_callpath(e, "main/x"), m = experiment_intern_metric(e, "time");
+	assert_int_equal(experiment_check(e, &err), -1);
+	assert_non_null(strstr(err.msg, "no measured values"));
+	double v[] = {1, NAN};
+	experiment_add_values(e, cp, m, 1, v, 2);
+	assert_int_equal(experiment_check(e, &err), -1);
+	assert_non_null(strstr(err.msg, "call path 'main/x', metric 'time', point (p=8, n=100): NaN value"));
+	experiment_free(e);
+	e = small();
+	double w[] = {-2};
+	experiment_add_values(e, experiment_intern_callpath(e, "a"), experiment_intern_metric(e, "bytes_sent"), 0, w, 1);
+	assert_int_equal(experiment_check(e, &err), -1);
+	assert_non_null(strstr(err.msg, "negative value (-2)"));
+	experiment_free(e);
+}
+
+static void aggregates_repetitions(void **state)
+{
+	double v[] = {5, 1, 4, 2, 3}, sorted[5];
+	struct point_stats s;
+	point_stats_compute(v, 5, MODEL_AGG_MEDIAN, sorted, &s);
+	assert_true(s.value == 3 && s.min == 1 && s.max == 5 && s.mean == 3);
+	assert_true(fabs(s.sd - sqrt(2.5)) < 1e-12);
+	point_stats_compute(v, 5, MODEL_AGG_MAX, sorted, &s);
+	assert_true(s.value == 5);
+	point_stats_compute(v, 4, MODEL_AGG_MEDIAN, sorted, &s);
+	assert_true(s.value == 3);   /* median of 1 2 4 5 */
+	/* a resample as counts over sorted values: two 1s, one 4, two 5s */
+	double sv[] = {1, 2, 3, 4, 5};
+	unsigned counts[] = {2, 0, 0, 1, 2};
+	assert_true(aggregate_counts(sv, counts, 5, 5, MODEL_AGG_MEDIAN) == 4);
+	assert_true(aggregate_counts(sv, counts, 5, 5, MODEL_AGG_MEAN) == 16.0 / 5);
+	assert_true(aggregate_counts(sv, counts, 5, 5, MODEL_AGG_MIN) == 1);
+	assert_true(aggregate_counts(sv, counts, 5, 5, MODEL_AGG_MAX) == 5);
+	enum model_aggregate a;
+	assert_true(model_aggregate_parse("min", &a) && a == MODEL_AGG_MIN);
+	assert_false(model_aggregate_parse("mode", &a));
+}
+
+static void relative_variance_of_the_mean_is_exact(void **state)
+{
+	/* relative deviations -0.1, 0, +0.1 at every point: population variance 0.02/3 */
+	double r0[] = {0.9, 1.0, 1.1}, r1[] = {9, 10, 11};
+	const double *reps[] = {r0, r1};
+	size_t nreps[] = {3, 3};
+	double values[] = {1.0, 10.0}, dof;
+	double var = aggregate_relative_variance(reps, nreps, values, 2, MODEL_AGG_MEAN, 1, &dof);
+	assert_true(fabs(var - (0.02 / 3) / 3) < 1e-12);
+	assert_true(dof == 4);
+	/* the median of three of {-0.1, -0.1, 0, 0, 0.1, 0.1}: a known order-statistic distribution */
+	double med = aggregate_relative_variance(reps, nreps, values, 2, MODEL_AGG_MEDIAN, 1, &dof);
+	assert_true(med > 0 && med < 0.01);
+}
+
+static void tells_noise_from_differences(void **state)
+{
+	/* flat level, 60% spread: too noisy */
+	double a[] = {6, 10, 14}, b[] = {7, 10, 13}, c[] = {5, 9, 15}, d[] = {6, 11, 14};
+	const double *reps[] = {a, b, c, d};
+	size_t nreps[] = {3, 3, 3, 3};
+	double values[] = {10, 10, 9, 11};
+	struct noise_verdict v;
+	noise_assess(reps, nreps, values, 4, 0.25, &v);
+	assert_true(v.tested && v.too_noisy);
+	assert_true(v.p_value > 0.05);
+	/* the same spread around a growing level: differences are significant */
+	double g1[] = {6, 10, 14}, g2[] = {14, 20, 26}, g3[] = {33, 40, 47}, g4[] = {70, 80, 90};
+	const double *greps[] = {g1, g2, g3, g4};
+	double gvalues[] = {10, 20, 40, 80};
+	noise_assess(greps, nreps, gvalues, 4, 0.25, &v);
+	assert_false(v.too_noisy);
+	assert_true(v.p_value < 0.01);
+	/* flat with 2% spread: a confident constant, not noise */
+	double f1[] = {9.9, 10, 10.1}, f2[] = {9.95, 10.05, 10.1};
+	const double *freps[] = {f1, f2, f1, f2};
+	double fvalues[] = {10, 10.05, 10, 10.05};
+	noise_assess(freps, nreps, fvalues, 4, 0.25, &v);
+	assert_false(v.too_noisy);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(builds_and_finds),
+		cmocka_unit_test(refuses_bad_parameters),
+		cmocka_unit_test(check_names_bad_values),
+		cmocka_unit_test(aggregates_repetitions),
+		cmocka_unit_test(relative_variance_of_the_mean_is_exact),
+		cmocka_unit_test(tells_noise_from_differences),
+	};
+	return cmocka_run_group_tests_name("model_experiment", tests, NULL, NULL);
+}
