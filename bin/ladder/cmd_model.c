@@ -1,8 +1,8 @@
 /*
  * ladder model — fit PMNF scaling models to every call path and metric of an experiment,
  * predict each at a target scale with a prediction interval, and rank the call paths there.
- * Reads Extra-P's text and JSON inputs today; the campaign container form is a thin adapter to
- * come (run_model takes an experiment).
+ * Reads a campaign container (the profiles of its runs; the models are written back into it) or
+ * Extra-P's text and JSON inputs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -11,9 +11,11 @@
 
 #include "command.h"
 #include "model/extrap_io.h"
+#include "model/from_campaign.h"
 #include "model/model_json.h"
 #include "model/model_report.h"
 #include "model/modeler.h"
+#include "store/campaign.h"
 #include "util/exitcode.h"
 #include "util/log.h"
 #include "util/xalloc.h"
@@ -21,8 +23,8 @@
 #define NAME "model"
 
 static const char help[] =
-	"usage: ladder model --input FILE [options]\n"
-	"       ladder model CAMPAIGN.h5 [options]   (coming with the campaign container)\n"
+	"usage: ladder model CAMPAIGN.h5 [--params p|p,n] [--reduce R] [options]\n"
+	"       ladder model --input FILE [options]\n"
 	"\n"
 	"Fit a performance model f(p) = c0 + sum c_k p^i_k log2(p)^j_k (the performance model normal\n"
 	"form of Calotoiu et al., SC13) to every call path and metric, predict each at a target scale\n"
@@ -30,6 +32,11 @@ static const char help[] =
 	"Several parameters (rank count x problem size) give products of per-parameter terms.\n"
 	"\n"
 	"Input:\n"
+	"  CAMPAIGN.h5             a campaign container: one point per rung, one repetition per run;\n"
+	"                          metrics time, visits, bytes_sent, bytes_recv, msgs_sent, msgs_recv;\n"
+	"                          the models are written into the container (/models)\n"
+	"      --params p|p,n      model the rank count p (default), or p x the runs' problem size n\n"
+	"      --reduce R          over ranks: max (default), min, mean, median, sum\n"
 	"  -i, --input FILE        Extra-P input: the text format (PARAMETER, POINTS, REGION, METRIC,\n"
 	"                          DATA) or JSON (current, id-based, or JSON Lines), told apart by content\n"
 	"\n"
@@ -78,6 +85,9 @@ static const char help[] =
 
 struct model_cli {
 	const char *input;
+	const char *campaign;
+	const char *params;
+	enum rank_reduction reduce;
 	const char *metric;
 	const char *format;
 	const char *export_path;
@@ -184,6 +194,57 @@ static void print_summary(FILE *out, const struct model_results *res, size_t met
 }
 
 /* everything after reading: the part the campaign-container form will share */
+/* every (call path, metric) result into the campaign's /models */
+static bool store_models(const struct model_cli *cli, const struct model_results *res)
+{
+	const struct experiment *e = res->e;
+	size_t n = res->ncallpaths * res->nmetrics;
+	struct campaign_model *rows = xcalloc(n + 1, sizeof *rows);
+	const char *names[PMNF_MAX_PARAMS];
+	char target[128] = "";
+	for (size_t l = 0; l < e->nparams && l < PMNF_MAX_PARAMS; l++) {
+		names[l] = e->params[l];
+		size_t used = strlen(target);
+		snprintf(target + used, sizeof target - used, "%s%s=%g", l ? "," : "", names[l], res->target[l]);
+	}
+	for (size_t cp = 0; cp < res->ncallpaths; cp++)
+		for (size_t m = 0; m < res->nmetrics; m++) {
+			const struct model_result *r = &res->r[model_index(res, cp, m)];
+			struct campaign_model *row = &rows[model_index(res, cp, m)];
+			char formula[512] = "";
+			if (r->status == MODEL_OK || r->status == MODEL_NOISY)
+				pmnf_format(&r->fn, names, formula, sizeof formula);
+			row->callpath = (char *)experiment_callpath(e, cp);
+			row->metric = (char *)experiment_metric(e, m);
+			row->status = (char *)model_status_name(r->status);
+			row->model = xstrdup(formula);
+			row->growth = (char *)r->growth;
+			row->note = (char *)r->note;
+			row->target = target;
+			row->points = (uint32_t)r->quality.npoints;
+			row->ar2 = r->quality.ar2;
+			row->smape = r->quality.smape;
+			row->rss = r->quality.rss;
+			row->cv_error = r->quality.cv_error;
+			row->prediction = r->prediction.value;
+			row->lower = r->prediction.has_interval ? r->prediction.lo : NAN;
+			row->upper = r->prediction.has_interval ? r->prediction.hi : NAN;
+			row->level = r->prediction.level;
+			row->wait_state = r->wait_state;
+		}
+	char *settings = xasprintf("params=%s;reduce=%s;aggregate=%s;target=%s", cli->params,
+				   rank_reduction_name(cli->reduce), model_aggregate_name(cli->o.aggregate), target);
+	struct h5_err he;
+	bool ok = campaign_write_models(cli->campaign, rows, (uint32_t)n, settings, &he);
+	if (!ok)
+		log_error("%s", he.msg);
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].model);
+	free(rows);
+	free(settings);
+	return ok;
+}
+
 static int run_model(const struct model_cli *cli, struct experiment *e)
 {
 	struct model_options o = cli->o;
@@ -209,6 +270,11 @@ static int run_model(const struct model_cli *cli, struct experiment *e)
 	model_rank(res, (size_t)metric, order);
 	if (cli->export_path && extrap_write_json(cli->export_path, e, res, &err)) {
 		log_error("%s", err.msg);
+		free(order);
+		model_results_free(res);
+		return EXIT_FAIL;
+	}
+	if (cli->campaign && !store_models(cli, res)) {
 		free(order);
 		model_results_free(res);
 		return EXIT_FAIL;
@@ -240,6 +306,7 @@ static int parse_options(int argc, char **argv, struct model_cli *cli)
 		{"bootstrap", required_argument, NULL, 'b'},  {"seed", required_argument, NULL, 's'},
 		{"noise-limit", required_argument, NULL, 'N'}, {"basic", no_argument, NULL, 'B'},
 		{"top", required_argument, NULL, 'T'},        {"help", no_argument, NULL, 'h'},
+		{"params", required_argument, NULL, 'P'},     {"reduce", required_argument, NULL, 'R'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -310,6 +377,15 @@ static int parse_options(int argc, char **argv, struct model_cli *cli)
 				return EXIT_USAGE;
 			cli->top = (size_t)v;
 			break;
+		case 'P':
+			if (strcmp(optarg, "p") && strcmp(optarg, "p,n"))
+				return cmd_usage_error(NAME, "--params expects p or p,n, got '%s'", optarg);
+			cli->params = optarg;
+			break;
+		case 'R':
+			if (!rank_reduction_parse(optarg, &cli->reduce))
+				return cmd_usage_error(NAME, "--reduce expects max, min, mean, median or sum, got '%s'", optarg);
+			break;
 		case 'h': return cmd_print_help(NAME) == EXIT_OK ? -1 : EXIT_USAGE;
 		default: return EXIT_USAGE;
 		}
@@ -319,7 +395,7 @@ static int parse_options(int argc, char **argv, struct model_cli *cli)
 
 static int cmd_model(int argc, char **argv)
 {
-	struct model_cli cli = {.format = "text"};
+	struct model_cli cli = {.format = "text", .params = "p", .reduce = REDUCE_MAX};
 	model_options_init(&cli.o);
 	cli.o.progress = true;
 	int rc = parse_options(argc, argv, &cli);
@@ -328,13 +404,15 @@ static int cmd_model(int argc, char **argv)
 	if (optind < argc) {
 		if (cli.input)
 			return cmd_usage_error(NAME, "give either --input FILE or a campaign, not both");
-		return cmd_usage_error(NAME, "'%s': reading a campaign container comes with the campaign container support; "
-				       "use --input FILE (Extra-P text or JSON) for now", argv[optind]);
+		if (optind < argc - 1)
+			return cmd_usage_error(NAME, "takes one campaign container");
+		cli.campaign = cli.input = argv[optind];
 	}
 	if (!cli.input)
-		return cmd_usage_error(NAME, "no input: give --input FILE");
+		return cmd_usage_error(NAME, "no input: give a campaign container or --input FILE");
 	struct model_error err;
-	struct experiment *e = extrap_read(cli.input, &err);
+	struct experiment *e = cli.campaign ? experiment_from_campaign(cli.campaign, cli.params, cli.reduce, &err)
+					    : extrap_read(cli.input, &err);
 	if (!e) {
 		log_error("%s", err.msg);
 		return EXIT_FAIL;

@@ -33,4 +33,16 @@ char *campaign_run_path(const char *campaign, const struct campaign_run *run);
 
 bool campaign_print(const char *path, bool json, struct h5_err *e);
 
+/* One scaling model of a call path and metric (`ladder model`). */
+struct campaign_model {
+	char *callpath, *metric, *status, *model, *growth, *note, *target;
+	uint32_t points;
+	double ar2, smape, rss, cv_error, prediction, lower, upper, level;
+	uint8_t wait_state;
+};
+
+/* Replace the campaign's models (/models/callpaths); settings says how they were made. */
+bool campaign_write_models(const char *path, const struct campaign_model *m, uint32_t n, const char *settings,
+			   struct h5_err *e);
+
 #endif

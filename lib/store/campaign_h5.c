@@ -314,3 +314,40 @@ bool campaign_print(const char *path, bool json, struct h5_err *e)
 	campaign_runs_free(runs, n);
 	return true;
 }
+
+static const struct h5_field model_fields[] = {
+	FIELD(struct campaign_model, callpath, F_STR), FIELD(struct campaign_model, metric, F_STR),
+	FIELD(struct campaign_model, status, F_STR), FIELD(struct campaign_model, model, F_STR),
+	FIELD(struct campaign_model, growth, F_STR), FIELD(struct campaign_model, note, F_STR),
+	FIELD(struct campaign_model, target, F_STR), FIELD(struct campaign_model, points, F_U32),
+	FIELD(struct campaign_model, ar2, F_F64), FIELD(struct campaign_model, smape, F_F64),
+	FIELD(struct campaign_model, rss, F_F64), FIELD(struct campaign_model, cv_error, F_F64),
+	FIELD(struct campaign_model, prediction, F_F64), FIELD(struct campaign_model, lower, F_F64),
+	FIELD(struct campaign_model, upper, F_F64), FIELD(struct campaign_model, level, F_F64),
+	FIELD(struct campaign_model, wait_state, F_U8)};
+static const struct h5_table model_table = {"models", sizeof(struct campaign_model), model_fields, 17};
+
+bool campaign_write_models(const char *path, const struct campaign_model *m, uint32_t n, const char *settings,
+			   struct h5_err *e)
+{
+	struct store_identity id;
+	if (!store_identify(path, &id, e) || !store_expect(path, &id, "campaign", e))
+		return false;
+	hid_t f = h5_open(path, true, e);
+	if (f < 0)
+		return false;
+	hid_t g = h5_group(f, "models");
+	if (h5_exists(g, "callpaths"))
+		H5Ldelete(g, "callpaths", H5P_DEFAULT);
+	char when[64];
+	time_t now = time(NULL);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	bool ok = h5_write_table(g, "callpaths", &model_table, m, n) && h5_attr_str(g, "settings", settings) &&
+		  h5_attr_str(g, "created", when) && h5_attr_str(g, "tool_version", LADDER_VERSION);
+	H5Gclose(g);
+	if (H5Fclose(f) < 0)
+		ok = false;
+	if (!ok)
+		h5_fail(e, path, "cannot write the models into the campaign container");
+	return ok;
+}
