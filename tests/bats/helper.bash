@@ -15,3 +15,4 @@ mpirun_n() {
 	local n=$1; shift
 	mpirun --oversubscribe --allow-run-as-root -np "$n" "$@"
 }
+

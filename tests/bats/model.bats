@@ -23,9 +23,9 @@ formula() {
 @test "ladder model --help shows the usage, the options and the campaign form" {
 	run "$LADDER" model --help
 	assert_success
-	assert_line --index 0 "usage: ladder model --input FILE [options]"
-	assert_output --partial "coming with the campaign container"
-	for opt in --input --target --metric --terms --exponents --cv --aggregate --format --export --level --bootstrap; do
+	assert_line --index 0 "usage: ladder model CAMPAIGN.h5 [--params p|p,n] [--reduce R] [options]"
+	assert_line --index 1 --partial "ladder model --input FILE [options]"
+	for opt in --params --reduce --input --target --metric --terms --exponents --cv --aggregate --format --export --level --bootstrap; do
 		assert_output --partial -- "$opt"
 	done
 	run "$LADDER" --help
@@ -199,7 +199,10 @@ bad_usage() {
 }
 
 @test "usage errors exit 2 with one line" {
-	bad_usage "no input: give --input FILE"
+	bad_usage "no input: give a campaign container or --input FILE"
+	bad_usage "--params expects p or p,n, got 'q'" --params q c.h5
+	bad_usage "--reduce expects max, min, mean, median or sum, got 'avg'" --reduce avg c.h5
+	bad_usage "give either --input FILE or a campaign, not both" -i x c.h5
 	bad_usage "unknown option '--frob'" -i x --frob
 	bad_usage "--cv expects loo or k=K, got 'kfold'" -i x --cv kfold
 	bad_usage "--cv k=K expects an integer in [2, 100], got '1'" -i x --cv k=1
@@ -215,6 +218,9 @@ bad_usage() {
 	bad_usage "--target: no value for parameter 'n'" -i "$FIX/two_params.txt" --target p=4
 }
 
-@test "the campaign form says it comes with the campaign container" {
-	bad_usage "reading a campaign container comes with the campaign container support" campaign.h5
+@test "a campaign form on a missing file or a run container is a one-line error, exit 1" {
+	run --separate-stderr "$LADDER" model "$BATS_TEST_TMPDIR/none.h5"
+	assert_failure 1
+	[[ $stderr == *"none.h5: No such file or directory"* ]]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
 }
