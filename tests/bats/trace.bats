@@ -1,0 +1,188 @@
+#!/usr/bin/env bats
+# The tracer on real MPI programs: every reference mini-app, LAMMPS and HPCC, robustness cases,
+# and the size of traces as rank counts and run lengths grow.
+
+load helper
+
+TRACER="$BUILD_DIR/lib/libladder-trace.so"
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# run APP at NP ranks traced (with the raw log) and untraced; compare decode with the raw log on
+# every rank, per-rank counts and bytes with --expect, and the result line's checksum
+check_app() {
+	local app=$1 np=$2; shift 2
+	local d="$BATS_TEST_TMPDIR/$app-$np"
+	mkdir -p "$d"
+	"$LADDER" --quiet trace -o "$d/t.h5" --raw "$d/raw" -- mpirun -np "$np" "$BUILD_DIR/apps/$app" "$@" > "$d/traced.out"
+	mpirun -np "$np" "$BUILD_DIR/apps/$app" "$@" > "$d/plain.out"
+	local c1 c2
+	c1=$(grep -o 'checksum=[0-9a-f]*' "$d/traced.out")
+	c2=$(grep -o 'checksum=[0-9a-f]*' "$d/plain.out")
+	[ -n "$c1" ] && [ "$c1" = "$c2" ] || { echo "$app $np: checksum $c1 traced, $c2 untraced"; return 1; }
+	"$LADDER" validate "$d/t.h5" 2> /dev/null || { "$LADDER" validate "$d/t.h5"; return 1; }
+	for ((r = 0; r < np; r++)); do
+		"$LADDER" decode --rank "$r" "$d/t.h5" > "$d/dec-$r.txt"
+		cmp -s "$d/dec-$r.txt" "$d/raw/rank-$r.log" || {
+			echo "$app $np: rank $r decodes differently from its raw log"
+			diff "$d/dec-$r.txt" "$d/raw/rank-$r.log" | head -5
+			return 1
+		}
+	done
+	"$LADDER" inspect --counts "$d/t.h5" | tail -n +2 | sort > "$d/counts"
+	"$BUILD_DIR/apps/$app" --expect --ranks "$np" "$@" | grep -v '^#' | tail -n +2 | sort > "$d/expect"
+	if [ "$app" = mw ]; then   # totals only: completion order is not deterministic
+		awk -F'\t' '{c[$2]+=$3; s[$2]+=$4; r[$2]+=$5} END {for (f in c) printf "all\t%s\t%d\t%d\t%d\n", f, c[f], s[f], r[f]}' \
+			"$d/counts" | sort > "$d/counts.total"
+		mv "$d/counts.total" "$d/counts"
+	fi
+	diff "$d/counts" "$d/expect" || { echo "$app $np: counts differ from --expect"; return 1; }
+}
+
+@test "stencil1d, 2d, 3d: decode equals the raw log, counts equal --expect, checksums unchanged" {
+	for np in 4 9 16; do
+		check_app stencil1d $np --iterations 8
+		check_app stencil2d $np --iterations 8
+		check_app stencil3d $np --iterations 4 --periodic
+	done
+	check_app stencil2d 9 --iterations 8 --sendrecv --allreduce-every 3
+	check_app stencil3d 16 --iterations 4 --manual-neighbours
+}
+
+@test "sweep, cg, ft: decode equals the raw log, counts equal --expect" {
+	for np in 4 9 16; do
+		check_app sweep $np --iterations 2
+		check_app cg $np --iterations 4
+		check_app ft $np --size 144 --iterations 2
+	done
+}
+
+@test "is, mw, phases: data-dependent counts, wildcards, polls: decode equals the raw log" {
+	for np in 4 9 16; do
+		check_app is $np --iterations 12 --imbalance 50
+		check_app mw $np --iterations 2 --size 200
+		check_app phases $np --size 144 --iterations 6
+	done
+	# mw's wildcard receives record where each message came from
+	grep -q 'source=ANY_SOURCE@[0-9]' "$BATS_TEST_TMPDIR/mw-4/dec-0.txt"
+	# is: Alltoallv counts change every iteration; past 8 variants they are streamed, not new signatures
+	[ "$("$LADDER" inspect --json "$BATS_TEST_TMPDIR/is-16/t.h5" | jq .streamed_values)" -gt 0 ]
+}
+
+@test "LAMMPS runs traced with unchanged output and its trace decodes" {
+	command -v lmp || skip "LAMMPS (lmp) is not installed"
+	cp "$TOP/tests/fixtures/lammps/in.lj" .
+	run_lmp() { mpirun -np 4 lmp -in in.lj -var x 0.5 -var y 0.5 -var z 0.5 -var steps 100 -log none -screen "$1"; }
+	run_lmp plain.out > /dev/null
+	"$LADDER" --quiet trace -o lmp.h5 -- bash -c "$(declare -f run_lmp); run_lmp traced.out" > /dev/null
+	diff <(grep -E '^ +[0-9]+ +[-0-9.]' plain.out) <(grep -E '^ +[0-9]+ +[-0-9.]' traced.out)
+	[ "$(grep -cE '^ +[0-9]+ +[-0-9.]' traced.out)" -ge 2 ]
+	"$LADDER" validate lmp.h5
+	[ "$("$LADDER" decode lmp.h5 | grep -vc '^#')" -eq "$("$LADDER" inspect --json lmp.h5 | jq .calls)" ]
+}
+
+@test "HPCC runs traced with all its checks passing and its trace decodes" {
+	command -v hpcc || skip "HPC Challenge (hpcc) is not installed"
+	cp "$TOP/tests/fixtures/hpcc/hpccinf.txt" .
+	mpirun -np 4 hpcc > /dev/null
+	mv hpccoutf.txt plain.txt
+	"$LADDER" --quiet trace -o hpcc.h5 -- mpirun -np 4 hpcc > /dev/null
+	grep -q "End of HPC Challenge tests" hpccoutf.txt
+	[ "$(grep -c PASSED hpccoutf.txt)" -eq "$(grep -c PASSED plain.txt)" ]
+	[ "$(grep -c FAILED hpccoutf.txt)" -eq 0 ]
+	"$LADDER" validate hpcc.h5
+	"$LADDER" decode --rank 3 hpcc.h5 | tail -1 | grep -q MPI_Finalize
+}
+
+@test "an application calling MPI_Abort ends with its code and a clear message, no trace" {
+	run mpirun -np 2 -x LD_PRELOAD="$TRACER" -x LADDER_TRACE_FILE="$PWD/a.h5" "$BUILD_DIR/tests/trace/abort"
+	assert_failure
+	assert_output --partial "ladder-trace: MPI_Abort(7) on rank 1: the run ends without a trace"
+	[ ! -e a.h5 ]
+}
+
+@test "an application that crashes crashes the same way traced, without a hang" {
+	mpirun -np 2 "$BUILD_DIR/tests/trace/crash" > plain.out 2>&1 && false || plain=$?
+	run timeout 60 mpirun -np 2 -x LD_PRELOAD="$TRACER" -x LADDER_TRACE_FILE="$PWD/c.h5" "$BUILD_DIR/tests/trace/crash"
+	[ "$status" -eq "$plain" ]
+	assert_output --partial "Segmentation fault"
+}
+
+@test "MPI_THREAD_FUNNELED: worker threads, main-thread MPI, same results, valid trace" {
+	plain=$(mpirun -np 4 "$BUILD_DIR/tests/trace/funneled")
+	traced=$("$LADDER" --quiet trace -o f.h5 -- mpirun -np 4 "$BUILD_DIR/tests/trace/funneled")
+	[ "$plain" = "$traced" ]
+	[[ $traced == provided=1* ]]
+	"$LADDER" validate f.h5
+	"$LADDER" decode --rank 0 f.h5 | head -1 | grep -q "MPI_Init_thread required=1 provided=1"
+}
+
+@test "an unwritable output directory: one clear message, the application still runs" {
+	mkdir ro && chmod 555 ro
+	run mpirun -np 4 -x LD_PRELOAD="$TRACER" -x LADDER_TRACE_FILE="$PWD/ro/sub/t.h5" "$BUILD_DIR/apps/stencil2d" --iterations 4
+	assert_success
+	assert_output --partial "RESULT app=stencil2d"
+	[ "$(grep -c 'ladder-trace: cannot write the trace' <<< "$output")" -eq 1 ]
+	[ ! -e ro/sub/t.h5 ]
+}
+
+@test "an application linking its own HDF5 works with the tracer preloaded" {
+	plain=$(mpirun -np 4 "$BUILD_DIR/tests/trace/ownhdf5" plain)
+	traced=$("$LADDER" --quiet trace -o h.h5 -- mpirun -np 4 "$BUILD_DIR/tests/trace/ownhdf5" traced)
+	[ "$plain" = "$traced" ]
+	[[ $traced == *" ok" ]]
+	h5dump -d /data traced.2.h5 | grep -q 200
+	"$LADDER" validate h.h5
+	# the tracer itself does not load HDF5
+	! ldd "$TRACER" | grep -q hdf5
+}
+
+@test "ladder trace: exit status of the command, labels stored, usage errors" {
+	run "$LADDER" trace -o x.h5 --label rung=4 --label size=9 -- mpirun -np 4 "$BUILD_DIR/apps/stencil1d" --iterations 2
+	assert_success
+	run "$LADDER" inspect --json x.h5
+	run "$LADDER" inspect x.h5
+	assert_output --partial "labels      rung=4 size=9"
+	run "$LADDER" trace -o y.h5 -- false
+	assert_failure 1
+	run "$LADDER" trace
+	assert_failure 2
+	run "$LADDER" trace --label oops -- true
+	assert_failure 2
+	run "$LADDER" trace --callsite-depth 99 -- true
+	assert_failure 2
+}
+
+# size of the container of APP at NP ranks with ARGS
+size_of() {
+	local np=$1; shift
+	LADDER_TRACE_FILE="$PWD/s.h5" mpirun -np "$np" -x LD_PRELOAD="$TRACER" -x LADDER_TRACE_FILE "$@" > /dev/null
+	stat -c %s s.h5
+}
+
+within() {   # within PERCENT A B
+	awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = (b - a) / a * 100; printf "%d -> %d bytes: %+.2f%%\n", a, b, d; exit !(d <= p && d >= -p) }'
+}
+
+@test "stencil2d (non-periodic, MPI_Cart_*): container size constant within 2% from 9 to 64 ranks" {
+	a=$(size_of 9 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 1000)
+	b=$(size_of 64 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 1000)
+	within 2 "$a" "$b"
+}
+
+@test "stencil2d: container size constant within 2% from 1,000 to 100,000 iterations" {
+	a=$(size_of 9 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 1000)
+	b=$(size_of 9 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 100000)
+	within 2 "$a" "$b"
+}
+
+@test "stencil3d (periodic): the same trace structure from 27 to 64 ranks" {
+	size_of 27 "$BUILD_DIR/apps/stencil3d" --periodic --scaling weak --size 8 --iterations 1000 > /dev/null
+	a=$("$LADDER" inspect --json s.h5 | jq -c '[.groups, .signatures, .rules, .symbols, .streamed_values]')
+	size_of 64 "$BUILD_DIR/apps/stencil3d" --periodic --scaling weak --size 8 --iterations 1000 > /dev/null
+	b=$("$LADDER" inspect --json s.h5 | jq -c '[.groups, .signatures, .rules, .symbols, .streamed_values]')
+	echo "27 ranks: $a, 64 ranks: $b"
+	[ "$a" = "$b" ]
+}
