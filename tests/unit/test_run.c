@@ -1,0 +1,257 @@
+/* Unit tests for grammar/run and store: a run built by hand (two groups, streamed values, a
+ * failed-poll run) survives the raw format and an HDF5 container unchanged, decodes to the
+ * expected calls, and damaged input is an error, never a crash. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "grammar/events.h"
+#include "grammar/run.h"
+#include "grammar/sequitur.h"
+#include "store/store.h"
+#include "util/xalloc.h"
+
+/* function 0: MPI_Send(count:count, dest:peer); function 1: MPI_Test(flag:flag_out) with polls */
+static const struct param_desc send_params[] = {{"count", PK_COUNT}, {"dest", PK_PEER}};
+static const struct param_desc test_params[] = {{"flag", PK_FLAG_OUT}};
+
+static void add_sig(struct run *r, uint32_t fn, uint32_t flags, const int64_t *v, uint32_t n)
+{
+	r->sigs = xrealloc(r->sigs, (r->nsigs + 1) * sizeof *r->sigs);
+	r->sigvals = xrealloc(r->sigvals, (r->nsigvals + n + 1) * sizeof *r->sigvals);
+	r->sigs[r->nsigs++] = (struct run_signature){fn, 0x1234, flags, n, r->nsigvals};
+	memcpy(r->sigvals + r->nsigvals, v, n * sizeof *v);
+	r->nsigvals += n;
+}
+
+static void add_stream(struct run *r, uint32_t rank, uint32_t sig, const int64_t *v, uint64_t n)
+{
+	r->streams = xrealloc(r->streams, (r->nstreams + 1) * sizeof *r->streams);
+	struct run_stream *s = &r->streams[r->nstreams++];
+	s->rank = rank;
+	s->sig = sig;
+	s->nvals = n;
+	s->vals = xmalloc(n * sizeof *v);
+	memcpy(s->vals, v, n * sizeof *v);
+}
+
+/* ranks 0,2 (group 0): 100 x (Send count=streamed dest=+1); ranks 1,3 (group 1): Test poll run
+ * of 5 failures, then Test flag=1, then Send(count 8 literal, dest -1) */
+static void build(struct run *r)
+{
+	run_init(r);
+	r->nranks = 4;
+	r->command = xstrdup("./app --size 10");
+	r->host = xstrdup("host");
+	r->slurm_job_id = xstrdup("");
+	r->tool_version = xstrdup("test");
+	r->created = xstrdup("2026-01-01T00:00:00Z");
+	r->options = xstrdup("");
+	run_set_attr(r, "rung", "4");
+	r->nfns = 2;
+	r->fns = xcalloc(2, sizeof *r->fns);
+	struct param_desc *p0 = xcalloc(2, sizeof *p0), *p1 = xcalloc(1, sizeof *p1);
+	for (int i = 0; i < 2; i++)
+		p0[i] = (struct param_desc){xstrdup(send_params[i].name), send_params[i].kind};
+	p1[0] = (struct param_desc){xstrdup(test_params[0].name), test_params[0].kind};
+	r->fns[0] = (struct fn_desc){xstrdup("MPI_Send"), FNF_P2P, 2, p0};
+	r->fns[1] = (struct fn_desc){xstrdup("MPI_Test"), FNF_POLL | FNF_COMPLETE, 1, p1};
+	add_sig(r, 0, 0, (int64_t[]){SV_STREAMED, 1}, 2);           /* 0: Send(count=STREAMED, dest=+1) */
+	add_sig(r, 1, SIGF_FAILED_POLL, (int64_t[]){0}, 1);          /* 1: Test(flag=0) x n */
+	add_sig(r, 1, 0, (int64_t[]){1}, 1);                         /* 2: Test(flag=1) */
+	add_sig(r, 0, 0, (int64_t[]){8, -1}, 2);                     /* 3: Send(8, -1) */
+	r->ngroups = 2;
+	r->groups = xcalloc(2, sizeof *r->groups);
+	struct sequitur *q = sequitur_new();
+	for (int i = 0; i < 100; i++)
+		sequitur_append(q, 0);
+	sequitur_export(q, &r->groups[0].g);
+	sequitur_free(q);
+	q = sequitur_new();
+	sequitur_append(q, 1);
+	sequitur_append(q, 2);
+	sequitur_append(q, 3);
+	sequitur_export(q, &r->groups[1].g);
+	sequitur_free(q);
+	for (int g = 0; g < 2; g++) {
+		r->groups[g].nranks = 2;
+		r->groups[g].ranks = xmalloc(2 * sizeof(uint32_t));
+		r->groups[g].ranks[0] = (uint32_t)g;
+		r->groups[g].ranks[1] = (uint32_t)g + 2;
+		r->groups[g].ndurs = 1;
+		r->groups[g].durs = xcalloc(1, sizeof *r->groups[g].durs);
+		r->groups[g].durs[0] = (struct run_dur){g ? 3 : 0, 10, 1e-3, 1e-7, 5e-5, 2e-4};
+		r->groups[g].ngaps = 1;
+		r->groups[g].gaps = xcalloc(1, sizeof *r->groups[g].gaps);
+		struct run_gap *gp = &r->groups[g].gaps[0];
+		*gp = (struct run_gap){RUN_NO_PREV, g ? 1 : 0, 4, 4e-3, 5e-6, 5e-4, 2e-3, 2, NULL};
+		gp->bins = xcalloc(2, sizeof *gp->bins);
+		gp->bins[0] = (struct run_bin){70, 3, 2e-3, 5e-4, 9e-4};
+		gp->bins[1] = (struct run_bin){83, 1, 2e-3, 2e-3, 2e-3};
+	}
+	int64_t counts[100];
+	for (int i = 0; i < 100; i++)
+		counts[i] = i % 7;
+	add_stream(r, 0, 0, counts, 100);
+	add_stream(r, 2, 0, counts, 100);
+	int64_t polls[] = {5};
+	add_stream(r, 1, 1, polls, 1);
+	add_stream(r, 3, 1, polls, 1);
+	r->nnodes = 2;
+	r->nodes = xcalloc(2, sizeof *r->nodes);
+	r->nodes[0] = (struct run_pnode){-1, PNODE_REGION, xstrdup("main")};
+	r->nodes[1] = (struct run_pnode){0, PNODE_FUNCTION, xstrdup("MPI_Send")};
+	r->counts = xcalloc(4 * 2 * RUN_PC_COUNT, sizeof *r->counts);
+	double time[8];
+	for (uint32_t q2 = 0; q2 < 4; q2++) {
+		r->counts[(q2 * 2 + 0) * RUN_PC_COUNT + RUN_PC_VISITS] = 1;
+		r->counts[(q2 * 2 + 1) * RUN_PC_COUNT + RUN_PC_VISITS] = q2 % 2 ? 1 : 100;
+		time[q2 * 2] = 1.0 + q2;
+		time[q2 * 2 + 1] = 0.01 * (q2 + 1);
+	}
+	run_time_stats(r, time);
+	char why[200];
+	if (!run_check(r, why, sizeof why))
+		fail_msg("the hand-built run does not check: %s", why);
+}
+
+static void expect_rank(const struct run *r, uint32_t rank, const char *const *lines, size_t n)
+{
+	struct event_iter it;
+	event_iter_init(&it, r, rank);
+	struct event ev;
+	struct buf b;
+	buf_init(&b);
+	size_t k = 0;
+	while (event_next(&it, &ev)) {
+		struct event_view v;
+		event_view_of(&it, &ev, &v);
+		buf_reset(&b);
+		event_format(&v, &b);
+		buf_put_u8(&b, 0);
+		for (uint64_t rep = 0; rep < ev.repeat; rep++, k++) {
+			assert_true(k < n);
+			assert_string_equal((char *)b.data, lines[k]);
+		}
+	}
+	assert_string_equal(it.error, "");
+	assert_int_equal(k, n);
+	buf_free(&b);
+	event_iter_free(&it);
+}
+
+static void check_decoded(const struct run *r)
+{
+	const char *rank1[] = {"MPI_Test flag=0", "MPI_Test flag=0", "MPI_Test flag=0", "MPI_Test flag=0",
+			       "MPI_Test flag=0", "MPI_Test flag=1", "MPI_Send count=8 dest=0"};
+	expect_rank(r, 1, rank1, 7);
+	const char **rank2 = xmalloc(100 * sizeof *rank2);
+	char (*text)[64] = xmalloc(100 * sizeof *text);
+	for (int i = 0; i < 100; i++) {
+		snprintf(text[i], sizeof text[i], "MPI_Send count=%d dest=3", i % 7);
+		rank2[i] = text[i];
+	}
+	expect_rank(r, 2, rank2, 100);
+	free(rank2);
+	free(text);
+}
+
+static void raw_round_trip(void **state)
+{
+	struct run r, back;
+	build(&r);
+	check_decoded(&r);
+	struct buf b;
+	buf_init(&b);
+	run_serialize(&r, &b);
+	char why[300];
+	assert_true(run_parse(&back, b.data, b.len, why, sizeof why));
+	assert_true(run_check(&back, why, sizeof why));
+	check_decoded(&back);
+	assert_string_equal(run_attr(&back, "rung"), "4");
+	assert_int_equal(back.nsigs, 4);
+	run_free(&back);
+	/* every truncation is an error, never a crash */
+	for (size_t cut = 0; cut < b.len; cut++) {
+		assert_false(run_parse(&back, b.data, cut, why, sizeof why));
+		assert_true(why[0] != 0);
+	}
+	buf_free(&b);
+	run_free(&r);
+}
+
+static void container_round_trip(void **state)
+{
+	struct run r, back;
+	build(&r);
+	char path[] = "/tmp/ladder-test-run-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	struct h5_err e;
+	assert_true(store_write_run(path, &r, &e));
+	if (!store_read_run(path, &back, &e))
+		fail_msg("%s", e.msg);
+	check_decoded(&back);
+	assert_int_equal(back.nranks, 4);
+	assert_string_equal(back.command, r.command);
+	assert_int_equal(back.ngroups, 2);
+	/* timing survives within the stored precision (10 significant bits) */
+	const struct run_gap *g0 = &back.groups[0].gaps[0];
+	assert_int_equal(g0->nbins, 2);
+	assert_true(fabs(g0->sum - 4e-3) <= 4e-3 / 512);
+	assert_true(fabs(back.time_stats[1 * RUN_TS_COUNT + RUN_TS_MAX] - 0.04) <= 0.04 / 512);
+	assert_int_equal(back.time_stats[1 * RUN_TS_COUNT + RUN_TS_ARGMAX], 3);
+	assert_int_equal(back.counts[(2 * 2 + 1) * RUN_PC_COUNT + RUN_PC_VISITS], 100);
+	run_free(&back);
+	/* a run that does not check is refused when read */
+	r.groups[1].ranks[1] = 2;   /* rank 2 in both groups, rank 3 in none */
+	assert_true(store_write_run(path, &r, &e));
+	assert_false(store_read_run(path, &back, &e));
+	assert_non_null(strstr(e.msg, "rank 2 is in groups 0 and 1"));
+	unlink(path);
+	run_free(&r);
+}
+
+static void check_catches_inconsistencies(void **state)
+{
+	struct run r;
+	char why[300];
+	build(&r);
+	r.sigs[3].fn = 9;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "function 9"));
+	run_free(&r);
+	build(&r);
+	r.sigs[0].nvals = 1;    /* Send needs two values */
+	assert_false(run_check(&r, why, sizeof why));
+	run_free(&r);
+	build(&r);
+	r.streams[0].nvals = 50; /* the stream runs out while walking */
+	assert_true(run_check(&r, why, sizeof why));
+	struct event_iter it;
+	event_iter_init(&it, &r, 0);
+	struct event ev;
+	while (event_next(&it, &ev))
+		;
+	assert_non_null(strstr(it.error, "ran out"));
+	event_iter_free(&it);
+	run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(raw_round_trip),
+		cmocka_unit_test(container_round_trip),
+		cmocka_unit_test(check_catches_inconsistencies),
+	};
+	return cmocka_run_group_tests_name("run", tests, NULL, NULL);
+}
