@@ -67,6 +67,7 @@ APPS      :=          # reference mini-apps under $(BUILD)/apps
 UNIT_TESTS :=         # C unit tests under $(BUILD)/tests/unit (cmocka, TAP output)
 TEST_HELPERS :=       # other things the tests need built
 BENCH_TARGETS :=      # run by `make bench`
+FUZZ_TARGETS :=       # built by `make fuzz`
 INSTALL_DATA :=
 
 LIBLADDER := $(BUILD)/lib/libladder.a
@@ -131,6 +132,11 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_TARGETS)
 	@BUILD=$(BUILD) bench/run
+
+FUZZ_SECONDS ?= 1800
+fuzz: deps-fuzz
+	@$(MAKE) --no-print-directory all $(FUZZ_TARGETS)
+	@BUILD=$(BUILD) tests/fuzz/run $(FUZZ_SECONDS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ladder
