@@ -15,6 +15,10 @@
 
 #define DEFLATE_LEVEL 6
 
+static const char *current_file;
+
+const char *h5_current_file(void) { return current_file; }
+
 void h5_quiet(void)
 {
 	if (!log_debug_enabled())
@@ -44,6 +48,7 @@ static hid_t fapl(void)
 hid_t h5_create(const char *path, struct h5_err *e)
 {
 	h5_quiet();
+	current_file = path;
 	hid_t p = fapl();
 	hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, p);
 	H5Pclose(p);
@@ -55,6 +60,7 @@ hid_t h5_create(const char *path, struct h5_err *e)
 hid_t h5_open(const char *path, bool write, struct h5_err *e)
 {
 	h5_quiet();
+	current_file = path;
 	struct stat st;
 	if (stat(path, &st)) {
 		h5_fail(e, path, "%s", strerror(errno));

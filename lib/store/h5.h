@@ -36,6 +36,8 @@ struct h5_err {
 };
 
 void h5_quiet(void);             /* silence the HDF5 error stack unless debugging */
+/* the file the store is reading or writing now (for reports of a crash inside HDF5), or NULL */
+const char *h5_current_file(void);
 void h5_fail(struct h5_err *e, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 hid_t h5_create(const char *path, struct h5_err *e);
