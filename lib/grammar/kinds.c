@@ -37,18 +37,6 @@ bool param_kind_is_output(enum param_kind k)
 	}
 }
 
-bool param_kind_is_array(enum param_kind k)
-{
-	switch (k) {
-	case PK_REQS: case PK_INDICES_OUT: case PK_INTS: case PK_INTS_OUT: case PK_COUNTS:
-	case PK_DISPLS: case PK_RANKS: case PK_AINTS: case PK_DTYPES: case PK_PEERS: case PK_COORDS:
-	case PK_WEIGHTS:
-		return true;
-	default:
-		return false;
-	}
-}
-
 bool param_kind_adaptive(enum param_kind k)
 {
 	return k == PK_COUNT || k == PK_TAG || k == PK_PEER || k == PK_COUNTS || k == PK_DISPLS ||
@@ -59,18 +47,6 @@ bool param_kind_always_streamed(enum param_kind k)
 {
 	return k == PK_COLOR || k == PK_KEY || k == PK_INDEX_OUT || k == PK_INDICES_OUT ||
 	       k == PK_RANKS;
-}
-
-int param_kind_width(enum param_kind k)
-{
-	switch (k) {
-	case PK_IGNORE: case PK_STATUS:
-		return 0;
-	case PK_DTYPE: case PK_REQ: case PK_SRC: case PK_DTYPES: case PK_REQS:
-		return 2;
-	default:
-		return 1;
-	}
 }
 
 uint32_t group_width(enum param_kind k, const int64_t *vals, uint32_t i, uint32_t n, bool *bad)

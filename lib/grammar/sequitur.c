@@ -11,6 +11,12 @@
  * rules freed while one append is being processed are only recycled when it is finished: a
  * cascade of substitutions may delete a symbol the caller still holds, and the caller checks the
  * `dead` flag instead of touching freed memory.
+ *
+ * Loops take a fast path. While the start rule ends with R^k (k >= 2), each new terminal is
+ * compared with the next terminal of one more repetition of R (a cursor walks R's expansion; the
+ * grammar is not touched meanwhile). A completed repetition becomes R^(k+1) in O(1); a mismatch
+ * feeds the terminals matched so far, then the new one, to the algorithm above. Only the count of
+ * matched terminals is kept, so a loop costs a comparison per terminal and constant memory.
  */
 #include "grammar/sequitur.h"
 
@@ -43,8 +49,26 @@ struct rule {
 
 #define TOMB ((struct sym *)1)
 
+struct cursor_frame {
+	struct rule *r;
+	struct sym *pos;        /* next symbol of r's body to expand */
+	uint64_t reps_left;     /* further passes over r's body */
+};
+
+struct fastpath {
+	bool armed;
+	struct rule *loop;      /* the start rule ends with loop^k, k >= 2 */
+	uint64_t matched;       /* terminals of the next repetition seen so far */
+	struct cursor_frame *stack;
+	size_t depth, cap;
+	uint32_t term;          /* the expected terminal and its remaining copies */
+	uint64_t term_left;
+	bool have_term;
+};
+
 struct sequitur {
 	struct rule *start;
+	struct fastpath fp;
 	struct sym **tab;           /* digram index */
 	size_t tabcap, tabused, tabtomb;
 	struct sym *free_syms, *dead_syms;
@@ -448,19 +472,140 @@ void sequitur_free(struct sequitur *q)
 	free(all);
 	free_list(q->free_syms, true);
 	free(q->tab);
+	free(q->fp.stack);
 	free(q);
 }
 
-void sequitur_append(struct sequitur *q, uint32_t terminal)
+static void slow_append(struct sequitur *q, uint32_t terminal)
 {
 	struct sym *s = sym_alloc(q);
 	s->term = terminal;
 	s->exp = 1;
 	link_after(q->start->guard.prev, s);
-	q->length++;
 	settle(q, s);
 	process_pending(q);
 	recycle(q);
+}
+
+/* ---- the loop fast path ---------------------------------------------------------------------- */
+
+static void fp_push(struct fastpath *fp, struct rule *r, uint64_t reps)
+{
+	if (fp->depth == fp->cap) {
+		fp->cap = fp->cap ? 2 * fp->cap : 8;
+		fp->stack = xrealloc(fp->stack, fp->cap * sizeof *fp->stack);
+	}
+	fp->stack[fp->depth++] = (struct cursor_frame){r, r->guard.next, reps};
+}
+
+/* the next terminal of the repetition in progress; false when the repetition is complete */
+static bool fp_expect(struct fastpath *fp)
+{
+	if (fp->have_term)
+		return true;
+	while (fp->depth) {
+		struct cursor_frame *f = &fp->stack[fp->depth - 1];
+		if (f->pos == &f->r->guard) {
+			if (f->reps_left) {
+				f->reps_left--;
+				f->pos = f->r->guard.next;
+				continue;
+			}
+			fp->depth--;
+			continue;
+		}
+		struct sym *s = f->pos;
+		f->pos = s->next;
+		if (s->rule) {
+			fp_push(fp, s->rule, s->exp - 1);
+			continue;
+		}
+		fp->term = s->term;
+		fp->term_left = s->exp;
+		fp->have_term = true;
+		return true;
+	}
+	return false;
+}
+
+static void fp_take(struct fastpath *fp)
+{
+	if (--fp->term_left == 0)
+		fp->have_term = false;
+}
+
+static void fp_restart(struct fastpath *fp)
+{
+	fp->depth = 0;
+	fp->have_term = false;
+	fp->matched = 0;
+	fp_push(fp, fp->loop, 0);
+}
+
+/* arm when the start rule ends with a loop R^k, k >= 2 */
+static void fp_arm(struct sequitur *q)
+{
+	struct fastpath *fp = &q->fp;
+	struct sym *last = q->start->guard.prev;
+	fp->armed = !last->guard && last->rule && last->exp >= 2;
+	if (fp->armed) {
+		fp->loop = last->rule;
+		fp_restart(fp);
+	}
+}
+
+/* one more repetition of the loop: R^k becomes R^(k+1) */
+static void fp_bump(struct sequitur *q)
+{
+	struct sym *last = q->start->guard.prev;
+	unindex(q, last->prev);
+	last->exp++;
+	if (!check(q, last->prev))
+		check(q, last);
+	process_pending(q);
+	recycle(q);
+}
+
+/* feed the terminals matched so far through the algorithm; disarm */
+static void fp_flush(struct sequitur *q)
+{
+	struct fastpath *fp = &q->fp;
+	if (!fp->armed)
+		return;
+	uint64_t n = fp->matched;
+	fp->armed = false;
+	if (!n)
+		return;
+	/* copy first: appending changes the rules the cursor would walk */
+	uint32_t *terms = xmalloc(n * sizeof *terms);
+	fp_restart(fp);
+	for (uint64_t i = 0; i < n && fp_expect(fp); i++) {
+		terms[i] = fp->term;
+		fp_take(fp);
+	}
+	for (uint64_t i = 0; i < n; i++)
+		slow_append(q, terms[i]);
+	free(terms);
+}
+
+void sequitur_append(struct sequitur *q, uint32_t terminal)
+{
+	struct fastpath *fp = &q->fp;
+	q->length++;
+	if (fp->armed) {
+		if (fp_expect(fp) && fp->term == terminal) {
+			fp_take(fp);
+			fp->matched++;
+			if (!fp_expect(fp)) {
+				fp_bump(q);
+				fp_arm(q);
+			}
+			return;
+		}
+		fp_flush(q);
+	}
+	slow_append(q, terminal);
+	fp_arm(q);
 }
 
 uint64_t sequitur_length(const struct sequitur *q) { return q->length; }
@@ -473,8 +618,9 @@ size_t sequitur_memory(const struct sequitur *q)
 	       q->tabcap * sizeof(struct sym *);
 }
 
-void sequitur_export(const struct sequitur *q, struct grammar *out)
+void sequitur_export(struct sequitur *q, struct grammar *out)
 {
+	fp_flush(q);
 	grammar_init(out);
 	/* number rules in order of first reference (breadth over a queue keeps it simple) */
 	struct rule **order = xmalloc((q->nrules + 1) * sizeof *order);

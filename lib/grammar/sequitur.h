@@ -6,7 +6,8 @@
  *   P1  no digram (pair of adjacent symbols with their exponents) occurs twice;
  *   P2  every rule is used more than once, or once with an exponent above 1;
  * and adjacent equal symbols are merged into one with the sum of exponents (x^i x^j = x^{i+j}),
- * so a loop costs O(1) space: `S -> init R^1000 fini`.
+ * so a loop costs O(1) space: `S -> init R^1000 fini`. Further repetitions of a loop are
+ * recognised by a fast path at a comparison per terminal.
  */
 #ifndef LADDER_GRAMMAR_SEQUITUR_H
 #define LADDER_GRAMMAR_SEQUITUR_H
@@ -30,6 +31,6 @@ size_t sequitur_rules(const struct sequitur *q);
 size_t sequitur_memory(const struct sequitur *q);
 /* Export in canonical form: rules numbered in order of first reference from the start rule
  * (rule 0), so identical sequences give identical grammars. */
-void sequitur_export(const struct sequitur *q, struct grammar *out);
+void sequitur_export(struct sequitur *q, struct grammar *out);
 
 #endif

@@ -106,11 +106,33 @@ enum param_kind {
 const char *param_kind_name(enum param_kind k);
 int param_kind_from_name(const char *s);   /* -1 when unknown */
 bool param_kind_is_output(enum param_kind k);
-bool param_kind_is_array(enum param_kind k);
 bool param_kind_adaptive(enum param_kind k);   /* streamed once it keeps changing */
 bool param_kind_always_streamed(enum param_kind k);
+
+static inline bool param_kind_is_array(enum param_kind k)
+{
+	switch (k) {
+	case PK_REQS: case PK_INDICES_OUT: case PK_INTS: case PK_INTS_OUT: case PK_COUNTS:
+	case PK_DISPLS: case PK_RANKS: case PK_AINTS: case PK_DTYPES: case PK_PEERS: case PK_COORDS:
+	case PK_WEIGHTS:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* values per element of an array kind / values of a scalar kind (0 for IGNORE/STATUS) */
-int param_kind_width(enum param_kind k);
+static inline int param_kind_width(enum param_kind k)
+{
+	switch (k) {
+	case PK_IGNORE: case PK_STATUS:
+		return 0;
+	case PK_DTYPE: case PK_REQ: case PK_SRC: case PK_DTYPES: case PK_REQS:
+		return 2;
+	default:
+		return 1;
+	}
+}
 
 /* Function flags. */
 enum {

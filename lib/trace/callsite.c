@@ -9,7 +9,6 @@
 #include <execinfo.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
 
 #include "trace/tracer.h"
 #include "util/hash.h"
@@ -91,13 +90,23 @@ void callsite_init(int d)
 	}
 }
 
+/* depth 1: return address -> call site id, direct mapped */
+static struct {
+	void *addr;
+	uint64_t id;
+} recent[512];
+
 uint64_t callsite_of(void *ret_addr)
 {
 	struct addr_ent *frames[MAX_DEPTH];
 	if (depth == 1) {
-		struct addr_ent *e = frame_of(ret_addr);
-		frames[0] = e;
-		return site_of(frames, 1);
+		size_t k = ((uintptr_t)ret_addr >> 2) & 511;
+		if (recent[k].addr == ret_addr)
+			return recent[k].id;
+		frames[0] = frame_of(ret_addr);
+		recent[k].addr = ret_addr;
+		recent[k].id = site_of(frames, 1);
+		return recent[k].id;
 	}
 	void *bt[MAX_DEPTH + 8];
 	int n = backtrace(bt, MAX_DEPTH + 8);
@@ -135,6 +144,7 @@ void callsite_each(void (*fn)(uint64_t id, uint32_t nframes, const char *const *
 
 void callsite_fini(void)
 {
+	memset(recent, 0, sizeof recent);
 	struct site *s, *stmp;
 	HASH_ITER(hh, sites, s, stmp) {
 		HASH_DEL(sites, s);

@@ -15,7 +15,6 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-#include <uthash.h>
 
 #include "trace/tracer.h"
 #include "util/hash.h"

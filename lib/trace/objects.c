@@ -6,7 +6,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
 
 #include "grammar/mpi_predefined.h"
 #include "trace/tracer.h"
@@ -30,6 +29,7 @@ static struct comm_info *world, *self;
 static struct idpool comm_ids;
 static struct obj_ent *dtypes, *ops, *groups, *msgs;
 static struct idpool dtype_ids, op_ids, group_ids, msg_ids;
+static struct obj_ent *last_dtype;   /* the last datatype looked up: loops reuse one again and again */
 
 /* Open MPI's handles are pointers; other implementations may use integers. */
 #define H(h) ((void *)(uintptr_t)(h))
@@ -56,6 +56,8 @@ static void obj_remove(struct obj_ent **table, struct idpool *pool, void *h)
 	struct obj_ent *e = obj_find(*table, h);
 	if (!e)
 		return;
+	if (e == last_dtype)
+		last_dtype = NULL;
 	idpool_give(pool, e->id);
 	HASH_DEL(*table, e);
 	free(e);
@@ -249,6 +251,10 @@ int64_t obj_dtype_id(MPI_Datatype t, int64_t *size)
 		*size = 0;
 		return SV_NULL;
 	}
+	if (last_dtype && last_dtype->handle == H(t) && last_dtype->size >= 0) {
+		*size = last_dtype->size;
+		return last_dtype->id;
+	}
 	struct obj_ent *e = obj_find(dtypes, H(t));
 	if (!e) {
 		obj_dtype_register(t);
@@ -260,6 +266,7 @@ int64_t obj_dtype_id(MPI_Datatype t, int64_t *size)
 		e->size = s;
 	}
 	*size = e->size;
+	last_dtype = e;
 	return e->id;
 }
 
@@ -386,6 +393,7 @@ void obj_init(void)
 
 void obj_fini(void)
 {
+	last_dtype = NULL;
 	struct comm_ent *e, *tmp;
 	HASH_ITER(hh, comms, e, tmp) {
 		HASH_DEL(comms, e);

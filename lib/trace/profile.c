@@ -7,7 +7,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
 
 #include "grammar/run.h"
 #include "trace/tracer.h"
@@ -72,13 +71,17 @@ void profile_start(double now)
 	stack[0].name = trace_intern("main");
 }
 
-void trace_profile_call(struct tcall *c, double dur)
+void trace_profile_call(struct tcall *c, double dur, struct profile_hint *hint)
 {
 	if (!depth)
 		return;
 	struct frame *top = &stack[depth - 1];
-	uint32_t i = node_get((int32_t)top->node, PNODE_FUNCTION, c->fn);   /* may move nodes */
-	struct pnode *n = nodes[i];
+	if (!hint->valid || hint->region != top->node) {
+		hint->node = node_get((int32_t)top->node, PNODE_FUNCTION, c->fn);   /* may move nodes */
+		hint->region = top->node;
+		hint->valid = true;
+	}
+	struct pnode *n = nodes[hint->node];
 	n->m[PM_VISITS] += 1;
 	n->m[PM_TIME] += dur;
 	n->m[PM_BYTES_SENT] += (double)c->bytes_sent;

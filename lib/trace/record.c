@@ -24,8 +24,9 @@
 
 struct tracer T;
 
-/* per-thread scratch space: a call's values, groups, request references and statuses */
-static __thread struct {
+/* per-thread scratch space: a call's values, groups, request references and statuses. The
+ * library is preloaded, so its thread-local storage is in the static block (initial exec). */
+static __thread __attribute__((tls_model("initial-exec"))) struct {
 	int64_t *vals;
 	uint32_t capvals;
 	struct tgroup *groups;
@@ -56,6 +57,25 @@ struct base {
 	UT_hash_handle hh;
 };
 static struct base *bases;
+
+/*
+ * A call site's last call. Most calls repeat exactly what their call site did last time; then
+ * the hashing and lookups of the signature's base, its request pool key and the signature itself
+ * are skipped. Direct mapped by (call site, function).
+ */
+struct site_cache {
+	uint64_t callsite;
+	uint32_t fn, flags, nvals, capvals;
+	bool valid, streaming;
+	int64_t *vals;          /* the call's values, request slot not yet filled in */
+	struct base *b;
+	uint64_t req_key;
+	void *pool;
+	struct tsig *last;      /* its last signature */
+	struct profile_hint hint;
+};
+#define SITE_CACHE 1024
+static struct site_cache site_cache[SITE_CACHE];
 
 struct string_ent {
 	uint64_t id;
@@ -147,7 +167,7 @@ void tcall_set_comm(struct tcall *c, MPI_Comm comm)
 	c->ci = obj_comm(comm);
 }
 
-int64_t *tcall_group(struct tcall *c, enum param_kind k, uint32_t width, enum stream_mode mode)
+void tcall_grow(struct tcall *c, uint32_t width)
 {
 	if (c->nvals + width > c->capvals) {
 		uint32_t n = c->capvals ? c->capvals : 64;
@@ -160,13 +180,6 @@ int64_t *tcall_group(struct tcall *c, enum param_kind k, uint32_t width, enum st
 		c->capgroups = S.capgroups = c->capgroups ? 2 * c->capgroups : 16;
 		c->groups = S.groups = xrealloc(S.groups, c->capgroups * sizeof *S.groups);
 	}
-	struct tgroup *g = &c->groups[c->ngroups++];
-	g->start = c->nvals;
-	g->width = width;
-	g->kind = (uint8_t)k;
-	g->mode = (uint8_t)mode;
-	c->nvals += width;
-	return c->vals + g->start;
 }
 
 struct reqref *trace_scratch_reqs(uint32_t n)
@@ -350,18 +363,23 @@ static void stats_add(struct dur_stats *d, double x)
 	d->sumsq += x * x;
 }
 
-static void gap_add(uint32_t prev, uint32_t term, double gap)
+static void gap_add(uint32_t prev, struct tsig *s, double gap)
 {
 	if (gap < 0)
 		gap = 0;
-	uint64_t key = (uint64_t)prev << 32 | term;
-	struct gaphist *g;
+	struct gaphist *g = s->gap;
+	if (g && s->gap_prev == prev)
+		goto add;
+	uint64_t key = (uint64_t)prev << 32 | s->term;
 	HASH_FIND(hh, T.gaps, &key, sizeof key, g);
 	if (!g) {
 		g = xcalloc(1, sizeof *g);
 		g->key = key;
 		HASH_ADD(hh, T.gaps, key, sizeof g->key, g);
 	}
+	s->gap = g;
+	s->gap_prev = prev;
+add:
 	stats_add(&g->s, gap);
 	hist_add(&g->h, gap, (uint32_t)T.hist_bins);
 }
@@ -454,6 +472,38 @@ static void remember_poll(struct tcall *c)
 	T.last_poll_nvals = c->nvals;
 }
 
+static struct site_cache *site_of_call(uint64_t callsite, uint32_t fn)
+{
+	return &site_cache[hash_combine(callsite, fn) & (SITE_CACHE - 1)];
+}
+
+static bool site_hit(const struct site_cache *sc, const struct tcall *c, uint64_t callsite, uint32_t flags)
+{
+	if (!sc->valid || sc->callsite != callsite || sc->fn != c->fn || sc->flags != flags ||
+	    sc->nvals != c->nvals || memcmp(sc->vals, c->vals, c->nvals * sizeof *c->vals))
+		return false;
+	return (sc->b && sc->b->streaming) == sc->streaming;
+}
+
+static void site_remember(struct site_cache *sc, const struct tcall *c, uint64_t callsite, uint32_t flags,
+			  struct base *b)
+{
+	if (c->nvals > sc->capvals) {
+		sc->capvals = c->nvals;
+		sc->vals = xrealloc(sc->vals, sc->capvals * sizeof *sc->vals);
+	}
+	memcpy(sc->vals, c->vals, c->nvals * sizeof *c->vals);
+	sc->callsite = callsite;
+	sc->fn = c->fn;
+	sc->flags = flags;
+	sc->nvals = c->nvals;
+	sc->b = b;
+	sc->streaming = b && b->streaming;
+	sc->last = NULL;
+	sc->pool = NULL;
+	sc->valid = true;
+}
+
 static void record_call(struct tcall *c)
 {
 	const struct fn_desc *d = &ladder_functions[c->fn];
@@ -461,8 +511,12 @@ static void record_call(struct tcall *c)
 	bool failed_poll = (d->flags & FNF_POLL) &&
 			   ((c->has_flag && !c->flag) || (c->has_indices && c->outcount == 0));
 	uint32_t flags = failed_poll ? SIGF_FAILED_POLL : 0;
-	struct base *b = base_of(c, callsite, flags);
+	struct site_cache *sc = site_of_call(callsite, c->fn);
+	bool hit = site_hit(sc, c, callsite, flags);
+	struct base *b = hit ? sc->b : base_of(c, callsite, flags);
 	bool stream_adaptive = b && b->streaming;
+	if (!hit)
+		site_remember(sc, c, callsite, flags, b);
 
 	/* the signature: streamed groups replaced by SV_STREAMED */
 	if (c->nvals > S.capsig) {
@@ -475,7 +529,10 @@ static void record_call(struct tcall *c)
 		struct tgroup *gr = &c->groups[g];
 		bool streamed = gr->mode == SM_ALWAYS || (gr->mode == SM_ADAPTIVE && stream_adaptive);
 		if (!streamed) {
-			memcpy(S.sig + n, c->vals + gr->start, gr->width * sizeof *S.sig);
+			if (gr->width == 1)
+				S.sig[n] = c->vals[gr->start];
+			else
+				memcpy(S.sig + n, c->vals + gr->start, gr->width * sizeof *S.sig);
 			n += gr->width;
 		} else if (param_kind_is_array(gr->kind)) {
 			S.sig[n++] = SV_STREAMED;
@@ -495,10 +552,14 @@ static void record_call(struct tcall *c)
 	uint32_t slot = 0;
 	bool made_request = c->req_out && *c->req_out != MPI_REQUEST_NULL;
 	if (c->req_out_group >= 0) {
-		c->req_key = run_signature_req_key(c->fn, callsite, flags, d, S.sig, n);
+		if (!hit || !sc->pool) {
+			sc->req_key = run_signature_req_key(c->fn, callsite, flags, d, S.sig, n);
+			sc->pool = req_pool(sc->req_key);
+		}
+		c->req_key = sc->req_key;
 		int64_t v = SV_NULL;
 		if (made_request) {
-			slot = req_pool_take(c->req_key);
+			slot = req_pool_take(sc->pool);
 			v = slot;
 		}
 		uint32_t at = c->groups[c->req_out_group].start;
@@ -510,19 +571,23 @@ static void record_call(struct tcall *c)
 		S.sig[pos] = v;
 	}
 
-	uint64_t h = hash_values(hash_combine(hash_combine(hash_mix64(c->fn + 1), callsite), flags), S.sig, n);
-	struct tsig *s = sig_find(h, c->fn, flags, callsite, S.sig, n);
-	if (!s) {
-		s = sig_add(h, c->fn, flags, callsite, S.sig, n);
-		if (b && !b->streaming && ++b->variants > (uint32_t)T.stream_after)
-			b->streaming = true;
+	struct tsig *s = sc->last;
+	if (!s || s->nvals != n || memcmp(s->vals, S.sig, n * sizeof *S.sig)) {
+		uint64_t h = hash_values(hash_combine(hash_combine(hash_mix64(c->fn + 1), callsite), flags), S.sig, n);
+		s = sig_find(h, c->fn, flags, callsite, S.sig, n);
+		if (!s) {
+			s = sig_add(h, c->fn, flags, callsite, S.sig, n);
+			if (b && !b->streaming && ++b->variants > (uint32_t)T.stream_after)
+				b->streaming = true;
+		}
+		sc->last = s;
 	}
 	uint32_t term = s->term;
 	c->terminal = term;
 
 	struct reqent *wildcard = NULL;
 	if (made_request) {
-		struct reqent *e = req_add(c->req_out, *c->req_out, c->req_key, slot);
+		struct reqent *e = req_add(c->req_out, *c->req_out, c->req_key, sc->pool, slot);
 		e->persistent = c->req_persistent;
 		e->ci = c->ci;
 		if (e->persistent) {   /* accounted at each MPI_Start */
@@ -573,11 +638,11 @@ static void record_call(struct tcall *c)
 	double dur = c->t_returned - c->t_invoke;
 	stats_add(&T.durs[term], dur);
 	if (T.events == 0)
-		gap_add(RUN_NO_PREV, term, 0);
+		gap_add(RUN_NO_PREV, s, 0);
 	else
-		gap_add(T.prev_call, term, c->t_begin - T.last_end);
+		gap_add(T.prev_call, s, c->t_begin - T.last_end);
 	T.prev_call = term;
-	trace_profile_call(c, dur);
+	trace_profile_call(c, dur, &sc->hint);
 	if (T.timestamps) {
 		uint64_t start = (uint64_t)((c->t_invoke - T.t0) * 1e9);
 		uint64_t last = (uint64_t)(T.ts_last_start * 1e9);
@@ -643,6 +708,10 @@ void record_fini(void)
 		free(g);
 	}
 	free(T.last_poll_vals);
+	for (int i = 0; i < SITE_CACHE; i++) {
+		free(site_cache[i].vals);
+		memset(&site_cache[i], 0, sizeof site_cache[i]);
+	}
 	sequitur_free(T.grammar);
 	T.grammar = NULL;
 }

@@ -11,7 +11,7 @@
  * share one handle value. An unknown handle is named UNKNOWN, never an error.
  */
 #include <stdlib.h>
-#include <uthash.h>
+#include <string.h>
 
 #include "trace/tracer.h"
 #include "util/idpool.h"
@@ -50,7 +50,13 @@ static struct pool *pool_get(uint64_t key)
 	return p;
 }
 
-uint32_t req_pool_take(uint64_t key) { return (uint32_t)idpool_take(&pool_get(key)->ids, 0); }
+void *req_pool(uint64_t key) { return pool_get(key); }
+
+uint32_t req_pool_take(void *pool) { return (uint32_t)idpool_take(&((struct pool *)pool)->ids, 0); }
+
+/* entries and buckets are recycled: requests come and go at every call of a loop */
+static struct reqent *free_entries;
+static struct bucket *free_buckets;
 
 static struct bucket *bucket_find(MPI_Request h)
 {
@@ -72,18 +78,29 @@ struct reqent *req_lookup(MPI_Request *where, MPI_Request handle)
 	return b->first;
 }
 
-struct reqent *req_add(MPI_Request *where, MPI_Request handle, uint64_t pool, uint32_t slot)
+struct reqent *req_add(MPI_Request *where, MPI_Request handle, uint64_t key, void *pool, uint32_t slot)
 {
-	struct reqent *e = xcalloc(1, sizeof *e);
+	struct reqent *e = free_entries;
+	if (e)
+		free_entries = e->next;
+	else
+		e = xmalloc(sizeof *e);
+	memset(e, 0, sizeof *e);
 	e->handle = handle;
 	e->where = where;
-	e->pool = pool;
+	e->pool = key;
+	e->pool_ptr = pool;
 	e->slot = slot;
 	e->active = true;
 	e->raw_offset = -1;
 	struct bucket *b = bucket_find(handle);
 	if (!b) {
-		b = xcalloc(1, sizeof *b);
+		b = free_buckets;
+		if (b)
+			free_buckets = (struct bucket *)b->first;
+		else
+			b = xmalloc(sizeof *b);
+		memset(b, 0, sizeof *b);
 		b->handle = handle;
 		HASH_ADD(hh, buckets, handle, sizeof b->handle, b);
 	}
@@ -107,16 +124,18 @@ static void unlink_entry(struct reqent *e)
 		}
 	if (!b->first) {
 		HASH_DEL(buckets, b);
-		free(b);
+		b->first = (struct reqent *)free_buckets;
+		free_buckets = b;
 	}
 }
 
 void req_free(struct reqent *e)
 {
 	unlink_entry(e);
-	idpool_give(&pool_get(e->pool)->ids, e->slot);
+	idpool_give(&((struct pool *)e->pool_ptr)->ids, e->slot);
 	outstanding--;
-	free(e);
+	e->next = free_entries;
+	free_entries = e;
 }
 
 void req_fini(void)
@@ -130,6 +149,16 @@ void req_fini(void)
 		}
 		HASH_DEL(buckets, b);
 		free(b);
+	}
+	while (free_entries) {
+		struct reqent *e = free_entries;
+		free_entries = e->next;
+		free(e);
+	}
+	while (free_buckets) {
+		struct bucket *fb = free_buckets;
+		free_buckets = (struct bucket *)fb->first;
+		free(fb);
 	}
 	struct pool *p, *ptmp;
 	HASH_ITER(hh, pools, p, ptmp) {

@@ -21,7 +21,25 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* uthash with a fast hash: keys here are handles, hashes and small structs */
+#define HASH_FUNCTION(keyptr, keylen, hashv) ((hashv) = trace_hash_key((keyptr), (keylen)))
 #include <uthash.h>
+#include <string.h>
+
+static inline unsigned trace_hash_key(const void *key, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
+	const unsigned char *p = key;
+	for (; len >= 8; len -= 8, p += 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	for (; len; len--, p++)
+		h = (h ^ *p) * 0x100000001b3ULL;
+	return (unsigned)(h ^ h >> 29);
+}
 
 #include "grammar/histogram.h"
 #include "grammar/run.h"
@@ -106,7 +124,19 @@ void tcall_requests_done(struct tcall *c);
 int trace_sum_ints(const int *v, int n);
 
 /* value groups: append one, return its values (valid until the next append) */
-int64_t *tcall_group(struct tcall *c, enum param_kind k, uint32_t width, enum stream_mode mode);
+void tcall_grow(struct tcall *c, uint32_t width);
+static inline int64_t *tcall_group(struct tcall *c, enum param_kind k, uint32_t width, enum stream_mode mode)
+{
+	if (c->nvals + width > c->capvals || c->ngroups == c->capgroups)
+		tcall_grow(c, width);
+	struct tgroup *g = &c->groups[c->ngroups++];
+	g->start = c->nvals;
+	g->width = width;
+	g->kind = (uint8_t)k;
+	g->mode = (uint8_t)mode;
+	c->nvals += width;
+	return c->vals + g->start;
+}
 /* the thread's scratch space for stashed request references */
 struct reqref *trace_scratch_reqs(uint32_t n);
 
@@ -238,6 +268,7 @@ struct reqent {
 	MPI_Request handle;
 	MPI_Request *where;
 	uint64_t pool;           /* the creating signature's request pool key */
+	void *pool_ptr;
 	uint32_t slot;
 	bool persistent, active;
 	bool wildcard;           /* a receive from ANY_SOURCE: its actual source is patched in */
@@ -252,8 +283,9 @@ struct reqent {
 void req_init(void);
 void req_fini(void);
 struct reqent *req_lookup(MPI_Request *where, MPI_Request handle);
-uint32_t req_pool_take(uint64_t pool);
-struct reqent *req_add(MPI_Request *where, MPI_Request handle, uint64_t pool, uint32_t slot);
+void *req_pool(uint64_t key);                 /* the pool of a request pool key */
+uint32_t req_pool_take(void *pool);
+struct reqent *req_add(MPI_Request *where, MPI_Request handle, uint64_t key, void *pool, uint32_t slot);
 void req_complete(struct reqent *e, const MPI_Status *st);
 void req_free(struct reqent *e);
 size_t req_outstanding(void);
@@ -276,6 +308,14 @@ struct dur_stats {
 	double sum, sumsq, min, max;
 };
 
+/* compute gaps before a call, by (previous terminal, terminal) */
+struct gaphist {
+	uint64_t key;                /* prev << 32 | term; prev = RUN_NO_PREV for the first call */
+	struct dur_stats s;
+	struct hist h;
+	UT_hash_handle hh;
+};
+
 /* an entry of the call signature table: one terminal of the grammar */
 struct tsig {
 	uint64_t hash;
@@ -285,14 +325,8 @@ struct tsig {
 	int64_t *vals;
 	uint32_t term;
 	struct tsig *collide;        /* another signature with the same hash */
-	UT_hash_handle hh;
-};
-
-/* compute gaps before a call, by (previous terminal, terminal) */
-struct gaphist {
-	uint64_t key;                /* prev << 32 | term; prev = RUN_NO_PREV for the first call */
-	struct dur_stats s;
-	struct hist h;
+	uint32_t gap_prev;           /* the gap histogram of the last (previous call, this call) */
+	struct gaphist *gap;
 	UT_hash_handle hh;
 };
 
@@ -348,9 +382,13 @@ uint64_t trace_intern(const char *s);
 const char *trace_string(int64_t id);
 int64_t trace_rel_world(struct comm_info *ci, int rank);
 
-/* profile (profile.c) */
+/* profile (profile.c); a call site remembers its call path for the next call */
+struct profile_hint {
+	uint32_t region, node;
+	bool valid;
+};
 void profile_start(double now);
-void trace_profile_call(struct tcall *c, double dur);
+void trace_profile_call(struct tcall *c, double dur, struct profile_hint *hint);
 void profile_overhead(double t);
 void profile_unknown(int idx);
 void profile_region_begin(uint64_t name, double now);
