@@ -5,4 +5,5 @@ TEST_HELPERS += $(APPS_DIMS_CHECK)
 
 $(APPS_DIMS_CHECK): tests/apps/dims-check.c $(BUILD)/mpiobj/workflows/apps/common.o $(BUILD)/mpiobj/workflows/apps/expect.o
 	@mkdir -p $(@D)
-	$(MPICC) $(CFLAGS) -MF $@.d -o $@ $^ -lm
+	$(call say,MPICC,$@)
+	$(Q)$(MPICC) $(CFLAGS) -MF $@.d -o $@ $^ -lm

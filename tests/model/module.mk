@@ -8,11 +8,13 @@ $(BUILD)/obj/tests/model/%.o: CFLAGS += -Itests/model
 
 $(MODEL_SYNTH_TESTS): $(BUILD)/tests/unit/%: tests/unit/%.c $(SYNTH_OBJS) $(LIBLADDER)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/model $(PKG_CFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< $(SYNTH_OBJS) $(LIBLADDER) $(PKG_LIBS) -lcmocka
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Itests/model $(PKG_CFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< $(SYNTH_OBJS) $(LIBLADDER) $(PKG_LIBS) -lcmocka
 
 $(MODEL_BENCH): $(BUILD)/obj/tests/model/bench_model.o $(SYNTH_OBJS) $(LIBLADDER)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 TEST_HELPERS += $(MODEL_BENCH)
 BENCH_TARGETS += $(MODEL_BENCH)

@@ -4,4 +4,5 @@ TEST_HELPERS += $(PMPI_COUNT_SO)
 
 $(PMPI_COUNT_SO): tests/pmpi-count/count.c
 	@mkdir -p $(@D)
-	$(MPICC) $(CFLAGS) -fPIC -shared -MF $@.d -o $@ $<
+	$(call say,MPICC,$@)
+	$(Q)$(MPICC) $(CFLAGS) -fPIC -shared -MF $@.d -o $@ $<

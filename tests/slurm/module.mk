@@ -5,8 +5,10 @@ TEST_HELPERS += $(BUILD)/tests/mpi_hello $(BUILD)/tests/submit_afterok
 
 $(BUILD)/tests/mpi_hello: tests/slurm/mpi_hello.c
 	@mkdir -p $(@D)
-	$(MPICC) $(CFLAGS) -MF $@.d $(LDFLAGS) -o $@ $<
+	$(call say,MPICC,$@)
+	$(Q)$(MPICC) $(CFLAGS) -MF $@.d $(LDFLAGS) -o $@ $<
 
 $(BUILD)/tests/submit_afterok: tests/slurm/submit_afterok.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< -lslurm
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< -lslurm

@@ -8,7 +8,8 @@ APPS += $(addprefix $(BUILD)/apps/,$(APP_NAMES))
 
 $(APP_OBJ)/%.o: $(APP_DIR)/%.c
 	@mkdir -p $(@D)
-	$(MPICC) $(CFLAGS) -c $< -o $@
+	$(call say,MPICC,$@)
+	$(Q)$(MPICC) $(CFLAGS) -c $< -o $@
 
 # the three stencils share one implementation
 $(addprefix $(BUILD)/apps/,stencil1d stencil2d stencil3d): $(APP_OBJ)/stencil.o
@@ -17,7 +18,8 @@ $(BUILD)/apps/ft $(BUILD)/apps/phases: $(APP_OBJ)/transpose.o
 
 $(BUILD)/apps/%: $(APP_OBJ)/%.o $(APP_SHARED_OBJS)
 	@mkdir -p $(@D)
-	$(MPICC) $(LDFLAGS) -o $@ $^ -lm
+	$(call say,MPICC,$@)
+	$(Q)$(MPICC) $(LDFLAGS) -o $@ $^ -lm
 
 # keep the objects (they are intermediate files of the pattern rules above)
 .SECONDARY: $(patsubst %,$(APP_OBJ)/%.o,$(APP_NAMES) stencil transpose common expect)
