@@ -186,3 +186,14 @@ within() {   # within PERCENT A B
 	echo "27 ranks: $a, 64 ranks: $b"
 	[ "$a" = "$b" ]
 }
+
+@test "polling loops: thousands of failed tests and probes compress, the completing call kept exactly" {
+	"$LADDER" --quiet trace -o p.h5 --raw praw -- mpirun -np 2 "$BUILD_DIR/tests/trace/poll" 50 > out
+	polls=$(grep -o 'polls=[0-9]*' out | cut -d= -f2)
+	[ "$polls" -gt 1000 ]
+	"$LADDER" decode --rank 1 p.h5 | cmp - praw/rank-1.log
+	[ "$(grep -c 'MPI_Test .*flag=0' praw/rank-1.log)" -gt 100 ]
+	[ "$(grep -c 'MPI_Test .*flag=1' praw/rank-1.log)" -eq 50 ]
+	# the number of signatures does not follow the number of polls
+	[ "$("$LADDER" inspect --json p.h5 | jq .signatures)" -lt 20 ]
+}
