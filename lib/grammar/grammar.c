@@ -99,6 +99,10 @@ bool grammar_check(const struct grammar *g, uint64_t nterminals, char *why, size
 			snprintf(why, whylen, "rule %u has a bad symbol range", r);
 			return false;
 		}
+		if (r && g->rule_start[r] == g->rule_start[r + 1]) {
+			snprintf(why, whylen, "rule %u is empty", r);
+			return false;
+		}
 	}
 	if (g->rule_start[g->nrules] != g->nsyms) {
 		snprintf(why, whylen, "rule table does not cover all %llu symbols",
@@ -292,7 +296,7 @@ bool gwalk_next_run(struct gwalk *w, uint32_t *terminal, uint64_t *count)
 	while (w->depth) {
 		struct gwalk_frame *f = &w->stack[w->depth - 1];
 		if (f->pos == g->rule_start[f->rule + 1]) {
-			if (f->reps_left) {
+			if (f->reps_left && g->rule_start[f->rule] < f->pos) {
 				f->reps_left--;
 				f->pos = g->rule_start[f->rule];
 				continue;

@@ -571,6 +571,18 @@ bool run_check(struct run *r, char *why, size_t whylen)
 				FAIL("rank %u is in groups %u and %u", g->ranks[k], r->rank_group[g->ranks[k]], i);
 			r->rank_group[g->ranks[k]] = i;
 		}
+		/* a group expands to at most the calls its ranks made (failed polls count more than
+		 * one call each): the bound on any walk of it */
+		if (r->nnodes && g->nranks) {
+			uint64_t calls = 0, first = g->ranks[0];
+			for (uint32_t n = 0; n < r->nnodes; n++)
+				if (r->nodes[n].kind == PNODE_FUNCTION)
+					calls += r->counts[(first * r->nnodes + n) * RUN_PC_COUNT + RUN_PC_VISITS];
+			uint64_t events = grammar_expanded_length(&g->g);
+			if (events > calls)
+				FAIL("group %u: its grammar expands to %llu calls, but rank %llu made %llu", i,
+				     (unsigned long long)events, (unsigned long long)first, (unsigned long long)calls);
+		}
 		for (uint32_t k = 0; k < g->ndurs; k++)
 			if (g->durs[k].sig >= r->nsigs)
 				FAIL("group %u: duration of unknown signature %u", i, g->durs[k].sig);

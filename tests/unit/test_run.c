@@ -104,17 +104,20 @@ static void build(struct run *r)
 	int64_t polls[] = {5};
 	add_stream(r, 1, 1, polls, 1);
 	add_stream(r, 3, 1, polls, 1);
-	r->nnodes = 2;
-	r->nodes = xcalloc(2, sizeof *r->nodes);
+	r->nnodes = 3;
+	r->nodes = xcalloc(3, sizeof *r->nodes);
 	r->nodes[0] = (struct run_pnode){-1, PNODE_REGION, xstrdup("main")};
 	r->nodes[1] = (struct run_pnode){0, PNODE_FUNCTION, xstrdup("MPI_Send")};
-	r->counts = xcalloc(4 * 2 * RUN_PC_COUNT, sizeof *r->counts);
-	double time[8];
+	r->nodes[2] = (struct run_pnode){0, PNODE_FUNCTION, xstrdup("MPI_Test")};
+	r->counts = xcalloc(4 * 3 * RUN_PC_COUNT, sizeof *r->counts);
+	double time[12] = {0};
 	for (uint32_t q2 = 0; q2 < 4; q2++) {
-		r->counts[(q2 * 2 + 0) * RUN_PC_COUNT + RUN_PC_VISITS] = 1;
-		r->counts[(q2 * 2 + 1) * RUN_PC_COUNT + RUN_PC_VISITS] = q2 % 2 ? 1 : 100;
-		time[q2 * 2] = 1.0 + q2;
-		time[q2 * 2 + 1] = 0.01 * (q2 + 1);
+		r->counts[(q2 * 3 + 0) * RUN_PC_COUNT + RUN_PC_VISITS] = 1;
+		r->counts[(q2 * 3 + 1) * RUN_PC_COUNT + RUN_PC_VISITS] = q2 % 2 ? 1 : 100;
+		r->counts[(q2 * 3 + 2) * RUN_PC_COUNT + RUN_PC_VISITS] = q2 % 2 ? 6 : 0;
+		time[q2 * 3] = 1.0 + q2;
+		time[q2 * 3 + 1] = 0.01 * (q2 + 1);
+		time[q2 * 3 + 2] = q2 % 2 ? 0.001 : 0;
 	}
 	run_time_stats(r, time);
 	char why[200];
@@ -209,7 +212,7 @@ static void container_round_trip(void **state)
 	assert_true(fabs(g0->sum - 4e-3) <= 4e-3 / 512);
 	assert_true(fabs(back.time_stats[1 * RUN_TS_COUNT + RUN_TS_MAX] - 0.04) <= 0.04 / 512);
 	assert_int_equal(back.time_stats[1 * RUN_TS_COUNT + RUN_TS_ARGMAX], 3);
-	assert_int_equal(back.counts[(2 * 2 + 1) * RUN_PC_COUNT + RUN_PC_VISITS], 100);
+	assert_int_equal(back.counts[(2 * 3 + 1) * RUN_PC_COUNT + RUN_PC_VISITS], 100);
 	run_free(&back);
 	/* a run that does not check is refused when read */
 	r.groups[1].ranks[1] = 2;   /* rank 2 in both groups, rank 3 in none */
@@ -222,6 +225,15 @@ static void container_round_trip(void **state)
 
 static void check_catches_inconsistencies(void **state)
 {
+	/* a grammar expanding to more calls than the profile says */
+	struct run bad;
+	char why0[300];
+	build(&bad);
+	bad.counts[(1 * 3 + 2) * RUN_PC_COUNT + RUN_PC_VISITS] = 0;   /* rank 1 made no MPI_Test */
+	assert_false(run_check(&bad, why0, sizeof why0));
+	assert_non_null(strstr(why0, "expands to 3 calls, but rank 1 made 1"));
+	run_free(&bad);
+
 	struct run r;
 	char why[300];
 	build(&r);

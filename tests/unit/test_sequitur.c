@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "grammar/grammar.h"
@@ -247,6 +248,16 @@ static void check_rejects_cycles_and_bad_refs(void **state)
 	grammar_add_symbol(&g, gsym_rule_val(4), 1);
 	grammar_end(&g);
 	assert_false(grammar_check(&g, UINT64_MAX, why, sizeof why));
+	grammar_free(&g);
+
+	/* an empty rule repeated 2^60 times would be walked forever without a call */
+	grammar_init(&g);
+	grammar_begin_rule(&g);
+	grammar_add_symbol(&g, gsym_rule_val(1), 1ULL << 60);
+	grammar_begin_rule(&g);
+	grammar_end(&g);
+	assert_false(grammar_check(&g, UINT64_MAX, why, sizeof why));
+	assert_non_null(strstr(why, "rule 1 is empty"));
 	grammar_free(&g);
 
 	grammar_init(&g);
