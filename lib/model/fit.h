@@ -11,6 +11,8 @@
  * For the bootstrap, fit_operators turns a fitted hypothesis into linear maps of the data
  * (with the weights held fixed): prediction at the target = g . y, cross-validation residuals
  * = C (w y), residuals = (I - H)(w y).
+ *
+ * Screening by exact updates is in fit_screen.h.
  */
 #ifndef LADDER_MODEL_FIT_H
 #define LADDER_MODEL_FIT_H
@@ -65,20 +67,17 @@ bool fit_within_noise(const struct fit_problem *p, const struct hypothesis *h);
 /* k-fold assignment: adjacent points (in the order given by rank) go to different folds */
 void fit_assign_folds(size_t n, const double *order_key, unsigned k, unsigned *fold);
 
+/* the coefficients of a hypothesis at most */
+#define FIT_MAX_COEF (PMNF_MAX_TERMS + 1)
+/* The design of h: x (n x m, row-major) = the weights times the constant and the candidate
+ * values, each column scaled to unit norm (scale receives the norms). Returns m, 0 when a column
+ * is all zero. */
+size_t fit_design(const struct fit_problem *p, const struct hypothesis *h, double *x, double *scale);
+
 /* Fit h (nterms, constant, idx set) to p: coefficients, cv, rss, ar2 and valid (false when the
  * hypothesis is degenerate, has too few points, a negligible term, or goes non-positive at a
  * check point). */
 bool fit_hypothesis(const struct fit_problem *p, struct hypothesis *h, struct fit_work *w);
-
-/* Screening: the orthonormal basis q (n x m, column-major by column: q + c * n) of the weighted
- * design of base (with its constant) and its weighted residual res. Returns m, 0 when the base
- * is degenerate. */
-size_t fit_base_projector(const struct fit_problem *p, const struct hypothesis *base, double *q, double *res,
-			  struct fit_work *w);
-/* The weighted RSS the base would have with candidate c added (exact least squares), INFINITY
- * when c is (numerically) in the span of the base. */
-double fit_rss_adding(const struct fit_problem *p, const double *q, size_t m, const double *res, double rss,
-		      unsigned c);
 
 struct fit_ops {
 	size_t n;

@@ -133,31 +133,28 @@ static void insert_sorted(struct hypothesis *h, unsigned idx)
 /* screen every base + one candidate by its exact RSS; above_base: only candidates after the
  * base's last index (so that enumerating all bases lists every subset once) */
 static void screen_base(const struct fit_problem *p, const struct hypothesis *base, bool above_base,
-			struct shortlist *sl, struct fit_work *w, unsigned long *tried)
+			struct shortlist *sl, unsigned long *tried)
 {
 	size_t n = p->n;
 	double q[(PMNF_MAX_TERMS + 1) * n], res[n];
+	struct fit_base fb = {.q = q, .res = res};
 	struct hypothesis b = *base;
 	b.constant = true;
-	size_t m = fit_base_projector(p, &b, q, res, w);
-	if (!m)
+	if (!fit_base_init(p, &b, &fb))
 		return;
-	double rss = 0;
-	for (size_t i = 0; i < n; i++)
-		rss += res[i] * res[i];
 	unsigned from = above_base && b.nterms ? b.idx[b.nterms - 1] + 1 : 0;
 	for (unsigned c = from; c < p->ncand; c++) {
 		bool present = false;
 		for (unsigned k = 0; k < b.nterms; k++)
 			present |= b.idx[k] == c;
-		if (present)
+		struct fit_extension x;
+		if (present || !fit_extend(p, &fb, c, &x) || !isfinite(x.rss))
 			continue;
 		struct hypothesis h = b;
 		insert_sorted(&h, c);
-		h.rss = fit_rss_adding(p, q, m, res, rss, c);
+		h.rss = x.rss;
 		(*tried)++;
-		if (isfinite(h.rss))
-			shortlist_offer(sl, &h);
+		shortlist_offer(sl, &h);
 	}
 }
 
@@ -169,7 +166,7 @@ static void screen_exhaustive(const struct fit_problem *p, unsigned k, struct sh
 	for (unsigned i = 0; i + 1 < k; i++)
 		base.idx[i] = i;
 	for (;;) {
-		screen_base(p, &base, true, sl, w, tried);
+		screen_base(p, &base, true, sl, tried);
 		int i = (int)k - 2;
 		while (i >= 0 && base.idx[i] == p->ncand - (k - 1) + (unsigned)i)
 			i--;
@@ -202,7 +199,7 @@ static void stage_screened(const struct fit_problem *p, unsigned k, bool exhaust
 		screen_exhaustive(p, k, &sl, w, tried);
 	else
 		for (unsigned b = 0; b < prev->n && b < beam; b++)
-			screen_base(p, &prev->h[b], false, &sl, w, tried);
+			screen_base(p, &prev->h[b], false, &sl, tried);
 	for (unsigned j = 0; j < sl.n; j++) {
 		struct hypothesis h = sl.h[j];
 		fit_either(p, &h, w, tried);

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 
 #include "model/fit.h"
+#include "model/fit_screen.h"
 
 #define SEARCH_KEEP 6
 /* hypotheses of a stage fitted and cross-validated after screening by residual sum of squares */
