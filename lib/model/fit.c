@@ -5,7 +5,6 @@
 #include "model/fit.h"
 
 #include <gsl/gsl_blas.h>
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stdlib.h>
@@ -59,42 +58,36 @@ void fit_work_free(struct fit_work *w)
 	free(w);
 }
 
+double fit_weighted_tss(size_t n, const double *y, const double *sw)
+{
+	double sumw = 0, sumwy = 0, tss = 0;
+	for (size_t i = 0; i < n; i++) {
+		sumw += sw[i] * sw[i];
+		sumwy += sw[i] * sw[i] * y[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		double d = sw[i] * (y[i] - sumwy / sumw);
+		tss += d * d;
+	}
+	return tss;
+}
+
 void fit_weights(size_t n, const double *y, bool relative, double *sw, double *tss)
 {
 	double ymax = 0;
 	for (size_t i = 0; i < n; i++)
 		ymax = fmax(ymax, fabs(y[i]));
-	double sumw = 0, sumwy = 0;
 	for (size_t i = 0; i < n; i++) {
 		double floor_ = ymax > 0 ? 1e-9 * ymax : 1.0;
 		sw[i] = relative ? 1.0 / fmax(fabs(y[i]), floor_) : 1.0;
-		sumw += sw[i] * sw[i];
-		sumwy += sw[i] * sw[i] * y[i];
 	}
-	double mean = sumwy / sumw;
-	*tss = 0;
-	for (size_t i = 0; i < n; i++) {
-		double d = sw[i] * (y[i] - mean);
-		*tss += d * d;
-	}
+	*tss = fit_weighted_tss(n, y, sw);
 }
 
-void fit_noise_init(struct fit_problem *p, double noise_var, double noise_dof)
+void fit_problem_set_values(struct fit_problem *p, const double *y)
 {
-	p->noise_var = noise_var;
-	p->noise_dof = noise_dof;
-	for (size_t m = 0; m < PMNF_MAX_TERMS + 2; m++)
-		p->fcrit[m] = noise_dof > 0 && p->n > m ? gsl_cdf_fdist_Qinv(0.05, (double)(p->n - m), noise_dof) : 0.0;
-}
-
-bool fit_within_noise(const struct fit_problem *p, const struct hypothesis *h)
-{
-	size_t m = h->nterms + (h->constant ? 1 : 0);
-	if (!(p->noise_dof > 0) || p->n <= m)
-		return false;
-	if (!(p->noise_var > 0))
-		return h->rss <= 0;
-	return (h->rss / (double)(p->n - m)) / p->noise_var <= p->fcrit[m];
+	p->y = y;
+	p->tss = fit_weighted_tss(p->n, y, p->sw);
 }
 
 void fit_assign_folds(size_t n, const double *order_key, unsigned k, unsigned *fold)

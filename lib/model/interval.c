@@ -45,39 +45,22 @@ static void score_replicate(struct finalist *f, const double *yp, size_t n, doub
 	f->h.valid = isfinite(f->h.cv);
 }
 
-/* the same stagewise rule as the search, over the finalists that compete in re-selection */
+/* the same stagewise rule as the search, over the finalists that compete in re-selection: the
+ * best of each size by RSS, then search_refine */
 static const struct finalist *reselect(const struct fit_problem *p, const struct finalist *fs, size_t nf)
 {
-	const struct finalist *cur = NULL;
+	struct hypothesis stage[PMNF_MAX_TERMS + 1];
+	const struct finalist *who[PMNF_MAX_TERMS + 1] = {0};
+	unsigned nstages = 0;
 	for (unsigned k = 0; k <= PMNF_MAX_TERMS; k++) {
-		const struct finalist *best = NULL;
 		for (size_t c = 0; c < nf; c++)
-			if (fs[c].compete && fs[c].h.nterms == k && fs[c].h.valid && (!best || fs[c].h.cv < best->h.cv))
-				best = &fs[c];
-		if (!best)
-			continue;
-		if (!cur)
-			cur = best;
-		else if (search_accepts(p, &cur->h, &best->h))
-			cur = best;
-		else
-			break;
+			if (fs[c].compete && fs[c].h.nterms == k && fs[c].h.valid && (!who[k] || fs[c].h.rss < who[k]->h.rss))
+				who[k] = &fs[c];
+		stage[k] = who[k] ? who[k]->h : (struct hypothesis){.nterms = k, .valid = false};
+		if (who[k])
+			nstages = k + 1;
 	}
-	return cur;
-}
-
-static double weighted_tss(const double *y, const double *sw, size_t n)
-{
-	double sumw = 0, sumwy = 0, tss = 0;
-	for (size_t i = 0; i < n; i++) {
-		sumw += sw[i] * sw[i];
-		sumwy += sw[i] * sw[i] * y[i];
-	}
-	for (size_t i = 0; i < n; i++) {
-		double d = sw[i] * (y[i] - sumwy / sumw);
-		tss += d * d;
-	}
-	return tss;
+	return nstages ? who[search_refine(p, stage, nstages)] : NULL;
 }
 
 /* relative deviations of the repetitions from their point's value */
@@ -85,9 +68,9 @@ static size_t pooled_deviations(const struct interval_spec *s, double *dev)
 {
 	size_t nd = 0;
 	for (size_t i = 0; i < s->p->n; i++)
-		if (s->nreps[i] > 1 && s->p->y[i] != 0)
+		if (s->nreps[i] > 1 && s->values[i] != 0)
 			for (size_t r = 0; r < s->nreps[i]; r++)
-				dev[nd++] = s->reps[i][r] / s->p->y[i] - 1.0;
+				dev[nd++] = s->reps[i][r] / s->values[i] - 1.0;
 	return nd;
 }
 
@@ -102,7 +85,7 @@ static size_t fit_residuals(const struct interval_spec *s, double *fitted, doubl
 		fitted[i] = h->c0;
 		for (unsigned k = 0; k < h->nterms; k++)
 			fitted[i] += h->coef[k] * p->basis[h->idx[k] * p->n + i];
-		dev[i] = fitted[i] != 0 ? inflate * (p->y[i] / fitted[i] - 1.0) : 0.0;
+		dev[i] = fitted[i] != 0 ? inflate * (s->values[i] / fitted[i] - 1.0) : 0.0;
 	}
 	return p->n;
 }
@@ -151,7 +134,7 @@ static bool prepare_finalists(const struct interval_spec *s, struct finalist *fs
 		if (c > 0 && h->nterms != s->finalists[0].nterms) {
 			fs[c].compete = true;
 			for (size_t d = 1; d < s->nfinalists && fs[c].compete; d++)
-				fs[c].compete = !(s->finalists[d].nterms == h->nterms && s->finalists[d].cv < h->cv);
+				fs[c].compete = !(s->finalists[d].nterms == h->nterms && s->finalists[d].rss < h->rss);
 		}
 		if (!fs[c].compete && !fs[c].plausible)
 			continue;
@@ -164,22 +147,25 @@ static bool prepare_finalists(const struct interval_spec *s, struct finalist *fs
 	return true;
 }
 
-/* one replicate's per-point values: resampled repetitions re-aggregated, or (one repetition
- * per point) the fit times a resampled relative residual */
+/* one replicate's per-point values (ys) and selection values (ysel): resampled repetitions
+ * re-aggregated, or (one repetition per point) the fit times a resampled relative residual */
 static void resample_values(const struct interval_spec *s, bool repetitions, const double *fitted,
-			    const double *dev, size_t nd, gsl_rng *rng, unsigned *counts, double *ys)
+			    const double *dev, size_t nd, gsl_rng *rng, unsigned *counts, double *ys, double *ysel)
 {
 	const struct fit_problem *p = s->p;
 	for (size_t i = 0; i < p->n; i++) {
 		if (!repetitions) {
-			ys[i] = fitted[i] * (1.0 + dev[gsl_rng_uniform_int(rng, nd)]);
+			ys[i] = ysel[i] = fitted[i] * (1.0 + dev[gsl_rng_uniform_int(rng, nd)]);
 		} else if (s->nreps[i] > 1) {
 			memset(counts, 0, s->nreps[i] * sizeof *counts);
 			for (size_t r = 0; r < s->nreps[i]; r++)
 				counts[gsl_rng_uniform_int(rng, s->nreps[i])]++;
 			ys[i] = aggregate_counts(s->reps[i], counts, s->nreps[i], s->nreps[i], s->aggregate);
+			ysel[i] = s->select == s->aggregate ? ys[i]
+				  : aggregate_counts(s->reps[i], counts, s->nreps[i], s->nreps[i], s->select);
 		} else {
-			ys[i] = p->y[i];
+			ys[i] = s->values[i];
+			ysel[i] = p->y[i];
 		}
 	}
 }
@@ -219,13 +205,13 @@ int interval_bootstrap(const struct interval_spec *s, struct fit_work *w, double
 	size_t nd = repetitions ? pooled_deviations(s, dev) : fit_residuals(s, fitted, dev);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, s->seed);
-	double ys[n], yp[n];
+	double ys[n], ysel[n], yp[n];
 	unsigned counts[maxreps];
 	for (unsigned b = 0; ok && b < s->replicates; b++) {
-		resample_values(s, repetitions, fitted, dev, nd, rng, counts, ys);
+		resample_values(s, repetitions, fitted, dev, nd, rng, counts, ys, ysel);
 		for (size_t i = 0; i < n; i++)
-			yp[i] = p->sw[i] * ys[i];
-		double tss = weighted_tss(ys, p->sw, n);
+			yp[i] = p->sw[i] * ysel[i];
+		double tss = fit_weighted_tss(n, ysel, p->sw);
 		for (size_t c = 0; c < nf; c++)
 			if (fs[c].compete)
 				score_replicate(&fs[c], yp, n, tss);

@@ -25,7 +25,7 @@ bool search_accepts(const struct fit_problem *p, const struct hypothesis *curren
 		return false;
 	if (current->cv < EXACT_CV || fit_within_noise(p, current))
 		return false;
-	return next->ar2 > current->ar2 && next->cv < current->cv;
+	return next->ar2 > current->ar2 && next->cv < current->cv && fit_significant(p, current, next);
 }
 
 /* fit with a constant; when that goes non-positive because of a negative constant, try
@@ -49,11 +49,6 @@ static bool same_terms(const struct hypothesis *a, const struct hypothesis *b)
 	return a->nterms == b->nterms && !memcmp(a->idx, b->idx, a->nterms * sizeof a->idx[0]);
 }
 
-static double by_cv(const struct hypothesis *h)
-{
-	return h->cv;
-}
-
 static double by_smape(const struct hypothesis *h)
 {
 	return h->cv_smape;
@@ -68,6 +63,8 @@ static double by_rss(const struct hypothesis *h)
 static void ranked_offer(struct hypothesis *list, unsigned *n, unsigned cap, const struct hypothesis *h,
 			 double (*key)(const struct hypothesis *))
 {
+	if (*n == cap && !(key(h) < key(&list[cap - 1])))
+		return;
 	for (unsigned k = 0; k < *n; k++)
 		if (same_terms(&list[k], h))
 			return;
@@ -83,7 +80,8 @@ static void ranked_offer(struct hypothesis *list, unsigned *n, unsigned cap, con
 		(*n)++;
 }
 
-/* the best SEARCH_KEEP valid hypotheses of a stage, by cross-validation (SMAPE in basic mode) */
+/* the best SEARCH_KEEP valid hypotheses of a stage: by weighted RSS, the likelihood, since they
+ * have the same number of terms (by the SMAPE of leave-one-out predictions in basic mode) */
 struct top {
 	unsigned n;
 	struct hypothesis h[SEARCH_KEEP];
@@ -92,7 +90,7 @@ struct top {
 static void top_offer(struct top *t, const struct hypothesis *h, bool basic)
 {
 	if (h->valid)
-		ranked_offer(t->h, &t->n, SEARCH_KEEP, h, basic ? by_smape : by_cv);
+		ranked_offer(t->h, &t->n, SEARCH_KEEP, h, basic ? by_smape : by_rss);
 }
 
 static unsigned long binomial(unsigned long n, unsigned k)
@@ -159,8 +157,7 @@ static void screen_base(const struct fit_problem *p, const struct hypothesis *ba
 }
 
 /* all k-subsets: every (k-1)-subset as a base, extended by the candidates after it */
-static void screen_exhaustive(const struct fit_problem *p, unsigned k, struct shortlist *sl, struct fit_work *w,
-			      unsigned long *tried)
+static void screen_exhaustive(const struct fit_problem *p, unsigned k, struct shortlist *sl, unsigned long *tried)
 {
 	struct hypothesis base = {.constant = true, .nterms = k - 1};
 	for (unsigned i = 0; i + 1 < k; i++)
@@ -196,7 +193,7 @@ static void stage_screened(const struct fit_problem *p, unsigned k, bool exhaust
 {
 	struct shortlist sl = {0};
 	if (exhaustive)
-		screen_exhaustive(p, k, &sl, w, tried);
+		screen_exhaustive(p, k, &sl, tried);
 	else
 		for (unsigned b = 0; b < prev->n && b < beam; b++)
 			screen_base(p, &prev->h[b], false, &sl, tried);
@@ -205,6 +202,32 @@ static void stage_screened(const struct fit_problem *p, unsigned k, bool exhaust
 		fit_either(p, &h, w, tried);
 		top_offer(t, &h, false);
 	}
+}
+
+unsigned search_refine(const struct fit_problem *p, const struct hypothesis *stage, unsigned nstages)
+{
+	unsigned c = 0;
+	while (c + 1 < nstages && !stage[c].valid)
+		c++;
+	for (unsigned k = c + 1; k < nstages && k <= c + 2; k++)
+		if (search_accepts(p, &stage[c], &stage[k]))
+			c = k;
+	return c;
+}
+
+/* search stage k, given the stages so far and the one chosen among them? */
+static bool search_continues(const struct fit_problem *p, const struct search_options *o,
+			     const struct hypothesis *chosen, unsigned c, unsigned k)
+{
+	if (o->basic)
+		return true;
+	if (chosen->cv < EXACT_CV)
+		return false;
+	/* a fit within the noise is final, but with lookahead the next stage is still searched so
+	 * the interval can weigh its hypotheses */
+	if (fit_within_noise(p, chosen))
+		return o->lookahead && k == c + 1;
+	return k <= c + 2;
 }
 
 int search_best(const struct fit_problem *p, const struct search_options *o, struct search_result *r,
@@ -216,7 +239,6 @@ int search_best(const struct fit_problem *p, const struct search_options *o, str
 	if (!fit_hypothesis(p, &h0, w))
 		return -1;
 	r->stage[0] = h0;
-	r->best = h0;
 	r->nstages = 1;
 	r->ntop[0] = 1;
 	r->top[0][0] = h0;
@@ -225,32 +247,31 @@ int search_best(const struct fit_problem *p, const struct search_options *o, str
 		kmax = PMNF_MAX_TERMS;
 	struct top prev = {.n = 1, .h = {h0}};
 	unsigned long tried = r->tried;
+	unsigned chosen = 0;
 	for (unsigned k = 1; k <= kmax && k <= p->ncand; k++) {
-		/* an exact fit is final; one within the noise is too, but with lookahead the next stage
-		 * is still searched so the interval can weigh its hypotheses */
-		if (!o->basic && (r->best.cv < EXACT_CV || (!o->lookahead && fit_within_noise(p, &r->best))))
+		if (!search_continues(p, o, &r->stage[chosen], chosen, k))
 			break;
 		struct top t = {0};
 		/* a lookahead past a model within the noise only supplies interval finalists: the
 		 * beam around the current best is enough for that */
-		bool looking_ahead = !o->basic && fit_within_noise(p, &r->best);
+		bool looking_ahead = !o->basic && fit_within_noise(p, &r->stage[chosen]);
 		if (k == 1)
 			stage_singles(p, &t, o->basic, w, &tried);
 		else
 			stage_screened(p, k, !looking_ahead && binomial(p->ncand, k) <= o->exhaustive_limit, &prev,
 				       o->beam, &t, w, &tried);
-		if (!t.n)
-			break;
-		r->stage[k] = t.h[0];
 		r->nstages = k + 1;
 		r->ntop[k] = t.n;
 		memcpy(r->top[k], t.h, t.n * sizeof t.h[0]);
-		bool accept = o->basic ? t.h[0].cv_smape < r->best.cv_smape : search_accepts(p, &r->best, &t.h[0]);
-		if (!accept)
-			break;
-		r->best = t.h[0];
-		prev = t;
+		r->stage[k] = t.n ? t.h[0] : (struct hypothesis){.nterms = k, .valid = false};
+		if (t.n)
+			prev = t;
+		if (o->basic)
+			chosen = t.n && t.h[0].cv_smape < h0.cv_smape ? 1 : 0;
+		else
+			chosen = search_refine(p, r->stage, r->nstages);
 	}
+	r->best = r->stage[chosen];
 	r->tried = tried;
 	return 0;
 }

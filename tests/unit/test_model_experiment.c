@@ -115,16 +115,17 @@ static void aggregates_repetitions(void **state)
 
 static void relative_variance_of_the_mean_is_exact(void **state)
 {
-	/* relative deviations -0.1, 0, +0.1 at every point: population variance 0.02/3 */
+	/* relative deviations -0.1, 0, +0.1 from the mean at every point: the pooled variance (one
+	 * degree of freedom per group lost to its mean) is 4 * 0.01 / (6 - 2) */
 	double r0[] = {0.9, 1.0, 1.1}, r1[] = {9, 10, 11};
 	const double *reps[] = {r0, r1};
 	size_t nreps[] = {3, 3};
-	double values[] = {1.0, 10.0}, dof;
-	double var = aggregate_relative_variance(reps, nreps, values, 2, MODEL_AGG_MEAN, 1, &dof);
-	assert_true(fabs(var - (0.02 / 3) / 3) < 1e-12);
+	double dof;
+	double var = aggregate_relative_variance(reps, nreps, 2, MODEL_AGG_MEAN, 1, &dof);
+	assert_true(fabs(var - 0.01 / 3) < 1e-12);
 	assert_true(dof == 4);
 	/* the median of three of {-0.1, -0.1, 0, 0, 0.1, 0.1}: a known order-statistic distribution */
-	double med = aggregate_relative_variance(reps, nreps, values, 2, MODEL_AGG_MEDIAN, 1, &dof);
+	double med = aggregate_relative_variance(reps, nreps, 2, MODEL_AGG_MEDIAN, 1, &dof);
 	assert_true(med > 0 && med < 0.01);
 }
 
