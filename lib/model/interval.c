@@ -18,8 +18,7 @@ struct finalist {
 	struct hypothesis h;   /* terms, and the scores of the current replicate */
 	struct fit_ops ops;
 	size_t ncoef;
-	bool compete;          /* takes part in re-selection (else only in the widening) */
-	bool plausible;        /* fits within the noise: widens the interval */
+	bool compete;          /* takes part in re-selection */
 };
 
 static double dot(const double *a, const double *b, size_t n)
@@ -119,9 +118,8 @@ static double percentile(const double *v, size_t n, double f)
 	return a + (pos - (double)lo) * (b - a);
 }
 
-/* The selected hypothesis and the best of every other size re-compete in each replicate; every
- * finalist within the noise widens the interval; the others are not needed. false when the
- * selected hypothesis has no operators. */
+/* The selected hypothesis and the best of every other size re-compete in each replicate; the
+ * others are not needed. false when the selected hypothesis has no operators. */
 static bool prepare_finalists(const struct interval_spec *s, struct finalist *fs, struct fit_work *w)
 {
 	const struct fit_problem *p = s->p;
@@ -129,19 +127,16 @@ static bool prepare_finalists(const struct interval_spec *s, struct finalist *fs
 		const struct hypothesis *h = &s->finalists[c];
 		fs[c].h = *h;
 		fs[c].ncoef = h->nterms + (h->constant ? 1 : 0);
-		fs[c].plausible = fit_within_noise(p, h);
 		fs[c].compete = c == 0;
 		if (c > 0 && h->nterms != s->finalists[0].nterms) {
 			fs[c].compete = true;
 			for (size_t d = 1; d < s->nfinalists && fs[c].compete; d++)
 				fs[c].compete = !(s->finalists[d].nterms == h->nterms && s->finalists[d].rss < h->rss);
 		}
-		if (!fs[c].compete && !fs[c].plausible)
-			continue;
-		if (fit_operators(p, &fs[c].h, s->x0, &fs[c].ops, w)) {
+		if (fs[c].compete && fit_operators(p, &fs[c].h, s->x0, &fs[c].ops, w)) {
 			if (c == 0)
 				return false;
-			fs[c].compete = fs[c].plausible = false;
+			fs[c].compete = false;
 		}
 	}
 	return true;
@@ -170,21 +165,11 @@ static void resample_values(const struct interval_spec *s, bool repetitions, con
 	}
 }
 
-/* the percentile interval of the re-selected predictions, widened to every plausible finalist's */
-static void interval_of(const struct interval_spec *s, const struct finalist *fs, const double *out,
-			const double *env, double *lo, double *hi)
+/* the percentile interval of the re-selected predictions */
+static void interval_of(const struct interval_spec *s, const double *out, double *lo, double *hi)
 {
-	size_t b = s->replicates;
-	double qlo = (1.0 - s->level) / 2, qhi = (1.0 + s->level) / 2;
-	*lo = percentile(out, b, qlo);
-	*hi = percentile(out, b, qhi);
-	for (size_t c = 0; c < s->nfinalists; c++) {
-		if (!fs[c].plausible)
-			continue;
-		*lo = fmin(*lo, percentile(env + c * b, b, qlo));
-		*hi = fmax(*hi, percentile(env + c * b, b, qhi));
-	}
-	*lo = fmax(*lo, 0.0);   /* the metrics are non-negative */
+	*lo = fmax(percentile(out, s->replicates, (1.0 - s->level) / 2), 0.0);   /* the metrics are non-negative */
+	*hi = percentile(out, s->replicates, (1.0 + s->level) / 2);
 }
 
 int interval_bootstrap(const struct interval_spec *s, struct fit_work *w, double *lo, double *hi)
@@ -201,7 +186,7 @@ int interval_bootstrap(const struct interval_spec *s, struct fit_work *w, double
 	}
 	bool repetitions = maxreps > 1;
 	double *dev = xmalloc((total + n) * sizeof *dev), *fitted = xmalloc(n * sizeof *fitted);
-	double *env = xmalloc(nf * s->replicates * sizeof *env), *out = xmalloc(s->replicates * sizeof *out);
+	double *out = xmalloc(s->replicates * sizeof *out);
 	size_t nd = repetitions ? pooled_deviations(s, dev) : fit_residuals(s, fitted, dev);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, s->seed);
@@ -219,19 +204,15 @@ int interval_bootstrap(const struct interval_spec *s, struct fit_work *w, double
 		/* a future measurement at the target: as many repetitions, aggregated alike */
 		double factor = nd ? aggregate_draw(dev, nd, repetitions ? maxreps : 1, s->aggregate, rng) : 1.0;
 		out[b] = dot((sel ? sel : &fs[0])->ops.g, ys, n) * factor;
-		for (size_t c = 0; c < nf; c++)
-			if (fs[c].plausible)
-				env[c * s->replicates + b] = dot(fs[c].ops.g, ys, n) * factor;
 	}
 	if (ok)
-		interval_of(s, fs, out, env, lo, hi);
+		interval_of(s, out, lo, hi);
 	gsl_rng_free(rng);
 	for (size_t c = 0; c < nf; c++)
 		fit_ops_free(&fs[c].ops);
 	free(fs);
 	free(dev);
 	free(fitted);
-	free(env);
 	free(out);
 	return ok ? 0 : -1;
 }

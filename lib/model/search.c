@@ -17,6 +17,7 @@ void search_options_default(struct search_options *o)
 	o->exhaustive_limit = 2000;
 	o->basic = false;
 	o->lookahead = true;
+	o->record = true;
 }
 
 bool search_accepts(const struct fit_problem *p, const struct hypothesis *current, const struct hypothesis *next)
@@ -128,10 +129,38 @@ static void insert_sorted(struct hypothesis *h, unsigned idx)
 	h->nterms++;
 }
 
-/* screen every base + one candidate by its exact RSS; above_base: only candidates after the
- * base's last index (so that enumerating all bases lists every subset once) */
+/* the largest relative size of candidate c over the points: the prior of its coefficient has
+ * scale 1 / peak, a term as large as the metric where it is largest (average.h) */
+static double peak(const struct fit_problem *p, unsigned c)
+{
+	double most = 0;
+	for (size_t i = 0; i < p->n; i++)
+		most = fmax(most, fabs(p->sw[i] * p->basis[c * p->n + i]));
+	return most;
+}
+
+/* record h (its term coefficients in the order of h->idx) for model averaging */
+static void record(struct search_result *r, const struct fit_problem *p, const struct hypothesis *h, const double *coef,
+		   double pred, double var0, double rss, double logdet)
+{
+	if (r->nrecords >= SEARCH_RECORDS)
+		return;
+	double logprior = 0;
+	for (unsigned k = 0; k < h->nterms; k++) {
+		double pk = peak(p, h->idx[k]), t = coef[k] * pk;
+		logprior += log(pk) - 0.5 * t * t;
+	}
+	r->record[r->nrecords++] = (struct search_record){
+		.pred = pred, .var0 = var0, .rss = rss, .logdet = logdet, .logprior = logprior, .nterms = h->nterms,
+	};
+}
+
+/* screen every base + one candidate by its exact RSS into sl (when not NULL), and record them
+ * (and a constant base) in r when they stay positive at the check points (when r is not NULL);
+ * above_base: only candidates after the base's last index (so that enumerating all bases lists
+ * every subset once) */
 static void screen_base(const struct fit_problem *p, const struct hypothesis *base, bool above_base,
-			struct shortlist *sl, unsigned long *tried)
+			struct shortlist *sl, struct search_result *r, struct fit_work *w, unsigned long *tried)
 {
 	size_t n = p->n;
 	double q[(PMNF_MAX_TERMS + 1) * n], res[n];
@@ -140,6 +169,13 @@ static void screen_base(const struct fit_problem *p, const struct hypothesis *ba
 	b.constant = true;
 	if (!fit_base_init(p, &b, &fb))
 		return;
+	if (!p->ncheck)
+		r = NULL;
+	bool positive = true;
+	for (size_t j = 0; j < p->ncheck; j++)
+		positive &= fb.pred[j] > 0;
+	if (r && !b.nterms && positive)
+		record(r, p, &b, NULL, fb.pred[0], fb.var0, fb.rss, fb.logdet);
 	unsigned from = above_base && b.nterms ? b.idx[b.nterms - 1] + 1 : 0;
 	for (unsigned c = from; c < p->ncand; c++) {
 		bool present = false;
@@ -151,19 +187,31 @@ static void screen_base(const struct fit_problem *p, const struct hypothesis *ba
 		struct hypothesis h = b;
 		insert_sorted(&h, c);
 		h.rss = x.rss;
-		(*tried)++;
-		shortlist_offer(sl, &h);
+		if (sl) {
+			(*tried)++;
+			shortlist_offer(sl, &h);
+		}
+		positive = true;
+		for (size_t j = 0; j < p->ncheck; j++)
+			positive &= x.pred[j] > 0;
+		if (r && positive) {
+			double coef[PMNF_MAX_TERMS];
+			for (unsigned k = 0, j = 1; k < h.nterms; k++)
+				coef[k] = h.idx[k] == c ? x.coef_added : x.coef[j++];
+			record(r, p, &h, coef, x.pred[0], x.var0, x.rss, x.logdet);
+		}
 	}
 }
 
 /* all k-subsets: every (k-1)-subset as a base, extended by the candidates after it */
-static void screen_exhaustive(const struct fit_problem *p, unsigned k, struct shortlist *sl, unsigned long *tried)
+static void screen_exhaustive(const struct fit_problem *p, unsigned k, struct shortlist *sl, struct search_result *r,
+			      struct fit_work *w, unsigned long *tried)
 {
 	struct hypothesis base = {.constant = true, .nterms = k - 1};
 	for (unsigned i = 0; i + 1 < k; i++)
 		base.idx[i] = i;
 	for (;;) {
-		screen_base(p, &base, true, sl, tried);
+		screen_base(p, &base, true, sl, r, w, tried);
 		int i = (int)k - 2;
 		while (i >= 0 && base.idx[i] == p->ncand - (k - 1) + (unsigned)i)
 			i--;
@@ -175,10 +223,12 @@ static void screen_exhaustive(const struct fit_problem *p, unsigned k, struct sh
 	}
 }
 
-/* stage 1: every single term, fully fitted */
-static void stage_singles(const struct fit_problem *p, struct top *t, bool basic, struct fit_work *w,
-			  unsigned long *tried)
+/* stage 1: every single term, fully fitted (and, to record them, screened from the constant) */
+static void stage_singles(const struct fit_problem *p, struct top *t, bool basic, struct search_result *r,
+			  struct fit_work *w, unsigned long *tried)
 {
+	if (r)
+		screen_base(p, &r->stage[0], false, NULL, r, w, tried);
 	for (unsigned c = 0; c < p->ncand; c++) {
 		struct hypothesis h = {.nterms = 1, .idx = {c}};
 		fit_either(p, &h, w, tried);
@@ -189,14 +239,14 @@ static void stage_singles(const struct fit_problem *p, struct top *t, bool basic
 /* a later stage: screen (all subsets, or the previous stage's best few extended by one term),
  * then fit and cross-validate the shortlist */
 static void stage_screened(const struct fit_problem *p, unsigned k, bool exhaustive, const struct top *prev,
-			   unsigned beam, struct top *t, struct fit_work *w, unsigned long *tried)
+			   unsigned beam, struct top *t, struct search_result *r, struct fit_work *w, unsigned long *tried)
 {
 	struct shortlist sl = {0};
 	if (exhaustive)
-		screen_exhaustive(p, k, &sl, tried);
+		screen_exhaustive(p, k, &sl, r, w, tried);
 	else
 		for (unsigned b = 0; b < prev->n && b < beam; b++)
-			screen_base(p, &prev->h[b], false, &sl, tried);
+			screen_base(p, &prev->h[b], false, &sl, r, w, tried);
 	for (unsigned j = 0; j < sl.n; j++) {
 		struct hypothesis h = sl.h[j];
 		fit_either(p, &h, w, tried);
@@ -252,14 +302,11 @@ int search_best(const struct fit_problem *p, const struct search_options *o, str
 		if (!search_continues(p, o, &r->stage[chosen], chosen, k))
 			break;
 		struct top t = {0};
-		/* a lookahead past a model within the noise only supplies interval finalists: the
-		 * beam around the current best is enough for that */
-		bool looking_ahead = !o->basic && fit_within_noise(p, &r->stage[chosen]);
 		if (k == 1)
-			stage_singles(p, &t, o->basic, w, &tried);
+			stage_singles(p, &t, o->basic, o->record ? r : NULL, w, &tried);
 		else
-			stage_screened(p, k, !looking_ahead && binomial(p->ncand, k) <= o->exhaustive_limit, &prev,
-				       o->beam, &t, w, &tried);
+			stage_screened(p, k, binomial(p->ncand, k) <= o->exhaustive_limit, &prev, o->beam, &t,
+				       o->record ? r : NULL, w, &tried);
 		r->nstages = k + 1;
 		r->ntop[k] = t.n;
 		memcpy(r->top[k], t.h, t.n * sizeof t.h[0]);

@@ -29,7 +29,9 @@
  * the previous stage by one term (a beam search). Beyond the first stage, every hypothesis is
  * first screened by its exact residual sum of squares, computed by projecting the added term
  * off the orthonormal basis of the smaller hypothesis (a few dot products instead of a QR); only
- * the SEARCH_SCREEN best are fitted and cross-validated.
+ * the SEARCH_SCREEN best are fitted and cross-validated. The screening also gives each
+ * hypothesis' prediction at the target and what model averaging needs (average.h); the search
+ * records them.
  *
  * The basic mode reproduces Extra-P's basic single-parameter modeler for comparison: the
  * constant or a constant plus exactly one term, chosen by the SMAPE of leave-one-out
@@ -56,9 +58,20 @@ struct search_options {
 	unsigned long exhaustive_limit; /* enumerate a stage when it has at most this many hypotheses */
 	bool basic;                  /* Extra-P's basic modeler */
 	bool lookahead;              /* search the stage after the selected one too (for intervals) */
+	bool record;                 /* record the screened hypotheses (for intervals) */
 };
 
 void search_options_default(struct search_options *o);
+
+/* Every hypothesis with a constant the search screened (exact least-squares updates) that
+ * stays positive at the check points, for model averaging (average.h). */
+#define SEARCH_RECORDS 512
+struct search_record {
+	double pred, var0;      /* prediction at the target, its variance / the noise variance */
+	double rss, logdet;     /* weighted RSS, log det X^T W X */
+	double logprior;        /* log prior density of the term coefficients (average.h) */
+	unsigned nterms;        /* terms besides the constant */
+};
 
 struct search_result {
 	struct hypothesis best;                    /* the selected hypothesis */
@@ -67,6 +80,8 @@ struct search_result {
 	unsigned ntop[PMNF_MAX_TERMS + 1];          /* the best few of every stage searched */
 	struct hypothesis top[PMNF_MAX_TERMS + 1][SEARCH_KEEP];
 	unsigned long tried;                       /* hypotheses fitted */
+	unsigned nrecords;
+	struct search_record record[SEARCH_RECORDS];
 };
 
 /* 0 on success; -1 when not even the constant could be fitted */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/average.h"
 #include "model/interval.h"
 #include "model/multiparam.h"
 #include "model/problem.h"
@@ -245,6 +246,28 @@ static struct hypothesis refit_to_values(const struct fit_problem *fp, const str
 	return h;
 }
 
+/* the hull of the bootstrap interval and the model-averaged one; without repetitions the noise
+ * is estimated from the residuals of the selected hypothesis */
+static void widen_by_averaging(const struct fit_problem *fsel, const struct search_result *r, double value_var,
+			       double level, struct model_prediction *pred)
+{
+	double noise_var = fsel->noise_var;
+	size_t m = r->best.nterms + (r->best.constant ? 1 : 0);
+	if (!(fsel->noise_dof > 0) && fsel->n > m) {
+		noise_var = r->best.rss / (double)(fsel->n - m);
+		value_var = noise_var;
+	}
+	struct average_spec as = {
+		.h = r->record, .n = r->nrecords, .ncand = (unsigned)fsel->ncand, .noise_var = noise_var,
+		.future_var = value_var, .level = level,
+	};
+	double lo, hi;
+	if (!pred->has_interval || average_interval(&as, &lo, &hi))
+		return;
+	pred->lo = fmin(pred->lo, fmax(lo, 0.0));
+	pred->hi = fmax(pred->hi, hi);
+}
+
 static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n, struct model_result *out)
 {
 	const struct model_options *o = ctx->o;
@@ -309,6 +332,7 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 			.replicates = o->bootstrap, .level = o->level, .seed = seed,
 		};
 		out->prediction.has_interval = !interval_bootstrap(&is, ctx->w, &out->prediction.lo, &out->prediction.hi);
+		widen_by_averaging(&fsel, &r, value_var, o->level, &out->prediction);
 	}
 	out->status = MODEL_OK;
 	problem_free(&pr);
