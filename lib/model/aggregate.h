@@ -46,8 +46,10 @@ double aggregate_relative_variance(const double *const *reps, const size_t *nrep
 /* The aggregate the model search chooses terms with, and its relative variance (as above). It
  * is the requested aggregate, except that for the median the mean is taken when the pooled
  * noise makes it the more precise of the two: the median of five has about 1.4x the variance of
- * the mean under Gaussian noise and 2.1x under uniform noise, while with heavy tails or outliers
- * the median stays the more precise. Under multiplicative noise the median and the mean of a
+ * the mean under Gaussian noise and 2.1x under uniform noise, while with heavy tails or a rare
+ * large outlier (one repetition in 20 three times too slow) the median stays the more precise.
+ * Both variances come from the same pooled sample, so the choice follows the noise measured,
+ * not an assumption about it. Under multiplicative noise the median and the mean of a
  * point are the same multiple of its true value, so both follow the same function class: the
  * choice changes how surely the class is found, not what is modeled (the coefficients are
  * fitted to the requested aggregate). requested_var: the relative variance of the requested
