@@ -130,30 +130,43 @@ static double simulated_median_variance(const double *dev, size_t nd, size_t r, 
 	return gsl_stats_variance(draws, 1, NOISE_DRAWS);
 }
 
-double aggregate_relative_variance(const double *const *reps, const size_t *nreps, const double *values, size_t npoints,
-				   enum model_aggregate a, unsigned long seed, double *dof)
+/* The noise sample: every repetition's relative deviation from its point's mean, scaled by
+ * sqrt(r / (r - 1)) so that the sample spreads like the noise itself (deviations from a mean of
+ * r are narrower by that factor; deviations from a median would put a fifth of the sample at
+ * exactly zero and make the median look more precise than it is). Sorted. Returns its size;
+ * *r receives the typical repetition count and *dof the degrees of freedom. */
+static size_t noise_sample(const double *const *reps, const size_t *nreps, size_t npoints, double *dev, unsigned *r,
+			   double *dof)
 {
-	size_t total = 0, used = 0;
+	size_t nd = 0, used = 0;
 	*dof = 0;
-	for (size_t k = 0; k < npoints; k++)
-		if (nreps[k] > 1 && values[k] != 0) {
-			total += nreps[k];
-			used++;
-			*dof += (double)(nreps[k] - 1);
-		}
-	if (!used)
-		return 0.0;
-	double dev[total];
-	size_t nd = 0;
-	for (size_t k = 0; k < npoints; k++)
-		if (nreps[k] > 1 && values[k] != 0)
-			for (size_t r = 0; r < nreps[k]; r++)
-				dev[nd++] = reps[k][r] / values[k] - 1.0;
+	for (size_t k = 0; k < npoints; k++) {
+		if (nreps[k] < 2)
+			continue;
+		double mean = gsl_stats_mean(reps[k], 1, nreps[k]);
+		if (!(mean != 0))
+			continue;
+		double scale = sqrt((double)nreps[k] / (double)(nreps[k] - 1));
+		for (size_t i = 0; i < nreps[k]; i++)
+			dev[nd++] = scale * (reps[k][i] / mean - 1.0);
+		used++;
+		*dof += (double)(nreps[k] - 1);
+	}
+	*r = used ? (unsigned)((nd + used / 2) / used) : 0;
 	gsl_sort(dev, 1, nd);
-	unsigned r = (unsigned)((total + used / 2) / used);
+	return nd;
+}
+
+/* the variance of aggregate a of r draws from the noise sample */
+static double variance_of(const double *dev, size_t nd, unsigned r, enum model_aggregate a, unsigned long seed)
+{
 	switch (a) {
-	case MODEL_AGG_MEAN:
-		return gsl_stats_variance(dev, 1, nd) * (double)(nd - 1) / (double)nd / (double)r;
+	case MODEL_AGG_MEAN: {
+		double ss = 0;
+		for (size_t k = 0; k < nd; k++)
+			ss += dev[k] * dev[k];
+		return ss / (double)nd / (double)r;
+	}
 	case MODEL_AGG_MIN:
 		return order_statistic_variance(dev, nd, 1, r);
 	case MODEL_AGG_MAX:
@@ -163,6 +176,40 @@ double aggregate_relative_variance(const double *const *reps, const size_t *nrep
 			return order_statistic_variance(dev, nd, (r + 1) / 2, r);
 		return simulated_median_variance(dev, nd, r, seed);
 	}
+}
+
+static size_t total_reps(const size_t *nreps, size_t npoints)
+{
+	size_t total = 0;
+	for (size_t k = 0; k < npoints; k++)
+		total += nreps[k] > 1 ? nreps[k] : 0;
+	return total;
+}
+
+double aggregate_relative_variance(const double *const *reps, const size_t *nreps, size_t npoints,
+				   enum model_aggregate a, unsigned long seed, double *dof)
+{
+	double dev[total_reps(nreps, npoints) + 1];
+	unsigned r;
+	size_t nd = noise_sample(reps, nreps, npoints, dev, &r, dof);
+	return nd ? variance_of(dev, nd, r, a, seed) : 0.0;
+}
+
+enum model_aggregate aggregate_for_selection(const double *const *reps, const size_t *nreps, size_t npoints,
+					     enum model_aggregate requested, unsigned long seed, double *var,
+					     double *requested_var, double *dof)
+{
+	double dev[total_reps(nreps, npoints) + 1];
+	unsigned r;
+	size_t nd = noise_sample(reps, nreps, npoints, dev, &r, dof);
+	*var = *requested_var = nd ? variance_of(dev, nd, r, requested, seed) : 0.0;
+	if (requested != MODEL_AGG_MEDIAN || !nd)
+		return requested;
+	double mean_var = variance_of(dev, nd, r, MODEL_AGG_MEAN, seed);
+	if (!(mean_var < *var))
+		return requested;
+	*var = mean_var;
+	return MODEL_AGG_MEAN;
 }
 
 /* one-way ANOVA p-value of "the group means differ", on log values when all are positive */

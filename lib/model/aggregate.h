@@ -34,13 +34,29 @@ double aggregate_counts(const double *sorted, const unsigned *count, size_t n, s
 			enum model_aggregate a);
 
 /* The relative variance of a per-point value (the aggregate of a point's repetitions, relative
- * to its value), from the pooled relative deviations of all repetitions: the aggregate of r
- * draws from them, since the spread of a median of five depends on the shape of the
- * noise: computed exactly from the order statistics of the pooled deviations (mean, min, max,
- * median of an odd number), simulated for the median of an even number. dof receives the
+ * to the point's level), from the noise of all points pooled (multiplicative noise: the same
+ * relative spread everywhere): the variance of the aggregate of r draws from the pooled relative
+ * deviations, since the spread of a median of five depends on the shape of the noise. Exact
+ * from the order statistics of the pooled deviations (min, max, median of an odd number), their
+ * second moment for the mean, simulated for the median of an even number. dof receives the
  * degrees of freedom of the estimate (0: no repetitions). */
-double aggregate_relative_variance(const double *const *reps, const size_t *nreps, const double *values, size_t npoints,
+double aggregate_relative_variance(const double *const *reps, const size_t *nreps, size_t npoints,
 				   enum model_aggregate a, unsigned long seed, double *dof);
+
+/* The aggregate the model search chooses terms with, and its relative variance (as above). It
+ * is the requested aggregate, except that for the median the mean is taken when the pooled
+ * noise makes it the more precise of the two: the median of five has about 1.4x the variance of
+ * the mean under Gaussian noise and 2.1x under uniform noise, while with heavy tails or a rare
+ * large outlier (one repetition in 20 three times too slow) the median stays the more precise.
+ * Both variances come from the same pooled sample, so the choice follows the noise measured,
+ * not an assumption about it. Under multiplicative noise the median and the mean of a
+ * point are the same multiple of its true value, so both follow the same function class: the
+ * choice changes how surely the class is found, not what is modeled (the coefficients are
+ * fitted to the requested aggregate). requested_var: the relative variance of the requested
+ * aggregate. */
+enum model_aggregate aggregate_for_selection(const double *const *reps, const size_t *nreps, size_t npoints,
+					     enum model_aggregate requested, unsigned long seed, double *var,
+					     double *requested_var, double *dof);
 
 struct noise_verdict {
 	bool tested;        /* there were repetitions to test with */

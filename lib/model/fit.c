@@ -5,15 +5,12 @@
 #include "model/fit.h"
 
 #include <gsl/gsl_blas.h>
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/xalloc.h"
-
-#define MAXCOEF (PMNF_MAX_TERMS + 1)
 
 struct fit_work {
 	size_t nmax;
@@ -26,21 +23,21 @@ struct fit_work {
 	double *v;      /* scratch vector (n) */
 	double *p;      /* m x n solution operator */
 	double *hat;    /* n x n */
-	double tau[MAXCOEF], beta[MAXCOEF], scale[MAXCOEF];
+	double tau[FIT_MAX_COEF], beta[FIT_MAX_COEF], scale[FIT_MAX_COEF];
 };
 
 struct fit_work *fit_work_new(size_t nmax)
 {
 	struct fit_work *w = xcalloc(1, sizeof *w);
 	w->nmax = nmax;
-	w->x = xmalloc(nmax * MAXCOEF * sizeof(double));
-	w->qr = xmalloc(nmax * MAXCOEF * sizeof(double));
-	w->xt = xmalloc(nmax * MAXCOEF * sizeof(double));
+	w->x = xmalloc(nmax * FIT_MAX_COEF * sizeof(double));
+	w->qr = xmalloc(nmax * FIT_MAX_COEF * sizeof(double));
+	w->xt = xmalloc(nmax * FIT_MAX_COEF * sizeof(double));
 	w->yp = xmalloc(nmax * sizeof(double));
 	w->yt = xmalloc(nmax * sizeof(double));
 	w->res = xmalloc(nmax * sizeof(double));
 	w->v = xmalloc(nmax * sizeof(double));
-	w->p = xmalloc(nmax * MAXCOEF * sizeof(double));
+	w->p = xmalloc(nmax * FIT_MAX_COEF * sizeof(double));
 	w->hat = xmalloc(nmax * nmax * sizeof(double));
 	return w;
 }
@@ -61,42 +58,36 @@ void fit_work_free(struct fit_work *w)
 	free(w);
 }
 
+double fit_weighted_tss(size_t n, const double *y, const double *sw)
+{
+	double sumw = 0, sumwy = 0, tss = 0;
+	for (size_t i = 0; i < n; i++) {
+		sumw += sw[i] * sw[i];
+		sumwy += sw[i] * sw[i] * y[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		double d = sw[i] * (y[i] - sumwy / sumw);
+		tss += d * d;
+	}
+	return tss;
+}
+
 void fit_weights(size_t n, const double *y, bool relative, double *sw, double *tss)
 {
 	double ymax = 0;
 	for (size_t i = 0; i < n; i++)
 		ymax = fmax(ymax, fabs(y[i]));
-	double sumw = 0, sumwy = 0;
 	for (size_t i = 0; i < n; i++) {
 		double floor_ = ymax > 0 ? 1e-9 * ymax : 1.0;
 		sw[i] = relative ? 1.0 / fmax(fabs(y[i]), floor_) : 1.0;
-		sumw += sw[i] * sw[i];
-		sumwy += sw[i] * sw[i] * y[i];
 	}
-	double mean = sumwy / sumw;
-	*tss = 0;
-	for (size_t i = 0; i < n; i++) {
-		double d = sw[i] * (y[i] - mean);
-		*tss += d * d;
-	}
+	*tss = fit_weighted_tss(n, y, sw);
 }
 
-void fit_noise_init(struct fit_problem *p, double noise_var, double noise_dof)
+void fit_problem_set_values(struct fit_problem *p, const double *y)
 {
-	p->noise_var = noise_var;
-	p->noise_dof = noise_dof;
-	for (size_t m = 0; m < PMNF_MAX_TERMS + 2; m++)
-		p->fcrit[m] = noise_dof > 0 && p->n > m ? gsl_cdf_fdist_Qinv(0.05, (double)(p->n - m), noise_dof) : 0.0;
-}
-
-bool fit_within_noise(const struct fit_problem *p, const struct hypothesis *h)
-{
-	size_t m = h->nterms + (h->constant ? 1 : 0);
-	if (!(p->noise_dof > 0) || p->n <= m)
-		return false;
-	if (!(p->noise_var > 0))
-		return h->rss <= 0;
-	return (h->rss / (double)(p->n - m)) / p->noise_var <= p->fcrit[m];
+	p->y = y;
+	p->tss = fit_weighted_tss(p->n, y, p->sw);
 }
 
 void fit_assign_folds(size_t n, const double *order_key, unsigned k, unsigned *fold)
@@ -110,8 +101,7 @@ void fit_assign_folds(size_t n, const double *order_key, unsigned k, unsigned *f
 	}
 }
 
-/* the weighted, column-scaled design matrix of h; 0 when a column is all zero */
-static size_t build_design(const struct fit_problem *p, const struct hypothesis *h, double *x, double *scale)
+size_t fit_design(const struct fit_problem *p, const struct hypothesis *h, double *x, double *scale)
 {
 	size_t m = h->nterms + (h->constant ? 1 : 0), n = p->n;
 	for (size_t i = 0; i < n; i++) {
@@ -122,12 +112,15 @@ static size_t build_design(const struct fit_problem *p, const struct hypothesis 
 			x[i * m + c++] = p->sw[i] * p->basis[h->idx[k] * n + i];
 	}
 	for (size_t c = 0; c < m; c++) {
-		gsl_vector_view col = gsl_vector_view_array_with_stride(x + c, m, n);
-		double norm = gsl_blas_dnrm2(&col.vector);
+		double sq = 0;
+		for (size_t i = 0; i < n; i++)
+			sq += x[i * m + c] * x[i * m + c];
+		double norm = sqrt(sq);
 		if (!(norm > 0) || !isfinite(norm))
 			return 0;
 		scale[c] = norm;
-		gsl_vector_scale(&col.vector, 1.0 / norm);
+		for (size_t i = 0; i < n; i++)
+			x[i * m + c] /= norm;
 	}
 	return m;
 }
@@ -199,7 +192,7 @@ static size_t training_rows(const struct fit_problem *p, const double *x, size_t
 
 static bool kfold_residuals(const struct fit_problem *p, struct fit_work *w, size_t m, double *cvres)
 {
-	double qr[p->n * m], tau[MAXCOEF], beta[MAXCOEF], res[p->n];
+	double qr[p->n * m], tau[FIT_MAX_COEF], beta[FIT_MAX_COEF], res[p->n];
 	for (unsigned f = 0; f < p->kfold; f++) {
 		size_t nt = training_rows(p, w->x, m, f, w->xt, w->yt, w->yp);
 		if (nt == p->n)
@@ -271,7 +264,7 @@ bool fit_hypothesis(const struct fit_problem *p, struct hypothesis *h, struct fi
 	h->ar2 = -INFINITY;
 	if (m == 0 || n <= m || n > w->nmax)
 		return false;
-	if (!build_design(p, h, w->x, w->scale) || !factorise(w->x, n, m, w->qr, w->tau))
+	if (!fit_design(p, h, w->x, w->scale) || !factorise(w->x, n, m, w->qr, w->tau))
 		return false;
 	for (size_t i = 0; i < n; i++)
 		w->yp[i] = p->sw[i] * p->y[i];
@@ -301,50 +294,6 @@ bool fit_hypothesis(const struct fit_problem *p, struct hypothesis *h, struct fi
 	return true;
 }
 
-size_t fit_base_projector(const struct fit_problem *p, const struct hypothesis *base, double *q, double *res,
-			  struct fit_work *w)
-{
-	size_t n = p->n, m = base->nterms + (base->constant ? 1 : 0);
-	if (m == 0 || n <= m || !build_design(p, base, w->x, w->scale) || !factorise(w->x, n, m, w->qr, w->tau))
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		w->yp[i] = p->sw[i] * p->y[i];
-	solve(w->qr, w->tau, n, m, w->yp, w->beta, res);
-	gsl_matrix_view a = gsl_matrix_view_array(w->qr, n, m);
-	gsl_vector_view t = gsl_vector_view_array(w->tau, m);
-	for (size_t c = 0; c < m; c++) {
-		gsl_vector_view v = gsl_vector_view_array(q + c * n, n);
-		gsl_vector_set_basis(&v.vector, c);
-		gsl_linalg_QR_Qvec(&a.matrix, &t.vector, &v.vector);
-	}
-	return m;
-}
-
-double fit_rss_adding(const struct fit_problem *p, const double *q, size_t m, const double *res, double rss,
-		      unsigned c)
-{
-	size_t n = p->n;
-	double col[n], coef[MAXCOEF];
-	for (size_t i = 0; i < n; i++)
-		col[i] = p->sw[i] * p->basis[c * n + i];
-	gsl_vector_view cv = gsl_vector_view_array(col, n);
-	double norm0 = gsl_blas_dnrm2(&cv.vector);
-	if (!(norm0 > 0) || !isfinite(norm0))
-		return INFINITY;
-	/* col -= Q (Q^T col) */
-	gsl_matrix_const_view qm = gsl_matrix_const_view_array(q, m, n);
-	gsl_vector_view kv = gsl_vector_view_array(coef, m);
-	gsl_blas_dgemv(CblasNoTrans, 1.0, &qm.matrix, &cv.vector, 0.0, &kv.vector);
-	gsl_blas_dgemv(CblasTrans, -1.0, &qm.matrix, &kv.vector, 1.0, &cv.vector);
-	double norm = gsl_blas_dnrm2(&cv.vector);
-	if (!(norm > 1e-10 * norm0))
-		return INFINITY;
-	gsl_vector_const_view rv = gsl_vector_const_view_array(res, n);
-	double proj;
-	gsl_blas_ddot(&rv.vector, &cv.vector, &proj);
-	return fmax(0.0, rss - proj * proj / (norm * norm));
-}
-
 /* m x rows operator P with beta_scaled = P (sw y), from the QR factors of rows x[0..rows):
  * P = R^-1 Q1^T, Q1 the first m columns of Q */
 static void solution_operator(double *qr, double *tau, size_t rows, size_t m, double *pmat)
@@ -365,7 +314,7 @@ int fit_operators(const struct fit_problem *p, const struct hypothesis *h, const
 		  struct fit_ops *ops, struct fit_work *w)
 {
 	size_t n = p->n, m = h->nterms + (h->constant ? 1 : 0);
-	if (!build_design(p, h, w->x, w->scale) || !factorise(w->x, n, m, w->qr, w->tau))
+	if (!fit_design(p, h, w->x, w->scale) || !factorise(w->x, n, m, w->qr, w->tau))
 		return -1;
 	ops->n = n;
 	ops->g = xmalloc(n * sizeof(double));
@@ -380,7 +329,7 @@ int fit_operators(const struct fit_problem *p, const struct hypothesis *h, const
 	gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, -1.0, &xv.matrix, &pv.matrix, 1.0, &rv.matrix);
 
 	/* prediction functional */
-	double u[MAXCOEF];
+	double u[FIT_MAX_COEF];
 	size_t c = 0;
 	if (h->constant) {
 		u[c] = 1.0 / w->scale[c];
@@ -404,7 +353,7 @@ int fit_operators(const struct fit_problem *p, const struct hypothesis *h, const
 		return 0;
 	}
 	/* k-fold: held-out residual = y_i - x_i P_f y_train */
-	double qr[n * m], tau[MAXCOEF], pf[m * n];
+	double qr[n * m], tau[FIT_MAX_COEF], pf[m * n];
 	for (unsigned f = 0; f < p->kfold; f++) {
 		size_t rows[n], nt = 0;
 		for (size_t i = 0; i < n; i++) {

@@ -11,6 +11,9 @@
  * For the bootstrap, fit_operators turns a fitted hypothesis into linear maps of the data
  * (with the weights held fixed): prediction at the target = g . y, cross-validation residuals
  * = C (w y), residuals = (I - H)(w y).
+ *
+ * The tests against the noise of the repetitions are in fit_noise.c; screening by exact updates
+ * in fit_screen.h.
  */
 #ifndef LADDER_MODEL_FIT_H
 #define LADDER_MODEL_FIT_H
@@ -37,7 +40,8 @@ struct fit_problem {
 	double eps_contrib;       /* a term contributing less than this fraction everywhere is noise */
 	double noise_var;         /* variance of a weighted per-point value from the repetitions */
 	double noise_dof;         /* its degrees of freedom; 0 when there are no repetitions */
-	double fcrit[PMNF_MAX_TERMS + 2]; /* 5% critical F values by number of coefficients (fit_noise_init) */
+	double fcrit[PMNF_MAX_TERMS + 2]; /* critical F of the residuals by number of coefficients */
+	double fadd[PMNF_MAX_TERMS + 1];  /* critical F of adding a term to k terms (fit_noise_init) */
 };
 
 struct hypothesis {
@@ -56,29 +60,47 @@ struct fit_work;
 struct fit_work *fit_work_new(size_t nmax);
 void fit_work_free(struct fit_work *w);
 
+/* the level of the tests of fit_within_noise and fit_significant */
+#define FIT_ALPHA 0.05
+
 /* Fill in sw and tss for y: relative weights (1/|y|, floored at 1e-9 of the largest) or none. */
 void fit_weights(size_t n, const double *y, bool relative, double *sw, double *tss);
-/* Set noise_var and noise_dof and precompute the critical F values. */
-void fit_noise_init(struct fit_problem *p, double noise_var, double noise_dof);
-/* Are the residuals of h consistent with that noise (F-test at 5%)? false when unknown. */
+/* Other values at the same points, with the same weights (tss recomputed). */
+void fit_problem_set_values(struct fit_problem *p, const double *y);
+/* the weighted total sum of squares of y about its weighted mean */
+double fit_weighted_tss(size_t n, const double *y, const double *sw);
+/* The critical F values depend only on the points, the candidates and the noise's degrees of
+ * freedom, and take a root search each: problems alike share them through this cache. */
+struct fit_critical {
+	bool valid;
+	size_t n, ncand;
+	double dof;
+	double fcrit[PMNF_MAX_TERMS + 2], fadd[PMNF_MAX_TERMS + 1];
+};
+/* Set noise_var and noise_dof and the critical F values (n and ncand set first); cache may be
+ * NULL. */
+void fit_noise_init(struct fit_problem *p, double noise_var, double noise_dof, struct fit_critical *cache);
+/* Are the residuals of h consistent with that noise (F-test at FIT_ALPHA)? false when unknown. */
 bool fit_within_noise(const struct fit_problem *p, const struct hypothesis *h);
+/* Does larger (more terms) fit significantly better than smaller: an F-test of the drop in
+ * RSS against the noise of the repetitions (without repetitions: against the residuals of
+ * larger), at FIT_ALPHA shared among the terms that could have been added (Bonferroni), since
+ * the larger hypothesis is the best of many. */
+bool fit_significant(const struct fit_problem *p, const struct hypothesis *smaller, const struct hypothesis *larger);
 /* k-fold assignment: adjacent points (in the order given by rank) go to different folds */
 void fit_assign_folds(size_t n, const double *order_key, unsigned k, unsigned *fold);
+
+/* the coefficients of a hypothesis at most */
+#define FIT_MAX_COEF (PMNF_MAX_TERMS + 1)
+/* The design of h: x (n x m, row-major) = the weights times the constant and the candidate
+ * values, each column scaled to unit norm (scale receives the norms). Returns m, 0 when a column
+ * is all zero. */
+size_t fit_design(const struct fit_problem *p, const struct hypothesis *h, double *x, double *scale);
 
 /* Fit h (nterms, constant, idx set) to p: coefficients, cv, rss, ar2 and valid (false when the
  * hypothesis is degenerate, has too few points, a negligible term, or goes non-positive at a
  * check point). */
 bool fit_hypothesis(const struct fit_problem *p, struct hypothesis *h, struct fit_work *w);
-
-/* Screening: the orthonormal basis q (n x m, column-major by column: q + c * n) of the weighted
- * design of base (with its constant) and its weighted residual res. Returns m, 0 when the base
- * is degenerate. */
-size_t fit_base_projector(const struct fit_problem *p, const struct hypothesis *base, double *q, double *res,
-			  struct fit_work *w);
-/* The weighted RSS the base would have with candidate c added (exact least squares), INFINITY
- * when c is (numerically) in the span of the base. */
-double fit_rss_adding(const struct fit_problem *p, const double *q, size_t m, const double *res, double rss,
-		      unsigned c);
 
 struct fit_ops {
 	size_t n;

@@ -18,8 +18,7 @@ struct finalist {
 	struct hypothesis h;   /* terms, and the scores of the current replicate */
 	struct fit_ops ops;
 	size_t ncoef;
-	bool compete;          /* takes part in re-selection (else only in the widening) */
-	bool plausible;        /* fits within the noise: widens the interval */
+	bool compete;          /* takes part in re-selection */
 };
 
 static double dot(const double *a, const double *b, size_t n)
@@ -45,39 +44,22 @@ static void score_replicate(struct finalist *f, const double *yp, size_t n, doub
 	f->h.valid = isfinite(f->h.cv);
 }
 
-/* the same stagewise rule as the search, over the finalists that compete in re-selection */
+/* the same stagewise rule as the search, over the finalists that compete in re-selection: the
+ * best of each size by RSS, then search_refine */
 static const struct finalist *reselect(const struct fit_problem *p, const struct finalist *fs, size_t nf)
 {
-	const struct finalist *cur = NULL;
+	struct hypothesis stage[PMNF_MAX_TERMS + 1];
+	const struct finalist *who[PMNF_MAX_TERMS + 1] = {0};
+	unsigned nstages = 0;
 	for (unsigned k = 0; k <= PMNF_MAX_TERMS; k++) {
-		const struct finalist *best = NULL;
 		for (size_t c = 0; c < nf; c++)
-			if (fs[c].compete && fs[c].h.nterms == k && fs[c].h.valid && (!best || fs[c].h.cv < best->h.cv))
-				best = &fs[c];
-		if (!best)
-			continue;
-		if (!cur)
-			cur = best;
-		else if (search_accepts(p, &cur->h, &best->h))
-			cur = best;
-		else
-			break;
+			if (fs[c].compete && fs[c].h.nterms == k && fs[c].h.valid && (!who[k] || fs[c].h.rss < who[k]->h.rss))
+				who[k] = &fs[c];
+		stage[k] = who[k] ? who[k]->h : (struct hypothesis){.nterms = k, .valid = false};
+		if (who[k])
+			nstages = k + 1;
 	}
-	return cur;
-}
-
-static double weighted_tss(const double *y, const double *sw, size_t n)
-{
-	double sumw = 0, sumwy = 0, tss = 0;
-	for (size_t i = 0; i < n; i++) {
-		sumw += sw[i] * sw[i];
-		sumwy += sw[i] * sw[i] * y[i];
-	}
-	for (size_t i = 0; i < n; i++) {
-		double d = sw[i] * (y[i] - sumwy / sumw);
-		tss += d * d;
-	}
-	return tss;
+	return nstages ? who[search_refine(p, stage, nstages)] : NULL;
 }
 
 /* relative deviations of the repetitions from their point's value */
@@ -85,9 +67,9 @@ static size_t pooled_deviations(const struct interval_spec *s, double *dev)
 {
 	size_t nd = 0;
 	for (size_t i = 0; i < s->p->n; i++)
-		if (s->nreps[i] > 1 && s->p->y[i] != 0)
+		if (s->nreps[i] > 1 && s->values[i] != 0)
 			for (size_t r = 0; r < s->nreps[i]; r++)
-				dev[nd++] = s->reps[i][r] / s->p->y[i] - 1.0;
+				dev[nd++] = s->reps[i][r] / s->values[i] - 1.0;
 	return nd;
 }
 
@@ -102,7 +84,7 @@ static size_t fit_residuals(const struct interval_spec *s, double *fitted, doubl
 		fitted[i] = h->c0;
 		for (unsigned k = 0; k < h->nterms; k++)
 			fitted[i] += h->coef[k] * p->basis[h->idx[k] * p->n + i];
-		dev[i] = fitted[i] != 0 ? inflate * (p->y[i] / fitted[i] - 1.0) : 0.0;
+		dev[i] = fitted[i] != 0 ? inflate * (s->values[i] / fitted[i] - 1.0) : 0.0;
 	}
 	return p->n;
 }
@@ -136,9 +118,8 @@ static double percentile(const double *v, size_t n, double f)
 	return a + (pos - (double)lo) * (b - a);
 }
 
-/* The selected hypothesis and the best of every other size re-compete in each replicate; every
- * finalist within the noise widens the interval; the others are not needed. false when the
- * selected hypothesis has no operators. */
+/* The selected hypothesis and the best of every other size re-compete in each replicate; the
+ * others are not needed. false when the selected hypothesis has no operators. */
 static bool prepare_finalists(const struct interval_spec *s, struct finalist *fs, struct fit_work *w)
 {
 	const struct fit_problem *p = s->p;
@@ -146,59 +127,49 @@ static bool prepare_finalists(const struct interval_spec *s, struct finalist *fs
 		const struct hypothesis *h = &s->finalists[c];
 		fs[c].h = *h;
 		fs[c].ncoef = h->nterms + (h->constant ? 1 : 0);
-		fs[c].plausible = fit_within_noise(p, h);
 		fs[c].compete = c == 0;
 		if (c > 0 && h->nterms != s->finalists[0].nterms) {
 			fs[c].compete = true;
 			for (size_t d = 1; d < s->nfinalists && fs[c].compete; d++)
-				fs[c].compete = !(s->finalists[d].nterms == h->nterms && s->finalists[d].cv < h->cv);
+				fs[c].compete = !(s->finalists[d].nterms == h->nterms && s->finalists[d].rss < h->rss);
 		}
-		if (!fs[c].compete && !fs[c].plausible)
-			continue;
-		if (fit_operators(p, &fs[c].h, s->x0, &fs[c].ops, w)) {
+		if (fs[c].compete && fit_operators(p, &fs[c].h, s->x0, &fs[c].ops, w)) {
 			if (c == 0)
 				return false;
-			fs[c].compete = fs[c].plausible = false;
+			fs[c].compete = false;
 		}
 	}
 	return true;
 }
 
-/* one replicate's per-point values: resampled repetitions re-aggregated, or (one repetition
- * per point) the fit times a resampled relative residual */
+/* one replicate's per-point values (ys) and selection values (ysel): resampled repetitions
+ * re-aggregated, or (one repetition per point) the fit times a resampled relative residual */
 static void resample_values(const struct interval_spec *s, bool repetitions, const double *fitted,
-			    const double *dev, size_t nd, gsl_rng *rng, unsigned *counts, double *ys)
+			    const double *dev, size_t nd, gsl_rng *rng, unsigned *counts, double *ys, double *ysel)
 {
 	const struct fit_problem *p = s->p;
 	for (size_t i = 0; i < p->n; i++) {
 		if (!repetitions) {
-			ys[i] = fitted[i] * (1.0 + dev[gsl_rng_uniform_int(rng, nd)]);
+			ys[i] = ysel[i] = fitted[i] * (1.0 + dev[gsl_rng_uniform_int(rng, nd)]);
 		} else if (s->nreps[i] > 1) {
 			memset(counts, 0, s->nreps[i] * sizeof *counts);
 			for (size_t r = 0; r < s->nreps[i]; r++)
 				counts[gsl_rng_uniform_int(rng, s->nreps[i])]++;
 			ys[i] = aggregate_counts(s->reps[i], counts, s->nreps[i], s->nreps[i], s->aggregate);
+			ysel[i] = s->select == s->aggregate ? ys[i]
+				  : aggregate_counts(s->reps[i], counts, s->nreps[i], s->nreps[i], s->select);
 		} else {
-			ys[i] = p->y[i];
+			ys[i] = s->values[i];
+			ysel[i] = p->y[i];
 		}
 	}
 }
 
-/* the percentile interval of the re-selected predictions, widened to every plausible finalist's */
-static void interval_of(const struct interval_spec *s, const struct finalist *fs, const double *out,
-			const double *env, double *lo, double *hi)
+/* the percentile interval of the re-selected predictions */
+static void interval_of(const struct interval_spec *s, const double *out, double *lo, double *hi)
 {
-	size_t b = s->replicates;
-	double qlo = (1.0 - s->level) / 2, qhi = (1.0 + s->level) / 2;
-	*lo = percentile(out, b, qlo);
-	*hi = percentile(out, b, qhi);
-	for (size_t c = 0; c < s->nfinalists; c++) {
-		if (!fs[c].plausible)
-			continue;
-		*lo = fmin(*lo, percentile(env + c * b, b, qlo));
-		*hi = fmax(*hi, percentile(env + c * b, b, qhi));
-	}
-	*lo = fmax(*lo, 0.0);   /* the metrics are non-negative */
+	*lo = fmax(percentile(out, s->replicates, (1.0 - s->level) / 2), 0.0);   /* the metrics are non-negative */
+	*hi = percentile(out, s->replicates, (1.0 + s->level) / 2);
 }
 
 int interval_bootstrap(const struct interval_spec *s, struct fit_work *w, double *lo, double *hi)
@@ -215,17 +186,17 @@ int interval_bootstrap(const struct interval_spec *s, struct fit_work *w, double
 	}
 	bool repetitions = maxreps > 1;
 	double *dev = xmalloc((total + n) * sizeof *dev), *fitted = xmalloc(n * sizeof *fitted);
-	double *env = xmalloc(nf * s->replicates * sizeof *env), *out = xmalloc(s->replicates * sizeof *out);
+	double *out = xmalloc(s->replicates * sizeof *out);
 	size_t nd = repetitions ? pooled_deviations(s, dev) : fit_residuals(s, fitted, dev);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, s->seed);
-	double ys[n], yp[n];
+	double ys[n], ysel[n], yp[n];
 	unsigned counts[maxreps];
 	for (unsigned b = 0; ok && b < s->replicates; b++) {
-		resample_values(s, repetitions, fitted, dev, nd, rng, counts, ys);
+		resample_values(s, repetitions, fitted, dev, nd, rng, counts, ys, ysel);
 		for (size_t i = 0; i < n; i++)
-			yp[i] = p->sw[i] * ys[i];
-		double tss = weighted_tss(ys, p->sw, n);
+			yp[i] = p->sw[i] * ysel[i];
+		double tss = fit_weighted_tss(n, ysel, p->sw);
 		for (size_t c = 0; c < nf; c++)
 			if (fs[c].compete)
 				score_replicate(&fs[c], yp, n, tss);
@@ -233,19 +204,15 @@ int interval_bootstrap(const struct interval_spec *s, struct fit_work *w, double
 		/* a future measurement at the target: as many repetitions, aggregated alike */
 		double factor = nd ? aggregate_draw(dev, nd, repetitions ? maxreps : 1, s->aggregate, rng) : 1.0;
 		out[b] = dot((sel ? sel : &fs[0])->ops.g, ys, n) * factor;
-		for (size_t c = 0; c < nf; c++)
-			if (fs[c].plausible)
-				env[c * s->replicates + b] = dot(fs[c].ops.g, ys, n) * factor;
 	}
 	if (ok)
-		interval_of(s, fs, out, env, lo, hi);
+		interval_of(s, out, lo, hi);
 	gsl_rng_free(rng);
 	for (size_t c = 0; c < nf; c++)
 		fit_ops_free(&fs[c].ops);
 	free(fs);
 	free(dev);
 	free(fitted);
-	free(env);
 	free(out);
 	return ok ? 0 : -1;
 }

@@ -12,6 +12,9 @@
  *     ... res->r[model_index(res, cp, metric)] ...
  *     model_results_free(res);
  *
+ * How: series.c (aggregate, check the noise, select, refit, predict), search.h (the hypothesis
+ * search and its refinement rule), interval.h and average.h (the prediction interval).
+ *
  * The results are plain data (no pointers into the experiment except res->e) so a store layer
  * can persist them.
  */
@@ -32,7 +35,8 @@
 #define MODEL_MIN_POINTS SEARCH_MIN_POINTS
 
 struct model_options {
-	enum model_aggregate aggregate;   /* per-point value from the repetitions (median) */
+	enum model_aggregate aggregate;   /* per-point value from the repetitions (median); the terms
+					     may be chosen with the mean (aggregate_for_selection) */
 	struct exponent_set exponents;    /* candidate terms per parameter (the paper's default) */
 	unsigned max_terms;               /* terms besides the constant (5, capped by the points) */
 	enum fit_cv cv;                   /* leave-one-out (default) or k-fold */

@@ -127,8 +127,10 @@ static int select_factors(const struct multiparam_spec *s, unsigned param, struc
 	};
 	problem_init(&pr, &ps);
 	struct search_result r;
+	struct search_options so = *s->search;
+	so.record = false;   /* only the terms are wanted */
 	*nout = 0;
-	if (search_best(&pr.fp, s->search, &r, w) == 0) {
+	if (search_best(&pr.fp, &so, &r, w) == 0) {
 		/* the terms of the best few hypotheses of the selected size: five values of a
 		 * parameter rarely single out one term, the full grid decides among them */
 		unsigned k = r.best.nterms;

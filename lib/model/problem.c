@@ -39,7 +39,10 @@ void problem_init(struct problem *pr, const struct problem_spec *s)
 	pr->check = xmalloc((c->n ? c->n : 1) * 2 * sizeof(double));
 	pr->x0 = xmalloc((c->n ? c->n : 1) * sizeof(double));
 	pr->fold = xcalloc(n, sizeof(unsigned));
-	candidates_basis(c, s->points, n, pr->basis);
+	if (s->basis)
+		memcpy(pr->basis, s->basis, c->n * n * sizeof(double));
+	else
+		candidates_basis(c, s->points, n, pr->basis);
 
 	/* check points: the target, and FAR_FACTOR times beyond the larger of target and data */
 	double chk[2 * PMNF_MAX_PARAMS], tgt[PMNF_MAX_PARAMS];
@@ -62,7 +65,8 @@ void problem_init(struct problem *pr, const struct problem_spec *s)
 	for (size_t i = 0; i < n; i++)
 		mean_sq += (pr->sw[i] * s->y[i]) * (pr->sw[i] * s->y[i]) / (double)n;
 	pr->fp.n = n;
-	fit_noise_init(&pr->fp, s->rel_noise_var * mean_sq, s->noise_dof);
+	pr->fp.ncand = c->n;
+	fit_noise_init(&pr->fp, s->rel_noise_var * mean_sq, s->noise_dof, s->critical);
 	if (s->cv == FIT_CV_KFOLD) {
 		double key[n];
 		point_order(s->points, n, np, key);

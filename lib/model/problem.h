@@ -17,6 +17,7 @@ struct problem_spec {
 	const double *y;           /* n */
 	size_t n;
 	const struct candidates *cand;
+	const double *basis;       /* the candidates at the points if known (ncand x n), or NULL */
 	const double *target;      /* nparams, or NULL */
 	bool relative_weights;
 	enum fit_cv cv;
@@ -24,6 +25,7 @@ struct problem_spec {
 	double eps_contrib;
 	double rel_noise_var;       /* relative variance of a per-point value (aggregate.h) */
 	double noise_dof;           /* its degrees of freedom, 0 when unknown */
+	struct fit_critical *critical;  /* shared critical values (fit_noise_init), or NULL */
 };
 
 struct problem {

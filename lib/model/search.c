@@ -17,6 +17,7 @@ void search_options_default(struct search_options *o)
 	o->exhaustive_limit = 2000;
 	o->basic = false;
 	o->lookahead = true;
+	o->record = true;
 }
 
 bool search_accepts(const struct fit_problem *p, const struct hypothesis *current, const struct hypothesis *next)
@@ -25,7 +26,7 @@ bool search_accepts(const struct fit_problem *p, const struct hypothesis *curren
 		return false;
 	if (current->cv < EXACT_CV || fit_within_noise(p, current))
 		return false;
-	return next->ar2 > current->ar2 && next->cv < current->cv;
+	return next->ar2 > current->ar2 && next->cv < current->cv && fit_significant(p, current, next);
 }
 
 /* fit with a constant; when that goes non-positive because of a negative constant, try
@@ -49,11 +50,6 @@ static bool same_terms(const struct hypothesis *a, const struct hypothesis *b)
 	return a->nterms == b->nterms && !memcmp(a->idx, b->idx, a->nterms * sizeof a->idx[0]);
 }
 
-static double by_cv(const struct hypothesis *h)
-{
-	return h->cv;
-}
-
 static double by_smape(const struct hypothesis *h)
 {
 	return h->cv_smape;
@@ -68,6 +64,8 @@ static double by_rss(const struct hypothesis *h)
 static void ranked_offer(struct hypothesis *list, unsigned *n, unsigned cap, const struct hypothesis *h,
 			 double (*key)(const struct hypothesis *))
 {
+	if (*n == cap && !(key(h) < key(&list[cap - 1])))
+		return;
 	for (unsigned k = 0; k < *n; k++)
 		if (same_terms(&list[k], h))
 			return;
@@ -83,7 +81,8 @@ static void ranked_offer(struct hypothesis *list, unsigned *n, unsigned cap, con
 		(*n)++;
 }
 
-/* the best SEARCH_KEEP valid hypotheses of a stage, by cross-validation (SMAPE in basic mode) */
+/* the best SEARCH_KEEP valid hypotheses of a stage: by weighted RSS, the likelihood, since they
+ * have the same number of terms (by the SMAPE of leave-one-out predictions in basic mode) */
 struct top {
 	unsigned n;
 	struct hypothesis h[SEARCH_KEEP];
@@ -92,7 +91,7 @@ struct top {
 static void top_offer(struct top *t, const struct hypothesis *h, bool basic)
 {
 	if (h->valid)
-		ranked_offer(t->h, &t->n, SEARCH_KEEP, h, basic ? by_smape : by_cv);
+		ranked_offer(t->h, &t->n, SEARCH_KEEP, h, basic ? by_smape : by_rss);
 }
 
 static unsigned long binomial(unsigned long n, unsigned k)
@@ -130,46 +129,89 @@ static void insert_sorted(struct hypothesis *h, unsigned idx)
 	h->nterms++;
 }
 
-/* screen every base + one candidate by its exact RSS; above_base: only candidates after the
- * base's last index (so that enumerating all bases lists every subset once) */
+/* the largest relative size of candidate c over the points: the prior of its coefficient has
+ * scale 1 / peak, a term as large as the metric where it is largest (average.h) */
+static double peak(const struct fit_problem *p, unsigned c)
+{
+	double most = 0;
+	for (size_t i = 0; i < p->n; i++)
+		most = fmax(most, fabs(p->sw[i] * p->basis[c * p->n + i]));
+	return most;
+}
+
+/* record h (its term coefficients in the order of h->idx) for model averaging */
+static void record(struct search_result *r, const struct fit_problem *p, const struct hypothesis *h, const double *coef,
+		   double pred, double var0, double rss, double logdet)
+{
+	if (r->nrecords >= SEARCH_RECORDS)
+		return;
+	double logprior = 0;
+	for (unsigned k = 0; k < h->nterms; k++) {
+		double pk = peak(p, h->idx[k]), t = coef[k] * pk;
+		logprior += log(pk) - 0.5 * t * t;
+	}
+	r->record[r->nrecords++] = (struct search_record){
+		.pred = pred, .var0 = var0, .rss = rss, .logdet = logdet, .logprior = logprior, .nterms = h->nterms,
+	};
+}
+
+/* screen every base + one candidate by its exact RSS into sl (when not NULL), and record them
+ * (and a constant base) in r when they stay positive at the check points (when r is not NULL);
+ * above_base: only candidates after the base's last index (so that enumerating all bases lists
+ * every subset once) */
 static void screen_base(const struct fit_problem *p, const struct hypothesis *base, bool above_base,
-			struct shortlist *sl, struct fit_work *w, unsigned long *tried)
+			struct shortlist *sl, struct search_result *r, struct fit_work *w, unsigned long *tried)
 {
 	size_t n = p->n;
 	double q[(PMNF_MAX_TERMS + 1) * n], res[n];
+	struct fit_base fb = {.q = q, .res = res};
 	struct hypothesis b = *base;
 	b.constant = true;
-	size_t m = fit_base_projector(p, &b, q, res, w);
-	if (!m)
+	if (!fit_base_init(p, &b, &fb))
 		return;
-	double rss = 0;
-	for (size_t i = 0; i < n; i++)
-		rss += res[i] * res[i];
+	if (!p->ncheck)
+		r = NULL;
+	bool positive = true;
+	for (size_t j = 0; j < p->ncheck; j++)
+		positive &= fb.pred[j] > 0;
+	if (r && !b.nterms && positive)
+		record(r, p, &b, NULL, fb.pred[0], fb.var0, fb.rss, fb.logdet);
 	unsigned from = above_base && b.nterms ? b.idx[b.nterms - 1] + 1 : 0;
 	for (unsigned c = from; c < p->ncand; c++) {
 		bool present = false;
 		for (unsigned k = 0; k < b.nterms; k++)
 			present |= b.idx[k] == c;
-		if (present)
+		struct fit_extension x;
+		if (present || !fit_extend(p, &fb, c, &x) || !isfinite(x.rss))
 			continue;
 		struct hypothesis h = b;
 		insert_sorted(&h, c);
-		h.rss = fit_rss_adding(p, q, m, res, rss, c);
-		(*tried)++;
-		if (isfinite(h.rss))
+		h.rss = x.rss;
+		if (sl) {
+			(*tried)++;
 			shortlist_offer(sl, &h);
+		}
+		positive = true;
+		for (size_t j = 0; j < p->ncheck; j++)
+			positive &= x.pred[j] > 0;
+		if (r && positive) {
+			double coef[PMNF_MAX_TERMS];
+			for (unsigned k = 0, j = 1; k < h.nterms; k++)
+				coef[k] = h.idx[k] == c ? x.coef_added : x.coef[j++];
+			record(r, p, &h, coef, x.pred[0], x.var0, x.rss, x.logdet);
+		}
 	}
 }
 
 /* all k-subsets: every (k-1)-subset as a base, extended by the candidates after it */
-static void screen_exhaustive(const struct fit_problem *p, unsigned k, struct shortlist *sl, struct fit_work *w,
-			      unsigned long *tried)
+static void screen_exhaustive(const struct fit_problem *p, unsigned k, struct shortlist *sl, struct search_result *r,
+			      struct fit_work *w, unsigned long *tried)
 {
 	struct hypothesis base = {.constant = true, .nterms = k - 1};
 	for (unsigned i = 0; i + 1 < k; i++)
 		base.idx[i] = i;
 	for (;;) {
-		screen_base(p, &base, true, sl, w, tried);
+		screen_base(p, &base, true, sl, r, w, tried);
 		int i = (int)k - 2;
 		while (i >= 0 && base.idx[i] == p->ncand - (k - 1) + (unsigned)i)
 			i--;
@@ -181,10 +223,12 @@ static void screen_exhaustive(const struct fit_problem *p, unsigned k, struct sh
 	}
 }
 
-/* stage 1: every single term, fully fitted */
-static void stage_singles(const struct fit_problem *p, struct top *t, bool basic, struct fit_work *w,
-			  unsigned long *tried)
+/* stage 1: every single term, fully fitted (and, to record them, screened from the constant) */
+static void stage_singles(const struct fit_problem *p, struct top *t, bool basic, struct search_result *r,
+			  struct fit_work *w, unsigned long *tried)
 {
+	if (r)
+		screen_base(p, &r->stage[0], false, NULL, r, w, tried);
 	for (unsigned c = 0; c < p->ncand; c++) {
 		struct hypothesis h = {.nterms = 1, .idx = {c}};
 		fit_either(p, &h, w, tried);
@@ -195,19 +239,45 @@ static void stage_singles(const struct fit_problem *p, struct top *t, bool basic
 /* a later stage: screen (all subsets, or the previous stage's best few extended by one term),
  * then fit and cross-validate the shortlist */
 static void stage_screened(const struct fit_problem *p, unsigned k, bool exhaustive, const struct top *prev,
-			   unsigned beam, struct top *t, struct fit_work *w, unsigned long *tried)
+			   unsigned beam, struct top *t, struct search_result *r, struct fit_work *w, unsigned long *tried)
 {
 	struct shortlist sl = {0};
 	if (exhaustive)
-		screen_exhaustive(p, k, &sl, w, tried);
+		screen_exhaustive(p, k, &sl, r, w, tried);
 	else
 		for (unsigned b = 0; b < prev->n && b < beam; b++)
-			screen_base(p, &prev->h[b], false, &sl, w, tried);
+			screen_base(p, &prev->h[b], false, &sl, r, w, tried);
 	for (unsigned j = 0; j < sl.n; j++) {
 		struct hypothesis h = sl.h[j];
 		fit_either(p, &h, w, tried);
 		top_offer(t, &h, false);
 	}
+}
+
+unsigned search_refine(const struct fit_problem *p, const struct hypothesis *stage, unsigned nstages)
+{
+	unsigned c = 0;
+	while (c + 1 < nstages && !stage[c].valid)
+		c++;
+	for (unsigned k = c + 1; k < nstages && k <= c + 2; k++)
+		if (search_accepts(p, &stage[c], &stage[k]))
+			c = k;
+	return c;
+}
+
+/* search stage k, given the stages so far and the one chosen among them? */
+static bool search_continues(const struct fit_problem *p, const struct search_options *o,
+			     const struct hypothesis *chosen, unsigned c, unsigned k)
+{
+	if (o->basic)
+		return true;
+	if (chosen->cv < EXACT_CV)
+		return false;
+	/* a fit within the noise is final, but with lookahead the next stage is still searched so
+	 * the interval can weigh its hypotheses */
+	if (fit_within_noise(p, chosen))
+		return o->lookahead && k == c + 1;
+	return k <= c + 2;
 }
 
 int search_best(const struct fit_problem *p, const struct search_options *o, struct search_result *r,
@@ -219,7 +289,6 @@ int search_best(const struct fit_problem *p, const struct search_options *o, str
 	if (!fit_hypothesis(p, &h0, w))
 		return -1;
 	r->stage[0] = h0;
-	r->best = h0;
 	r->nstages = 1;
 	r->ntop[0] = 1;
 	r->top[0][0] = h0;
@@ -228,32 +297,28 @@ int search_best(const struct fit_problem *p, const struct search_options *o, str
 		kmax = PMNF_MAX_TERMS;
 	struct top prev = {.n = 1, .h = {h0}};
 	unsigned long tried = r->tried;
+	unsigned chosen = 0;
 	for (unsigned k = 1; k <= kmax && k <= p->ncand; k++) {
-		/* an exact fit is final; one within the noise is too, but with lookahead the next stage
-		 * is still searched so the interval can weigh its hypotheses */
-		if (!o->basic && (r->best.cv < EXACT_CV || (!o->lookahead && fit_within_noise(p, &r->best))))
+		if (!search_continues(p, o, &r->stage[chosen], chosen, k))
 			break;
 		struct top t = {0};
-		/* a lookahead past a model within the noise only supplies interval finalists: the
-		 * beam around the current best is enough for that */
-		bool looking_ahead = !o->basic && fit_within_noise(p, &r->best);
 		if (k == 1)
-			stage_singles(p, &t, o->basic, w, &tried);
+			stage_singles(p, &t, o->basic, o->record ? r : NULL, w, &tried);
 		else
-			stage_screened(p, k, !looking_ahead && binomial(p->ncand, k) <= o->exhaustive_limit, &prev,
-				       o->beam, &t, w, &tried);
-		if (!t.n)
-			break;
-		r->stage[k] = t.h[0];
+			stage_screened(p, k, binomial(p->ncand, k) <= o->exhaustive_limit, &prev, o->beam, &t,
+				       o->record ? r : NULL, w, &tried);
 		r->nstages = k + 1;
 		r->ntop[k] = t.n;
 		memcpy(r->top[k], t.h, t.n * sizeof t.h[0]);
-		bool accept = o->basic ? t.h[0].cv_smape < r->best.cv_smape : search_accepts(p, &r->best, &t.h[0]);
-		if (!accept)
-			break;
-		r->best = t.h[0];
-		prev = t;
+		r->stage[k] = t.n ? t.h[0] : (struct hypothesis){.nterms = k, .valid = false};
+		if (t.n)
+			prev = t;
+		if (o->basic)
+			chosen = t.n && t.h[0].cv_smape < h0.cv_smape ? 1 : 0;
+		else
+			chosen = search_refine(p, r->stage, r->nstages);
 	}
+	r->best = r->stage[chosen];
 	r->tried = tried;
 	return 0;
 }

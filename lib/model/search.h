@@ -1,21 +1,37 @@
 /*
  * search — the hypothesis search with iterative refinement (Calotoiu et al., SC13, §2.3-2.4):
- * start from the constant, allow one more term per stage, pick each stage's best hypothesis by
- * cross-validation, and stop at statistical shrinkage (the adjusted R^2 no longer rises) or when
- * cross-validation stops improving, or at the term limit.
+ * start from the constant, allow one more term per stage, and refine while the statistics say
+ * the larger model is better.
  *
- * With repetitions there is one more stop, and it matters most: once the residuals of the
- * current model are consistent with the noise measured by the repetitions (an F-test of the
- * residual variance against the repetition variance), more terms could only fit noise. Without
- * it the best of 190 two-term hypotheses beats the best single term by chance alone, and noisy
- * data gets tiny spurious p^3 terms that ruin the extrapolation.
+ * Within a stage every hypothesis has the same number of terms, so the weighted least-squares
+ * fit (the likelihood under multiplicative noise) ranks them: the stage's best has the least
+ * weighted RSS. Leave-one-out over seven points ranks them worse (on the synthetic set the
+ * hypothesis with the least RSS has the true leading term more often than the one with the least
+ * cross-validation error, 79% against 74% for one term and a constant at 5% noise).
+ *
+ * Between stages, where the number of terms differs, a larger hypothesis replaces the current
+ * selection only when all of these hold:
+ *   - the current one does not yet fit within the noise measured by the repetitions (an F-test
+ *     of its residual variance against the repetition variance): a model within the noise is
+ *     final, more terms could only fit noise;
+ *   - the adjusted R^2 rises (the paper's statistical shrinkage);
+ *   - the cross-validation error (leave-one-out, or k-fold) falls;
+ *   - the drop in RSS is significant against the repetition noise, at 5% shared among the terms
+ *     that could have been added (fit_significant): the best of 190 pairs beats the best single
+ *     term by chance alone, and without this test noisy data gets spurious second terms, often
+ *     faster-growing ones that change the leading term.
+ * A stage that is not accepted does not end the search at once: the next one is still compared
+ * with the current selection (search_refine), since the best single term of c/p^2 + d log p can
+ * fit worse than the constant while the best pair is exact.
  *
  * Stages whose hypotheses are few enough are searched exhaustively (all pairs of the default 20
  * terms, so any two-term function is found); larger stages extend the best few hypotheses of
  * the previous stage by one term (a beam search). Beyond the first stage, every hypothesis is
  * first screened by its exact residual sum of squares, computed by projecting the added term
  * off the orthonormal basis of the smaller hypothesis (a few dot products instead of a QR); only
- * the SEARCH_SCREEN best are fitted and cross-validated.
+ * the SEARCH_SCREEN best are fitted and cross-validated. The screening also gives each
+ * hypothesis' prediction at the target and what model averaging needs (average.h); the search
+ * records them.
  *
  * The basic mode reproduces Extra-P's basic single-parameter modeler for comparison: the
  * constant or a constant plus exactly one term, chosen by the SMAPE of leave-one-out
@@ -27,6 +43,7 @@
 #include <stdbool.h>
 
 #include "model/fit.h"
+#include "model/fit_screen.h"
 
 #define SEARCH_KEEP 6
 /* hypotheses of a stage fitted and cross-validated after screening by residual sum of squares */
@@ -41,9 +58,20 @@ struct search_options {
 	unsigned long exhaustive_limit; /* enumerate a stage when it has at most this many hypotheses */
 	bool basic;                  /* Extra-P's basic modeler */
 	bool lookahead;              /* search the stage after the selected one too (for intervals) */
+	bool record;                 /* record the screened hypotheses (for intervals) */
 };
 
 void search_options_default(struct search_options *o);
+
+/* Every hypothesis with a constant the search screened (exact least-squares updates) that
+ * stays positive at the check points, for model averaging (average.h). */
+#define SEARCH_RECORDS 512
+struct search_record {
+	double pred, var0;      /* prediction at the target, its variance / the noise variance */
+	double rss, logdet;     /* weighted RSS, log det X^T W X */
+	double logprior;        /* log prior density of the term coefficients (average.h) */
+	unsigned nterms;        /* terms besides the constant */
+};
 
 struct search_result {
 	struct hypothesis best;                    /* the selected hypothesis */
@@ -52,15 +80,23 @@ struct search_result {
 	unsigned ntop[PMNF_MAX_TERMS + 1];          /* the best few of every stage searched */
 	struct hypothesis top[PMNF_MAX_TERMS + 1][SEARCH_KEEP];
 	unsigned long tried;                       /* hypotheses fitted */
+	unsigned nrecords;
+	struct search_record record[SEARCH_RECORDS];
 };
 
 /* 0 on success; -1 when not even the constant could be fitted */
 int search_best(const struct fit_problem *p, const struct search_options *o, struct search_result *r,
 		struct fit_work *w);
 
-/* The refinement rule, shared with the bootstrap: refine while the current selection does not
- * yet fit within the noise of the repetitions, and the next stage's best raises the adjusted
- * R^2 and lowers the cross-validation error. */
+/* The refinement rule, shared with the bootstrap: a larger hypothesis replaces the current
+ * selection when the current one does not yet fit within the noise of the repetitions, and the
+ * larger one raises the adjusted R^2, lowers the cross-validation error and fits significantly
+ * better (fit_significant). */
 bool search_accepts(const struct fit_problem *p, const struct hypothesis *current, const struct hypothesis *next);
+/* The refinement over the best hypothesis of each stage (stage[k]: k terms; valid false when
+ * the stage had none): from the smallest, move on to a later stage the rule accepts, looking at
+ * most two stages past the current selection (the best single term of c/p^2 + d log p is worse
+ * than the constant, the best pair exact). Returns the index of the selected stage. */
+unsigned search_refine(const struct fit_problem *p, const struct hypothesis *stage, unsigned nstages);
 
 #endif

@@ -1,5 +1,10 @@
 /*
  * series — modeling one (call path, metric) of an experiment. See series.h.
+ *
+ * The terms are selected with the values of aggregate_for_selection (the mean of the
+ * repetitions when the pooled noise makes it more precise than the median), then refitted to
+ * the per-point values the user asked for (the median by default), which the model, its quality
+ * figures and its prediction describe.
  */
 #include "model/series.h"
 
@@ -10,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/average.h"
 #include "model/interval.h"
 #include "model/multiparam.h"
 #include "model/problem.h"
@@ -30,8 +36,11 @@ void series_context_init(struct series_context *ctx, const struct experiment *e,
 	search_options_default(&ctx->search);
 	ctx->search.max_terms = o->max_terms;
 	ctx->search.basic = o->basic;
-	if (e->nparams == 1)
+	if (e->nparams == 1) {
 		candidates_from_exponents(&o->exponents, 1, 0, &ctx->single);
+		ctx->single_basis = xmalloc((ctx->single.n ? ctx->single.n : 1) * (e->npoints ? e->npoints : 1) * sizeof(double));
+		candidates_basis(&ctx->single, e->points, e->npoints, ctx->single_basis);
+	}
 	ctx->target = target;
 	size_t n = e->npoints ? e->npoints : 1, total = 0;
 	for (size_t c = 0; c < e->callpaths.n; c++)
@@ -43,6 +52,7 @@ void series_context_init(struct series_context *ctx, const struct experiment *e,
 	ctx->w = fit_work_new(n);
 	ctx->pts = xmalloc(n * e->nparams * sizeof(double));
 	ctx->y = xmalloc(n * sizeof(double));
+	ctx->ysel = xmalloc(n * sizeof(double));
 	ctx->sorted = xmalloc(n * (total ? total : 1) * sizeof(double));
 	ctx->reps = xmalloc(n * sizeof *ctx->reps);
 	ctx->nreps = xmalloc(n * sizeof *ctx->nreps);
@@ -53,9 +63,11 @@ void series_context_free(struct series_context *ctx)
 	fit_work_free(ctx->w);
 	free(ctx->pts);
 	free(ctx->y);
+	free(ctx->ysel);
 	free(ctx->sorted);
 	free(ctx->reps);
 	free(ctx->nreps);
+	free(ctx->single_basis);
 }
 
 /* gather the measured points of (cp, m); returns how many */
@@ -191,6 +203,71 @@ static unsigned long series_seed(const struct series_context *ctx, size_t cp, si
 	return (unsigned long)hash_combine(hash_bytes(a, strlen(a), ctx->o->seed), hash_bytes(b, strlen(b), 0));
 }
 
+/* the aggregate a of point i's sorted repetitions */
+static double sorted_aggregate(const struct series_context *ctx, size_t i, enum model_aggregate a)
+{
+	const double *v = ctx->reps[i];
+	size_t r = ctx->nreps[i];
+	switch (a) {
+	case MODEL_AGG_MEAN: return gsl_stats_mean(v, 1, r);
+	case MODEL_AGG_MIN: return v[0];
+	case MODEL_AGG_MAX: return v[r - 1];
+	default: return gsl_stats_median_from_sorted_data(v, 1, r);
+	}
+}
+
+/* ctx->ysel: the values terms are selected with, and their aggregate; the relative variances of
+ * those and of the per-point values, and their degrees of freedom */
+static enum model_aggregate selection_values(struct series_context *ctx, size_t n, unsigned long seed, double *noise_var,
+					     double *value_var, double *noise_dof)
+{
+	const struct model_options *o = ctx->o;
+	enum model_aggregate sel = aggregate_for_selection(ctx->reps, ctx->nreps, n, o->aggregate, seed, noise_var,
+							   value_var, noise_dof);
+	if (o->basic) {
+		sel = o->aggregate;
+		*noise_var = *value_var;
+	}
+	for (size_t i = 0; i < n; i++)
+		ctx->ysel[i] = sel == o->aggregate ? ctx->y[i] : sorted_aggregate(ctx, i, sel);
+	return sel;
+}
+
+/* The selected terms refitted to the per-point values (the requested aggregate) when they were
+ * selected with another; the selection's fit when the refit is not valid. */
+static struct hypothesis refit_to_values(const struct fit_problem *fp, const struct hypothesis *sel, bool same,
+					 struct fit_work *w)
+{
+	if (same)
+		return *sel;
+	struct hypothesis h = *sel;
+	if (!fit_hypothesis(fp, &h, w))
+		return *sel;
+	return h;
+}
+
+/* the hull of the bootstrap interval and the model-averaged one; without repetitions the noise
+ * is estimated from the residuals of the selected hypothesis */
+static void widen_by_averaging(const struct fit_problem *fsel, const struct search_result *r, double value_var,
+			       double level, struct model_prediction *pred)
+{
+	double noise_var = fsel->noise_var;
+	size_t m = r->best.nterms + (r->best.constant ? 1 : 0);
+	if (!(fsel->noise_dof > 0) && fsel->n > m) {
+		noise_var = r->best.rss / (double)(fsel->n - m);
+		value_var = noise_var;
+	}
+	struct average_spec as = {
+		.h = r->record, .n = r->nrecords, .ncand = (unsigned)fsel->ncand, .noise_var = noise_var,
+		.future_var = value_var, .level = level,
+	};
+	double lo, hi;
+	if (!pred->has_interval || average_interval(&as, &lo, &hi))
+		return;
+	pred->lo = fmin(pred->lo, fmax(lo, 0.0));
+	pred->hi = fmax(pred->hi, hi);
+}
+
 static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n, struct model_result *out)
 {
 	const struct model_options *o = ctx->o;
@@ -198,11 +275,11 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 	struct model_error err;
 	struct candidates multi, *cand = &ctx->single;
 	unsigned long seed = series_seed(ctx, cp, m);
-	double noise_dof, noise_var = aggregate_relative_variance(ctx->reps, ctx->nreps, ctx->y, n, o->aggregate, seed,
-								  &noise_dof);
+	double noise_dof, noise_var, value_var;
+	enum model_aggregate sel = selection_values(ctx, n, seed, &noise_var, &value_var, &noise_dof);
 	if (e->nparams > 1) {
 		struct multiparam_spec ms = {
-			.points = ctx->pts, .y = ctx->y, .n = n, .nparams = (unsigned)e->nparams,
+			.points = ctx->pts, .y = ctx->ysel, .n = n, .nparams = (unsigned)e->nparams,
 			.exponents = &o->exponents, .search = &ctx->search, .relative_weights = o->relative_weights,
 			.eps_contrib = EPS_CONTRIB, .rel_noise_var = noise_var, .noise_dof = noise_dof,
 		};
@@ -213,23 +290,28 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		}
 		cand = &multi;
 	}
+	/* the problem of the per-point values, and the same with the selection's values */
 	struct problem pr;
 	struct problem_spec ps = {
 		.points = ctx->pts, .y = ctx->y, .n = n, .cand = cand, .target = ctx->target,
+		/* measured everywhere: the candidates' values are those at the experiment's points */
+		.basis = cand == &ctx->single && n == e->npoints ? ctx->single_basis : NULL,
 		.relative_weights = o->relative_weights, .cv = o->cv, .kfold = o->kfold, .eps_contrib = EPS_CONTRIB,
-		.rel_noise_var = noise_var, .noise_dof = noise_dof,
+		.rel_noise_var = noise_var, .noise_dof = noise_dof, .critical = &ctx->critical,
 	};
 	problem_init(&pr, &ps);
 	if (o->basic)
 		pr.fp.ncheck = 0;   /* Extra-P does not check */
+	struct fit_problem fsel = pr.fp;
+	fit_problem_set_values(&fsel, ctx->ysel);
 	struct search_result r;
-	if (search_best(&pr.fp, &ctx->search, &r, ctx->w)) {
+	if (search_best(&fsel, &ctx->search, &r, ctx->w)) {
 		out->status = MODEL_FAILED;
 		snprintf(out->note, sizeof out->note, "no hypothesis could be fitted");
 		problem_free(&pr);
 		return;
 	}
-	struct hypothesis best = r.best;
+	struct hypothesis best = refit_to_values(&pr.fp, &r.best, sel == o->aggregate, ctx->w);
 	drop_dust_constant(&pr.fp, &best, ctx->w);
 	out->hypotheses = r.tried;
 	problem_function(cand, &best, &out->fn);
@@ -244,11 +326,13 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 	} else if (o->bootstrap && !o->basic) {
 		struct hypothesis fin[(PMNF_MAX_TERMS + 1) * SEARCH_KEEP + 1];
 		struct interval_spec is = {
-			.p = &pr.fp, .reps = ctx->reps, .nreps = ctx->nreps, .aggregate = o->aggregate,
-			.finalists = fin, .nfinalists = finalists(&r, &best, fin), .x0 = pr.x0,
+			.p = &fsel, .values = ctx->y, .reps = ctx->reps, .nreps = ctx->nreps,
+			.aggregate = o->aggregate, .select = sel,
+			.finalists = fin, .nfinalists = finalists(&r, &r.best, fin), .x0 = pr.x0,
 			.replicates = o->bootstrap, .level = o->level, .seed = seed,
 		};
 		out->prediction.has_interval = !interval_bootstrap(&is, ctx->w, &out->prediction.lo, &out->prediction.hi);
+		widen_by_averaging(&fsel, &r, value_var, o->level, &out->prediction);
 	}
 	out->status = MODEL_OK;
 	problem_free(&pr);

@@ -15,10 +15,12 @@ struct series_context {
 	const struct model_options *o;
 	struct search_options search;
 	struct candidates single;          /* the candidates when there is one parameter */
+	double *single_basis;              /* their values at every point of the experiment */
 	const double *target;
 	struct fit_work *w;
+	struct fit_critical critical;      /* the critical F values, shared by series alike */
 	/* scratch, sized for the experiment */
-	double *pts, *y, *sorted;
+	double *pts, *y, *ysel, *sorted;   /* ysel: the values terms are selected with */
 	const double **reps;
 	size_t *nreps;
 };

@@ -111,7 +111,7 @@ static double time_fixed_fit(const struct experiment *e, const struct synth_ladd
 
 struct accuracy {
 	size_t n, leading, covered;
-	double errs[2000];
+	double errs[2000], widths[2000];
 };
 
 static void score_family(enum synth_family fam, unsigned nparams, const struct model_options *o, unsigned seed,
@@ -134,8 +134,10 @@ static void score_family(enum synth_family fam, unsigned nparams, const struct m
 		double truth = pmnf_eval(&truths[k], opt.target);
 		acc->leading += r->status == MODEL_OK && pmnf_same_leading(&r->fn, &truths[k]);
 		acc->covered += r->prediction.has_interval && r->prediction.lo <= truth && truth <= r->prediction.hi;
-		if (acc->n < 2000)
+		if (acc->n < 2000) {
 			acc->errs[acc->n] = fabs(r->prediction.value - truth) / truth;
+			acc->widths[acc->n] = (r->prediction.hi - r->prediction.lo) / truth;
+		}
 		acc->n++;
 	}
 	model_results_free(res);
@@ -151,11 +153,13 @@ static void report_accuracy(const char *name, const struct model_options *o, enu
 		struct accuracy acc = {0};
 		for (unsigned seed = 0; seed < 3; seed++)
 			score_family(fams[f], fams[f] == SYNTH_TWO_PARAMS ? 2 : 1, o, 500 + 10 * seed + (unsigned)f, kind, &acc);
-		double med = median(acc.errs, acc.n < 2000 ? acc.n : 2000);
+		size_t k = acc.n < 2000 ? acc.n : 2000;
+		double med = median(acc.errs, k);
 		if (intervals)
-			printf(" | %3.0f%% %4.0f%% %4.0f%%", 100.0 * acc.leading / acc.n, 100 * med, 100.0 * acc.covered / acc.n);
+			printf(" | %3.0f%% %4.0f%% %4.0f%% %5.2f", 100.0 * acc.leading / acc.n, 100 * med,
+			       100.0 * acc.covered / acc.n, median(acc.widths, k));
 		else
-			printf(" | %3.0f%% %4.0f%%     -", 100.0 * acc.leading / acc.n, 100 * med);
+			printf(" | %3.0f%% %4.0f%%     -     -", 100.0 * acc.leading / acc.n, 100 * med);
 	}
 	printf("\n");
 }
@@ -210,8 +214,9 @@ int main(int argc, char **argv)
 	struct model_options mean = full;
 	mean.aggregate = MODEL_AGG_MEAN;
 	printf("accuracy at 5%% noise, 5 repetitions, 7 rank counts 2..128, target 16x the largest (three draws of each\n"
-	       "family): leading term right, median relative error at the target, interval coverage\n");
-	printf("  %-32s | %-16s | %-16s | %-16s | %-16s | %-16s\n", "", "one term + const", "one term", "two terms",
+	       "family): leading term right, median relative error at the target, interval coverage, median interval\n"
+	       "width / truth\n");
+	printf("  %-32s | %-22s | %-22s | %-22s | %-22s | %-22s\n", "", "one term + const", "one term", "two terms",
 	       "strong scaling", "two parameters");
 	printf("uniform noise in [-5%%, +5%%]\n");
 	report_accuracy("ladder model (median, default)", &full, SYNTH_UNIFORM, true);

@@ -1,8 +1,10 @@
 # tests/model: the synthetic test-set generator (ground-truth PMNF functions with controlled noise),
-# linked into the model unit tests, and the model benchmark driver run by bench/model.bench.
+# linked into the model unit tests, the model benchmark driver run by bench/model.bench, and the
+# study of model selection on the synthetic set (study_model: rates, oracle, failures).
 SYNTH_OBJS := $(BUILD)/obj/tests/model/synth.o
 MODEL_SYNTH_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(wildcard tests/unit/test_model_*.c))
 MODEL_BENCH := $(BUILD)/tests/model/bench_model
+MODEL_STUDY := $(BUILD)/tests/model/study_model
 
 $(BUILD)/obj/tests/model/%.o: CFLAGS += -Itests/model
 
@@ -16,5 +18,10 @@ $(MODEL_BENCH): $(BUILD)/obj/tests/model/bench_model.o $(SYNTH_OBJS) $(LIBLADDER
 	$(call say,CC,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-TEST_HELPERS += $(MODEL_BENCH)
+$(MODEL_STUDY): $(BUILD)/obj/tests/model/study_model.o $(SYNTH_OBJS) $(LIBLADDER)
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+TEST_HELPERS += $(MODEL_BENCH) $(MODEL_STUDY)
 BENCH_TARGETS += $(MODEL_BENCH)

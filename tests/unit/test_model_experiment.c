@@ -115,17 +115,40 @@ static void aggregates_repetitions(void **state)
 
 static void relative_variance_of_the_mean_is_exact(void **state)
 {
-	/* relative deviations -0.1, 0, +0.1 at every point: population variance 0.02/3 */
+	/* relative deviations -0.1, 0, +0.1 from the mean at every point: the pooled variance (one
+	 * degree of freedom per group lost to its mean) is 4 * 0.01 / (6 - 2) */
 	double r0[] = {0.9, 1.0, 1.1}, r1[] = {9, 10, 11};
 	const double *reps[] = {r0, r1};
 	size_t nreps[] = {3, 3};
-	double values[] = {1.0, 10.0}, dof;
-	double var = aggregate_relative_variance(reps, nreps, values, 2, MODEL_AGG_MEAN, 1, &dof);
-	assert_true(fabs(var - (0.02 / 3) / 3) < 1e-12);
+	double dof;
+	double var = aggregate_relative_variance(reps, nreps, 2, MODEL_AGG_MEAN, 1, &dof);
+	assert_true(fabs(var - 0.01 / 3) < 1e-12);
 	assert_true(dof == 4);
 	/* the median of three of {-0.1, -0.1, 0, 0, 0.1, 0.1}: a known order-statistic distribution */
-	double med = aggregate_relative_variance(reps, nreps, values, 2, MODEL_AGG_MEDIAN, 1, &dof);
+	double med = aggregate_relative_variance(reps, nreps, 2, MODEL_AGG_MEDIAN, 1, &dof);
 	assert_true(med > 0 && med < 0.01);
+}
+
+static void selects_with_the_more_precise_aggregate(void **state)
+{
+	/* evenly spread repetitions (as uniform noise): the mean of five is the more precise */
+	double a[4][5] = {{9.6, 9.8, 10, 10.2, 10.4}, {19.5, 19.7, 20, 20.3, 20.5}, {39, 39.6, 40, 40.4, 41},
+			  {79, 79.5, 80, 80.5, 81}};
+	const double *reps[4] = {a[0], a[1], a[2], a[3]};
+	size_t nreps[4] = {5, 5, 5, 5};
+	double var, median_var, dof;
+	assert_int_equal(aggregate_for_selection(reps, nreps, 4, MODEL_AGG_MEDIAN, 1, &var, &median_var, &dof),
+			 MODEL_AGG_MEAN);
+	assert_true(var < median_var && dof == 16);
+	/* the same with one repetition three times too slow (an outlier): the median is */
+	double b[4][5] = {{9.6, 9.8, 10, 10.2, 10.4}, {19.5, 19.7, 20, 20.3, 61}, {39, 39.6, 40, 40.4, 41},
+			  {79, 79.5, 80, 80.5, 81}};
+	const double *out[4] = {b[0], b[1], b[2], b[3]};
+	assert_int_equal(aggregate_for_selection(out, nreps, 4, MODEL_AGG_MEDIAN, 1, &var, &median_var, &dof),
+			 MODEL_AGG_MEDIAN);
+	assert_true(var == median_var);
+	/* an aggregate asked for other than the median is kept */
+	assert_int_equal(aggregate_for_selection(reps, nreps, 4, MODEL_AGG_MIN, 1, &var, &median_var, &dof), MODEL_AGG_MIN);
 }
 
 static void tells_noise_from_differences(void **state)
@@ -162,6 +185,7 @@ int main(void)
 		cmocka_unit_test(check_names_bad_values),
 		cmocka_unit_test(aggregates_repetitions),
 		cmocka_unit_test(relative_variance_of_the_mean_is_exact),
+		cmocka_unit_test(selects_with_the_more_precise_aggregate),
 		cmocka_unit_test(tells_noise_from_differences),
 	};
 	return cmocka_run_group_tests_name("model_experiment", tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "model/problem.h"
+#include "model/fit_screen.h"
 #include "model/search.h"
 
 #define N 7
@@ -186,6 +187,20 @@ static void kfold_matches_explicit_folds(void **state)
 	close_fixture(&fx);
 }
 
+/* the prediction at the target of h fitted in full, and x0 (X^T W X)^-1 x0 from its operators */
+static void full_prediction(const struct fixture *fx, const struct hypothesis *h, double *pred, double *var)
+{
+	struct fit_ops ops;
+	assert_int_equal(fit_operators(&fx->pr.fp, h, fx->pr.x0, &ops, fx->w), 0);
+	*pred = *var = 0;
+	for (int i = 0; i < N; i++) {
+		*pred += ops.g[i] * fx->y[i];
+		/* g = sw * (row of the solution operator applied to x0): var = sum (g_i / sw_i)^2 */
+		*var += (ops.g[i] / fx->pr.fp.sw[i]) * (ops.g[i] / fx->pr.fp.sw[i]);
+	}
+	fit_ops_free(&ops);
+}
+
 static void screening_update_matches_full_fit(void **state)
 {
 	struct fixture fx;
@@ -193,18 +208,23 @@ static void screening_update_matches_full_fit(void **state)
 	struct candidates *c = &fx.c;
 	struct fit_work *w = fx.w;
 	struct hypothesis base = {.constant = true, .nterms = 1, .idx = {cand_index(c, 0.5, 0)}};
-	double q[(PMNF_MAX_TERMS + 1) * N], res[N], rss = 0;
-	size_t m = fit_base_projector(&fx.pr.fp, &base, q, res, w);
-	assert_int_equal(m, 2);
-	for (int i = 0; i < N; i++)
-		rss += res[i] * res[i];
+	double q[(PMNF_MAX_TERMS + 1) * N], res[N];
+	struct fit_base fb = {.q = q, .res = res};
+	assert_true(fit_base_init(&fx.pr.fp, &base, &fb));
+	assert_int_equal(fb.m, 2);
 	for (unsigned k = 0; k < c->n; k++) {
 		if (k == base.idx[0])
 			continue;
 		struct hypothesis h = {.constant = true, .nterms = 2, .idx = {base.idx[0] < k ? base.idx[0] : k, base.idx[0] < k ? k : base.idx[0]}};
-		double quick = fit_rss_adding(&fx.pr.fp, q, m, res, rss, k);
+		struct fit_extension x;
+		assert_true(fit_extend(&fx.pr.fp, &fb, k, &x));
 		fit_hypothesis(&fx.pr.fp, &h, w);
-		assert_true(fabs(quick - h.rss) <= 1e-8 * rss);
+		assert_true(fabs(x.rss - h.rss) <= 1e-8 * fb.rss);
+		/* the prediction at the target (the largest point here) and its variance factor */
+		double pred, var;
+		full_prediction(&fx, &h, &pred, &var);
+		assert_true(fabs(x.pred[0] - pred) <= 1e-8 * fabs(pred));
+		assert_true(fabs(x.var0 - var) <= 1e-8 * var);
 	}
 	close_fixture(&fx);
 }

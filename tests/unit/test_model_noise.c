@@ -1,14 +1,16 @@
 /* The synthetic test set with 5% multiplicative noise (uniform, five repetitions, seven rank
  * counts 2..128): how often the leading term (the asymptotically dominant p^i log^j p) is right,
- * and how often the prediction interval at 16x the largest rank count contains the true value.
+ * how often the prediction interval at 16x the largest rank count contains the true value, and
+ * that the leading term is right at least as often as with Extra-P's basic modeler.
  *
- * The issue asks for 90% on both. Measured rates are printed for every family, and the test
- * asserts 90% where this modeler reaches it; elsewhere it asserts a floor a few points under the
- * rate measured when this test was written (against regressions), because the data cannot do
- * much better: a search
- * that knows the true number of terms and picks the best least-squares fit gets the leading term
- * of two-term sums right only ~20% of the time on this ladder (p^(5/2) and p^2 log^2 p, say, differ
- * by under 3% between 16 and 128 ranks). */
+ * The issue asks for 90% on both. The intervals reach it in every family. The leading term
+ * reaches it without a constant; elsewhere the test asserts a floor a few points under the rate
+ * measured (stated at each family), because the data cannot support much more: a search told
+ * the true number of terms that takes the least-squares best of that size, fed the mean of the
+ * repetitions (more precise than their median under this noise), finds the leading term of one
+ * term + constant in 79% of these functions, of strong-scaling shapes in 77.5%, of two-term sums
+ * in 21.7%; even told that the truth is one of just two functions, the nearest one with another
+ * leading term, it could not beat 85%, 88% and 57% (study_model oracle, tests/model). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,7 +34,7 @@ struct rates {
 };
 
 static void measure_once(enum synth_family fam, unsigned nparams, const char *exponents, unsigned long seed,
-			 struct rates *r)
+			 bool basic, struct rates *r)
 {
 	struct synth_ladder l;
 	synth_ladder_default(&l, nparams);
@@ -43,6 +45,13 @@ static void measure_once(enum synth_family fam, unsigned nparams, const char *ex
 	model_options_init(&o);
 	o.has_target = true;
 	synth_target(&l, 16, o.target);   /* 16x the largest rank count, the largest problem size */
+	if (basic) {
+		/* as bench_model: one term at most, means, unweighted, no intervals */
+		o.basic = true;
+		o.aggregate = MODEL_AGG_MEAN;
+		o.relative_weights = false;
+		o.bootstrap = 0;
+	}
 	if (exponents)
 		assert_int_equal(exponents_parse(exponents, &o.exponents, NULL), 0);
 	struct model_error err;
@@ -59,61 +68,57 @@ static void measure_once(enum synth_family fam, unsigned nparams, const char *ex
 	experiment_free(e);
 }
 
-static struct rates measure(enum synth_family fam, unsigned nparams, const char *exponents)
+static struct rates measure(enum synth_family fam, unsigned nparams, const char *exponents, bool basic)
 {
 	struct rates r = {0};
 	for (unsigned s = 0; s < SEEDS; s++)
-		measure_once(fam, nparams, exponents, FIRST_SEED + s, &r);
+		measure_once(fam, nparams, exponents, FIRST_SEED + s, basic, &r);
 	return r;
 }
 
-static void report(enum synth_family fam, const struct rates *r)
+static void report(enum synth_family fam, const struct rates *r, const struct rates *basic)
 {
 	double lead = 100.0 * (double)r->leading / (double)r->n, cover = 100.0 * (double)r->covered / (double)r->n;
-	printf("# %s, %.0f%% noise: leading term right %zu/%zu = %.1f%% (target 90%%: %s); "
-	       "interval at 16x covers the truth %zu/%zu = %.1f%% (target 90%%: %s)\n",
-	       synth_family_name(fam), 100 * NOISE, r->leading, r->n, lead, lead >= 90 ? "met" : "NOT met", r->covered, r->n,
-	       cover, cover >= 90 ? "met" : "NOT met");
+	printf("# %s, %.0f%% noise: leading term right %zu/%zu = %.1f%% (target 90%%: %s; Extra-P's basic modeler "
+	       "%.1f%%); interval at 16x covers the truth %zu/%zu = %.1f%% (target 90%%: %s)\n",
+	       synth_family_name(fam), 100 * NOISE, r->leading, r->n, lead, lead >= 90 ? "met" : "NOT met",
+	       100.0 * (double)basic->leading / (double)basic->n, r->covered, r->n, cover, cover >= 90 ? "met" : "NOT met");
+}
+
+/* measure a family, report it, assert the interval coverage and leading-term rates (in %) and
+ * that the basic modeler does not find the leading term more often */
+static void check(enum synth_family fam, unsigned nparams, const char *exponents, unsigned leading_floor)
+{
+	struct rates r = measure(fam, nparams, exponents, false), b = measure(fam, nparams, exponents, true);
+	report(fam, &r, &b);
+	assert_true(r.leading * 100 >= leading_floor * r.n);
+	assert_true(r.covered * 100 >= 90 * r.n);
+	assert_true(r.leading * b.n >= b.leading * r.n);
 }
 
 static void single_term_with_constant(void **state)
 {
-	struct rates r = measure(SYNTH_ONE_TERM, 1, NULL);
-	report(SYNTH_ONE_TERM, &r);
-	assert_true(r.leading * 100 >= 50 * r.n);   /* floor */
-	assert_true(r.covered * 100 >= 90 * r.n);
+	check(SYNTH_ONE_TERM, 1, NULL, 75);   /* floor: 79% measured, 79% for the oracle */
 }
 
 static void single_term_without_constant(void **state)
 {
-	struct rates r = measure(SYNTH_ONE_TERM_PURE, 1, NULL);
-	report(SYNTH_ONE_TERM_PURE, &r);
-	assert_true(r.leading * 100 >= 90 * r.n);
-	assert_true(r.covered * 100 >= 90 * r.n);
+	check(SYNTH_ONE_TERM_PURE, 1, NULL, 90);
 }
 
 static void sums_of_two_growing_terms(void **state)
 {
-	struct rates r = measure(SYNTH_TWO_TERMS, 1, NULL);
-	report(SYNTH_TWO_TERMS, &r);
-	assert_true(r.leading * 100 >= 12 * r.n);   /* floor */
-	assert_true(r.covered * 100 >= 65 * r.n);   /* floor */
+	check(SYNTH_TWO_TERMS, 1, NULL, 17);   /* floor: 20.2% measured, 21.7% for the oracle */
 }
 
 static void strong_scaling(void **state)
 {
-	struct rates r = measure(SYNTH_STRONG, 1, "default;strong");
-	report(SYNTH_STRONG, &r);
-	assert_true(r.leading * 100 >= 55 * r.n);   /* floor */
-	assert_true(r.covered * 100 >= 90 * r.n);
+	check(SYNTH_STRONG, 1, "default;strong", 74);   /* floor: 78.8% measured, 77.5% for the oracle */
 }
 
 static void two_parameters(void **state)
 {
-	struct rates r = measure(SYNTH_TWO_PARAMS, 2, NULL);
-	report(SYNTH_TWO_PARAMS, &r);
-	assert_true(r.leading * 100 >= 42 * r.n);   /* floor */
-	assert_true(r.covered * 100 >= 78 * r.n);   /* floor */
+	check(SYNTH_TWO_PARAMS, 2, NULL, 82);   /* floor: 86.4% measured */
 }
 
 int main(void)
