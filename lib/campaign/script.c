@@ -144,12 +144,15 @@ char *script_render(const struct script_in *in, struct cerr *e)
 		goto fail;
 	}
 	if (out) {
+		/* a stale output of an earlier attempt must not pass for this one's */
 		puts_buf(&b, "rm -f ");
 		quoted(&b, out);
-		buf_put_u8(&b, ' ');
-		char *raw = xasprintf("%s.raw", out);
-		quoted(&b, raw);
-		free(raw);
+		if (j->kind == JK_RUN) {
+			char *raw = xasprintf("%s.raw", out);
+			buf_put_u8(&b, ' ');
+			quoted(&b, raw);
+			free(raw);
+		}
 		buf_put_u8(&b, '\n');
 	}
 	if (j->kind == JK_RUN) {

@@ -18,17 +18,22 @@ bool parse_time_limit(const char *s, long *minutes)
 {
 	long d = 0, h = 0, m = 0, sec = 0;
 	char tail;
-	if (sscanf(s, "%ld-%ld:%ld:%ld%c", &d, &h, &m, &sec, &tail) == 4) {
-	} else if (strchr(s, '-') && sscanf(s, "%ld-%ld%c", &d, &h, &tail) == 2 && !strchr(s, ':')) {
-	} else if (!strchr(s, '-') && sscanf(s, "%ld:%ld:%ld%c", &h, &m, &sec, &tail) == 3) {
-	} else if (!strchr(s, '-') && !strchr(s, ':') && sscanf(s, "%ld%c", &m, &tail) == 1) {
-	} else {
+	bool dash = strchr(s, '-') != NULL, colon = strchr(s, ':') != NULL;
+	int n;
+	if (s[0] == '-' || s[0] == '+')
 		return false;
-	}
-	if (d < 0 || h < 0 || m < 0 || sec < 0 || sec > 59 || (strchr(s, ':') && m > 59) ||
+	if (dash && colon)
+		n = sscanf(s, "%ld-%ld:%ld:%ld%c", &d, &h, &m, &sec, &tail) == 4;
+	else if (dash)
+		n = sscanf(s, "%ld-%ld%c", &d, &h, &tail) == 2;
+	else if (colon)
+		n = sscanf(s, "%ld:%ld:%ld%c", &h, &m, &sec, &tail) == 3;
+	else
+		n = sscanf(s, "%ld%c", &m, &tail) == 1;
+	if (!n || d < 0 || h < 0 || m < 0 || sec < 0 || sec > 59 || (colon && (m > 59 || (dash && h > 23))) ||
 	    d > 365 || h > 24 * 365 || m > 60L * 24 * 365)
 		return false;
-	long total = ((d * 24 + h) * 60 + m) + (sec > 0);
+	long total = (d * 24 + h) * 60 + m + (sec > 0);
 	if (total < 1)
 		return false;
 	*minutes = total;

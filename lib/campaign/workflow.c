@@ -14,12 +14,13 @@
 #include "util/xalloc.h"
 
 const char *const placeholders_app[] = {"ranks", "nodes", "size", "rep", "outdir", "prefix",
-	"workflow_dir", "campaign_dir", "scaling", "name", NULL};
-const char *const placeholders_build[] = {"prefix", "workflow_dir", "campaign_dir", "name", NULL};
+	"workflow_dir", "campaign_dir", "scaling", "name", "ladder", NULL};
+const char *const placeholders_build[] = {"prefix", "workflow_dir", "campaign_dir", "name", "scaling",
+	"ladder", NULL};
 const char *const placeholders_valid[] = {"ranks", "nodes", "size", "scaling", "prefix",
-	"workflow_dir", "name", NULL};
+	"workflow_dir", "campaign_dir", "name", "ladder", NULL};
 const char *const placeholders_stage[] = {"campaign", "campaign_dir", "outdir", "target", "targets",
-	"prefix", "workflow_dir", "acceptance", "runs", "ladder", "rungs", "repetitions", "name", NULL};
+	"prefix", "workflow_dir", "acceptance", "runs", "ladder", "rungs", "repetitions", "name", "scaling", NULL};
 
 /* the stages ladder knows by name: their command, inputs and shape */
 struct builtin_stage {

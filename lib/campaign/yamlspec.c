@@ -51,6 +51,21 @@ bool yspec_fail(struct yspec *y, const yaml_node_t *n, const char *field, const 
 	return false;
 }
 
+/* does line n (1-based) of f hold "KEY: {" with a placeholder-like name after the brace? */
+static bool line_starts_flow(FILE *f, size_t n)
+{
+	char buf[1024];
+	rewind(f);
+	for (size_t i = 1; fgets(buf, sizeof buf, f); i++) {
+		if (i < n)
+			continue;
+		char *p = strstr(buf, ": {");
+		return p && ((p[3] >= 'a' && p[3] <= 'z') || p[3] == '_') && strchr(p + 3, '}') &&
+		       strcspn(p + 3, ":,") > strcspn(p + 3, "}");
+	}
+	return false;
+}
+
 bool yspec_load(struct yspec *y, const char *path, struct cerr *e)
 {
 	memset(y, 0, sizeof *y);
@@ -68,11 +83,26 @@ bool yspec_load(struct yspec *y, const char *path, struct cerr *e)
 	bool ok = yaml_parser_load(&p, &y->doc);
 	if (!ok) {
 		const char *problem = p.problem ? p.problem : "malformed YAML";
-		if (p.context)
-			cerr_set(e, "%s:%zu: YAML syntax error: %s (%s, line %zu)", path,
-				 p.problem_mark.line + 1, problem, p.context, p.context_mark.line + 1);
+		size_t line = p.problem_mark.line + 1;
+		if (p.error == YAML_READER_ERROR) {
+			/* reader errors (bad bytes) carry an offset, not a mark */
+			line = 1;
+			rewind(f);
+			for (size_t i = 0; i < p.problem_offset; i++) {
+				int ch = fgetc(f);
+				if (ch == EOF)
+					break;
+				line += ch == '\n';
+			}
+		}
+		char hint[128] = "";
+		if (p.error != YAML_READER_ERROR && line_starts_flow(f, line))
+			snprintf(hint, sizeof hint, "; a value that starts with '{' must be quoted");
+		if (p.context && p.error != YAML_READER_ERROR)
+			cerr_set(e, "%s:%zu: YAML syntax error: %s (%s, line %zu)%s", path, line, problem, p.context,
+				 p.context_mark.line + 1, hint);
 		else
-			cerr_set(e, "%s:%zu: YAML syntax error: %s", path, p.problem_mark.line + 1, problem);
+			cerr_set(e, "%s:%zu: YAML syntax error: %s%s", path, line, problem, hint);
 	}
 	yaml_parser_delete(&p);
 	fclose(f);
