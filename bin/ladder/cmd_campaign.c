@@ -327,7 +327,7 @@ static int run_run(int argc, char **argv)
 	if (dry) {
 		for (size_t i = 0; i < fresh.njobs; i++)
 			printf("==> %s/%s <==\n%s\n", dir, fresh.jobs[i].script, scripts[i]);
-		fprintf(stderr, "dry run: %zu job scripts written to %s/jobs (nothing submitted)\n", fresh.njobs, dir);
+		log_info("dry run: %zu job scripts written to %s/jobs (nothing submitted)", fresh.njobs, dir);
 		rc = EXIT_OK;
 		goto out;
 	}

@@ -340,8 +340,8 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 			tvars_set(&tv, "outdir", outdir);
 			if (w->has_size)
 				tvars_setf(&tv, "size", "%ld", size);
-			char *describe = w->has_size ? xasprintf("%ld ranks, repetition %ld, size %ld", p, r, size)
-						     : xasprintf("%ld ranks, repetition %ld", p, r);
+			char *describe = w->has_size ? xasprintf("%ld rank%s, repetition %ld, size %ld", p, p == 1 ? "" : "s", r, size)
+						     : xasprintf("%ld rank%s, repetition %ld", p, p == 1 ? "" : "s", r);
 			char *text;
 			bool rok = render(w, s, env, c, j, &w->command, &tv, true, outdir, describe, &text, e);
 			free(describe);

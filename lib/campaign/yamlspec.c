@@ -275,7 +275,7 @@ bool yspec_long(struct yspec *y, yaml_node_t *n, const char *field, long min, lo
 	errno = 0;
 	long v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < min || v > max) {
-		if (max == LONG_MAX)
+		if (max >= 1L << 40)
 			return yspec_fail(y, n, field, "expected an integer >= %ld, got '%s'", min, s);
 		return yspec_fail(y, n, field, "expected an integer from %ld to %ld, got '%s'", min, max, s);
 	}
