@@ -104,23 +104,24 @@ static int finish(struct campaign *c, enum drive_result r, struct cerr *e)
 		log_error("%s", e->msg);
 		return EXIT_FAIL;
 	}
-	if (!log_debug_enabled() && r != DRIVE_SUBMITTED) {
-		/* nothing: the summary below says it */
-	}
-	fprintf(stderr, "campaign %s %s: ", c->name, result_text(r));
-	campaign_print_summary(stderr, c);
+	char summary[512];
+	campaign_summary(c, summary, sizeof summary);
 	if (r == DRIVE_DONE) {
 		struct cjob *merge = campaign_job(c, "merge");
-		fprintf(stderr, "results in %s", c->dir);
+		log_info("campaign %s %s: %s", c->name, result_text(r), summary);
 		if (merge && merge->output)
-			fprintf(stderr, " (campaign container %s/%s; runs under %s/runs)", c->dir, merge->output, c->dir);
-		fputc('\n', stderr);
+			log_info("results in %s (campaign container %s/%s; runs under %s/runs)", c->dir, c->dir,
+				 merge->output, c->dir);
+		else
+			log_info("results in %s", c->dir);
 		return EXIT_OK;
 	}
 	if (r == DRIVE_SUBMITTED) {
-		fprintf(stderr, "follow it with: ladder campaign wait %s\n", c->dir);
+		log_info("campaign %s %s: %s", c->name, result_text(r), summary);
+		log_info("follow it with: ladder campaign wait %s", c->dir);
 		return EXIT_OK;
 	}
+	fprintf(stderr, "campaign %s %s: %s\n", c->name, result_text(r), summary);
 	if (r == DRIVE_TIMEOUT) {
 		fprintf(stderr, "follow it with: ladder campaign wait %s\n", c->dir);
 		return EXIT_FAIL;

@@ -20,8 +20,20 @@ static void clock_text(long long t, char *out, size_t len)
 
 void campaign_print_summary(FILE *out, const struct campaign *c)
 {
+	char text[512];
+	campaign_summary(c, text, sizeof text);
+	fprintf(out, "%s\n", text);
+}
+
+void campaign_summary(const struct campaign *c, char *text, size_t len)
+{
 	size_t n[JS_SKIPPED + 1];
 	campaign_count(c, n);
+	FILE *out = fmemopen(text, len, "w");
+	if (!out) {
+		snprintf(text, len, "%zu jobs", c->njobs);
+		return;
+	}
 	fprintf(out, "%zu jobs:", c->njobs);
 	bool first = true;
 	static const enum job_state order[] = {JS_COMPLETED, JS_RUNNING, JS_QUEUED, JS_WAITING, JS_FAILED,
@@ -39,7 +51,8 @@ void campaign_print_summary(FILE *out, const struct campaign *c)
 		first = false;
 	}
 	size_t final = n[JS_COMPLETED] + n[JS_FAILED] + n[JS_SKIPPED] + n[JS_CANCELLED];
-	fprintf(out, " (%zu%% done)\n", c->njobs ? final * 100 / c->njobs : 100);
+	fprintf(out, " (%zu%% done)", c->njobs ? final * 100 / c->njobs : 100);
+	fclose(out);
 }
 
 void campaign_print_status(FILE *out, const struct campaign *c, pid_t driver)

@@ -14,5 +14,7 @@
 void campaign_print_status(FILE *out, const struct campaign *c, pid_t driver);
 /* one summary line: "13 jobs: 10 completed, 1 running, 2 waiting (77% done)" */
 void campaign_print_summary(FILE *out, const struct campaign *c);
+/* the same line without the newline, into text */
+void campaign_summary(const struct campaign *c, char *text, size_t len);
 
 #endif
