@@ -160,11 +160,17 @@ static const char *base_name(uint32_t base)
 static void apply_info(struct campaign *c, struct cjob *j, const slurm_job_info_t *r)
 {
 	uint32_t base = r->job_state & JOB_STATE_BASE;
+	log_debug("%s: Slurm job %u state 0x%x (%s) restarts %u exit 0x%x", j->name, r->job_id, r->job_state,
+		  base_name(base), r->restart_cnt, r->exit_code);
 	bool requeued = (r->job_state & (JOB_REQUEUE | JOB_REQUEUE_HOLD | JOB_SPECIAL_EXIT | JOB_REQUEUE_FED)) != 0;
 	if (r->restart_cnt > j->restarts) {
 		j->restarts = r->restart_cnt;
 		log_info("  %-18s requeued by Slurm (restart %d); following it", j->name, j->restarts);
 	}
+	/* a job that ended but is still completing (epilog, or on its way back to the queue after a
+	 * requeue, when Slurm briefly shows the killed instance's end) is not final yet */
+	if ((r->job_state & JOB_COMPLETING) && base > JOB_SUSPENDED && !requeued)
+		return;
 	const char *reason = base == JOB_PENDING ? slurm_job_reason_string((enum job_state_reason)r->state_reason) : NULL;
 	apply(c, j, base, requeued, r->exit_code, (long long)r->start_time, (long long)r->end_time, reason, base_name(base));
 }
@@ -264,6 +270,7 @@ static int resolve_missing(struct campaign *c, size_t *missing, size_t nmissing)
 	for (size_t k = 0; k < nmissing; k++) {
 		struct cjob *j = &c->jobs[missing[k]];
 		if (missing[k] < nrecs && recs[missing[k]].id == j->id && apply_record(c, j, &recs[missing[k]])) {
+			log_debug("%s: Slurm job %u resolved from %s: %s", j->name, j->id, c->jobcomp, recs[missing[k]].state);
 			changed++;
 			continue;
 		}
@@ -386,6 +393,15 @@ static void slurm_adopt(struct campaign *c)
 			continue;
 		struct cjob *j = campaign_job(c, r->comment + plen);
 		if (!j || j->state != JS_WAITING)
+			continue;
+		/* only a job still in the queue or running: a finished one belongs to an earlier
+		 * attempt (a retry puts jobs back to WAITING), and resubmitting is harmless */
+		uint32_t base = r->job_state & JOB_STATE_BASE;
+		if (base != JOB_PENDING && base != JOB_RUNNING && base != JOB_SUSPENDED)
+			continue;
+		char idtext[16];
+		snprintf(idtext, sizeof idtext, "%u:", r->job_id);
+		if (j->history && strstr(j->history, idtext))
 			continue;
 		j->id = r->job_id;
 		j->attempts++;
