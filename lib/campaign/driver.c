@@ -252,11 +252,10 @@ enum drive_result campaign_drive(struct campaign *c, const struct drive_opts *o,
 		if (wait > 0)
 			x->sleep(c, wait);
 	}
-	if (dirty) {
-		struct cerr se;
-		if (!state_save(c, &se))
-			log_warn("%s", se.msg);
-	}
+	/* always: the counters (queries) changed even when no job did */
+	struct cerr se;
+	if (!state_save(c, &se))
+		log_warn("%s", se.msg);
 	x->close(c);
 	return result;
 }
