@@ -373,7 +373,7 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 		const struct stage_spec *st = &w->stages[si];
 		sp[si].spec = st;
 		char why[512] = "";
-		tvars_set(&tv, "target", w->ntargets ? "0" : "0");
+		tvars_set(&tv, "target", "0"); /* for the availability check only */
 		if (si > 0 && !stage_available(st, &tv, env, why, sizeof why)) {
 			if (!env->quiet)
 				log_info("note: stage '%s' skipped: %s", st->name, why);

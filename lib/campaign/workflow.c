@@ -207,13 +207,11 @@ static bool read_size(struct yspec *y, yaml_node_t *n, struct workflow *w)
 	w->size_value = xcalloc(len, sizeof *w->size_value);
 	for (size_t i = 0; i < len; i++) {
 		yaml_node_t *key = yspec_map_key(y, n, i);
-		const char *ks;
 		char f[128];
 		snprintf(f, sizeof f, "size.%s", yspec_is_scalar(key) ? (const char *)key->data.scalar.value : "?");
 		if (!yspec_long(y, key, "size (a rank count as key)", 1, LONG_MAX, &w->size_rung[i]) ||
 		    !yspec_long(y, yspec_map_value(y, n, i), f, 1, LONG_MAX, &w->size_value[i]))
 			return false;
-		(void)ks;
 		w->nsizes++;
 	}
 	return true;
@@ -277,9 +275,9 @@ static bool read_acceptance(struct yspec *y, yaml_node_t *n, struct workflow *w)
 			return false;
 		char f[128];
 		snprintf(f, sizeof f, "acceptance.%s", name);
-		w->acceptance[w->nacceptance].key = name;
-		w->nacceptance++;
-		if (!yspec_double(y, yspec_map_value(y, n, i), f, -1e300, 1e300, &w->acceptance[w->nacceptance - 1].value))
+		struct kvnum *a = &w->acceptance[w->nacceptance++];
+		a->key = name;
+		if (!yspec_double(y, yspec_map_value(y, n, i), f, -1e300, 1e300, &a->value))
 			return false;
 	}
 	return true;
@@ -415,11 +413,8 @@ static bool read_stage(struct yspec *y, yaml_node_t *n, size_t idx, struct workf
 
 static bool read_stages(struct yspec *y, yaml_node_t *n, struct workflow *w, struct known_ctx *k)
 {
-	char **dummy = NULL;
-	(void)dummy;
-	if (yspec_is_scalar(n)) {
+	if (yspec_is_scalar(n))
 		return read_stage(y, n, 0, w, k);
-	}
 	if (!yspec_is_seq(n))
 		return yspec_fail(y, n, "stages", "expected a list of stage names or stage mappings");
 	for (size_t i = 0; i < yspec_seq_len(n); i++)

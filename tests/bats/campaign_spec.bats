@@ -76,6 +76,17 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	[ "$(ls "$dir/jobs" | tr '\n' ' ')" = "merge.sh run-p1-r1.sh run-p16-r1.sh run-p4-r1.sh " ]
 }
 
+@test "--dated BASE: the campaign goes to BASE/YYYY-MM-DD and BASE/latest points at it" {
+	base=$(camp_dir dated)
+	run "$LADDER" -q campaign run "$TOP/workflows/stencil2d.yaml" --site "$TOP/site-configs/local.yaml" --dated "$base" --dry-run
+	assert_success
+	day=$(date +%Y-%m-%d)
+	[ -e "$base/$day/jobs/merge.sh" ]
+	[ "$(readlink "$base/latest")" = "$day" ]
+	run "$LADDER" campaign run "$TOP/workflows/stencil2d.yaml" --site "$TOP/site-configs/local.yaml" --dated "$base" --dir x
+	assert_failure 2
+}
+
 @test "stages missing from this build are skipped with a note; merge depends on every run" {
 	dir=$(camp_dir stages)
 	run "$LADDER" campaign run "$TOP/workflows/stencil2d.yaml" --site "$TOP/site-configs/local.yaml" --dir "$dir" --dry-run
