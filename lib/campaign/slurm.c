@@ -61,6 +61,9 @@ static bool slurm_open(struct campaign *c, struct cerr *e)
 {
 	(void)e;
 	if (!inited) {
+		if (!getenv("SLURM_CONF") && access("/etc/slurm/slurm.conf", F_OK) && access("/etc/slurm-llnl/slurm.conf", F_OK))
+			log_warn("SLURM_CONF is not set and there is no /etc/slurm/slurm.conf: libslurm looks for a "
+				 "configless controller through DNS (for the test cluster: eval \"$(tests/slurm/up)\")");
 		slurm_init(NULL);
 		inited = true;
 		atexit(fini);

@@ -51,6 +51,21 @@ setup_file() {
 	[ "$(jq '[.jobs[] | select(.attempts != 1)] | length' "$dir/state.json")" -eq 0 ]
 }
 
+@test "local: at most the site's max-ranks ranks run at a time, and jobs do run side by side" {
+	dir=$(camp_dir budget)
+	wf=$BATS_TEST_TMPDIR/wf.yaml
+	log=$BATS_TEST_TMPDIR/ranks.log
+	small_workflow "$wf" ladder='[1, 2, 3, 4]' reps=2 \
+		app="[\"$CAMP_FIX/count-ranks\", \"$log\", \"$CAMP_FIX/slow-app\", \"0.5\", \"{prefix}/apps/stencil2d\", \"--scaling\", \"weak\", \"--size\", \"8\", \"--iterations\", \"2\"]"
+	run "$LADDER" campaign run "$wf" --site "$SITE4" --dir "$dir"
+	assert_success
+	# every rank of every run started and ended once
+	[ "$(grep -c '^+1$' "$log")" -eq 20 ] && [ "$(grep -c '^-1$' "$log")" -eq 20 ]
+	max=$(awk '{n += $1; if (n > m) m = n} END {print m}' "$log")
+	echo "most ranks at once: $max"
+	[ "$max" -le 4 ] && [ "$max" -gt 2 ]
+}
+
 @test "local: the driver killed with SIGKILL mid-campaign; run again completes, finished runs not redone" {
 	dir=$(camp_dir killed)
 	wf=$BATS_TEST_TMPDIR/wf.yaml

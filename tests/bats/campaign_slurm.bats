@@ -61,6 +61,26 @@ teardown() {
 	assert_line --regexp "^merge +COMPLETED +$merge +1 "
 }
 
+@test "slurm: submission through sbatch reads the extra #SBATCH lines of the site" {
+	dir=$(camp_dir sbatch)
+	wf=$BATS_TEST_TMPDIR/wf.yaml
+	small_workflow "$wf" ladder='[1, 2]'
+	site=$BATS_TEST_TMPDIR/site.yaml
+	{ cat "$SITE"; printf 'sbatch: ["--nice=7"]\n'; } > "$site"
+	run "$LADDER" campaign run "$wf" --site "$site" --dir "$dir"
+	assert_success
+	assert_output --partial "campaign small completed: 3 jobs: 3 completed"
+	[ "$(jq -r .site.submit "$dir/state.json")" = sbatch ]
+	grep -qx '#SBATCH --nice=7' "$dir/jobs/merge.sh"
+	for job in run-p1-r1 run-p2-r1 merge; do
+		id=$(camp_state "$dir" "$job" id)
+		[ "$(slurm_job_field "$id" Nice)" = 7 ]
+		[ "$(slurm_job_field "$id" Comment)" = "ladder:$(jq -r .campaign.id "$dir/state.json"):$job" ]
+	done
+	[[ $(slurm_job_field "$(camp_state "$dir" merge id)" JobName) == small.merge ]]
+	"$LADDER" validate "$dir/campaign.h5"
+}
+
 @test "slurm: a failing run is FAILED with its log, dependants never run; retry completes" {
 	dir=$(camp_dir failing)
 	wf=$BATS_TEST_TMPDIR/wf.yaml
