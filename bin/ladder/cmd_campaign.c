@@ -36,17 +36,20 @@
 
 #define CMD "campaign"
 
-static char *absolute(const char *path)
+/* read both specs, or say what is wrong with the first bad one */
+static bool load_specs(const char *wpath, const char *spath, struct workflow *w, struct site *s)
 {
-	char *r = realpath(path, NULL);
-	if (r)
-		return r;
-	if (path[0] == '/')
-		return xstrdup(path);
-	char cwd[PATH_MAX];
-	if (!getcwd(cwd, sizeof cwd))
-		return xstrdup(path);
-	return xasprintf("%s/%s", cwd, path);
+	struct cerr e;
+	if (!workflow_load(wpath, w, &e)) {
+		log_error("%s", e.msg);
+		return false;
+	}
+	if (!site_load(spath, s, &e)) {
+		log_error("%s", e.msg);
+		workflow_free(w);
+		return false;
+	}
+	return true;
 }
 
 static char *ladder_self(void)
@@ -215,15 +218,8 @@ static int run_run(int argc, char **argv)
 	struct cerr e;
 	struct workflow w;
 	struct site s;
-	if (!workflow_load(argv[optind], &w, &e)) {
-		log_error("%s", e.msg);
+	if (!load_specs(argv[optind], site_path, &w, &s))
 		return EXIT_FAIL;
-	}
-	if (!site_load(site_path, &s, &e)) {
-		log_error("%s", e.msg);
-		workflow_free(&w);
-		return EXIT_FAIL;
-	}
 	int rc = EXIT_FAIL;
 	char *dir = NULL, *prefix = ladder_prefix(), *self = ladder_self();
 	char **scripts = NULL;
@@ -235,7 +231,7 @@ static int run_run(int argc, char **argv)
 			log_error("%s", e.msg);
 			goto out;
 		}
-		char *base = absolute(dated);
+		char *base = path_absolute(dated);
 		dir = dated_dir(base);
 		free(base);
 	} else {
@@ -246,7 +242,7 @@ static int run_run(int argc, char **argv)
 		goto out;
 	}
 	{
-		char *abs = absolute(dir);
+		char *abs = path_absolute(dir);
 		free(dir);
 		dir = abs;
 	}
@@ -643,23 +639,16 @@ static int run_schedule(int argc, char **argv)
 	struct cerr e;
 	struct workflow w;
 	struct site s;
-	if (!workflow_load(argv[optind], &w, &e)) {
-		log_error("%s", e.msg);
+	if (!load_specs(argv[optind], site_path, &w, &s))
 		return EXIT_FAIL;
-	}
-	if (!site_load(site_path, &s, &e)) {
-		log_error("%s", e.msg);
-		workflow_free(&w);
-		return EXIT_FAIL;
-	}
 	int rc = EXIT_FAIL;
 	char cwd[PATH_MAX];
 	if (!getcwd(cwd, sizeof cwd))
 		snprintf(cwd, sizeof cwd, "/");
 	char *base_rel = base_opt ? xstrdup(base_opt) : xasprintf("%s-nightly", w.name);
-	char *base = absolute(base_rel);
+	char *base = path_absolute(base_rel);
 	char *self = ladder_self();
-	char *self_abs = absolute(self);
+	char *self_abs = path_absolute(self);
 	struct schedule_in in = {w.name, self_abs, w.path, s.path, base, cwd, getenv("PATH"),
 				 s.scheduler == SCHED_SLURM ? getenv("SLURM_CONF") : NULL, hour, minute,
 				 s.scheduler == SCHED_SLURM, s.partition, s.account, s.qos};

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "campaign/spec.h"
+#include "campaign/state.h"
 #include "campaign/yamlspec.h"
 #include "util/xalloc.h"
 
@@ -423,19 +424,6 @@ static bool read_stages(struct yspec *y, yaml_node_t *n, struct workflow *w, str
 	return true;
 }
 
-static char *absolute_path(const char *p)
-{
-	char *r = realpath(p, NULL);
-	if (r)
-		return r;
-	if (p[0] == '/')
-		return xstrdup(p);
-	char cwd[PATH_MAX];
-	if (!getcwd(cwd, sizeof cwd))
-		return xstrdup(p);
-	return xasprintf("%s/%s", cwd, p);
-}
-
 bool workflow_load(const char *path, struct workflow *w, struct cerr *e)
 {
 	memset(w, 0, sizeof *w);
@@ -452,7 +440,7 @@ bool workflow_load(const char *path, struct workflow *w, struct cerr *e)
 		"repetitions", "target", "trace", "stages", "vars", "acceptance", NULL};
 	if (!yspec_map(&y, root, "", keys))
 		goto out;
-	w->path = absolute_path(path);
+	w->path = path_absolute(path);
 	w->dir = xstrdup(w->path);
 	char *slash = strrchr(w->dir, '/');
 	if (slash)
