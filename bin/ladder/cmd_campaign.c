@@ -363,6 +363,18 @@ static const char *dir_arg(int argc, char **argv, const char *what)
 	return optind < argc ? argv[optind] : ".";
 }
 
+/* the campaign in dir, or say why not */
+static bool load_campaign(const char *dir, struct campaign *cp)
+{
+	struct cerr e;
+	campaign_init(cp);
+	if (state_load(dir, cp, &e))
+		return true;
+	log_error("%s", e.msg);
+	campaign_free(cp);
+	return false;
+}
+
 static int run_status(int argc, char **argv)
 {
 	static const struct option opts[] = {{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0}};
@@ -378,12 +390,9 @@ static int run_status(int argc, char **argv)
 	if (!dir)
 		return EXIT_USAGE;
 	struct campaign cp;
-	campaign_init(&cp);
 	struct cerr e;
-	if (!state_load(dir, &cp, &e)) {
-		log_error("%s", e.msg);
+	if (!load_campaign(dir, &cp))
 		return EXIT_FAIL;
-	}
 	pid_t holder = 0;
 	int locked = state_lock(&cp, dir, &holder, &e);
 	if (locked == 1 && cp.sched == SCHED_SLURM && !campaign_done(&cp)) {
@@ -416,13 +425,10 @@ static int run_status(int argc, char **argv)
 static int drive_dir(const char *dir, long timeout, bool follow, char *const *retry, size_t nretry, bool do_retry)
 {
 	struct campaign cp;
-	campaign_init(&cp);
 	struct cerr e;
 	int rc = EXIT_FAIL;
-	if (!state_load(dir, &cp, &e)) {
-		log_error("%s", e.msg);
+	if (!load_campaign(dir, &cp))
 		return EXIT_FAIL;
-	}
 	pid_t holder = 0;
 	int locked = state_lock(&cp, dir, &holder, &e);
 	if (locked < 0) {
@@ -555,12 +561,9 @@ static int run_cancel(int argc, char **argv)
 	if (!dir)
 		return EXIT_USAGE;
 	struct campaign cp;
-	campaign_init(&cp);
 	struct cerr e;
-	if (!state_load(dir, &cp, &e)) {
-		log_error("%s", e.msg);
+	if (!load_campaign(dir, &cp))
 		return EXIT_FAIL;
-	}
 	int rc = EXIT_FAIL;
 	pid_t holder = 0;
 	int locked = state_lock(&cp, dir, &holder, &e);
