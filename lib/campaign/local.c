@@ -278,6 +278,18 @@ static int local_start(struct campaign *c, struct cjob *j, struct cerr *e)
 	}
 	if (pid == 0) {
 		setsid();
+		if (fd <= 2) /* a driver started with closed standard descriptors */
+			fd = fcntl(fd, F_DUPFD, 3);
+		/* let go of the driver's terminal or pipes: whoever reads the driver's output must not
+		 * wait for jobs that outlive it */
+		int null = open("/dev/null", O_RDWR);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+			if (null > 2 && null != fd)
+				close(null);
+		}
 		if (fd != 3) {
 			dup2(fd, 3);
 		}
