@@ -12,6 +12,9 @@
  * completion file, then in accounting (sacct) when the cluster has it. Requeued jobs (state
  * flags, restart count) are followed. An unreachable controller (restarting, overloaded) is not
  * an error: submissions and polls are retried until the site's controller-timeout.
+ *
+ * What Slurm's states mean for the campaign is slurm_state.c; jobs the controller has forgotten
+ * are resolved in slurm_resolve.c.
  */
 #include <errno.h>
 #include <signal.h>
@@ -20,26 +23,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "campaign/exec.h"
-#include "campaign/jobcomp.h"
 #include "campaign/proc.h"
+#include "campaign/slurm_int.h"
 #include "campaign/state.h"
 #include "util/log.h"
 #include "util/xalloc.h"
-
-/* exported by libslurm 22.05, not declared in slurm.h */
-extern char *slurm_job_reason_string(enum job_state_reason inx);
 
 extern char **environ;
 
 static bool inited;
 static bool unreachable;         /* the last query failed; said once */
-static struct jobcomp_rec *recs; /* latest completion record per job index */
-static size_t nrecs;
 
 static void fini(void)
 {
@@ -68,10 +65,7 @@ static bool slurm_open(struct campaign *c, struct cerr *e)
 		inited = true;
 		atexit(fini);
 	}
-	free(recs);
-	nrecs = c->njobs;
-	recs = xcalloc(nrecs ? nrecs : 1, sizeof *recs);
-	c->jobcomp_offset = 0;
+	slurm_resolve_init(c);
 	slurm_conf_t *conf = NULL;
 	if (slurm_load_ctl_conf((time_t)0, &conf) == SLURM_SUCCESS && conf) {
 		if (!c->jobcomp && conf->job_comp_type && strstr(conf->job_comp_type, "filetxt") && conf->job_comp_loc)
@@ -88,220 +82,7 @@ static bool slurm_open(struct campaign *c, struct cerr *e)
 static void slurm_close(struct campaign *c)
 {
 	(void)c;
-	free(recs);
-	recs = NULL;
-	nrecs = 0;
-}
-
-static bool deps_failed(const struct campaign *c, const struct cjob *j)
-{
-	for (size_t k = 0; k < j->ndeps; k++) {
-		enum job_state s = c->jobs[j->dep[k]].state;
-		if (s == JS_FAILED || s == JS_CANCELLED || s == JS_SKIPPED)
-			return true;
-	}
-	return false;
-}
-
-/* apply a final or current Slurm state to j; base/flags as in job_state */
-static void apply(struct campaign *c, struct cjob *j, uint32_t base, bool requeued, uint32_t wait_status,
-		  long long start, long long end, const char *pending_reason, const char *state_name)
-{
-	if (requeued || base == JOB_PENDING) {
-		if (j->state == JS_RUNNING) {
-			j->started = 0;
-			j->ended = 0;
-		}
-		if (pending_reason)
-			cjob_set_reason(j, "%s", pending_reason);
-		job_transition(c, j, JS_QUEUED);
-		return;
-	}
-	if (base == JOB_RUNNING || base == JOB_SUSPENDED) {
-		if (start > 0)
-			j->started = start;
-		cjob_set_reason(j, NULL);
-		job_transition(c, j, JS_RUNNING);
-		return;
-	}
-	if (start > 0)
-		j->started = start;
-	if (end > 0)
-		j->ended = end;
-	int rc = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 128 + WTERMSIG(wait_status);
-	j->has_exit = true;
-	j->exit_code = rc;
-	if (base == JOB_COMPLETE && rc == 0) {
-		cjob_set_reason(j, NULL);
-		job_transition(c, j, JS_COMPLETED);
-	} else if (base == JOB_CANCELLED) {
-		if (deps_failed(c, j)) {
-			j->ended = 0;
-			j->has_exit = false;
-			cjob_set_reason(j, "a job it depends on did not complete");
-			job_transition(c, j, JS_SKIPPED);
-		} else {
-			cjob_set_reason(j, "cancelled in Slurm");
-			job_transition(c, j, JS_CANCELLED);
-		}
-	} else {
-		if (base == JOB_COMPLETE || base == JOB_FAILED)
-			cjob_set_reason(j, "exit status %d", rc);
-		else
-			cjob_set_reason(j, "%s", state_name);
-		job_transition(c, j, JS_FAILED);
-	}
-}
-
-static const char *base_name(uint32_t base)
-{
-	static const char *names[] = {"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED", "FAILED",
-		"TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY"};
-	return base < sizeof names / sizeof names[0] ? names[base] : "UNKNOWN";
-}
-
-static void apply_info(struct campaign *c, struct cjob *j, const slurm_job_info_t *r)
-{
-	uint32_t base = r->job_state & JOB_STATE_BASE;
-	log_debug("%s: Slurm job %u state 0x%x (%s) restarts %u exit 0x%x", j->name, r->job_id, r->job_state,
-		  base_name(base), r->restart_cnt, r->exit_code);
-	bool requeued = (r->job_state & (JOB_REQUEUE | JOB_REQUEUE_HOLD | JOB_SPECIAL_EXIT | JOB_REQUEUE_FED)) != 0;
-	if (r->restart_cnt > j->restarts) {
-		j->restarts = r->restart_cnt;
-		log_info("  %-18s requeued by Slurm (restart %d); following it", j->name, j->restarts);
-	}
-	/* a job that ended but is still completing (epilog, or on its way back to the queue after a
-	 * requeue, when Slurm briefly shows the killed instance's end) is not final yet */
-	if ((r->job_state & JOB_COMPLETING) && base > JOB_SUSPENDED && !requeued)
-		return;
-	const char *reason = base == JOB_PENDING ? slurm_job_reason_string((enum job_state_reason)r->state_reason) : NULL;
-	apply(c, j, base, requeued, r->exit_code, (long long)r->start_time, (long long)r->end_time, reason, base_name(base));
-}
-
-static uint32_t base_from_name(const char *s, bool *ok)
-{
-	static const char *names[] = {"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED", "FAILED",
-		"TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY"};
-	*ok = true;
-	for (uint32_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (!strncmp(s, names[i], strlen(names[i])))
-			return i;
-	*ok = false;
-	return 0;
-}
-
-/* ---- resolving jobs the controller no longer knows ---------------------------------------- */
-
-static char *slurm_name(const struct campaign *c, const struct cjob *j)
-{
-	return xasprintf("%s.%s", c->name, j->name);
-}
-
-static void remember(const struct jobcomp_rec *r, void *arg)
-{
-	struct campaign *c = arg;
-	for (size_t i = 0; i < c->njobs && i < nrecs; i++)
-		if (c->jobs[i].id == r->id) {
-			char *want = slurm_name(c, &c->jobs[i]);
-			if (!r->name[0] || !strcmp(r->name, want))
-				recs[i] = *r;
-			free(want);
-		}
-}
-
-static bool apply_record(struct campaign *c, struct cjob *j, const struct jobcomp_rec *r)
-{
-	bool ok;
-	uint32_t base = base_from_name(r->state, &ok);
-	if (!ok || base == JOB_PENDING || base == JOB_RUNNING || base == JOB_SUSPENDED)
-		return false; /* REQUEUED and the like: not an end */
-	int rc = r->exit_code;
-	uint32_t ws = rc >= 128 ? (uint32_t)(rc - 128) : (uint32_t)(rc << 8);
-	apply(c, j, base, false, ws, r->start, r->end, NULL, r->state);
-	return true;
-}
-
-static void resolve_from_sacct(struct campaign *c, size_t *missing, size_t nmissing)
-{
-	char *ids = xstrdup("");
-	for (size_t k = 0; k < nmissing; k++) {
-		char *t = xasprintf("%s%s%u", ids, k ? "," : "", c->jobs[missing[k]].id);
-		free(ids);
-		ids = t;
-	}
-	char *argv[] = {"sacct", "-n", "-P", "-X", "-j", ids, "-o", "JobIDRaw,JobName,State,ExitCode,Start,End", NULL};
-	char *out = NULL;
-	c->acct_queries++;
-	int rc = proc_run(argv, NULL, NULL, &out, NULL, 60);
-	free(ids);
-	if (rc != 0 || !out) {
-		free(out);
-		return;
-	}
-	for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *f[6] = {0};
-		char *p = line;
-		for (int i = 0; i < 6 && p; i++) {
-			f[i] = p;
-			p = strchr(p, '|');
-			if (p)
-				*p++ = 0;
-		}
-		if (!f[5])
-			continue;
-		struct jobcomp_rec r = {0};
-		r.id = (uint32_t)strtoul(f[0], NULL, 10);
-		snprintf(r.name, sizeof r.name, "%s", f[1]);
-		snprintf(r.state, sizeof r.state, "%s", f[2]);
-		r.exit_code = slurm_exit_parse(f[3]);
-		r.start = slurm_time_parse(f[4]);
-		r.end = slurm_time_parse(f[5]);
-		remember(&r, c);
-	}
-	free(out);
-}
-
-static int resolve_missing(struct campaign *c, size_t *missing, size_t nmissing)
-{
-	int changed = 0;
-	if (c->jobcomp) {
-		c->jobcomp_reads++;
-		if (jobcomp_scan(c->jobcomp, &c->jobcomp_offset, remember, c) < 0)
-			log_debug("cannot read the job completion file %s", c->jobcomp);
-	}
-	size_t left = 0;
-	for (size_t k = 0; k < nmissing; k++) {
-		struct cjob *j = &c->jobs[missing[k]];
-		if (missing[k] < nrecs && recs[missing[k]].id == j->id && apply_record(c, j, &recs[missing[k]])) {
-			log_debug("%s: Slurm job %u resolved from %s: %s", j->name, j->id, c->jobcomp, recs[missing[k]].state);
-			changed++;
-			continue;
-		}
-		missing[left++] = missing[k];
-	}
-	if (left && c->accounting) {
-		resolve_from_sacct(c, missing, left);
-		size_t still = 0;
-		for (size_t k = 0; k < left; k++) {
-			struct cjob *j = &c->jobs[missing[k]];
-			if (missing[k] < nrecs && recs[missing[k]].id == j->id && apply_record(c, j, &recs[missing[k]])) {
-				changed++;
-				continue;
-			}
-			missing[still++] = missing[k];
-		}
-		left = still;
-	}
-	for (size_t k = 0; k < left; k++) {
-		struct cjob *j = &c->jobs[missing[k]];
-		if (++j->misses >= 5) {
-			cjob_set_reason(j, "Slurm job %u vanished without a completion record (no job completion file "
-					"or accounting to ask)", j->id);
-			job_transition(c, j, JS_FAILED);
-			changed++;
-		}
-	}
-	return changed;
+	slurm_resolve_fini();
 }
 
 /* ---- polling ----------------------------------------------------------------------------- */
@@ -366,13 +147,13 @@ static int slurm_poll(struct campaign *c)
 		j->misses = 0;
 		enum job_state before = j->state;
 		int restarts = j->restarts;
-		apply_info(c, j, &m->job_array[hit->rec]);
+		slurm_apply_info(c, j, &m->job_array[hit->rec]);
 		changed += j->state != before || j->restarts != restarts;
 	}
 	free(ix);
 	slurm_free_job_info_msg(m);
 	if (nmissing)
-		changed += resolve_missing(c, missing, nmissing);
+		changed += slurm_resolve_missing(c, missing, nmissing);
 	free(missing);
 	return changed;
 }
@@ -411,7 +192,7 @@ static void slurm_adopt(struct campaign *c)
 		j->submitted = (long long)r->submit_time;
 		log_info("  %-18s adopted Slurm job %u (submitted by an earlier driver)", j->name, j->id);
 		job_transition(c, j, JS_QUEUED);
-		apply_info(c, j, r);
+		slurm_apply_info(c, j, r);
 	}
 	free(prefix);
 	slurm_free_job_info_msg(m);
