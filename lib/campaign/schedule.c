@@ -1,0 +1,131 @@
+/*
+ * schedule — crontab/scrontab entries for nightly campaigns. See schedule.h.
+ */
+#include "campaign/schedule.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign/shquote.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+bool schedule_parse_time(const char *s, int *hour, int *minute)
+{
+	int h, m;
+	char tail;
+	if (strlen(s) != 5 || s[2] != ':' || sscanf(s, "%2d:%2d%c", &h, &m, &tail) != 2)
+		return false;
+	if (h < 0 || h > 23 || m < 0 || m > 59)
+		return false;
+	*hour = h;
+	*minute = m;
+	return true;
+}
+
+char *schedule_marker(const char *name)
+{
+	return xasprintf("# ladder campaign %s: nightly run (managed by 'ladder campaign schedule')", name);
+}
+
+/* a quoted word for a cron command line: cron turns an unescaped % into a newline */
+static void cron_word(struct buf *b, const char *s)
+{
+	char *q = sh_quote_dup(s);
+	for (const char *p = q; *p; p++) {
+		if (*p == '%')
+			buf_put_u8(b, '\\');
+		buf_put_u8(b, (unsigned char)*p);
+	}
+	free(q);
+}
+
+char *schedule_entry(const struct schedule_in *in)
+{
+	const char *vals[] = {in->name, in->ladder, in->workflow, in->site, in->base, in->cwd, in->path_env,
+			      in->slurm_conf, in->partition, in->account, in->qos};
+	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
+		if (vals[i] && !sh_quotable(vals[i]))
+			return NULL;
+	struct buf b;
+	buf_init(&b);
+	char *marker = schedule_marker(in->name);
+	buf_put(&b, marker, strlen(marker));
+	buf_put_u8(&b, '\n');
+	free(marker);
+	char line[512];
+	if (in->slurm) {
+		snprintf(line, sizeof line, "#SCRON --job-name=ladder-nightly-%s\n#SCRON --time=30\n", in->name);
+		buf_put(&b, line, strlen(line));
+		const char *opt[] = {"partition", "account", "qos"};
+		const char *val[] = {in->partition, in->account, in->qos};
+		for (int i = 0; i < 3; i++)
+			if (val[i]) {
+				snprintf(line, sizeof line, "#SCRON --%s=%s\n", opt[i], val[i]);
+				buf_put(&b, line, strlen(line));
+			}
+	}
+	snprintf(line, sizeof line, "%d %d * * * cd ", in->minute, in->hour);
+	buf_put(&b, line, strlen(line));
+	cron_word(&b, in->cwd);
+	buf_put(&b, " && ", 4);
+	if (in->path_env) {
+		buf_put(&b, "PATH=", 5);
+		cron_word(&b, in->path_env);
+		buf_put_u8(&b, ' ');
+	}
+	if (in->slurm_conf) {
+		buf_put(&b, "SLURM_CONF=", 11);
+		cron_word(&b, in->slurm_conf);
+		buf_put_u8(&b, ' ');
+	}
+	cron_word(&b, in->ladder);
+	buf_put(&b, " --quiet campaign run ", 22);
+	cron_word(&b, in->workflow);
+	buf_put(&b, " --site ", 8);
+	cron_word(&b, in->site);
+	buf_put(&b, " --dated ", 9);
+	cron_word(&b, in->base);
+	if (in->slurm)
+		buf_put(&b, " --no-wait", 10);
+	buf_put(&b, " >> ", 4);
+	char *log = xasprintf("%s/nightly.log", in->base);
+	cron_word(&b, log);
+	free(log);
+	buf_put(&b, " 2>&1\n", 6);
+	buf_put_u8(&b, 0);
+	char *s = xstrdup((char *)b.data);
+	buf_free(&b);
+	return s;
+}
+
+char *schedule_merge(const char *existing, const char *name, const char *block)
+{
+	char *marker = schedule_marker(name);
+	size_t mlen = strlen(marker);
+	struct buf b;
+	buf_init(&b);
+	bool in_block = false;
+	for (const char *p = existing ? existing : ""; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *next = nl ? nl + 1 : p + len;
+		if (len == mlen && !strncmp(p, marker, mlen)) {
+			in_block = true; /* our block: the marker, #SCRON lines, then one entry */
+		} else if (in_block) {
+			if (len < 6 || strncmp(p, "#SCRON", 6))
+				in_block = false; /* that was the entry line: dropped too */
+		} else {
+			buf_put(&b, p, len);
+			buf_put_u8(&b, '\n');
+		}
+		p = next;
+	}
+	buf_put(&b, block, strlen(block));
+	buf_put_u8(&b, 0);
+	char *s = xstrdup((char *)b.data);
+	buf_free(&b);
+	free(marker);
+	return s;
+}

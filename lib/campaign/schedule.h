@@ -1,0 +1,32 @@
+/*
+ * schedule — the nightly entry for a campaign: a crontab line (local sites) or an scrontab
+ * block (Slurm sites, with #SCRON options) that runs `ladder campaign run ... --dated BASE`, so
+ * each night lands in BASE/YYYY-MM-DD. Installing replaces the campaign's earlier entry (found by
+ * its marker comment) and keeps every other line.
+ */
+#ifndef LADDER_CAMPAIGN_SCHEDULE_H
+#define LADDER_CAMPAIGN_SCHEDULE_H
+
+#include <stdbool.h>
+
+struct schedule_in {
+	const char *name;        /* the campaign (workflow) name */
+	const char *ladder;      /* absolute path of the ladder executable */
+	const char *workflow, *site, *base, *cwd;   /* absolute */
+	const char *path_env;    /* PATH to run with, or NULL */
+	const char *slurm_conf;  /* SLURM_CONF to run with, or NULL */
+	int hour, minute;
+	bool slurm;
+	const char *partition, *account, *qos;      /* for #SCRON lines, may be NULL */
+};
+
+bool schedule_parse_time(const char *hhmm, int *hour, int *minute);
+/* the block (marker comment, #SCRON lines, the entry), or NULL when a value cannot be written
+ * (a control character) */
+char *schedule_entry(const struct schedule_in *in);
+/* existing table text with the block of campaign `name` replaced by (or appended as) block */
+char *schedule_merge(const char *existing, const char *name, const char *block);
+/* the marker line that starts a campaign's block */
+char *schedule_marker(const char *name);
+
+#endif

@@ -1,0 +1,28 @@
+#!/bin/bash
+# ladder campaign stencil2d, job merge: stage merge
+set -e
+echo "ladder: job merge started on $(uname -n) at $(date '+%Y-%m-%d %H:%M:%S')"
+
+# site local
+export OMPI_ALLOW_RUN_AS_ROOT=1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader,tcp
+export OMPI_MCA_orte_tmpdir_base="${TMPDIR:-/tmp}/ladder-ompi.$$"
+mkdir -p "$OMPI_MCA_orte_tmpdir_base" && trap 'rm -rf "$OMPI_MCA_orte_tmpdir_base"' EXIT
+
+# job
+export LADDER_CAMPAIGN_DIR=@DIR@ LADDER_JOB=merge
+mkdir -p @DIR@
+cd @DIR@
+rm -f @DIR@/campaign.h5
+status=0
+@PREFIX@/bin/ladder merge -o @DIR@/campaign.h5 @DIR@/runs/p1/r1/trace.h5 @DIR@/runs/p4/r1/trace.h5 @DIR@/runs/p9/r1/trace.h5 @DIR@/runs/p16/r1/trace.h5 @DIR@/runs/p1/r2/trace.h5 @DIR@/runs/p4/r2/trace.h5 @DIR@/runs/p9/r2/trace.h5 @DIR@/runs/p16/r2/trace.h5 @DIR@/runs/p1/r3/trace.h5 @DIR@/runs/p4/r3/trace.h5 @DIR@/runs/p9/r3/trace.h5 @DIR@/runs/p16/r3/trace.h5 || status=$?
+if [ "$status" -ne 0 ]; then
+	echo "ladder: job merge: the command exited with status $status" >&2
+	exit "$status"
+fi
+if [ ! -s @DIR@/campaign.h5 ]; then
+	echo "ladder: job merge: the command did not write @DIR@/campaign.h5" >&2
+	exit 1
+fi
+echo "ladder: job merge finished at $(date '+%Y-%m-%d %H:%M:%S')"
