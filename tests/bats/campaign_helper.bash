@@ -8,6 +8,8 @@
 #   small_workflow FILE [KEY=VALUE...]        write a small workflow (stencil2d, rungs 1 and 4,
 #                                             1 repetition) with overrides: ladder=, reps=,
 #                                             app= (the command), name=, stages=
+#   stencil2d_jobs           jobs of workflows/stencil2d.yaml in this build: 12 runs, the merge
+#                            and each of its stages (model, extrap, report) whose command exists
 
 CAMP_FIX="$TOP/tests/campaign"
 
@@ -19,6 +21,14 @@ camp_dir() {
 
 camp_state() {
 	jq -r --arg j "$2" ".jobs[] | select(.name == \$j) | .$3" "$1/state.json"
+}
+
+stencil2d_jobs() {
+	local n=13 st
+	for st in model extrap report; do
+		"$LADDER" "$st" --help > /dev/null 2>&1 && n=$((n + 1))
+	done
+	printf '%s\n' "$n"
 }
 
 camp_counter() {

@@ -14,7 +14,7 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	assert_success
 	# the dry run prints every script
 	assert_output --partial "==> $dir/jobs/run-p4-r1.sh <=="
-	[ "$(ls "$dir/jobs" | wc -l)" -eq 13 ]
+	[ "$(ls "$dir/jobs" | wc -l)" -eq "$(stencil2d_jobs)" ]
 	[ ! -e "$dir/state.json" ]
 	prefix=$(cd "$BUILD_DIR" && pwd -P)
 	for job in run-p4-r1 run-p16-r3 merge; do
@@ -91,24 +91,37 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	dir=$(camp_dir stages)
 	run "$LADDER" campaign run "$TOP/workflows/stencil2d.yaml" --site "$TOP/site-configs/local.yaml" --dir "$dir" --dry-run
 	assert_success
-	assert_output --partial "note: stage 'model' skipped: 'ladder model' is not part of this build"
-	assert_output --partial "note: stage 'report' skipped"
-	# a stage whose program exists is kept, and depends on what the skipped one consumed
+	for st in model extrap report; do
+		if "$LADDER" "$st" --help > /dev/null 2>&1; then
+			[ -e "$dir/jobs/$st.sh" ]
+			refute_output --partial "note: stage '$st' skipped"
+		else
+			[ ! -e "$dir/jobs/$st.sh" ]
+			assert_output --partial "note: stage '$st' skipped: 'ladder $st' is not part of this build"
+		fi
+	done
+	# a stage whose program is missing (a ladder command or a program) is left out; a stage after
+	# it is kept and depends on what the missing one consumed
 	cat > "$BATS_TEST_TMPDIR/wf.yaml" <<-EOF
 	name: staged
 	app: {command: "{prefix}/apps/stencil2d --size 48"}
 	ladder: [1, 4]
 	stages:
-	  - model
+	  - name: fit
+	    command: "ladder no-such-command {campaign}"
+	  - name: plot
+	    command: "{prefix}/bin/no-such-program {campaign}"
 	  - name: summary
 	    command: "ladder inspect {campaign}"
-	    after: [model]
+	    after: [fit, plot]
 	EOF
 	dir=$(camp_dir stages2)
 	run "$LADDER" campaign run "$BATS_TEST_TMPDIR/wf.yaml" --site "$TOP/site-configs/local.yaml" --dir "$dir" --dry-run
 	assert_success
+	assert_output --partial "note: stage 'fit' skipped: 'ladder no-such-command' is not part of this build"
+	assert_output --partial "note: stage 'plot' skipped: '$BUILD_DIR"
 	[ -e "$dir/jobs/summary.sh" ]
-	[ ! -e "$dir/jobs/model.sh" ]
+	[ ! -e "$dir/jobs/fit.sh" ] && [ ! -e "$dir/jobs/plot.sh" ]
 	grep -q "/bin/ladder inspect $dir/campaign.h5 || status" "$dir/jobs/summary.sh"
 	grep -q "ladder merge -o $dir/campaign.h5 $dir/runs/p1/r1/trace.h5 $dir/runs/p4/r1/trace.h5 || status" "$dir/jobs/merge.sh"
 }
