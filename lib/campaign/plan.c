@@ -357,6 +357,17 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 	tvars_set(&tv, "campaign", campaign_file);
 	free(campaign_file);
 	tvars_set(&tv, "targets", target_list);
+	/* where stages that are not per target predict: the largest target, else the largest rung */
+	{
+		long tmax = nr ? rungs[nr - 1] : 1;
+		if (w->ntargets) {
+			tmax = w->targets[0];
+			for (size_t k = 1; k < w->ntargets; k++)
+				if (w->targets[k] > tmax)
+					tmax = w->targets[k];
+		}
+		tvars_setf(&tv, "target_max", "%ld", tmax);
+	}
 	tvars_set(&tv, "rungs", rung_list);
 	tvars_setf(&tv, "repetitions", "%ld", w->repetitions);
 	{

@@ -20,7 +20,7 @@ const char *const placeholders_build[] = {"prefix", "workflow_dir", "campaign_di
 	"ladder", NULL};
 const char *const placeholders_valid[] = {"ranks", "nodes", "size", "scaling", "prefix",
 	"workflow_dir", "campaign_dir", "name", "ladder", NULL};
-const char *const placeholders_stage[] = {"campaign", "campaign_dir", "outdir", "target", "targets",
+const char *const placeholders_stage[] = {"campaign", "campaign_dir", "outdir", "target", "targets", "target_max",
 	"prefix", "workflow_dir", "acceptance", "runs", "ladder", "rungs", "repetitions", "name", "scaling", NULL};
 
 /* the stages ladder knows by name: their command, inputs and shape */
@@ -31,7 +31,7 @@ struct builtin_stage {
 };
 static const struct builtin_stage builtins[] = {
 	{"merge", "ladder merge -o {campaign} {runs}", "", false, false, 1},
-	{"model", "ladder model {campaign}", "merge", false, false, 1},
+	{"model", "ladder model {campaign} --target {target_max}", "merge", false, false, 1},
 	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "merge", true, false, 1},
 	{"replay", "ladder-replay {campaign_dir}/extrap/p{target}/trace.h5", "extrap", true, true, 0},
 	{"report", "ladder report {campaign} -o {outdir}", "*", false, false, 1},

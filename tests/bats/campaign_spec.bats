@@ -94,6 +94,8 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	for st in model extrap report; do
 		if "$LADDER" "$st" --help > /dev/null 2>&1; then
 			[ -e "$dir/jobs/$st.sh" ]
+			# the model predicts at the workflow's target
+			[ "$st" != model ] || grep -q "/bin/ladder model $dir/campaign.h5 --target 64 || status" "$dir/jobs/model.sh"
 			refute_output --partial "note: stage '$st' skipped"
 		else
 			[ ! -e "$dir/jobs/$st.sh" ]
@@ -109,6 +111,8 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	stages:
 	  - name: fit
 	    command: "ladder no-such-command {campaign}"
+	  - name: largest
+	    command: "{prefix}/bin/ladder inspect {campaign} --target-is {target_max}"
 	  - name: plot
 	    command: "{prefix}/bin/no-such-program {campaign}"
 	  - name: summary
@@ -121,6 +125,8 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	assert_output --partial "note: stage 'fit' skipped: 'ladder no-such-command' is not part of this build"
 	assert_output --partial "note: stage 'plot' skipped: '$BUILD_DIR"
 	[ -e "$dir/jobs/summary.sh" ]
+	# without a target, {target_max} is the largest rung
+	grep -q "/bin/ladder inspect $dir/campaign.h5 --target-is 4 || status" "$dir/jobs/largest.sh"
 	[ ! -e "$dir/jobs/fit.sh" ] && [ ! -e "$dir/jobs/plot.sh" ]
 	grep -q "/bin/ladder inspect $dir/campaign.h5 || status" "$dir/jobs/summary.sh"
 	grep -q "ladder merge -o $dir/campaign.h5 $dir/runs/p1/r1/trace.h5 $dir/runs/p4/r1/trace.h5 || status" "$dir/jobs/merge.sh"
