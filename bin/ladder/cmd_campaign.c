@@ -32,6 +32,7 @@
 #include "command.h"
 #include "util/exitcode.h"
 #include "util/log.h"
+#include "util/path.h"
 #include "util/xalloc.h"
 
 #define CMD "campaign"

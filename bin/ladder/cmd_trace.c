@@ -17,6 +17,7 @@
 #include "util/buf.h"
 #include "util/exitcode.h"
 #include "util/log.h"
+#include "util/path.h"
 #include "util/xalloc.h"
 
 static void prepend_env(const char *name, const char *value, const char *sep)
@@ -25,16 +26,6 @@ static void prepend_env(const char *name, const char *value, const char *sep)
 	char *v = old && *old ? xasprintf("%s%s%s", value, sep, old) : xstrdup(value);
 	setenv(name, v, 1);
 	free(v);
-}
-
-static char *absolute(const char *path)
-{
-	if (path[0] == '/')
-		return xstrdup(path);
-	char cwd[PATH_MAX];
-	if (!getcwd(cwd, sizeof cwd))
-		return xstrdup(path);
-	return xasprintf("%s/%s", cwd, path);
 }
 
 static int run_trace(int argc, char **argv)
@@ -55,10 +46,10 @@ static int run_trace(int argc, char **argv)
 		switch (c) {
 		case 'o':
 			free(out);
-			out = absolute(optarg);
+			out = path_absolute(optarg);
 			break;
 		case 'r': {
-			char *raw = absolute(optarg);
+			char *raw = path_absolute(optarg);
 			setenv("LADDER_TRACE_RAW", raw, 1);
 			free(raw);
 			break;

@@ -117,8 +117,7 @@ void cjob_set_reason(struct cjob *j, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	if (vasprintf(&j->reason, fmt, ap) < 0)
-		j->reason = NULL;
+	j->reason = xvasprintf(fmt, ap);
 	va_end(ap);
 }
 

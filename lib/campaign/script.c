@@ -22,12 +22,9 @@ static void printf_buf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (s)
-		puts_buf(b, s);
+	puts_buf(b, s);
 	free(s);
 }
 

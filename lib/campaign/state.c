@@ -20,19 +20,6 @@
 #define STATE_FORMAT "ladder-campaign-state"
 #define STATE_VERSION 1
 
-char *path_absolute(const char *path)
-{
-	char *r = realpath(path, NULL);
-	if (r)
-		return r;
-	if (path[0] == '/')
-		return xstrdup(path);
-	char cwd[PATH_MAX];
-	if (!getcwd(cwd, sizeof cwd))
-		return xstrdup(path);
-	return xasprintf("%s/%s", cwd, path);
-}
-
 bool make_dirs(const char *path, struct cerr *e)
 {
 	char *p = xstrdup(path);

@@ -46,8 +46,6 @@ void state_unlock(struct campaign *c);
 bool write_file_atomic(const char *path, const char *text, int mode, struct cerr *e);
 /* read a whole file (fresh string) or NULL */
 char *read_file(const char *path);
-/* an absolute form of path (resolved when it exists; fresh string) */
-char *path_absolute(const char *path);
 /* mkdir -p */
 bool make_dirs(const char *path, struct cerr *e);
 

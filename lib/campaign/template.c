@@ -228,11 +228,9 @@ void tvars_setf(struct tvars *tv, const char *name, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
-	tvars_set(tv, name, s ? s : "");
+	tvars_set(tv, name, s);
 	free(s);
 }
 

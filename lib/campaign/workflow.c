@@ -12,6 +12,7 @@
 #include "campaign/spec.h"
 #include "campaign/state.h"
 #include "campaign/yamlspec.h"
+#include "util/path.h"
 #include "util/xalloc.h"
 
 const char *const placeholders_app[] = {"ranks", "nodes", "size", "rep", "outdir", "prefix",

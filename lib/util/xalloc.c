@@ -46,13 +46,19 @@ char *xstrdup(const char *s)
 	return d;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory(strlen(fmt));
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		out_of_memory(strlen(fmt));
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
 }

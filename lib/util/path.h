@@ -1,0 +1,11 @@
+/*
+ * path — file system paths as users give them: absolute forms of relative paths.
+ */
+#ifndef LADDER_UTIL_PATH_H
+#define LADDER_UTIL_PATH_H
+
+/* An absolute form of path: resolved (symbolic links, "..") when it exists, else joined to the
+ * working directory. A fresh string. */
+char *path_absolute(const char *path);
+
+#endif
