@@ -77,7 +77,8 @@ void trace_profile_call(struct tcall *c, double dur)
 	if (!depth)
 		return;
 	struct frame *top = &stack[depth - 1];
-	struct pnode *n = nodes[node_get((int32_t)top->node, PNODE_FUNCTION, c->fn)];
+	uint32_t i = node_get((int32_t)top->node, PNODE_FUNCTION, c->fn);   /* may move nodes */
+	struct pnode *n = nodes[i];
 	n->m[PM_VISITS] += 1;
 	n->m[PM_TIME] += dur;
 	n->m[PM_BYTES_SENT] += (double)c->bytes_sent;
@@ -97,7 +98,8 @@ void profile_unknown(int idx)
 {
 	if (!depth)
 		return;
-	nodes[node_get((int32_t)stack[depth - 1].node, PNODE_UNKNOWN, (uint64_t)idx)]->m[PM_VISITS] += 1;
+	uint32_t i = node_get((int32_t)stack[depth - 1].node, PNODE_UNKNOWN, (uint64_t)idx);
+	nodes[i]->m[PM_VISITS] += 1;
 }
 
 static void close_frame(double now)
