@@ -1,17 +1,7 @@
 /*
  * engine — one rank's replay: walk its calls (grammar/events.h) and issue each after its compute
- * gap, through the generated issuer of its function (issue.h).
- *
- * Completion is made to happen as it happened in the application, so that a trace of the replay
- * records the same completions:
- *   - a run of n failed polls (Test*, Iprobe, Request_get_status that found nothing) is issued n
- *     times, except that a poll is skipped when it would now succeed (checked with PMPI first, never
- *     recorded): a failed poll must not complete anything;
- *   - a successful poll waits (PMPI, unrecorded) until what it found is there, then is issued once;
- *   - Waitany/Testany/Waitsome/Testsome complete exactly the recorded requests: the other positions
- *     of the array are hidden for the call (requests.c), and Waitsome/Testsome first wait until all
- *     of them are complete, so one call returns them all.
- * Wildcard receives are posted with the recorded source (decode.c).
+ * gap, through the generated issuer of its function (issue.h); polls and completions are made to
+ * happen as they happened in the application (polls.c).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -67,6 +57,7 @@ bool rp_init(struct rp *x, const struct run *r, int rank, int size, const struct
 	x->stats = xcalloc(ladder_nfunctions, sizeof *x->stats);
 	rp_handles_init(x);
 	rp_requests_init(x);
+	rp_lookahead_init(x);
 	rp_payload_init(x);
 	x->gaps = rp_gaps_new(r, x->group, o, rank);
 	x->prev_sig = RUN_NO_PREV;
@@ -77,7 +68,9 @@ bool rp_init(struct rp *x, const struct run *r, int rank, int size, const struct
 
 void rp_free(struct rp *x)
 {
+	rp_lookahead_free(x);
 	rp_requests_free(x);
+	rp_polls_free(x);
 	rp_handles_free(x);
 	rp_payload_free(x);
 	rp_gaps_free(x->gaps);
@@ -231,140 +224,6 @@ static bool issue(struct rp *x, struct rp_call *k)
 	return true;
 }
 
-/* ---- completion: what a poll found, what a Wait/Test must complete ------------------------------ */
-
-enum cls { C_PLAIN, C_TEST, C_TESTALL, C_TESTANY, C_TESTSOME, C_WAITANY, C_WAITSOME, C_PROBE };
-
-static int param_of(const struct fn_desc *d, enum param_kind kind)
-{
-	for (uint32_t p = 0; p < d->nparams; p++)
-		if (d->params[p].kind == kind)
-			return (int)p;
-	return -1;
-}
-
-static enum cls class_of(const struct fn_desc *d)
-{
-	bool poll = d->flags & FNF_POLL, flag = param_of(d, PK_FLAG_OUT) >= 0;
-	bool reqs = param_of(d, PK_REQS) >= 0;
-	if (reqs && param_of(d, PK_INDEX_OUT) >= 0)
-		return poll ? C_TESTANY : C_WAITANY;
-	if (reqs && param_of(d, PK_INDICES_OUT) >= 0)
-		return poll ? C_TESTSOME : C_WAITSOME;
-	if (reqs && flag)
-		return C_TESTALL;
-	if (param_of(d, PK_REQ) >= 0 && flag)
-		return C_TEST;
-	if (param_of(d, PK_SRC) >= 0 && flag)
-		return C_PROBE;
-	return C_PLAIN;
-}
-
-/* the recorded request names of the call (REQ or REQS) */
-static int names_of(struct rp_call *k, const int64_t **names)
-{
-	int p = param_of(k->d, PK_REQ);
-	if (p >= 0 && k->v[p]) {
-		*names = k->v[p];
-		return 1;
-	}
-	p = param_of(k->d, PK_REQS);
-	if (p < 0 || !k->v[p] || sv_is_symbolic(k->v[p][0]))
-		return 0;
-	*names = k->v[p] + 1;
-	return (int)k->v[p][0];
-}
-
-static MPI_Request *handle_of(struct rp *x, const int64_t *name)
-{
-	if (sv_is_symbolic(name[0]) || sv_is_symbolic(name[1]))
-		return NULL;
-	return rp_request_lookup(x, name[0], name[1]);
-}
-
-/* how many of the call's requests (all, or the wanted positions) are live and how many done */
-static void tally(struct rp *x, struct rp_call *k, const uint8_t *want, int *live, int *done)
-{
-	const int64_t *names;
-	int n = names_of(k, &names);
-	*live = *done = 0;
-	for (int j = 0; j < n; j++) {
-		MPI_Request *h = handle_of(x, names + 2 * j);
-		if (!h || *h == MPI_REQUEST_NULL || (want && !want[j]))
-			continue;
-		++*live;
-		*done += rp_request_done(h);
-	}
-}
-
-/* a probe's source, tag and communicator, probed with PMPI */
-static bool probe_finds(struct rp *x, struct rp_call *k)
-{
-	int ps = param_of(k->d, PK_SRC), pt = param_of(k->d, PK_TAG);
-	int src = rp_src(x, k, ps), tag = pt >= 0 ? rp_int(x, k, pt) : MPI_ANY_TAG;
-	MPI_Comm comm = k->comm_param >= 0 ? rp_comm(x, k, k->comm_param) : MPI_COMM_NULL;
-	k->any_source = false;
-	if (k->err[0] || comm == MPI_COMM_NULL)
-		return true;    /* let the issuer report it */
-	int flag = 0;
-	PMPI_Iprobe(src, tag, comm, &flag, MPI_STATUS_IGNORE);
-	return flag != 0;
-}
-
-/* would this poll, recorded as finding nothing, find something now? */
-static bool poll_would_succeed(struct rp *x, struct rp_call *k, enum cls c)
-{
-	int live, done;
-	switch (c) {
-	case C_PROBE:
-		return probe_finds(x, k);
-	case C_TEST:
-	case C_TESTALL:
-		tally(x, k, NULL, &live, &done);
-		return done == live;
-	case C_TESTANY:
-	case C_TESTSOME:
-		tally(x, k, NULL, &live, &done);
-		return live == 0 || done > 0;
-	default:
-		return false;
-	}
-}
-
-/* the positions a recorded Waitany/Testany/Waitsome/Testsome completed */
-static uint8_t *wanted(struct rp_call *k, enum cls c)
-{
-	const int64_t *names;
-	int n = names_of(k, &names);
-	uint8_t *want = rp_alloc(k, (size_t)(n ? n : 1));
-	if (c == C_WAITANY || c == C_TESTANY) {
-		int p = param_of(k->d, PK_INDEX_OUT);
-		int64_t i = p >= 0 && k->v[p] ? k->v[p][0] : SV_UNDEFINED;
-		if (!sv_is_symbolic(i) && i >= 0 && i < n)
-			want[i] = 1;
-	} else {
-		int p = param_of(k->d, PK_INDICES_OUT);
-		const int64_t *v = p >= 0 ? k->v[p] : NULL;
-		for (int64_t j = 0; v && !sv_is_symbolic(v[0]) && j < v[0]; j++)
-			if (v[1 + j] >= 0 && v[1 + j] < n)
-				want[v[1 + j]] = 1;
-	}
-	return want;
-}
-
-static void spin_until_done(struct rp *x, struct rp_call *k, enum cls c, const uint8_t *want)
-{
-	int live, done;
-	if (c == C_PROBE) {
-		while (!probe_finds(x, k))
-			;
-		return;
-	}
-	do
-		tally(x, k, want, &live, &done);
-	while (done < live);
-}
-
 /* ---- the loop ------------------------------------------------------------------------------------ */
 
 static double gap_before(struct rp *x, uint32_t sig)
@@ -385,47 +244,63 @@ static bool mark_hit(uint32_t mark_fn, long *left, uint32_t fn)
 	return fn == mark_fn && *left > 0 && --*left == 0;
 }
 
-static bool replay_event(struct rp *x, struct rp_call *k, const struct event *ev)
+/* the gap, then the call; the marks of the timed window */
+static bool replay_call(struct rp *x, struct rp_call *k, const struct event *ev, enum rp_cls c)
 {
-	prepare(x, k, ev);
-	enum cls c = class_of(k->d);
-	if (ev->s->flags & SIGF_FAILED_POLL) {
-		for (uint64_t n = 0; n < ev->repeat; n++) {
-			x->ncall++;
-			double until = x->t_prev_end + gap_before(x, ev->sig);
-			if (poll_would_succeed(x, k, c)) {
-				x->polls_skipped++;
-				rp_wait_until(until, x->opt.sleep);
-				x->t_prev_end = rp_now();
-				continue;
-			}
-			prepare(x, k, ev);
-			k->mode = RP_FAILED_POLL;
-			k->deadline = until;
-			if (!issue(x, k))
-				return false;
-		}
-		return true;
-	}
 	x->ncall++;
 	bool to = mark_hit(x->to_fn, &x->to_left, k->fn);
 	k->deadline = x->t_prev_end + gap_before(x, ev->sig);
-	if (c == C_WAITANY || c == C_TESTANY || c == C_WAITSOME || c == C_TESTSOME) {
+	bool poll = c == RP_TEST || c == RP_TESTALL || c == RP_TESTANY || c == RP_TESTSOME ||
+		    (c == RP_PROBE && (k->d->flags & FNF_POLL));
+	if (c == RP_WAITANY || c == RP_TESTANY || c == RP_WAITSOME || c == RP_TESTSOME) {
 		k->mode = RP_FORCE;
-		k->want = wanted(k, c);
+		k->want = rp_wanted(k, c);
+	} else if (c == RP_TEST || c == RP_TESTALL) {
+		k->want = rp_wanted(k, c);
 	}
-	if (c == C_TEST || c == C_TESTALL || c == C_TESTANY || c == C_TESTSOME || c == C_WAITSOME ||
-	    (c == C_PROBE && (k->d->flags & FNF_POLL))) {
-		rp_wait_until(k->deadline, x->opt.sleep);
-		k->deadline = 0;
-		spin_until_done(x, k, c, k->want);
+	if ((poll || c == RP_WAITANY || c == RP_WAITSOME) && rp_poll_already_done(x, k, c)) {
+		rp_wait_until(k->deadline, x->opt.sleep);   /* found by an earlier poll: not again */
+		k->t_start = x->t_prev_end = rp_now();
+		rp_call_blocks_free(k);
+	} else {
+		if (poll || c == RP_WAITSOME) {
+			rp_wait_until(k->deadline, x->opt.sleep);
+			k->deadline = 0;
+			rp_spin_until_done(x, k, c);
+		}
+		if (!issue(x, k))
+			return false;
 	}
-	if (!issue(x, k))
-		return false;
 	if (to)
 		x->t_to = k->t_start;
 	if (mark_hit(x->from_fn, &x->from_left, k->fn))
 		x->t_from = x->t_prev_end;
+	return true;
+}
+
+static bool replay_event(struct rp *x, struct rp_call *k, const struct event *ev)
+{
+	prepare(x, k, ev);
+	enum rp_cls c = rp_class_of(k->d);
+	if (!(ev->s->flags & SIGF_FAILED_POLL))
+		return replay_call(x, k, ev, c);
+	for (uint64_t n = 0; n < ev->repeat; n++) {
+		x->ncall++;
+		double until = x->t_prev_end + gap_before(x, ev->sig);
+		if (rp_poll_would_succeed(x, k, c)) {
+			x->polls_skipped++;
+			rp_wait_until(until, x->opt.sleep);
+			x->t_prev_end = rp_now();
+			continue;
+		}
+		prepare(x, k, ev);
+		k->mode = RP_FAILED_POLL;
+		k->deadline = until;
+		if (!issue(x, k))
+			return false;
+		if (rp_poll_found(k, c))
+			rp_poll_early(x, k, c);
+	}
 	return true;
 }
 
@@ -459,7 +334,8 @@ bool rp_run(struct rp *x)
 	x->from_left = x->from_nth;
 	x->to_left = x->to_nth;
 	x->t_prev_end = rp_now();
-	while (ok && event_next(&it, &ev)) {
+	for (x->nev = 0; ok && event_next(&it, &ev); x->nev++) {
+		rp_lookahead_at(x, x->nev);
 		uint32_t fn = x->fnmap[ev.s->fn];
 		if (fn == FN_MPI_Init || fn == FN_MPI_Init_thread) {   /* made before the run was read */
 			x->ncall++;

@@ -112,6 +112,8 @@ struct rp_stat {
 };
 
 struct rp_gaps;
+struct early_probe;
+struct rp_lookahead;
 
 struct rp {
 	const struct run *r;
@@ -121,6 +123,8 @@ struct rp {
 	uint32_t *fnmap;          /* run function index -> compiled function id (UINT32_MAX: none) */
 	struct rp_handles hd;
 	struct rp_ring ring;
+	struct rp_lookahead *la;  /* where new requests go (lookahead.c) */
+	int64_t nev;              /* events walked before the current one */
 	struct rp_payload pl;
 	struct rp_gaps *gaps;
 	struct rp_stat *stats;    /* by compiled function id */
@@ -133,7 +137,9 @@ struct rp {
 	uint32_t from_fn, to_fn;  /* the functions of the window's marks (UINT32_MAX: none) */
 	long from_nth, to_nth;    /* which of their calls, counted from 1 (set by rp_check) */
 	long from_left, to_left;  /* calls of the mark functions until the marks */
+	struct early_probe *early_probes;  /* probes that found their message early (polls.c) */
 	uint64_t polls_skipped;   /* failed polls not issued because they would have succeeded */
+	uint64_t polls_early;     /* polls replayed as failed that found something all the same */
 	uint64_t gaps_missing;    /* calls without a gap histogram (synthetic runs) */
 	double compute;           /* seconds of emulated compute */
 	char err[512];
@@ -212,6 +218,29 @@ bool rp_request_done(MPI_Request *h);
 /* a persistent request's bytes, accounted at each start */
 void rp_request_set_vol(struct rp *x, int64_t pool, int64_t slot, const struct vol *v);
 struct vol rp_request_vol(struct rp *x, int64_t pool, int64_t slot);
+
+void rp_lookahead_init(struct rp *x);
+void rp_lookahead_free(struct rp *x);
+void rp_lookahead_at(struct rp *x, int64_t ev);
+/* the ring slot for the request name (pool, slot) created by event ev, or -1: anywhere */
+int64_t rp_lookahead_slot(struct rp *x, int64_t pool, int64_t slot, int64_t ev);
+bool rp_lookahead_reserved(const struct rp *x, uint32_t at);
+
+enum rp_req_state { RP_REQ_NULL, RP_REQ_UNKNOWN, RP_REQ_LIVE, RP_REQ_EARLY };
+/* RP_REQ_EARLY: completed by a poll replayed as failed, before the application completed it */
+enum rp_req_state rp_request_state(struct rp *x, int64_t pool, int64_t slot);
+void rp_request_forget(struct rp *x, int64_t pool, int64_t slot);
+
+/* completion control (polls.c) */
+enum rp_cls { RP_PLAIN, RP_TEST, RP_TESTALL, RP_TESTANY, RP_TESTSOME, RP_WAITANY, RP_WAITSOME, RP_PROBE };
+enum rp_cls rp_class_of(const struct fn_desc *d);
+bool rp_poll_would_succeed(struct rp *x, struct rp_call *k, enum rp_cls c);
+uint8_t *rp_wanted(struct rp_call *k, enum rp_cls c);   /* positions the call must complete */
+void rp_spin_until_done(struct rp *x, struct rp_call *k, enum rp_cls c);
+bool rp_poll_found(const struct rp_call *k, enum rp_cls c);
+void rp_poll_early(struct rp *x, struct rp_call *k, enum rp_cls c);
+bool rp_poll_already_done(struct rp *x, struct rp_call *k, enum rp_cls c);
+void rp_polls_free(struct rp *x);
 
 void rp_payload_init(struct rp *x);
 void rp_payload_free(struct rp *x);

@@ -15,16 +15,16 @@
 
 struct totals {
 	double total, window, compute;
-	uint64_t polls_skipped, gaps_missing;
+	uint64_t polls_skipped, polls_early, gaps_missing;
 	uint64_t *v;              /* calls, sent, recv per function */
 };
 
 static void gather(struct rp *x, struct totals *t)
 {
 	double mine[3] = {x->t_last - x->t_first, x->t_to - x->t_from, x->compute}, most[3];
-	uint64_t cnt[2] = {x->polls_skipped, x->gaps_missing}, sum[2];
+	uint64_t cnt[3] = {x->polls_skipped, x->gaps_missing, x->polls_early}, sum[3];
 	PMPI_Reduce(mine, most, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-	PMPI_Reduce(cnt, sum, 2, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	PMPI_Reduce(cnt, sum, 3, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
 	size_t n = 3 * (size_t)ladder_nfunctions;
 	uint64_t *v = xmalloc(n * sizeof *v);
 	for (uint32_t f = 0; f < ladder_nfunctions; f++) {
@@ -40,6 +40,7 @@ static void gather(struct rp *x, struct totals *t)
 	t->compute = most[2];
 	t->polls_skipped = sum[0];
 	t->gaps_missing = sum[1];
+	t->polls_early = sum[2];
 }
 
 static void mark_text(const struct rp_mark *m, const char *dflt, char *out, size_t len)
@@ -65,6 +66,10 @@ static void print_text(struct rp *x, const char *path, const struct totals *t)
 	if (t->polls_skipped)
 		printf("note: %llu failed polls were not issued: they would have succeeded in the replay\n",
 		       (unsigned long long)t->polls_skipped);
+	if (t->polls_early)
+		printf("note: %llu polls replayed as failed found something all the same (MPI progressed "
+		       "inside them); the application's later polls of it were not issued again\n",
+		       (unsigned long long)t->polls_early);
 	if (t->gaps_missing)
 		printf("note: %llu calls had no gap histogram and were replayed without compute before them\n",
 		       (unsigned long long)t->gaps_missing);
@@ -97,9 +102,10 @@ static bool write_json(struct rp *x, const char *path, const char *json_path, co
 	mark_text(&o->to, "last", to, sizeof to);
 	json_object_set_new(opts, "from", json_string(from));
 	json_object_set_new(opts, "to", json_string(to));
-	json_t *root = json_pack("{s:s, s:i, s:o, s:f, s:f, s:f, s:I, s:I, s:o}", "file", path, "ranks",
+	json_t *root = json_pack("{s:s, s:i, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:o}", "file", path, "ranks",
 				 x->size, "options", opts, "time", t->window, "total_time", t->total,
 				 "compute", t->compute, "polls_skipped", (json_int_t)t->polls_skipped,
+				 "polls_early", (json_int_t)t->polls_early,
 				 "gaps_missing", (json_int_t)t->gaps_missing, "functions", fns);
 	bool ok = json_dump_file(root, json_path, JSON_INDENT(2)) == 0;
 	json_decref(root);

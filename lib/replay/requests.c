@@ -29,8 +29,8 @@ struct rp_reqent {
 	struct {
 		int64_t pool, slot;
 	} key;
-	uint32_t at;
-	bool persistent;
+	uint32_t at;               /* NO_SLOT once completed early */
+	bool persistent, early;
 	struct vol vol;            /* a persistent request's bytes, accounted at each start */
 	UT_hash_handle hh;
 };
@@ -64,16 +64,25 @@ static void keep_free(struct rp_ring *g, uint32_t at)
 	g->keep[at] = NULL;
 }
 
-static void release(struct rp *x, struct rp_reqent *e)
+/* the request is gone from MPI: free its slot; early: keep its name, completed */
+static void vacate(struct rp *x, struct rp_reqent *e, bool early)
 {
 	struct rp_ring *g = &x->ring;
-	keep_free(g, e->at);
-	g->owner[e->at] = NULL;
-	if (!e->persistent && g->live)
-		g->live--;
-	HASH_DEL(g->map, e);
-	free(e);
+	if (e->at != NO_SLOT) {
+		keep_free(g, e->at);
+		g->owner[e->at] = NULL;
+		if (!e->persistent && g->live)
+			g->live--;
+		e->at = NO_SLOT;
+	}
+	e->early = early;
+	if (!early) {
+		HASH_DEL(g->map, e);
+		free(e);
+	}
 }
+
+static void release(struct rp *x, struct rp_reqent *e) { vacate(x, e, false); }
 
 void rp_requests_free(struct rp *x)
 {
@@ -99,7 +108,22 @@ static struct rp_reqent *find(struct rp *x, int64_t pool, int64_t slot)
 MPI_Request *rp_request_lookup(struct rp *x, int64_t pool, int64_t slot)
 {
 	struct rp_reqent *e = find(x, pool, slot);
-	return e ? &x->ring.h[e->at] : NULL;
+	return e && !e->early ? &x->ring.h[e->at] : NULL;
+}
+
+enum rp_req_state rp_request_state(struct rp *x, int64_t pool, int64_t slot)
+{
+	if (sv_is_symbolic(pool) || sv_is_symbolic(slot))
+		return RP_REQ_NULL;
+	struct rp_reqent *e = find(x, pool, slot);
+	return !e ? RP_REQ_UNKNOWN : e->early ? RP_REQ_EARLY : RP_REQ_LIVE;
+}
+
+void rp_request_forget(struct rp *x, int64_t pool, int64_t slot)
+{
+	struct rp_reqent *e = find(x, pool, slot);
+	if (e && e->early)
+		release(x, e);
 }
 
 bool rp_request_done(MPI_Request *h)
@@ -135,6 +159,8 @@ static uint32_t slot_of(struct rp *x, struct rp_call *k, int p, const int64_t *n
 		return NO_SLOT;
 	}
 	struct rp_reqent *e = find(x, name[0], name[1]);
+	if (e && e->early)   /* completed early (polls.c): null for MPI */
+		return NO_SLOT;
 	if (!e) {
 		rp_fail(k, "%s names request %08x.%lld, which was never created", k->d->params[p].name,
 			(uint32_t)((uint64_t)name[0] >> 32), (long long)name[1]);
@@ -192,11 +218,18 @@ MPI_Request *rp_reqs(struct rp *x, struct rp_call *k, int p)
 MPI_Request *rp_req_new(struct rp *x, struct rp_call *k, int p)
 {
 	struct rp_ring *g = &x->ring;
+	int64_t slot = k->v[p] ? k->v[p][0] : SV_NULL;
+	int64_t want = sv_is_symbolic(slot) ? -1 : rp_lookahead_slot(x, (int64_t)k->ev->req_key, slot, x->nev);
+	if (want >= 0) {    /* where the array that first uses it will have it */
+		k->new_at = (uint32_t)want;
+		g->h[want] = MPI_REQUEST_NULL;
+		return &g->h[want];
+	}
 	if (!g->live)
 		g->next = 0;
 	for (uint32_t i = 0; i < g->size; i++) {
 		uint32_t at = (g->next + i) % g->size;
-		if (!g->owner[at]) {
+		if (!g->owner[at] && !rp_lookahead_reserved(x, at)) {
 			g->next = at + 1;
 			k->new_at = at;
 			g->h[at] = MPI_REQUEST_NULL;
@@ -255,9 +288,13 @@ void rp_requests_after(struct rp *x, struct rp_call *k)
 		int n = kind == PK_REQ ? 1 : sv_is_symbolic(v[0]) ? 0 : (int)v[0];
 		const int64_t *names = kind == PK_REQ ? v : v + 1;
 		for (int j = 0; j < n; j++) {
+			if (kind == PK_REQS && k->mode == RP_FORCE && !(k->want && k->want[j]))
+				continue;   /* hidden from this call */
 			struct rp_reqent *e = find(x, names[2 * j], names[2 * j + 1]);
-			if (e && g->h[e->at] == MPI_REQUEST_NULL)
-				release(x, e);
+			if (!e || (e->early && k->mode == RP_FAILED_POLL))
+				continue;
+			if (e->early || g->h[e->at] == MPI_REQUEST_NULL)
+				vacate(x, e, k->mode == RP_FAILED_POLL);
 		}
 	}
 	k->reqs_n = 0;
