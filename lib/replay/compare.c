@@ -44,9 +44,19 @@ struct reqname {
 	UT_hash_handle hh;
 };
 
+struct polled {               /* successful polls not matched by the other run yet */
+	char *key;
+	int64_t count;           /* A's minus B's */
+	uint64_t call;           /* the first unmatched one */
+	char *line;
+	UT_hash_handle hh;
+};
+
 struct side {
 	const struct run *r;
 	uint32_t rank;
+	struct polled **bag;     /* shared by both sides */
+	int sign;                /* +1 for A, -1 for B */
 	struct event_iter it;
 	struct reqname *names;
 	int64_t next_ord;
@@ -125,7 +135,14 @@ static void canon(struct side *s, const struct event *ev, struct cev *c)
 		any |= k == PK_SRC && v[0] == SV_ANY_SOURCE;
 		i += w;
 	}
-	c->g = reqs && indices ? G_COMPLETION : any ? G_WILDCARD : G_NONE;
+	bool poll = c->d->flags & FNF_POLL;
+	c->g = reqs && indices && !poll ? G_COMPLETION : any && !poll ? G_WILDCARD : G_NONE;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
 }
 
 static void cev_free(struct cev *c)
@@ -135,7 +152,90 @@ static void cev_free(struct cev *c)
 	c->v = c->raw = NULL;
 }
 
-/* the next call that is not a failed poll */
+static char *line_of(const struct side *s, const struct cev *c);
+
+/* What a successful poll found, as text: the function, its parameters but for request arrays, of
+ * which only the completed requests count (the request at the index, at the indices, or all for
+ * MPI_Testall), and the returned index or indices themselves. */
+static char *poll_key(const struct cev *c)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_put(&b, c->d->name, strlen(c->d->name));
+	const int64_t *reqs = NULL, *idx = NULL, *many = NULL;
+	uint32_t i = 0;
+	bool bad = false;
+	for (uint32_t p = 0; p < c->d->nparams && !bad; p++) {
+		enum param_kind k = c->d->params[p].kind;
+		if (k == PK_IGNORE || k == PK_STATUS)
+			continue;
+		uint32_t w = group_width(k, c->v, i, c->n, &bad);
+		if (k == PK_REQS)
+			reqs = c->v + i;
+		else if (k == PK_INDEX_OUT)
+			idx = c->v + i;
+		else if (k == PK_INDICES_OUT)
+			many = c->v + i;
+		else if (!bad)
+			buf_put(&b, c->v + i, w * sizeof *c->v);
+		i += w;
+	}
+	int64_t n = reqs && !sv_is_symbolic(reqs[0]) ? reqs[0] : 0, *done = xcalloc((size_t)n + 1, sizeof *done);
+	int64_t m = 0;
+	for (int64_t j = 0; j < n; j++) {
+		bool hit = !idx && !many;    /* Testall: every request */
+		if (idx)
+			hit = idx[0] == j;
+		for (int64_t q = 0; many && !sv_is_symbolic(many[0]) && q < many[0]; q++)
+			hit |= many[1 + q] == j;
+		if (hit && !sv_is_symbolic(reqs[1 + 2 * j]))
+			done[m++] = reqs[1 + 2 * j];
+	}
+	qsort(done, (size_t)m, sizeof *done, cmp_i64);
+	buf_put(&b, done, (size_t)m * sizeof *done);
+	free(done);
+	/* as a C string: hex */
+	struct buf hex;
+	buf_init(&hex);
+	for (size_t j = 0; j < b.len; j++) {
+		char t[3];
+		snprintf(t, sizeof t, "%02x", ((unsigned char *)b.data)[j]);
+		buf_put(&hex, t, 2);
+	}
+	buf_put_u8(&hex, 0);
+	buf_free(&b);
+	return (char *)hex.data;
+}
+
+static void bag_add(struct side *s, const struct cev *c)
+{
+	char *key = poll_key(c);
+	struct polled *e;
+	HASH_FIND_STR(*s->bag, key, e);
+	if (!e) {
+		e = xcalloc(1, sizeof *e);
+		e->key = key;
+		HASH_ADD_KEYPTR(hh, *s->bag, e->key, strlen(e->key), e);
+	} else {
+		free(key);
+	}
+	if (!e->count || (e->count > 0) == (s->sign > 0)) {   /* unmatched: remember the first */
+		if (!e->count) {
+			free(e->line);
+			e->line = line_of(s, c);
+			e->call = c->call;
+		}
+	}
+	e->count += s->sign;
+	if (!e->count) {
+		HASH_DEL(*s->bag, e);
+		free(e->key);
+		free(e->line);
+		free(e);
+	}
+}
+
+/* the next call that is neither a failed poll nor a successful one (those go to the bag) */
 static bool read_cev(struct side *s, struct cev *c)
 {
 	if (s->have_peek) {
@@ -150,7 +250,10 @@ static bool read_cev(struct side *s, struct cev *c)
 			continue;
 		canon(s, &ev, c);
 		c->call = s->calls;
-		return true;
+		if (!(c->d->flags & FNF_POLL))
+			return true;
+		bag_add(s, c);
+		cev_free(c);
 	}
 	return false;
 }
@@ -218,12 +321,6 @@ static bool next_unit(struct side *s, struct unit *u)
 }
 
 /* ---- what a group did ------------------------------------------------------------------------------- */
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
 
 /* the values of parameter kind k of a call (NULL: none) */
 static const int64_t *param_vals(const struct cev *c, enum param_kind want)
@@ -327,6 +424,19 @@ static void add_diff(struct cmp_result *res, const struct side *sa, const struct
 	d->why = why;
 }
 
+static void add_diff_raw(struct cmp_result *res, struct cmp_diff *d)
+{
+	res->equal = false;
+	res->ndiffs++;
+	if (res->kept < res->max_diffs) {
+		res->diffs[res->kept++] = *d;
+		return;
+	}
+	free(d->a_line);
+	free(d->b_line);
+	free(d->why);
+}
+
 static char *param_why(const struct cev *a, const struct cev *b, int p)
 {
 	if (strcmp(a->d->name, b->d->name))
@@ -382,11 +492,13 @@ static bool same_units(struct cmp_result *res, const struct side *sa, const stru
 	return same;
 }
 
-static void side_init(struct side *s, const struct run *r, uint32_t rank)
+static void side_init(struct side *s, const struct run *r, uint32_t rank, struct polled **bag, int sign)
 {
 	memset(s, 0, sizeof *s);
 	s->r = r;
 	s->rank = rank;
+	s->bag = bag;
+	s->sign = sign;
 	event_iter_init(&s->it, r, rank);
 }
 
@@ -405,9 +517,11 @@ static void side_free(struct side *s)
 static void compare_rank(const struct run *a, const struct run *b, uint32_t rank, struct cmp_result *res)
 {
 	struct side sa, sb;
-	side_init(&sa, a, rank);
-	side_init(&sb, b, rank);
+	struct polled *bag = NULL, *e, *tmp;
+	side_init(&sa, a, rank, &bag, 1);
+	side_init(&sb, b, rank, &bag, -1);
 	struct unit ua = {0}, ub = {0};
+	bool same = true;
 	for (;;) {
 		bool ha = next_unit(&sa, &ua), hb = next_unit(&sb, &ub);
 		res->a_calls += ua.n;
@@ -417,10 +531,26 @@ static void compare_rank(const struct run *a, const struct run *b, uint32_t rank
 		if (!ha || !hb) {
 			add_diff(res, &sa, &sb, ha ? &ua.ev[0] : NULL, hb ? &ub.ev[0] : NULL,
 				 xasprintf("%s has no more calls", ha ? "B" : "A"));
+			same = false;
 			break;
 		}
-		if (!same_units(res, &sa, &sb, &ua, &ub))
+		if (!(same = same_units(res, &sa, &sb, &ua, &ub)))
 			break;
+	}
+	if (same && bag) {   /* a successful poll one run made and the other did not */
+		struct cmp_diff d = {rank, bag->count > 0 ? bag->call : 0, bag->count < 0 ? bag->call : 0,
+				     bag->count > 0 ? xstrdup(bag->line) : NULL,
+				     bag->count < 0 ? xstrdup(bag->line) : NULL,
+				     xasprintf("successful polls differ: %s has %lld more like this, %u kind%s in all",
+					       bag->count > 0 ? "A" : "B", (long long)(bag->count > 0 ? bag->count : -bag->count),
+					       HASH_COUNT(bag), HASH_COUNT(bag) == 1 ? "" : "s")};
+		add_diff_raw(res, &d);
+	}
+	HASH_ITER(hh, bag, e, tmp) {
+		HASH_DEL(bag, e);
+		free(e->key);
+		free(e->line);
+		free(e);
 	}
 	const char *err = sa.it.error[0] ? sa.it.error : sb.it.error[0] ? sb.it.error : NULL;
 	if (err) {
