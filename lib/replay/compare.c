@@ -154,62 +154,56 @@ static void cev_free(struct cev *c)
 
 static char *line_of(const struct side *s, const struct cev *c);
 
-/* What a successful poll found, as text: the function, its parameters but for request arrays, of
- * which only the completed requests count (the request at the index, at the indices, or all for
- * MPI_Testall), and the returned index or indices themselves. */
-static char *poll_key(const struct cev *c)
+/* a poll that changes nothing, found or not (MPI_Iprobe, MPI_Request_get_status) */
+static bool observes(const struct fn_desc *d)
 {
-	struct buf b;
-	buf_init(&b);
-	buf_put(&b, c->d->name, strlen(c->d->name));
-	const int64_t *reqs = NULL, *idx = NULL, *many = NULL;
+	if (!(d->flags & FNF_POLL) || (d->flags & FNF_COMPLETE))
+		return false;
+	for (uint32_t p = 0; p < d->nparams; p++)
+		if (d->params[p].kind == PK_MSG_OUT)
+			return false;
+	return true;
+}
+
+/* the requests a completion call completed: at the index, at the indices, or all (*n of them) */
+static int64_t *completed(const struct cev *c, size_t *n)
+{
+	const int64_t *req = NULL, *reqs = NULL, *idx = NULL, *many = NULL;
 	uint32_t i = 0;
 	bool bad = false;
 	for (uint32_t p = 0; p < c->d->nparams && !bad; p++) {
 		enum param_kind k = c->d->params[p].kind;
 		if (k == PK_IGNORE || k == PK_STATUS)
 			continue;
-		uint32_t w = group_width(k, c->v, i, c->n, &bad);
-		if (k == PK_REQS)
+		if (k == PK_REQ)
+			req = c->v + i;
+		else if (k == PK_REQS)
 			reqs = c->v + i;
 		else if (k == PK_INDEX_OUT)
 			idx = c->v + i;
 		else if (k == PK_INDICES_OUT)
 			many = c->v + i;
-		else if (!bad)
-			buf_put(&b, c->v + i, w * sizeof *c->v);
-		i += w;
+		i += group_width(k, c->v, i, c->n, &bad);
 	}
-	int64_t n = reqs && !sv_is_symbolic(reqs[0]) ? reqs[0] : 0, *done = xcalloc((size_t)n + 1, sizeof *done);
-	int64_t m = 0;
-	for (int64_t j = 0; j < n; j++) {
+	int64_t len = reqs && !sv_is_symbolic(reqs[0]) ? reqs[0] : 0;
+	int64_t *out = xcalloc((size_t)len + 2, sizeof *out);
+	*n = 0;
+	if (req && !sv_is_symbolic(req[0]))
+		out[(*n)++] = req[0];
+	for (int64_t j = 0; j < len; j++) {
 		bool hit = !idx && !many;    /* Testall: every request */
 		if (idx)
 			hit = idx[0] == j;
 		for (int64_t q = 0; many && !sv_is_symbolic(many[0]) && q < many[0]; q++)
 			hit |= many[1 + q] == j;
 		if (hit && !sv_is_symbolic(reqs[1 + 2 * j]))
-			done[m++] = reqs[1 + 2 * j];
+			out[(*n)++] = reqs[1 + 2 * j];
 	}
-	qsort(done, (size_t)m, sizeof *done, cmp_i64);
-	buf_put(&b, done, (size_t)m * sizeof *done);
-	free(done);
-	/* as a C string: hex */
-	struct buf hex;
-	buf_init(&hex);
-	for (size_t j = 0; j < b.len; j++) {
-		char t[3];
-		snprintf(t, sizeof t, "%02x", ((unsigned char *)b.data)[j]);
-		buf_put(&hex, t, 2);
-	}
-	buf_put_u8(&hex, 0);
-	buf_free(&b);
-	return (char *)hex.data;
+	return out;
 }
 
-static void bag_add(struct side *s, const struct cev *c)
+static void bag_add(struct side *s, const struct cev *c, char *key)
 {
-	char *key = poll_key(c);
 	struct polled *e;
 	HASH_FIND_STR(*s->bag, key, e);
 	if (!e) {
@@ -219,12 +213,10 @@ static void bag_add(struct side *s, const struct cev *c)
 	} else {
 		free(key);
 	}
-	if (!e->count || (e->count > 0) == (s->sign > 0)) {   /* unmatched: remember the first */
-		if (!e->count) {
-			free(e->line);
-			e->line = line_of(s, c);
-			e->call = c->call;
-		}
+	if (!e->count) {   /* unmatched from now on: remember the first */
+		free(e->line);
+		e->line = line_of(s, c);
+		e->call = c->call;
 	}
 	e->count += s->sign;
 	if (!e->count) {
@@ -233,6 +225,29 @@ static void bag_add(struct side *s, const struct cev *c)
 		free(e->line);
 		free(e);
 	}
+}
+
+/* A successful poll counts what it completed, each request by its creating call; one that
+ * completed nothing (a probe, a test of null requests) counts as itself. */
+static void bag_poll(struct side *s, const struct cev *c)
+{
+	size_t n;
+	int64_t *done = completed(c, &n);
+	for (size_t j = 0; j < n; j++)
+		bag_add(s, c, xasprintf("request %" PRId64, done[j]));
+	free(done);
+	if (n)
+		return;
+	struct buf b;
+	buf_init(&b);
+	buf_put(&b, c->d->name, strlen(c->d->name));
+	for (uint32_t j = 0; j < c->n; j++) {
+		char t[24];
+		int len = snprintf(t, sizeof t, " %" PRId64, c->v[j]);
+		buf_put(&b, t, (size_t)len);
+	}
+	buf_put_u8(&b, 0);
+	bag_add(s, c, (char *)b.data);
 }
 
 /* the next call that is neither a failed poll nor a successful one (those go to the bag) */
@@ -246,13 +261,13 @@ static bool read_cev(struct side *s, struct cev *c)
 	struct event ev;
 	while (event_next(&s->it, &ev)) {
 		s->calls += ev.repeat;
-		if (ev.s->flags & SIGF_FAILED_POLL)
+		if ((ev.s->flags & SIGF_FAILED_POLL) || observes(ev.fn))
 			continue;
 		canon(s, &ev, c);
 		c->call = s->calls;
 		if (!(c->d->flags & FNF_POLL))
 			return true;
-		bag_add(s, c);
+		bag_poll(s, c);
 		cev_free(c);
 	}
 	return false;

@@ -131,6 +131,7 @@ static void prepare(struct rp *x, struct rp_call *k, const struct event *ev)
 	k->any_source = false;
 	k->deadline = 0;
 	k->flag = k->index = k->outcount = 0;
+	k->msg = MPI_MESSAGE_NULL;
 	k->new_at = NO_SLOT;
 	k->reqs_n = 0;
 	k->err[0] = 0;
@@ -217,6 +218,7 @@ static bool issue(struct rp *x, struct rp_call *k)
 	if (!x->t_first)
 		x->t_first = k->t_start;
 	x->t_last = x->t_prev_end = end;
+	x->stats[k->fn].time += end - k->t_start;
 	account(x, k);
 	rp_requests_after(x, k);
 	rp_forget(x, k, rp_fninfo[k->fn].flags);
@@ -287,7 +289,7 @@ static bool replay_event(struct rp *x, struct rp_call *k, const struct event *ev
 	for (uint64_t n = 0; n < ev->repeat; n++) {
 		x->ncall++;
 		double until = x->t_prev_end + gap_before(x, ev->sig);
-		if (rp_poll_would_succeed(x, k, c)) {
+		if (rp_poll_pointless(x, k, c)) {
 			x->polls_skipped++;
 			rp_wait_until(until, x->opt.sleep);
 			x->t_prev_end = rp_now();

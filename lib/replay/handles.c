@@ -383,6 +383,7 @@ void rp_out_op(struct rp *x, struct rp_call *k, int p, MPI_Op h)
 void rp_out_msg(struct rp *x, struct rp_call *k, int p, MPI_Message h)
 {
 	int64_t id = out_id(k, p);
+	k->msg = h;
 	if (valid_id(id) && id > 0)
 		*(MPI_Message *)SLOT(x->hd.msgs, x->hd.nmsgs, id) = h;
 }

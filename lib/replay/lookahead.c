@@ -8,7 +8,8 @@
  *
  * A scout walks the rank's calls ahead of the replay (at most LOOKAHEAD calls ahead) and notes, for
  * each creation of a request name, the first call that uses it: an array (which call, which
- * position, how long) or a single request. When the replay creates the request, the array's base is
+ * position, how long) or a single request; and whether the application completes it with a poll
+ * (Test*) or a blocking call (Wait*), which polls.c needs. When the replay creates the request, the array's base is
  * that of the array's requests already in the ring, or a run of free slots reserved for it until
  * the replay has passed the call. Memory is bounded by the window, not by the run.
  */
@@ -25,6 +26,7 @@
 struct inst {                  /* one creation of a name, seen by the scout */
 	int64_t create, ref_ev;    /* events (0-based): the creation, its first use (NONE: unknown) */
 	int32_t ref_pos;           /* position in the array of that use (NONE: a single request) */
+	enum { ENDS_UNKNOWN, ENDS_BY_POLL, ENDS_BLOCKING } ends;   /* how the application completes it */
 	struct inst *next;
 };
 
@@ -133,6 +135,36 @@ static bool first_use(struct rp_lookahead *la, const int64_t *nm, int64_t ev, in
 	return true;
 }
 
+/* the latest creation of a name is completed by this call */
+static void ended(struct rp_lookahead *la, const int64_t *nm, bool by_poll)
+{
+	if (sv_is_symbolic(nm[0]) || sv_is_symbolic(nm[1]))
+		return;
+	struct name *n = name_get(la, nm[0], nm[1], false);
+	if (n && n->tail && n->tail->ends == ENDS_UNKNOWN)
+		n->tail->ends = by_poll ? ENDS_BY_POLL : ENDS_BLOCKING;
+}
+
+/* which requests a completion call completed: all, the one at the index, those at the indices */
+static void completions(struct rp_lookahead *la, const struct event *ev, const int64_t *req,
+			const int64_t *reqs, const int64_t *flag, const int64_t *index, const int64_t *indices)
+{
+	uint32_t f = ev->fn->flags;
+	bool poll = f & FNF_POLL;
+	if (!(f & (FNF_COMPLETE | FNF_FREE)) || (ev->s->flags & SIGF_FAILED_POLL) || (flag && !flag[0]))
+		return;
+	if (req)
+		ended(la, req, poll);
+	int64_t n = reqs && !sv_is_symbolic(reqs[0]) ? reqs[0] : 0;
+	if (index && !sv_is_symbolic(index[0]) && index[0] >= 0 && index[0] < n)
+		ended(la, reqs + 1 + 2 * index[0], poll);
+	for (int64_t q = 0; indices && !sv_is_symbolic(indices[0]) && q < indices[0]; q++)
+		if (indices[1 + q] >= 0 && indices[1 + q] < n)
+			ended(la, reqs + 1 + 2 * indices[1 + q], poll);
+	for (int64_t j = 0; !index && !indices && j < n; j++)
+		ended(la, reqs + 1 + 2 * j, poll);
+}
+
 /* the scout reads one more call */
 static bool scout(struct rp *x)
 {
@@ -145,15 +177,24 @@ static bool scout(struct rp *x)
 	int64_t e = la->seen++;
 	uint32_t i = 0;
 	bool bad = false;
+	const int64_t *req = NULL, *reqs = NULL, *flag = NULL, *index = NULL, *indices = NULL;
 	for (uint32_t p = 0; p < ev.fn->nparams && !bad; p++) {
 		enum param_kind k = ev.fn->params[p].kind;
 		if (k == PK_IGNORE || k == PK_STATUS)
 			continue;
 		const int64_t *v = ev.vals + i;
 		uint32_t w = group_width(k, ev.vals, i, ev.nvals, &bad);
+		if (k == PK_FLAG_OUT)
+			flag = v;
+		else if (k == PK_INDEX_OUT)
+			index = v;
+		else if (k == PK_INDICES_OUT)
+			indices = v;
 		if (k == PK_REQ) {
+			req = v;
 			first_use(la, v, e, NONE);
 		} else if (k == PK_REQS && !sv_is_symbolic(v[0]) && v[0] > 0) {
+			reqs = v;
 			bool any = false;
 			for (int64_t j = 0; j < v[0]; j++)
 				any |= first_use(la, v + 1 + 2 * j, e, (int32_t)j);
@@ -176,6 +217,7 @@ static bool scout(struct rp *x)
 			struct inst *in = xcalloc(1, sizeof *in);
 			in->create = e;
 			in->ref_ev = in->ref_pos = NONE;
+			in->ends = ENDS_UNKNOWN;
 			if (n->tail)
 				n->tail->next = in;
 			else
@@ -184,6 +226,8 @@ static bool scout(struct rp *x)
 		}
 		i += w;
 	}
+	if (!bad)
+		completions(la, &ev, req, reqs, flag, index, indices);
 	return true;
 }
 
@@ -234,8 +278,9 @@ static int64_t place_array(struct rp *x, struct array *a)
 	return NONE;
 }
 
-int64_t rp_lookahead_slot(struct rp *x, int64_t pool, int64_t slot, int64_t ev)
+int64_t rp_lookahead_slot(struct rp *x, int64_t pool, int64_t slot, int64_t ev, bool *by_poll)
 {
+	*by_poll = false;
 	struct rp_lookahead *la = x->la;
 	while (la->seen <= ev && scout(x))
 		;
@@ -248,8 +293,9 @@ int64_t rp_lookahead_slot(struct rp *x, int64_t pool, int64_t slot, int64_t ev)
 	if (!n || !n->head || n->head->create != ev)
 		return NONE;
 	struct inst *in = n->head;
-	while (in->ref_ev == NONE && la->seen < ev + LOOKAHEAD && scout(x))
+	while ((in->ref_ev == NONE || in->ends == ENDS_UNKNOWN) && la->seen < ev + LOOKAHEAD && scout(x))
 		;
+	*by_poll = in->ends == ENDS_BY_POLL;
 	n->head = in->next;
 	if (!n->head) {
 		HASH_DEL(la->names, n);

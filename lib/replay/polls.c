@@ -2,17 +2,17 @@
  * polls — completion as it happened in the application, so that a trace of the replay records the
  * same completions (compare.h says what that means):
  *   - a run of n failed polls (Test*, Iprobe, Improbe, Request_get_status that found nothing) is
- *     issued n times, except that a poll is skipped when it would find something now (checked with
- *     PMPI first, never recorded);
+ *     issued n times, showing MPI only requests the application completes with a poll, and not at
+ *     all when none of those is live;
  *   - a successful poll first waits (PMPI, unrecorded) until what it found is there, then is issued;
  *   - Waitany/Testany/Waitsome/Testsome complete exactly the recorded requests: the other positions
  *     of the array are hidden for the call (requests.c), and a successful Waitsome/Testsome waits
  *     until all of them are complete so that one call returns them all.
  *
- * MPI may still complete something inside a poll replayed as failed (MPI_Test progresses and looks
- * again). Such an early completion is remembered: its requests stay known as completed (requests.c),
- * a probe that found its message early is counted here, and the application's later successful
- * poll of the same thing is then not issued again.
+ * A poll replayed as failed may still find something: MPI progressed before or inside it (the
+ * replay runs at its own pace). Such an early completion is remembered: its requests stay known as
+ * completed (requests.c), a probe that found its message early is counted here, and the
+ * application's later successful poll of the same thing is then not issued again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +85,8 @@ struct probe_key {
 struct early_probe {
 	struct probe_key key;
 	uint64_t count;
+	MPI_Message *msgs;         /* MPI_Improbe: the messages found, oldest first */
+	size_t nmsgs, capmsgs, first;
 	UT_hash_handle hh;
 };
 
@@ -118,29 +120,30 @@ void rp_polls_free(struct rp *x)
 	struct early_probe *e, *tmp;
 	HASH_ITER(hh, x->early_probes, e, tmp) {
 		HASH_DEL(x->early_probes, e);
+		free(e->msgs);
 		free(e);
 	}
 }
 
 /* ---- the decisions ------------------------------------------------------------------------------ */
 
-bool rp_poll_would_succeed(struct rp *x, struct rp_call *k, enum rp_cls c)
+/* A failed poll shows MPI only the requests the application completes with a poll (a request it
+ * completes in a blocking call must not complete earlier, in another call). With none of those
+ * left live, the poll would succeed at once: it is not issued. Whether a live one is complete is
+ * not asked: that takes MPI progress (and, oversubscribed, a yield of the processor), and progress
+ * can complete requests between the question and the poll anyway. */
+bool rp_poll_pointless(struct rp *x, struct rp_call *k, enum rp_cls c)
 {
-	int live, done;
-	switch (c) {
-	case RP_PROBE:
-		return probe_finds(x, k);
-	case RP_TEST:
-	case RP_TESTALL:
-		tally(x, k, NULL, &live, &done);
-		return done == live;
-	case RP_TESTANY:
-	case RP_TESTSOME:
-		tally(x, k, NULL, &live, &done);
-		return live == 0 || done > 0;
-	default:
+	if (c == RP_PROBE || c == RP_PLAIN)
 		return false;
+	const int64_t *names;
+	int n = names_of(k, &names);
+	for (int j = 0; j < n; j++) {
+		MPI_Request *h = rp_request_pollable(x, names[2 * j], names[2 * j + 1]);
+		if (h && *h != MPI_REQUEST_NULL)
+			return false;
 	}
+	return true;
 }
 
 uint8_t *rp_wanted(struct rp_call *k, enum rp_cls c)
@@ -199,6 +202,10 @@ void rp_poll_early(struct rp *x, struct rp_call *k, enum rp_cls c)
 		HASH_ADD(hh, x->early_probes, key, sizeof e->key, e);
 	}
 	e->count++;
+	if (k->msg != MPI_MESSAGE_NULL) {
+		XGROW(e->msgs, e->capmsgs, e->nmsgs + 1);
+		e->msgs[e->nmsgs++] = k->msg;
+	}
 }
 
 bool rp_poll_already_done(struct rp *x, struct rp_call *k, enum rp_cls c)
@@ -210,6 +217,13 @@ bool rp_poll_already_done(struct rp *x, struct rp_call *k, enum rp_cls c)
 		if (!e || !e->count)
 			return false;
 		e->count--;
+		if (e->first < e->nmsgs) {   /* the message an early MPI_Improbe matched */
+			for (uint32_t p = 0; p < k->d->nparams; p++)
+				if (k->d->params[p].kind == PK_MSG_OUT)
+					rp_out_msg(x, k, (int)p, e->msgs[e->first]);
+			if (++e->first == e->nmsgs)
+				e->first = e->nmsgs = 0;
+		}
 		return true;
 	}
 	const int64_t *names;

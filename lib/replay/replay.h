@@ -109,6 +109,7 @@ struct rp_payload {
 
 struct rp_stat {
 	uint64_t calls, sent, recv;
+	double time;              /* seconds inside the calls */
 };
 
 struct rp_gaps;
@@ -138,7 +139,7 @@ struct rp {
 	long from_nth, to_nth;    /* which of their calls, counted from 1 (set by rp_check) */
 	long from_left, to_left;  /* calls of the mark functions until the marks */
 	struct early_probe *early_probes;  /* probes that found their message early (polls.c) */
-	uint64_t polls_skipped;   /* failed polls not issued because they would have succeeded */
+	uint64_t polls_skipped;   /* failed polls not issued: nothing left to poll */
 	uint64_t polls_early;     /* polls replayed as failed that found something all the same */
 	uint64_t gaps_missing;    /* calls without a gap histogram (synthetic runs) */
 	double compute;           /* seconds of emulated compute */
@@ -168,11 +169,12 @@ struct rp_call {
 	bool reqs_in_ring;
 	const uint8_t *want;          /* RP_FORCE: the array positions this call must complete */
 	uint32_t new_at;              /* ring slot of the request the call creates */
+	bool new_by_poll;             /* ... which the application completes with a poll */
 	MPI_Request nullreq;
 	MPI_Status status;
 	/* outputs */
 	int flag, index, outcount;
-	int *indices;
+	MPI_Message msg;              /* a matched-probe message the call returned */
 	/* memory for decoded arrays (kept with a request a nonblocking call creates) */
 	void **blocks;
 	size_t nblocks, capblocks;
@@ -222,19 +224,22 @@ struct vol rp_request_vol(struct rp *x, int64_t pool, int64_t slot);
 void rp_lookahead_init(struct rp *x);
 void rp_lookahead_free(struct rp *x);
 void rp_lookahead_at(struct rp *x, int64_t ev);
-/* the ring slot for the request name (pool, slot) created by event ev, or -1: anywhere */
-int64_t rp_lookahead_slot(struct rp *x, int64_t pool, int64_t slot, int64_t ev);
+/* the ring slot for the request name (pool, slot) created by event ev, or -1: anywhere;
+ * *by_poll: the application completes it with a successful poll (as far as the scout can see) */
+int64_t rp_lookahead_slot(struct rp *x, int64_t pool, int64_t slot, int64_t ev, bool *by_poll);
 bool rp_lookahead_reserved(const struct rp *x, uint32_t at);
 
 enum rp_req_state { RP_REQ_NULL, RP_REQ_UNKNOWN, RP_REQ_LIVE, RP_REQ_EARLY };
 /* RP_REQ_EARLY: completed by a poll replayed as failed, before the application completed it */
 enum rp_req_state rp_request_state(struct rp *x, int64_t pool, int64_t slot);
+/* the handle of a request a failed poll may look at (NULL: none, or hidden from failed polls) */
+MPI_Request *rp_request_pollable(struct rp *x, int64_t pool, int64_t slot);
 void rp_request_forget(struct rp *x, int64_t pool, int64_t slot);
 
 /* completion control (polls.c) */
 enum rp_cls { RP_PLAIN, RP_TEST, RP_TESTALL, RP_TESTANY, RP_TESTSOME, RP_WAITANY, RP_WAITSOME, RP_PROBE };
 enum rp_cls rp_class_of(const struct fn_desc *d);
-bool rp_poll_would_succeed(struct rp *x, struct rp_call *k, enum rp_cls c);
+bool rp_poll_pointless(struct rp *x, struct rp_call *k, enum rp_cls c);
 uint8_t *rp_wanted(struct rp_call *k, enum rp_cls c);   /* positions the call must complete */
 void rp_spin_until_done(struct rp *x, struct rp_call *k, enum rp_cls c);
 bool rp_poll_found(const struct rp_call *k, enum rp_cls c);

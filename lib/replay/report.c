@@ -17,6 +17,7 @@ struct totals {
 	double total, window, compute;
 	uint64_t polls_skipped, polls_early, gaps_missing;
 	uint64_t *v;              /* calls, sent, recv per function */
+	double *time;             /* seconds in each function, summed over ranks */
 };
 
 static void gather(struct rp *x, struct totals *t)
@@ -35,6 +36,12 @@ static void gather(struct rp *x, struct totals *t)
 	t->v = xmalloc(n * sizeof *t->v);
 	PMPI_Reduce(v, t->v, (int)n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
 	free(v);
+	double *tm = xmalloc(ladder_nfunctions * sizeof *tm);
+	for (uint32_t f = 0; f < ladder_nfunctions; f++)
+		tm[f] = x->stats[f].time;
+	t->time = xmalloc(ladder_nfunctions * sizeof *t->time);
+	PMPI_Reduce(tm, t->time, (int)ladder_nfunctions, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+	free(tm);
 	t->total = most[0];
 	t->window = most[1];
 	t->compute = most[2];
@@ -64,7 +71,7 @@ static void print_text(struct rp *x, const char *path, const struct totals *t)
 	printf("total    %.6f s  (first to last replayed call, max over ranks)\n", t->total);
 	printf("compute  %.6f s  (emulated gaps, max over ranks)\n", t->compute);
 	if (t->polls_skipped)
-		printf("note: %llu failed polls were not issued: they would have succeeded in the replay\n",
+		printf("note: %llu failed polls were not issued: nothing they polled was pending any more\n",
 		       (unsigned long long)t->polls_skipped);
 	if (t->polls_early)
 		printf("note: %llu polls replayed as failed found something all the same (MPI progressed "
@@ -73,12 +80,12 @@ static void print_text(struct rp *x, const char *path, const struct totals *t)
 	if (t->gaps_missing)
 		printf("note: %llu calls had no gap histogram and were replayed without compute before them\n",
 		       (unsigned long long)t->gaps_missing);
-	printf("%-28s %12s %16s %16s\n", "function", "calls", "bytes_sent", "bytes_recv");
+	printf("%-28s %12s %16s %16s %12s\n", "function", "calls", "bytes_sent", "bytes_recv", "time_s");
 	for (uint32_t f = 0; f < ladder_nfunctions; f++)
 		if (t->v[3 * f])
-			printf("%-28s %12llu %16llu %16llu\n", ladder_functions[f].name,
+			printf("%-28s %12llu %16llu %16llu %12.6f\n", ladder_functions[f].name,
 			       (unsigned long long)t->v[3 * f], (unsigned long long)t->v[3 * f + 1],
-			       (unsigned long long)t->v[3 * f + 2]);
+			       (unsigned long long)t->v[3 * f + 2], t->time[f]);
 	fflush(stdout);
 }
 
@@ -88,11 +95,11 @@ static bool write_json(struct rp *x, const char *path, const char *json_path, co
 	json_t *fns = json_array();
 	for (uint32_t f = 0; f < ladder_nfunctions; f++)
 		if (t->v[3 * f])
-			json_array_append_new(fns, json_pack("{s:s, s:I, s:I, s:I}", "function",
+			json_array_append_new(fns, json_pack("{s:s, s:I, s:I, s:I, s:f}", "function",
 							     ladder_functions[f].name, "calls",
 							     (json_int_t)t->v[3 * f], "bytes_sent",
 							     (json_int_t)t->v[3 * f + 1], "bytes_recv",
-							     (json_int_t)t->v[3 * f + 2]));
+							     (json_int_t)t->v[3 * f + 2], "time", t->time[f]));
 	json_t *opts = json_pack("{s:s, s:b, s:b, s:f, s:f, s:I}", "timing",
 				 o->timing == RP_TIMING_MEAN ? "mean" : "sample", "sleep", o->sleep,
 				 "no_compute", o->no_compute, "compute_scale", o->compute_scale,
@@ -127,5 +134,6 @@ bool rp_report(struct rp *x, const char *path, bool text, const char *json_path)
 			ok = write_json(x, path, json_path, &t);
 	}
 	free(t.v);
+	free(t.time);
 	return ok;
 }

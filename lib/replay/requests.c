@@ -31,6 +31,7 @@ struct rp_reqent {
 	} key;
 	uint32_t at;               /* NO_SLOT once completed early */
 	bool persistent, early;
+	bool by_poll;              /* the application completes it with a poll: failed polls may see it */
 	struct vol vol;            /* a persistent request's bytes, accounted at each start */
 	UT_hash_handle hh;
 };
@@ -111,6 +112,12 @@ MPI_Request *rp_request_lookup(struct rp *x, int64_t pool, int64_t slot)
 	return e && !e->early ? &x->ring.h[e->at] : NULL;
 }
 
+MPI_Request *rp_request_pollable(struct rp *x, int64_t pool, int64_t slot)
+{
+	struct rp_reqent *e = find(x, pool, slot);
+	return e && !e->early && e->by_poll ? &x->ring.h[e->at] : NULL;
+}
+
 enum rp_req_state rp_request_state(struct rp *x, int64_t pool, int64_t slot)
 {
 	if (sv_is_symbolic(pool) || sv_is_symbolic(slot))
@@ -159,8 +166,8 @@ static uint32_t slot_of(struct rp *x, struct rp_call *k, int p, const int64_t *n
 		return NO_SLOT;
 	}
 	struct rp_reqent *e = find(x, name[0], name[1]);
-	if (e && e->early)   /* completed early (polls.c): null for MPI */
-		return NO_SLOT;
+	if (e && (e->early || (k->mode == RP_FAILED_POLL && !e->by_poll)))
+		return NO_SLOT;   /* completed early, or one a failed poll must not complete (polls.c) */
 	if (!e) {
 		rp_fail(k, "%s names request %08x.%lld, which was never created", k->d->params[p].name,
 			(uint32_t)((uint64_t)name[0] >> 32), (long long)name[1]);
@@ -219,7 +226,9 @@ MPI_Request *rp_req_new(struct rp *x, struct rp_call *k, int p)
 {
 	struct rp_ring *g = &x->ring;
 	int64_t slot = k->v[p] ? k->v[p][0] : SV_NULL;
-	int64_t want = sv_is_symbolic(slot) ? -1 : rp_lookahead_slot(x, (int64_t)k->ev->req_key, slot, x->nev);
+	k->new_by_poll = false;
+	int64_t want = sv_is_symbolic(slot) ? -1
+			: rp_lookahead_slot(x, (int64_t)k->ev->req_key, slot, x->nev, &k->new_by_poll);
 	if (want >= 0) {    /* where the array that first uses it will have it */
 		k->new_at = (uint32_t)want;
 		g->h[want] = MPI_REQUEST_NULL;
@@ -255,6 +264,7 @@ void rp_out_req(struct rp *x, struct rp_call *k, int p)
 	e->key.slot = slot;
 	e->at = k->new_at;
 	e->persistent = (k->d->flags & FNF_PERSISTENT) != 0;
+	e->by_poll = k->new_by_poll && !e->persistent;
 	HASH_ADD(hh, x->ring.map, key, sizeof e->key, e);
 	x->ring.owner[e->at] = e;
 	if (!e->persistent)
