@@ -2,10 +2,12 @@
  * compare — semantic equality of two runs. See compare.h for what is compared.
  *
  * Each rank's calls are read from both runs in step (grammar/events.h, streaming: memory does not
- * grow with the number of calls) and turned into canonical calls: failed polls dropped, request
- * names replaced by the number of the request-creating call. Consecutive canonical calls are cut
- * into units: a single call, a completion group or a wildcard group; units are compared in turn and
- * the first unit that differs on a rank is that rank's difference.
+ * grow with the number of calls) and turned into canonical calls: failed polls and polls that
+ * change nothing dropped, request names replaced by the number of the request-creating call.
+ * Successful polls go to a bag shared by both sides (A adds, B takes away; only what one side is
+ * ahead by is held). The other calls are cut into units: a single call, a completion group or a
+ * wildcard group; units are compared in turn and the first unit that differs on a rank is that
+ * rank's difference; a bag not empty at the end is one too.
  */
 #include "replay/compare.h"
 
@@ -462,7 +464,7 @@ static char *param_why(const struct cev *a, const struct cev *b, int p)
 	if (k == PK_REQ || k == PK_REQS)
 		return xasprintf("%s: not the same requests (requests are compared by the call that created "
 				 "them)", a->d->params[p].name);
-	return xasprintf("%s differs", a->d->params[p].name);
+	return xasprintf("parameter %s differs", a->d->params[p].name);
 }
 
 /* compare one unit of each side; false (with a difference added) when they differ */

@@ -4,20 +4,24 @@
  * parameters. Call sites, timing and the tracer's compression (grammar shape, what was streamed)
  * do not matter: calls are compared as `ladder decode` prints them, with these exceptions:
  *
- *  - Failed polls (Test*, Iprobe ... that found nothing) are left out: how often a program polled
- *    is timing.
  *  - Requests are compared by the call that created them: the k-th request-creating call of a rank
  *    names its request k, and a later use of the request's (pool, slot) name means that call. Pool
  *    keys hash the call site, so the raw names of an application and of its replay differ.
- *  - Completion groups. A maximal run of consecutive calls to the same one of MPI_Waitany,
- *    MPI_Testany, MPI_Waitsome, MPI_Testsome with the same array length is one group; the two
- *    runs must have the same groups, and in each the same multiset of completed requests (the
- *    requests at the returned index or indices). Which other requests the arrays held, the order
- *    of completion within the group and how many calls it took are not compared.
+ *  - Polls are timing. Failed polls (Test*, Iprobe, Improbe, Request_get_status that found nothing)
+ *    are left out. Polls that change nothing even when they find something (MPI_Iprobe,
+ *    MPI_Request_get_status) are left out too. A successful Test/Testany/Testsome/Testall/Improbe
+ *    is taken out of the order of calls: per rank, the requests completed by successful polls
+ *    must be the same multiset (and so must successful polls that completed nothing, such as an
+ *    MPI_Improbe, compared with their parameters) — when a poll finds its request is timing.
+ *  - Completion groups. A maximal run of consecutive calls to the same one of MPI_Waitany and
+ *    MPI_Waitsome with the same array length is one group; the two runs must have the same groups,
+ *    and in each the same multiset of completed requests (the requests at the returned index or
+ *    indices). Which other requests the arrays held, the order of completion within the group and
+ *    how many calls it took are not compared.
  *  - Wildcard groups. A maximal run of consecutive calls posted with MPI_ANY_SOURCE that are equal
  *    but for the actual source and the request they create is one group; the two runs must have
- *    the same groups, each with the same number of calls, the same requests and the same multiset
- *    of actual sources.
+ *    the same groups, each with the same calls (requests included) and the same multiset of
+ *    actual sources.
  *
  * With counts only, the runs' profiles are compared instead: per rank and function, calls and
  * bytes sent and received (the calls of functions that poll are left out: they are timing, like
