@@ -28,6 +28,7 @@ static void rb_init(struct rb *b, uint32_t nranks)
 	memset(b, 0, sizeof *b);
 	run_init(&b->r);
 	b->r.nranks = nranks;
+	XGROW(b->r.streams, b->capstreams, 1);   /* run_check sorts them even when there are none */
 	for (uint32_t q = 0; q < nranks; q++)
 		b->seq[q] = sequitur_new();
 }
