@@ -101,7 +101,8 @@ static void name_canon(struct side *s, int64_t *v)
 static int64_t *dup_vals(const int64_t *v, uint32_t n)
 {
 	int64_t *d = xmalloc((n ? n : 1) * sizeof *d);
-	memcpy(d, v, n * sizeof *d);
+	if (n)
+		memcpy(d, v, n * sizeof *d);
 	return d;
 }
 

@@ -99,7 +99,8 @@ static void prepare(struct rp *x, struct rp_call *k, const struct event *ev)
 		k->capvals = ev->nvals * 2;
 		k->vals = xrealloc(k->vals, k->capvals * sizeof *k->vals);
 	}
-	memcpy(k->vals, ev->vals, ev->nvals * sizeof *k->vals);
+	if (ev->nvals)
+		memcpy(k->vals, ev->vals, ev->nvals * sizeof *k->vals);
 	k->nvals = ev->nvals;
 	k->comm_param = -1;
 	k->ci = NULL;

@@ -162,7 +162,6 @@ struct rp_call {
 	double t_start;               /* when the MPI call was made */
 	/* request arrays of this call, to write back after it */
 	MPI_Request *reqs_base;
-	MPI_Request *reqs_tmp;
 	uint32_t *reqs_at;            /* ring slot of each position, UINT32_MAX for none */
 	MPI_Request *reqs_saved;
 	int reqs_n;
