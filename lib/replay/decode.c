@@ -208,7 +208,7 @@ bool rp_ready(struct rp *x, struct rp_call *k)
 	if (k->err[0])
 		return false;
 	if (k->deadline > 0)       /* the compute gap; decoding time is part of it */
-		rp_wait_until(k->deadline, x->opt.sleep);
+		rp_wait_gap(x, k->deadline);
 	k->t_start = rp_now();
 	if (k->any_source)
 		MPI_Pcontrol(LADDER_PCONTROL_REPLAY_ANY_SOURCE);

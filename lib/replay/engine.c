@@ -239,7 +239,7 @@ static double gap_before(struct rp *x, uint32_t sig)
 		return 0;
 	g *= x->opt.compute_scale;
 	x->compute += g;
-	return g;
+	return rp_gap_after_lateness(x, g);
 }
 
 static bool mark_hit(uint32_t mark_fn, long *left, uint32_t fn)
@@ -262,12 +262,12 @@ static bool replay_call(struct rp *x, struct rp_call *k, const struct event *ev,
 		k->want = rp_wanted(k, c);
 	}
 	if ((poll || c == RP_WAITANY || c == RP_WAITSOME) && rp_poll_already_done(x, k, c)) {
-		rp_wait_until(k->deadline, x->opt.sleep);   /* found by an earlier poll: not again */
+		rp_wait_gap(x, k->deadline);   /* found by an earlier poll: not again */
 		k->t_start = x->t_prev_end = rp_now();
 		rp_call_blocks_free(k);
 	} else {
 		if (poll || c == RP_WAITSOME) {
-			rp_wait_until(k->deadline, x->opt.sleep);
+			rp_wait_gap(x, k->deadline);
 			k->deadline = 0;
 			rp_spin_until_done(x, k, c);
 		}
@@ -292,7 +292,7 @@ static bool replay_event(struct rp *x, struct rp_call *k, const struct event *ev
 		double until = x->t_prev_end + gap_before(x, ev->sig);
 		if (rp_poll_pointless(x, k, c)) {
 			x->polls_skipped++;
-			rp_wait_until(until, x->opt.sleep);
+			rp_wait_gap(x, until);
 			x->t_prev_end = rp_now();
 			continue;
 		}
@@ -316,7 +316,7 @@ static bool replay_pcontrol(struct rp *x, struct rp_call *k, const struct event 
 	const char *name = k->d->nparams > 1 ? rp_string(x, k, 1) : NULL;
 	if (k->err[0])
 		return rp_call_error(x, ev, k->err);
-	rp_wait_until(x->t_prev_end + gap_before(x, ev->sig), x->opt.sleep);
+	rp_wait_gap(x, x->t_prev_end + gap_before(x, ev->sig));
 	if (level == LADDER_PCONTROL_REGION_BEGIN || level == LADDER_PCONTROL_REGION_END)
 		MPI_Pcontrol(level, name ? name : "");
 	else

@@ -143,6 +143,7 @@ struct rp {
 	uint64_t polls_early;     /* polls replayed as failed that found something all the same */
 	uint64_t gaps_missing;    /* calls without a gap histogram (synthetic runs) */
 	double compute;           /* seconds of emulated compute */
+	double late;              /* lateness not yet taken off the gaps (timing.c) */
 	char err[512];
 };
 
@@ -254,7 +255,10 @@ struct rp_gaps *rp_gaps_new(const struct run *r, uint32_t group, const struct rp
 void rp_gaps_free(struct rp_gaps *g);
 /* the compute gap before sig when prev came before it (seconds); *missing when no histogram */
 double rp_gap(struct rp_gaps *g, uint32_t prev, uint32_t sig, bool *missing);
-/* wait until `until` (busy or sleeping) */
-void rp_wait_until(double until, bool sleep);
+/* wait until `until` (busy or sleeping); returns how late the wait ended */
+double rp_wait_until(double until, bool sleep);
+/* wait for a gap's deadline, keeping the lateness; the gap left after earlier lateness */
+void rp_wait_gap(struct rp *x, double until);
+double rp_gap_after_lateness(struct rp *x, double gap);
 
 #endif

@@ -5,7 +5,8 @@
  * sample (a bin drawn with probability proportional to its count, then a time uniform within the
  * bin's [min, max]) from a generator seeded per rank, so a sampled replay is reproducible.
  * The wait is a busy loop on the monotonic clock (as a computing application keeps its core busy)
- * or a sleep.
+ * or a sleep, until a deadline: the end of the previous call plus the gap, so that the replayer's
+ * own work between calls is part of the gap.
  */
 #include <errno.h>
 #include <gsl/gsl_rng.h>
@@ -28,16 +29,34 @@ double rp_now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void rp_wait_until(double until, bool sleep)
+double rp_wait_until(double until, bool sleep)
 {
-	if (sleep) {
+	double now = rp_now();
+	if (sleep && now < until) {
 		struct timespec ts = {(time_t)until, (long)((until - (double)(time_t)until) * 1e9)};
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
-		return;
+		now = rp_now();
 	}
-	while (rp_now() < until)
-		;
+	while (now < until)
+		now = rp_now();
+	return now - until;
+}
+
+/* A rank that was not running when its gap ended (or decoded the call for longer than the gap)
+ * is late: the recorded gap already holds the application's own share of such delays, so the
+ * lateness is taken off the gaps that follow, and the emulated compute of a rank adds up to the
+ * recorded compute. */
+void rp_wait_gap(struct rp *x, double until)
+{
+	x->late += rp_wait_until(until, x->opt.sleep);
+}
+
+double rp_gap_after_lateness(struct rp *x, double gap)
+{
+	double take = gap < x->late ? gap : x->late;
+	x->late -= take;
+	return gap - take;
 }
 
 struct rp_gaps *rp_gaps_new(const struct run *r, uint32_t group, const struct rp_options *o, int rank)
