@@ -216,6 +216,7 @@ static void read_prototypes(const char *text, struct gfn *f)
 /* ---- emitting an issuer ----------------------------------------------------------------------- */
 
 static bool pointer(const struct gparam *p) { return strchr(p->type, '*') || strchr(p->type, '['); }
+static bool pointer_type(const char *t) { return t[0] && t[strlen(t) - 1] == '*'; }
 
 static int param_index(const struct gfn *f, const char *name)
 {
@@ -333,7 +334,7 @@ static const char *region_of(const struct gfn *f, const struct gparam *p)
 static void emit_ignored(const struct gparam *p, int i)
 {
 	if (strstr(p->type, "MPI_User_function"))
-		emit("\t%s a%d = rp_user_function;\n", p->type, i);
+		emit("\t%s%sa%d = rp_user_function;\n", p->type, pointer_type(p->type) ? "" : " ", i);
 	else if (!strcmp(p->type, "int *"))
 		emit("\tint a%d_v = 0;\n\tint *a%d = &a%d_v;\n", i, i, i);
 	else if (strstr(p->type, "MPI_Status"))
@@ -364,7 +365,8 @@ static void emit_issuer(const struct gfn *f)
 		bool done = false;
 		for (size_t j = 0; j < sizeof inputs / sizeof inputs[0] && !done; j++)
 			if (inputs[j].kind == p->kind) {
-				emit("\t%s %s = %s(x, k, %d);\n", inputs[j].ctype, p->name, inputs[j].decoder, i);
+				emit("\t%s%s%s = %s(x, k, %d);\n", inputs[j].ctype, pointer_type(inputs[j].ctype) ? "" : " ",
+				     p->name, inputs[j].decoder, i);
 				done = true;
 			}
 		for (size_t j = 0; j < sizeof outputs / sizeof outputs[0] && !done; j++)
