@@ -139,10 +139,23 @@ void enc_string(struct tcall *c, const char *s)
 	*scalar(c, PK_STRING, SM_NONE) = s ? (int64_t)trace_intern(s) : SV_NULL;
 }
 
+static bool named_in_call(struct tcall *c, struct reqent *e)
+{
+	for (uint32_t i = 0; i < c->nreqs; i++)
+		if (c->reqs[i].e == e)
+			return true;
+	return false;
+}
+
 static void encode_req(struct tcall *c, MPI_Request *where, int64_t *v)
 {
 	MPI_Request h = where ? *where : MPI_REQUEST_NULL;
 	struct reqent *e = req_lookup(where, h);
+	/* found by handle value only (not at its creation address): requests sharing a value, such as
+	 * Open MPI's requests to MPI_PROC_NULL, get the oldest one this call has not named yet */
+	if (e && e->where != where)
+		while (e && named_in_call(c, e))
+			e = e->next;
 	if (h == MPI_REQUEST_NULL) {
 		v[0] = v[1] = SV_NULL;
 	} else if (!e) {

@@ -11,20 +11,7 @@ APPS_BIN="$BUILD_DIR/apps"
 COUNT_LIB="$BUILD_DIR/tests/libpmpi-count.so"
 ALL_APPS="stencil1d stencil2d stencil3d sweep cg ft is mw phases"
 
-# small strong-scaling options valid at 1, 4, 9 and 16 ranks
-args_of() {
-	case $1 in
-	stencil1d) echo "--size 1440 --iterations 4 --allreduce-every 3 --compute 2" ;;
-	stencil2d) echo "--size 48 --iterations 5 --allreduce-every 2" ;;
-	stencil3d) echo "--size 12 --iterations 4 --allreduce-every 4" ;;
-	sweep) echo "--size 12 --iterations 2 --kblock 5" ;;
-	cg) echo "--size 48 --iterations 4" ;;
-	ft) echo "--size 144 --iterations 3" ;;
-	is) echo "--size 5000 --iterations 3 --imbalance 1" ;;
-	mw) echo "--size 60 --iterations 2 --compute 20" ;;
-	phases) echo "--size 144 --iterations 6 --switch-at 3" ;;
-	esac
-}
+load app_options
 
 ranks_of() {
 	if [ "$1" = mw ]; then echo "2 4 9 16"; else echo "1 4 9 16"; fi

@@ -1,0 +1,93 @@
+/*
+ * ladder compare — are two runs semantically equal? The logic is lib/replay/compare.c; this
+ * command reads the two containers, prints the verdict and the first differences, and answers
+ * with its exit status.
+ */
+#include <stdio.h>
+
+#include "command.h"
+#include "replay/compare.h"
+#include "store/store.h"
+#include "util/exitcode.h"
+#include "util/log.h"
+
+static int run_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {{"counts", no_argument, NULL, 'c'},
+					     {"max-diffs", required_argument, NULL, 'm'},
+					     {"help", no_argument, NULL, 'h'}, {0}};
+	bool counts = false;
+	long max_diffs = 10;
+	int c;
+	while ((c = cmd_getopt(argc, argv, "cm:h", opts, "compare")) != -1) {
+		if (c == 'c')
+			counts = true;
+		else if (c == 'm') {
+			if (!cmd_parse_long("compare", "--max-diffs", optarg, 1, 100000, &max_diffs))
+				return EXIT_USAGE;
+		} else
+			return EXIT_USAGE;
+	}
+	if (optind != argc - 2)
+		return cmd_usage_error("compare", "needs two run containers");
+	struct run a, b;
+	struct h5_err e;
+	if (!store_read_run(argv[optind], &a, &e)) {
+		log_error("%s", e.msg);
+		return EXIT_FAIL;
+	}
+	if (!store_read_run(argv[optind + 1], &b, &e)) {
+		log_error("%s", e.msg);
+		run_free(&a);
+		return EXIT_FAIL;
+	}
+	struct cmp_result res;
+	bool equal = counts ? compare_counts(&a, &b, (uint32_t)max_diffs, &res)
+			    : compare_runs(&a, &b, (uint32_t)max_diffs, &res);
+	cmp_result_print(&res, argv[optind], argv[optind + 1], stdout);
+	cmp_result_free(&res);
+	run_free(&a);
+	run_free(&b);
+	return equal ? EXIT_OK : EXIT_FAIL;
+}
+
+const struct command command_compare = {
+	"compare", "tell whether two runs made the same calls",
+	"usage: ladder compare [--counts] [--max-diffs N] A.h5 B.h5\n"
+	"\n"
+	"Semantic equality of two runs: the same number of ranks and, on every rank, the same calls in\n"
+	"the same order with the same parameters, as `ladder decode` prints them. Call sites, timing and\n"
+	"how the tracer compressed the trace do not matter. Used to check that tracing a replay gives\n"
+	"back the trace that was replayed (the fixed point), or that two runs of an application agree.\n"
+	"\n"
+	"What is not compared literally:\n"
+	"  requests           compared by the call that created them (the k-th request-creating call of\n"
+	"                     the rank), not by name: names hash the call site.\n"
+	"  polls              timing: failed polls (Test*, Iprobe, Improbe, Request_get_status that found\n"
+	"                     nothing) are left out, and so are MPI_Iprobe and MPI_Request_get_status\n"
+	"                     altogether (they change nothing). Successful Test/Testany/Testsome/Testall/\n"
+	"                     Improbe calls are taken out of the order: per rank, the requests they\n"
+	"                     completed must be the same multiset (a successful poll that completed\n"
+	"                     nothing counts with its parameters).\n"
+	"  completion groups  a maximal run of consecutive calls to the same one of MPI_Waitany and\n"
+	"                     MPI_Waitsome with the same array length is a group; both runs must have the\n"
+	"                     same groups and in each the same multiset of completed requests (those at\n"
+	"                     the returned index or indices). The rest of the arrays, the order within\n"
+	"                     the group and its number of calls may differ.\n"
+	"  wildcard groups    a maximal run of consecutive receives or probes posted with MPI_ANY_SOURCE\n"
+	"                     that are equal but for the actual source and the request they create is a\n"
+	"                     group; both runs must have the same groups, call for call, with the same\n"
+	"                     multiset of actual sources.\n"
+	"\n"
+	"Prints the first difference of each rank (up to --max-diffs): the rank, the call's number in\n"
+	"`ladder decode --rank R` of each run, both calls and what differs.\n"
+	"\n"
+	"Options:\n"
+	"  --counts         compare only calls and bytes sent and received per rank and function, from\n"
+	"                   the profiles (calls of polling functions are not compared, being timing;\n"
+	"                   functions the tracer only counted are listed, not compared)\n"
+	"  --max-diffs N    differences to print (default 10)\n"
+	"\n"
+	"Exit status: 0 equal, 1 different (or a file cannot be read), 2 usage error.\n",
+	run_compare,
+};

@@ -1,0 +1,185 @@
+/*
+ * ladder replay — launch ladder-replay on a run with the rank count the run needs, optionally
+ * with the tracer preloaded (through `ladder trace`), and return the replayer's exit status.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "store/store.h"
+#include "util/exitcode.h"
+#include "util/log.h"
+#include "util/xalloc.h"
+
+struct argv_buf {
+	char **v;
+	size_t n, cap;
+};
+
+static void push(struct argv_buf *a, const char *s)
+{
+	XGROW(a->v, a->cap, a->n + 2);
+	a->v[a->n++] = xstrdup(s);
+	a->v[a->n] = NULL;
+}
+
+/* the launcher's words, {n} replaced by the rank count; "-n N" appended when there is no {n} */
+static bool push_launcher(struct argv_buf *a, const char *tmpl, uint32_t nranks)
+{
+	char n[16];
+	snprintf(n, sizeof n, "%u", nranks);
+	bool placed = false;
+	char *copy = xstrdup(tmpl), *save = NULL;
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		char *at = strstr(w, "{n}");
+		if (at) {
+			char *s = xasprintf("%.*s%s%s", (int)(at - w), w, n, at + 3);
+			push(a, s);
+			free(s);
+			placed = true;
+		} else {
+			push(a, w);
+		}
+	}
+	free(copy);
+	if (!a->n)
+		return false;
+	if (!placed) {
+		push(a, "-n");
+		push(a, n);
+	}
+	return true;
+}
+
+static int run_and_wait(char **argv)
+{
+	pid_t pid = fork();
+	if (pid < 0) {
+		log_error("cannot start %s: %s", argv[0], strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		log_error("cannot run %s: %s", argv[0], strerror(errno));
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int run_replay(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"launcher", required_argument, NULL, 'L'}, {"trace", required_argument, NULL, 'o'},
+		{"timing", required_argument, NULL, 1}, {"seed", required_argument, NULL, 1},
+		{"sleep", no_argument, NULL, 0}, {"compute-scale", required_argument, NULL, 1},
+		{"no-compute", no_argument, NULL, 0}, {"message-scale", required_argument, NULL, 1},
+		{"from", required_argument, NULL, 1}, {"to", required_argument, NULL, 1},
+		{"json", required_argument, NULL, 1}, {"quiet", no_argument, NULL, 0},
+		{"help", no_argument, NULL, 'h'}, {0}};
+	const char *launcher = "mpirun --oversubscribe", *trace = NULL;
+	struct argv_buf pass = {0};
+	int c, idx;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
+		if (c == 'L') {
+			launcher = optarg;
+		} else if (c == 'o') {
+			trace = optarg;
+		} else if (c == 0 || c == 1) {   /* the replayer's own options, passed on */
+			char *o = xasprintf("--%s", opts[idx].name);
+			push(&pass, o);
+			free(o);
+			if (c == 1)
+				push(&pass, optarg);
+		} else if (c == 'h') {
+			return cmd_print_help("replay");
+		} else {
+			return cmd_usage_error("replay", c == ':' ? "option '%s' needs a value" : "unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return cmd_usage_error("replay", "needs exactly one run container");
+	const char *path = argv[optind];
+	struct run r;
+	struct h5_err e;
+	if (!store_read_run(path, &r, &e)) {
+		log_error("%s", e.msg);
+		return EXIT_FAIL;
+	}
+	uint32_t nranks = r.nranks;
+	run_free(&r);
+	struct argv_buf a = {0};
+	if (trace) {
+		char *self = xasprintf("%s/ladder", cmd_self_dir());
+		push(&a, self);
+		push(&a, "trace");
+		push(&a, "-o");
+		push(&a, trace);
+		push(&a, "--");
+		free(self);
+	}
+	if (!push_launcher(&a, launcher, nranks))
+		return cmd_usage_error("replay", "--launcher is empty");
+	char *replayer = xasprintf("%s/ladder-replay", cmd_self_dir());
+	if (access(replayer, X_OK)) {
+		log_error("%s: the replayer is missing (%s); build ladder with 'make'", replayer, strerror(errno));
+		return EXIT_FAIL;
+	}
+	push(&a, replayer);
+	free(replayer);
+	for (size_t i = 0; i < pass.n; i++)
+		push(&a, pass.v[i]);
+	push(&a, path);
+	if (log_debug_enabled())
+		for (size_t i = 0; i < a.n; i++)
+			log_debug("argv[%zu] = %s", i, a.v[i]);
+	int rc = run_and_wait(a.v);
+	for (size_t i = 0; i < a.n; i++)
+		free(a.v[i]);
+	for (size_t i = 0; i < pass.n; i++)
+		free(pass.v[i]);
+	free(a.v);
+	free(pass.v);
+	return rc;
+}
+
+const struct command command_replay = {
+	"replay", "replay a run as MPI traffic, timed, optionally traced",
+	"usage: ladder replay [options] RUN.h5\n"
+	"\n"
+	"Launch ladder-replay on RUN.h5 with the run's rank count: every rank issues the calls it made\n"
+	"in the run with the recorded parameters and random payload, after the recorded compute gaps,\n"
+	"and the replay time and the calls and bytes per function are printed. The exit status is the\n"
+	"replayer's: 0 replayed, 1 a call could not be replayed (the message names the rank and call).\n"
+	"\n"
+	"Options:\n"
+	"  --launcher CMD         how to start MPI programs (default 'mpirun --oversubscribe'); {n} in\n"
+	"                         CMD is replaced by the rank count, else '-n N' is appended\n"
+	"                         (e.g. --launcher 'srun --mpi=pmix')\n"
+	"  --trace OUT.h5         trace the replay (through ladder trace): compare OUT.h5 with RUN.h5\n"
+	"                         using ladder compare\n"
+	"Passed to ladder-replay (see ladder-replay --help):\n"
+	"  --timing mean|sample   gaps from the histograms' means (default) or sampled from their bins\n"
+	"  --seed N               seed of the sampling and of the payload\n"
+	"  --sleep                sleep through gaps instead of busy-waiting\n"
+	"  --compute-scale K      scale every gap by K\n"
+	"  --no-compute           no gaps\n"
+	"  --message-scale M      scale every message count by M (at least 1 element where > 0)\n"
+	"  --from FN[:K]          time from the end of the K-th call of FN (K < 0: from the end)\n"
+	"  --to FN[:K]            time to the start of the K-th call of FN\n"
+	"  --json FILE            the report as JSON too\n"
+	"  --quiet                no text report\n"
+	"\n"
+	"Example: the fixed point of trace and replay\n"
+	"  ladder trace -o app.h5 -- mpirun -np 16 ./app\n"
+	"  ladder replay --trace replay.h5 app.h5 && ladder compare app.h5 replay.h5\n",
+	run_replay,
+};

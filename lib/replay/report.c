@@ -1,0 +1,139 @@
+/*
+ * report — what a replay did, reduced over ranks with PMPI (never recorded): the replay time (the
+ * longest rank, from its first to its last replayed call, or over the window the options set),
+ * the emulated compute, and per function the calls and bytes of every rank together. Rank 0
+ * prints it as text on stdout and, on request, as JSON.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/replay.h"
+#include "util/log.h"
+#include "util/xalloc.h"
+
+struct totals {
+	double total, window, compute;
+	uint64_t polls_skipped, polls_early, gaps_missing;
+	uint64_t *v;              /* calls, sent, recv per function */
+	double *time;             /* seconds in each function, summed over ranks */
+};
+
+static void gather(struct rp *x, struct totals *t)
+{
+	double mine[3] = {x->t_last - x->t_first, x->t_to - x->t_from, x->compute}, most[3];
+	uint64_t cnt[3] = {x->polls_skipped, x->gaps_missing, x->polls_early}, sum[3];
+	PMPI_Reduce(mine, most, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+	PMPI_Reduce(cnt, sum, 3, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	size_t n = 3 * (size_t)ladder_nfunctions;
+	uint64_t *v = xmalloc(n * sizeof *v);
+	for (uint32_t f = 0; f < ladder_nfunctions; f++) {
+		v[3 * f] = x->stats[f].calls;
+		v[3 * f + 1] = x->stats[f].sent;
+		v[3 * f + 2] = x->stats[f].recv;
+	}
+	t->v = xmalloc(n * sizeof *t->v);
+	PMPI_Reduce(v, t->v, (int)n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	free(v);
+	double *tm = xmalloc(ladder_nfunctions * sizeof *tm);
+	for (uint32_t f = 0; f < ladder_nfunctions; f++)
+		tm[f] = x->stats[f].time;
+	t->time = xmalloc(ladder_nfunctions * sizeof *t->time);
+	PMPI_Reduce(tm, t->time, (int)ladder_nfunctions, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+	free(tm);
+	t->total = most[0];
+	t->window = most[1];
+	t->compute = most[2];
+	t->polls_skipped = sum[0];
+	t->gaps_missing = sum[1];
+	t->polls_early = sum[2];
+}
+
+static void mark_text(const struct rp_mark *m, const char *dflt, char *out, size_t len)
+{
+	if (m->fn[0])
+		snprintf(out, len, "%s:%ld", m->fn, m->nth);
+	else
+		snprintf(out, len, "%s", dflt);
+}
+
+static void print_text(struct rp *x, const char *path, const struct totals *t)
+{
+	const struct rp_options *o = &x->opt;
+	char from[96], to[96];
+	mark_text(&o->from, "first call", from, sizeof from);
+	mark_text(&o->to, "last call", to, sizeof to);
+	printf("replay of %s on %d ranks: timing %s, %s, compute x%g%s, messages x%g\n", path, x->size,
+	       o->timing == RP_TIMING_MEAN ? "mean" : "sample", o->sleep ? "sleep" : "busy-wait",
+	       o->compute_scale, o->no_compute ? " (none)" : "", o->message_scale);
+	printf("time     %.6f s  (%s .. %s, max over ranks)\n", t->window, from, to);
+	printf("total    %.6f s  (first to last replayed call, max over ranks)\n", t->total);
+	printf("compute  %.6f s  (emulated gaps, max over ranks)\n", t->compute);
+	if (t->polls_skipped)
+		printf("note: %llu failed polls were not issued: nothing they polled was pending any more\n",
+		       (unsigned long long)t->polls_skipped);
+	if (t->polls_early)
+		printf("note: %llu polls replayed as failed found something all the same (MPI progressed "
+		       "inside them); the application's later polls of it were not issued again\n",
+		       (unsigned long long)t->polls_early);
+	if (t->gaps_missing)
+		printf("note: %llu calls had no gap histogram and were replayed without compute before them\n",
+		       (unsigned long long)t->gaps_missing);
+	printf("%-28s %12s %16s %16s %12s\n", "function", "calls", "bytes_sent", "bytes_recv", "time_s");
+	for (uint32_t f = 0; f < ladder_nfunctions; f++)
+		if (t->v[3 * f])
+			printf("%-28s %12llu %16llu %16llu %12.6f\n", ladder_functions[f].name,
+			       (unsigned long long)t->v[3 * f], (unsigned long long)t->v[3 * f + 1],
+			       (unsigned long long)t->v[3 * f + 2], t->time[f]);
+	fflush(stdout);
+}
+
+static bool write_json(struct rp *x, const char *path, const char *json_path, const struct totals *t)
+{
+	const struct rp_options *o = &x->opt;
+	json_t *fns = json_array();
+	for (uint32_t f = 0; f < ladder_nfunctions; f++)
+		if (t->v[3 * f])
+			json_array_append_new(fns, json_pack("{s:s, s:I, s:I, s:I, s:f}", "function",
+							     ladder_functions[f].name, "calls",
+							     (json_int_t)t->v[3 * f], "bytes_sent",
+							     (json_int_t)t->v[3 * f + 1], "bytes_recv",
+							     (json_int_t)t->v[3 * f + 2], "time", t->time[f]));
+	json_t *opts = json_pack("{s:s, s:b, s:b, s:f, s:f, s:I}", "timing",
+				 o->timing == RP_TIMING_MEAN ? "mean" : "sample", "sleep", o->sleep,
+				 "no_compute", o->no_compute, "compute_scale", o->compute_scale,
+				 "message_scale", o->message_scale, "seed", (json_int_t)o->seed);
+	char from[96], to[96];
+	mark_text(&o->from, "first", from, sizeof from);
+	mark_text(&o->to, "last", to, sizeof to);
+	json_object_set_new(opts, "from", json_string(from));
+	json_object_set_new(opts, "to", json_string(to));
+	json_t *root = json_pack("{s:s, s:i, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:o}", "file", path, "ranks",
+				 x->size, "options", opts, "time", t->window, "total_time", t->total,
+				 "compute", t->compute, "polls_skipped", (json_int_t)t->polls_skipped,
+				 "polls_early", (json_int_t)t->polls_early,
+				 "gaps_missing", (json_int_t)t->gaps_missing, "functions", fns);
+	bool ok = json_dump_file(root, json_path, JSON_INDENT(2)) == 0;
+	json_decref(root);
+	if (!ok)
+		log_error("cannot write %s", json_path);
+	return ok;
+}
+
+bool rp_report(struct rp *x, const char *path, bool text, const char *json_path)
+{
+	struct totals t;
+	memset(&t, 0, sizeof t);
+	gather(x, &t);
+	bool ok = true;
+	if (x->rank == 0) {
+		if (text)
+			print_text(x, path, &t);
+		if (json_path)
+			ok = write_json(x, path, json_path, &t);
+	}
+	free(t.v);
+	free(t.time);
+	return ok;
+}
