@@ -385,7 +385,12 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 		sp[si].spec = st;
 		char why[512] = "";
 		tvars_set(&tv, "target", "0"); /* for the availability check only */
-		if (si > 0 && !stage_available(st, &tv, env, why, sizeof why)) {
+		if (si > 0 && st->needs) {
+			for (size_t k = 0; k < si; k++)
+				if (!strcmp(sp[k].spec->name, st->needs) && !sp[k].present)
+					snprintf(why, sizeof why, "it reads what stage '%s' writes, which is skipped", st->needs);
+		}
+		if (si > 0 && (*why || !stage_available(st, &tv, env, why, sizeof why))) {
 			if (!env->quiet)
 				log_info("note: stage '%s' skipped: %s", st->name, why);
 			continue;

@@ -41,6 +41,7 @@ struct stage_spec {
 	bool per_target;    /* one job per target scale, {target} set */
 	long ranks;         /* ranks of the job; 0 = the target scale */
 	bool launch;        /* put the site's launcher in front of the command */
+	const char *needs;  /* a stage whose output the (built-in) command reads, or NULL */
 	int line;           /* where it is declared (0 for the implicit merge) */
 };
 

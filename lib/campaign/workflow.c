@@ -29,13 +29,14 @@ struct builtin_stage {
 	const char *name, *command, *after;
 	bool per_target, launch;
 	long ranks;
+	const char *needs; /* the stage whose output the command reads: it cannot run without it */
 };
 static const struct builtin_stage builtins[] = {
-	{"merge", "ladder merge -o {campaign} {runs}", "", false, false, 1},
-	{"model", "ladder model {campaign} --target {target_max}", "merge", false, false, 1},
-	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "merge", true, false, 1},
-	{"replay", "ladder-replay {campaign_dir}/extrap/p{target}/trace.h5", "extrap", true, true, 0},
-	{"report", "ladder report {campaign} -o {outdir}", "*", false, false, 1},
+	{"merge", "ladder merge -o {campaign} {runs}", "", false, false, 1, NULL},
+	{"model", "ladder model {campaign} --target {target_max}", "merge", false, false, 1, NULL},
+	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "merge", true, false, 1, NULL},
+	{"replay", "ladder-replay {campaign_dir}/extrap/p{target}/trace.h5", "extrap", true, true, 0, "extrap"},
+	{"report", "ladder report {campaign} -o {outdir}", "*", false, false, 1, NULL},
 };
 
 static const struct builtin_stage *builtin(const char *name)
@@ -372,6 +373,10 @@ static bool read_stage(struct yspec *y, yaml_node_t *n, size_t idx, struct workf
 	} else if (b) {
 		char why[256];
 		tmpl_parse(b->command, &s->cmd, why, sizeof why);
+		s->needs = b->needs;
+		if (s->needs && !workflow_stage(w, s->needs))
+			return yspec_fail(y, n, field, "stage '%s' reads what stage '%s' writes: list '%s' above it, "
+					  "or give '%s' a command", s->name, s->needs, s->needs, s->name);
 	} else {
 		return yspec_fail(y, n, field, "stage '%s' is not one ladder knows (merge, model, extrap, replay, "
 				  "report); give its 'command'", s->name);

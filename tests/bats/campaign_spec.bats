@@ -132,6 +132,24 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	grep -q "ladder merge -o $dir/campaign.h5 $dir/runs/p1/r1/trace.h5 $dir/runs/p4/r1/trace.h5 || status" "$dir/jobs/merge.sh"
 }
 
+@test "the built-in replay stage replays what extrap writes: refused without extrap, skipped with it" {
+	wf=$BATS_TEST_TMPDIR/wf.yaml
+	printf 'name: r\napp: {command: "{prefix}/apps/stencil2d"}\nladder: [1, 4]\ntarget: 16\nstages:\n  - model\n  - replay\n' > "$wf"
+	run "$LADDER" campaign run "$wf" --site "$TOP/site-configs/local.yaml" --dir "$(camp_dir replay1)" --dry-run
+	assert_failure 1
+	assert_output "ladder: $wf:7: field 'stages[1]': stage 'replay' reads what stage 'extrap' writes: list 'extrap' above it, or give 'replay' a command"
+	printf 'name: r\napp: {command: "{prefix}/apps/stencil2d"}\nladder: [1, 4]\ntarget: 16\nstages:\n  - extrap\n  - replay\n' > "$wf"
+	dir=$(camp_dir replay2)
+	run "$LADDER" campaign run "$wf" --site "$TOP/site-configs/local.yaml" --dir "$dir" --dry-run
+	assert_success
+	if ! "$LADDER" extrap --help > /dev/null 2>&1; then
+		assert_output --partial "note: stage 'replay' skipped: it reads what stage 'extrap' writes, which is skipped"
+		[ ! -e "$dir/jobs/replay-t16.sh" ]
+	else
+		grep -q 'ladder-replay .*/extrap/p16/trace.h5' "$dir/jobs/replay-t16.sh"
+	fi
+}
+
 @test "a malformed workflow file: one message naming file, line and field; nothing is created" {
 	wf=$BATS_TEST_TMPDIR/bad.yaml
 	dir=$(camp_dir malformed)
