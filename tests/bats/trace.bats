@@ -162,19 +162,27 @@ size_of() {
 	stat -c %s s.h5
 }
 
+# the median container size of three runs: timing statistics are part of the container, and their
+# spread (hence the histograms' bins) varies from run to run on an oversubscribed machine
+median_size_of() {
+	local a b c
+	a=$(size_of "$@") b=$(size_of "$@") c=$(size_of "$@")
+	printf '%s\n' "$a" "$b" "$c" | sort -n | sed -n 2p
+}
+
 within() {   # within PERCENT A B
 	awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = (b - a) / a * 100; printf "%d -> %d bytes: %+.2f%%\n", a, b, d; exit !(d <= p && d >= -p) }'
 }
 
 @test "stencil2d (non-periodic, MPI_Cart_*): container size constant within 2% from 9 to 64 ranks" {
-	a=$(size_of 9 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 1000)
-	b=$(size_of 64 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 1000)
+	a=$(median_size_of 9 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 1000)
+	b=$(median_size_of 64 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 1000)
 	within 2 "$a" "$b"
 }
 
 @test "stencil2d: container size constant within 2% from 1,000 to 100,000 iterations" {
-	a=$(size_of 9 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 1000)
-	b=$(size_of 9 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 100000)
+	a=$(median_size_of 9 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 1000)
+	b=$(median_size_of 9 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 100000)
 	within 2 "$a" "$b"
 }
 
