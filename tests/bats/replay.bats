@@ -204,7 +204,7 @@ fixed_point() {
 	[ -x /usr/bin/lmp ] || skip "LAMMPS (/usr/bin/lmp) is not installed"
 	local a="$BATS_FILE_TMPDIR/lammps.h5"
 	(cd "$BATS_FILE_TMPDIR" && timeout "$T" "$LADDER" --quiet trace -o "$a" -- mpirun --oversubscribe -np 8 /usr/bin/lmp \
-		-in "$TOP/tests/fixtures/lammps-lj.in" -log none -screen none)
+		-in "$TOP/tests/fixtures/lammps/in.lj" -var x 0.5 -var y 0.5 -var z 0.5 -var steps 100 -log none -screen none)
 	replay_traced "$a" "${a%.h5}-r1.h5"
 	run "$LADDER" compare "$a" "${a%.h5}-r1.h5"
 	echo "$output"
@@ -215,7 +215,9 @@ fixed_point() {
 	[ -x /usr/bin/hpcc ] || skip "HPCC (/usr/bin/hpcc) is not installed"
 	local d="$BATS_FILE_TMPDIR/hpcc" a="$BATS_FILE_TMPDIR/hpcc/hpcc.h5"
 	mkdir -p "$d"
-	cp "$TOP/tests/fixtures/hpccinf.txt" "$d/"
+	# the tracer tests' input with a 2 x 4 grid, so that all 8 ranks take part in HPL
+	sed 's/^2 \( *Qs\)/4 \1/' "$TOP/tests/fixtures/hpcc/hpccinf.txt" > "$d/hpccinf.txt"
+	grep -q '^4  *Qs' "$d/hpccinf.txt"
 	(cd "$d" && timeout "$T" "$LADDER" --quiet trace -o "$a" -- mpirun --oversubscribe -np 8 /usr/bin/hpcc)
 	replay_traced "$a" "${a%.h5}-r1.h5"
 	run "$LADDER" compare "$a" "${a%.h5}-r1.h5"
