@@ -3,6 +3,12 @@
 # median of numbers given as arguments
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 
+# quartile Q (1 or 3) of numbers given after Q (the value at rank ceil(Q*N/4))
+quartile() {
+	local q=$1; shift
+	printf '%s\n' "$@" | sort -g | awk -v q="$q" '{v[NR]=$1} END {i = int((q * NR + 3) / 4); print v[i < 1 ? 1 : i]}'
+}
+
 # the value of KEY=... in a RESULT line on stdin
 result_field() { grep -o "$1=[^ ]*" | head -1 | cut -d= -f2; }
 
