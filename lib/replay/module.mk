@@ -9,10 +9,10 @@ REPLAY_OBJS   := $(patsubst %.c,$(BUILD)/obj/%.o,$(REPLAY_SRCS)) \
                  $(BUILD)/obj/gen/replay/issue.o $(BUILD)/obj/gen/replay/fninfo.o
 CORE_SRCS     += lib/replay/volume.c lib/replay/compare.c
 
-$(REPLAYGEN): lib/replay/replaygen.c lib/grammar/kinds.c lib/grammar/signature.h lib/replay/volume.h
+$(REPLAYGEN): lib/replay/replaygen.c lib/trace/mpitable.c lib/grammar/kinds.c lib/trace/mpitable.h lib/grammar/signature.h lib/replay/volume.h
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
-	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Ilib -o $@ lib/replay/replaygen.c lib/grammar/kinds.c
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Ilib -o $@ lib/replay/replaygen.c lib/trace/mpitable.c lib/grammar/kinds.c
 
 $(REPLAY_GEN) &: lib/trace/mpi-functions.tbl $$(MPI_PROTOS) $(REPLAYGEN)
 	@mkdir -p $(BUILD)/gen/replay

@@ -11,7 +11,6 @@
  * rp_fninfo[] (replay/fninfo.h): the table flags and accounting class of every function.
  * Both arrays are indexed like ladder_functions[] (table order).
  */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,9 +19,7 @@
 
 #include "grammar/signature.h"
 #include "replay/volume.h"
-
-#define MAXP 32
-#define MAXF 512
+#include "trace/mpitable.h"
 
 struct gparam {
 	char name[64], len[64], type[128];   /* type: as mpi.h declares it, without the name */
@@ -34,23 +31,12 @@ struct gfn {
 	char volargs[VOL_MAXARGS][64];
 	int nvolargs, np, line;
 	bool custom, present, coll, free_comm, free_type, free_group, free_op;
-	struct gparam p[MAXP];
+	struct gparam p[MT_MAXP];
 };
 
-static struct gfn fns[MAXF];
+static struct gfn fns[MT_MAXFNS];
 static int nfns;
 static FILE *out;
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "replaygen: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
 
 static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void emit(const char *fmt, ...)
@@ -61,156 +47,39 @@ static void emit(const char *fmt, ...)
 	va_end(ap);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		die("cannot open %s", path);
-	size_t cap = 1 << 16, n = 0;
-	char *s = malloc(cap);
-	size_t got;
-	while (s && (got = fread(s + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (n + 1 == cap)
-			s = realloc(s, cap *= 2);
-	}
-	if (!s)
-		die("out of memory");
-	s[n] = 0;
-	fclose(f);
-	return s;
-}
-
 static void copy(char *dst, size_t cap, const char *src, size_t n)
 {
 	if (n >= cap)
-		die("name too long: %.*s", (int)n, src);
+		gen_die("name too long: %.*s", (int)n, src);
 	memcpy(dst, src, n);
 	dst[n] = 0;
 }
 
-/* ---- the table: "FN name:kind[len]@qual ... | flags vol=CLASS(args)" ---------------------------- */
+/* ---- the table, read by trace/mpitable.c, in the form the issuers want ------------------------ */
 
-static void table_flag(struct gfn *f, const char *w)
+static void from_table(const struct tfn *t, struct gfn *f)
 {
-	if (!strncmp(w, "vol=", 4)) {
-		const char *open = strchr(w, '(');
-		if (!open || w[strlen(w) - 1] != ')')
-			die("line %d: malformed %s", f->line, w);
-		copy(f->vol, sizeof f->vol, w + 4, (size_t)(open - w - 4));
-		for (const char *a = open + 1; *a && *a != ')';) {
-			size_t n = strcspn(a, ",)");
-			if (f->nvolargs == VOL_MAXARGS)
-				die("line %d: too many accounting arguments", f->line);
-			copy(f->volargs[f->nvolargs++], 64, a, n);
-			a += n + (a[n] == ',');
-		}
-		return;
+	copy(f->name, sizeof f->name, t->name, strlen(t->name));
+	f->line = t->line;
+	f->present = t->proto != NULL;
+	f->custom = t->flags & FNF_CUSTOM;
+	f->coll = t->flags & FNF_COLLECTIVE;
+	f->free_comm = t->flags & FREE_COMM;
+	f->free_type = t->flags & FREE_TYPE;
+	f->free_group = t->flags & FREE_GROUP;
+	f->free_op = t->flags & FREE_OP;
+	if (t->vol)
+		f->nvolargs = mpitable_vol(t, f->vol, sizeof f->vol, f->volargs, VOL_MAXARGS);
+	f->np = t->nparams;
+	for (int i = 0; i < t->nparams; i++) {
+		struct gparam *p = &f->p[i];
+		const char *name = t->p[i].name, *len = t->p[i].len ? t->p[i].len : "";
+		copy(p->name, sizeof p->name, name, strlen(name));
+		copy(p->len, sizeof p->len, len, strlen(len));
+		p->kind = t->p[i].kind;
+		if (f->present && !f->custom)
+			copy(p->type, sizeof p->type, t->proto->ptype[i], strlen(t->proto->ptype[i]));
 	}
-	f->custom |= !strcmp(w, "custom");
-	f->coll |= !strcmp(w, "coll");
-	f->free_comm |= !strcmp(w, "free_comm");
-	f->free_type |= !strcmp(w, "free_type");
-	f->free_group |= !strcmp(w, "free_group");
-	f->free_op |= !strcmp(w, "free_op");
-}
-
-static void table_param(struct gfn *f, char *w)
-{
-	struct gparam *p = &f->p[f->np++];
-	char *colon = strchr(w, ':');
-	if (!colon || f->np > MAXP)
-		die("line %d: bad parameter '%s'", f->line, w);
-	copy(p->name, sizeof p->name, w, (size_t)(colon - w));
-	char *kind = colon + 1;
-	kind[strcspn(kind, "@")] = 0;          /* qualifiers only matter to the tracer */
-	char *br = strchr(kind, '[');
-	if (br) {
-		copy(p->len, sizeof p->len, br + 1, strcspn(br + 1, "]"));
-		*br = 0;
-	}
-	p->kind = param_kind_from_name(kind);
-	if (p->kind < 0)
-		die("line %d: unknown kind '%s'", f->line, kind);
-}
-
-static void read_table(char *text)
-{
-	int line = 0;
-	for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
-		line++;
-		while (isspace((unsigned char)*l))
-			l++;
-		if (!*l || *l == '#')
-			continue;
-		if (nfns == MAXF)
-			die("too many functions");
-		struct gfn *f = &fns[nfns++];
-		f->line = line;
-		char *bar = strchr(l, '|');
-		if (bar)
-			*bar++ = 0;
-		char *save, *w = strtok_r(l, " \t", &save);
-		copy(f->name, sizeof f->name, w, strlen(w));
-		while ((w = strtok_r(NULL, " \t", &save)))
-			table_param(f, w);
-		for (w = bar ? strtok_r(bar, " \t", &save) : NULL; w; w = strtok_r(NULL, " \t", &save))
-			table_flag(f, w);
-	}
-}
-
-/* ---- mpi.h: the declared type of each parameter -------------------------------------------------- */
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = 0;
-	return s;
-}
-
-/* "const int ranges[][3]" named ranges -> "const int [][3]" */
-static void declared_type(char *decl, const char *name, char *type, size_t cap)
-{
-	char *at = NULL;
-	for (char *s = strstr(decl, name); s; s = strstr(s + 1, name))
-		if ((s == decl || !(isalnum((unsigned char)s[-1]) || s[-1] == '_')) &&
-		    !(isalnum((unsigned char)s[strlen(name)]) || s[strlen(name)] == '_'))
-			at = s;
-	if (!at)
-		die("mpi.h: parameter '%s' not found in '%s'", name, decl);
-	snprintf(type, cap, "%.*s%s", (int)(at - decl), decl, at + strlen(name));
-	char *t = trim(type);
-	memmove(type, t, strlen(t) + 1);
-}
-
-static void read_prototypes(const char *text, struct gfn *f)
-{
-	char pat[96];
-	snprintf(pat, sizeof pat, "int %.63s(", f->name);
-	const char *s = text;
-	while ((s = strstr(s, pat)) && s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))
-		s++;
-	if (!s) {
-		fprintf(stderr, "replaygen: note: %s is not declared by this mpi.h; not replayed\n", f->name);
-		return;
-	}
-	f->present = true;
-	if (f->custom)
-		return;
-	const char *open = s + strlen(pat) - 1, *close = strchr(open, ')');
-	char *args = strndup(open + 1, (size_t)(close - open - 1));
-	int i = 0;
-	for (char *save, *a = strtok_r(args, ",", &save); a; a = strtok_r(NULL, ",", &save), i++) {
-		if (i >= f->np)
-			die("%s: mpi.h declares more parameters than the table", f->name);
-		declared_type(a, f->p[i].name, f->p[i].type, sizeof f->p[i].type);
-	}
-	if (i != f->np)
-		die("%s: mpi.h declares %d parameters, the table %d", f->name, i, f->np);
-	free(args);
 }
 
 /* ---- emitting an issuer ----------------------------------------------------------------------- */
@@ -301,7 +170,7 @@ static void emit_need(const struct gfn *f, int b, int ordinal)
 	while (t < f->np && f->p[t].kind != PK_DTYPE && f->p[t].kind != PK_DTYPES)
 		t++;
 	if (t >= f->np)
-		die("%s: buffer %s has a count but no datatype", f->name, f->p[b].name);
+		gen_die("%s: buffer %s has a count but no datatype", f->name, f->p[b].name);
 	if (f->p[t].kind == PK_DTYPES) {
 		emit("rp_need_w(x, k, %d, %s, %s, %s, %s)", c, cp->name,
 		     d >= 0 && f->p[d].kind == PK_DISPLS ? f->p[d].name : "NULL",
@@ -342,7 +211,7 @@ static void emit_ignored(const struct gparam *p, int i)
 	else if (pointer(p))
 		emit("\tvoid *a%d = rp_scratch(x, k);\n", i);
 	else
-		die("no placeholder for an ignored parameter of type '%s'", p->type);
+		gen_die("no placeholder for an ignored parameter of type '%s'", p->type);
 }
 
 static void emit_issuer(const struct gfn *f)
@@ -375,7 +244,7 @@ static void emit_issuer(const struct gfn *f)
 				done = true;
 			}
 		if (!done)
-			die("%s: no decoder for kind %s", f->name, param_kind_name(p->kind));
+			gen_die("%s: no decoder for kind %s", f->name, param_kind_name(p->kind));
 	}
 	int ordinal = 0;
 	for (int i = 0; i < f->np; i++) {
@@ -421,7 +290,7 @@ static void emit_issuer(const struct gfn *f)
 		if (p->kind == PK_INDICES_OUT) {
 			const char *n = p->len[0] == '*' ? p->len + 1 : NULL;
 			if (!n || param_index(f, n) < 0)
-				die("%s: indices need their count", f->name);
+				gen_die("%s: indices need their count", f->name);
 			emit("\trp_out_outcount(x, k, %d, a%d_v);\n", i, param_index(f, n));
 		}
 	}
@@ -454,7 +323,7 @@ static void emit_fninfo(const struct gfn *f)
 	};
 	int cls = vol_class_of(f->vol);
 	if (cls < 0)
-		die("%s: unknown accounting class '%s'", f->name, f->vol);
+		gen_die("%s: unknown accounting class '%s'", f->name, f->vol);
 	emit("\t{\"%s\", 0", f->name);
 	emit("%s%s%s%s", f->free_comm ? " | RPF_FREE_COMM" : "", f->free_type ? " | RPF_FREE_TYPE" : "",
 	     f->free_group ? " | RPF_FREE_GROUP" : "", f->free_op ? " | RPF_FREE_OP" : "");
@@ -462,7 +331,7 @@ static void emit_fninfo(const struct gfn *f)
 	for (int a = 0; a < VOL_MAXARGS; a++) {
 		int idx = -1;
 		if (a < f->nvolargs && (idx = param_index(f, f->volargs[a])) < 0)
-			die("%s: accounting argument '%s' is not a parameter", f->name, f->volargs[a]);
+			gen_die("%s: accounting argument '%s' is not a parameter", f->name, f->volargs[a]);
 		emit("%s%d", a ? ", " : "", idx);
 	}
 	emit("}},\n");
@@ -471,15 +340,16 @@ static void emit_fninfo(const struct gfn *f)
 int main(int argc, char **argv)
 {
 	if (argc != 5)
-		die("usage: replaygen TABLE PREPROCESSED_MPI_H ISSUE.c FNINFO.c");
-	read_table(slurp(argv[1]));
-	char *protos = slurp(argv[2]);
+		gen_die("usage: replaygen TABLE PREPROCESSED_MPI_H ISSUE.c FNINFO.c");
+	static struct mpi_table tab;
+	mpitable_read(&tab, argv[1], argv[2], "replayed");
+	nfns = tab.nfns;
 	for (int i = 0; i < nfns; i++)
-		read_prototypes(protos, &fns[i]);
+		from_table(&tab.fns[i], &fns[i]);
 
 	out = fopen(argv[4], "w");
 	if (!out)
-		die("cannot write %s", argv[4]);
+		gen_die("cannot write %s", argv[4]);
 	emit("/* Generated by replaygen from %s: flags and accounting of each traced function. */\n",
 	     argv[1]);
 	emit("#include \"replay/fninfo.h\"\n\nconst struct rp_fninfo rp_fninfo[] = {\n");
@@ -490,7 +360,7 @@ int main(int argc, char **argv)
 
 	out = fopen(argv[3], "w");
 	if (!out)
-		die("cannot write %s", argv[3]);
+		gen_die("cannot write %s", argv[3]);
 	emit("/* Generated by replaygen from %s and mpi.h: one issuer per traced MPI function. */\n",
 	     argv[1]);
 	emit("#include \"replay/issue.h\"\n");

@@ -4,17 +4,18 @@ GEN         := $(BUILD)/gen
 WRAPGEN     := $(BUILD)/tools/wrapgen
 MPI_PROTOS  := $(GEN)/mpi-protos.i
 TRACE_GENERATED := $(GEN)/trace/wrappers.c $(GEN)/grammar/functions.c $(GEN)/trace/fnids.h
-TRACE_SRCS  := $(filter-out lib/trace/wrapgen.c,$(wildcard lib/trace/*.c))
+TRACE_SRCS  := $(filter-out lib/trace/wrapgen.c lib/trace/mpitable.c,$(wildcard lib/trace/*.c))
 TRACE_OBJS  := $(patsubst %.c,$(BUILD)/pic/%.o,$(TRACE_SRCS)) $(BUILD)/pic/gen/trace/wrappers.o
 TRACER      := $(BUILD)/lib/libladder-trace.so
 LIBS_SO     += $(TRACER)
 PURE_SRCS_GEN := $(GEN)/grammar/functions.c
 CFLAGS      += -I$(GEN)
 
-$(WRAPGEN): lib/trace/wrapgen.c lib/grammar/kinds.c lib/grammar/signature.h
+# wrapgen and replaygen (lib/replay) read the table through lib/trace/mpitable.c
+$(WRAPGEN): lib/trace/wrapgen.c lib/trace/mpitable.c lib/grammar/kinds.c lib/trace/mpitable.h lib/grammar/signature.h
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
-	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Ilib -o $@ lib/trace/wrapgen.c lib/grammar/kinds.c
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Ilib -o $@ lib/trace/wrapgen.c lib/trace/mpitable.c lib/grammar/kinds.c
 
 $(MPI_PROTOS):
 	@mkdir -p $(@D)

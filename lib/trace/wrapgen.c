@@ -16,283 +16,9 @@
 #include <string.h>
 
 #include "grammar/signature.h"
+#include "trace/mpitable.h"
 
-#define MAXP 32
-
-struct proto {
-	char *name, *ret, *params_text;   /* params_text: the text between the parentheses */
-	int nparams;
-	char *pname[MAXP], *ptype[MAXP];  /* ptype: declaration minus the name */
-	bool vararg, used;
-};
-
-struct tparam {
-	char *name, *len, *qual;
-	int kind;
-};
-
-struct tfn {
-	char *name, *vol;
-	unsigned flags;
-	int nparams;
-	struct tparam p[MAXP];
-	int line;
-};
-
-static struct proto protos[1024];
-static int nprotos;
-static struct tfn fns[512];
-static int nfns;
-static const char *table_path;
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "wrapgen: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-	if (!d)
-		die("out of memory");
-	memcpy(d, s, n);
-	d[n] = 0;
-	return d;
-}
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		die("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	if (!s || fread(s, 1, (size_t)n, f) != (size_t)n)
-		die("cannot read %s", path);
-	s[n] = 0;
-	fclose(f);
-	return s;
-}
-
-/* remove every __attribute__((...)) */
-static void strip_attributes(char *s)
-{
-	char *p;
-	while ((p = strstr(s, "__attribute__"))) {
-		char *q = p + strlen("__attribute__");
-		while (*q && *q != '(')
-			q++;
-		int depth = 0;
-		do {
-			if (*q == '(')
-				depth++;
-			else if (*q == ')')
-				depth--;
-			q++;
-		} while (*q && depth > 0);
-		memmove(p, q, strlen(q) + 1);
-	}
-}
-
-static void split_param(struct proto *pr, char *decl)
-{
-	decl = trim(decl);
-	if (!strcmp(decl, "void") || !*decl)
-		return;
-	if (!strcmp(decl, "...")) {
-		pr->vararg = true;
-		return;
-	}
-	/* name: the last identifier, ignoring a trailing [..][..] */
-	char *end = decl + strlen(decl);
-	char *brk = strchr(decl, '[');
-	char *e = brk ? brk : end;
-	while (e > decl && isspace((unsigned char)e[-1]))
-		e--;
-	char *b = e;
-	while (b > decl && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
-		b--;
-	if (pr->nparams >= MAXP)
-		die("%s: too many parameters", pr->name);
-	pr->pname[pr->nparams] = xstrndup(b, (size_t)(e - b));
-	char type[512];
-	snprintf(type, sizeof type, "%.*s%s", (int)(b - decl), decl, brk ? brk : "");
-	pr->ptype[pr->nparams] = strdup(trim(type));
-	pr->nparams++;
-}
-
-static void parse_protos(char *text)
-{
-	strip_attributes(text);
-	for (char *stmt = strtok(text, ";"); stmt; stmt = strtok(NULL, ";")) {
-		if (strstr(stmt, "typedef"))
-			continue;
-		char *m = strstr(stmt, "MPI_");
-		while (m && (m > stmt && (isalnum((unsigned char)m[-1]) || m[-1] == '_')))
-			m = strstr(m + 1, "MPI_");
-		if (!m)
-			continue;
-		char *open = strchr(m, '(');
-		if (!open)
-			continue;
-		char *nm_end = open;
-		while (nm_end > m && isspace((unsigned char)nm_end[-1]))
-			nm_end--;
-		for (char *c = m; c < nm_end; c++)
-			if (!isalnum((unsigned char)*c) && *c != '_')
-				goto next;
-		char *close = strrchr(open, ')');
-		if (!close)
-			continue;
-		struct proto *pr = &protos[nprotos];
-		memset(pr, 0, sizeof *pr);
-		pr->name = xstrndup(m, (size_t)(nm_end - m));
-		char *ret = trim(xstrndup(stmt, (size_t)(m - stmt)));
-		for (char *c = ret; *c; c++)
-			if (*c == '\n' || *c == '\t')
-				*c = ' ';
-		/* drop storage-class words */
-		if (!strncmp(ret, "extern ", 7))
-			ret += 7;
-		pr->ret = trim(ret);
-		pr->params_text = trim(xstrndup(open + 1, (size_t)(close - open - 1)));
-		char *params = strdup(pr->params_text);
-		int depth = 0;
-		char *start = params;
-		for (char *c = params;; c++) {
-			if (*c == '(' || *c == '[')
-				depth++;
-			else if (*c == ')' || *c == ']')
-				depth--;
-			if ((*c == ',' && depth == 0) || !*c) {
-				bool last = !*c;
-				*c = 0;
-				split_param(pr, start);
-				start = c + 1;
-				if (last)
-					break;
-			}
-		}
-		for (int i = 0; i < nprotos; i++)
-			if (!strcmp(protos[i].name, pr->name))
-				goto next;
-		if (++nprotos == (int)(sizeof protos / sizeof protos[0]))
-			die("too many prototypes");
-next:;
-	}
-}
-
-static struct proto *find_proto(const char *name)
-{
-	for (int i = 0; i < nprotos; i++)
-		if (!strcmp(protos[i].name, name))
-			return &protos[i];
-	return NULL;
-}
-
-static const struct {
-	const char *name;
-	unsigned flag;
-} flag_names[] = {
-	{"p2p", FNF_P2P}, {"coll", FNF_COLLECTIVE}, {"complete", FNF_COMPLETE}, {"poll", FNF_POLL},
-	{"start", FNF_START}, {"free", FNF_FREE}, {"cancel", FNF_CANCEL},
-	{"persistent", FNF_PERSISTENT}, {"custom", FNF_CUSTOM},
-	{"free_comm", 1u << 16}, {"free_type", 1u << 17}, {"free_group", 1u << 18},
-	{"free_op", 1u << 19},
-};
-#define FREE_COMM (1u << 16)
-#define FREE_TYPE (1u << 17)
-#define FREE_GROUP (1u << 18)
-#define FREE_OP (1u << 19)
-
-static void parse_table(char *text)
-{
-	int lineno = 0;
-	for (char *line = text; line && *line;) {
-		char *nl = strchr(line, '\n');
-		if (nl)
-			*nl = 0;
-		lineno++;
-		char *l = trim(line);
-		line = nl ? nl + 1 : NULL;
-		if (!*l || *l == '#')
-			continue;
-		struct tfn *f = &fns[nfns++];
-		memset(f, 0, sizeof *f);
-		f->line = lineno;
-		char *bar = strchr(l, '|');
-		if (bar) {
-			*bar = 0;
-			for (char *w = strtok(bar + 1, " \t"); w; w = strtok(NULL, " \t")) {
-				if (!strncmp(w, "vol=", 4)) {
-					f->vol = strdup(w + 4);
-					continue;
-				}
-				bool ok = false;
-				for (size_t i = 0; i < sizeof flag_names / sizeof flag_names[0]; i++)
-					if (!strcmp(w, flag_names[i].name)) {
-						f->flags |= flag_names[i].flag;
-						ok = true;
-					}
-				if (!ok)
-					die("%s:%d: unknown flag '%s'", table_path, lineno, w);
-			}
-		}
-		char *save;
-		char *w = strtok_r(l, " \t", &save);
-		f->name = strdup(w);
-		while ((w = strtok_r(NULL, " \t", &save))) {
-			struct tparam *p = &f->p[f->nparams++];
-			char *colon = strchr(w, ':');
-			if (!colon)
-				die("%s:%d: parameter '%s' has no kind", table_path, lineno, w);
-			*colon = 0;
-			p->name = strdup(w);
-			char *kind = colon + 1;
-			char *at = strchr(kind, '@');
-			if (at) {
-				*at = 0;
-				p->qual = strdup(at + 1);
-				if (strcmp(p->qual, "root") && strcmp(p->qual, "notinplace") &&
-				    strcmp(p->qual, "notinplace_recv"))
-					die("%s:%d: unknown qualifier '@%s'", table_path, lineno, p->qual);
-			}
-			char *br = strchr(kind, '[');
-			if (br) {
-				char *cl = strrchr(br, ']');
-				if (!cl)
-					die("%s:%d: unclosed length in '%s'", table_path, lineno, kind);
-				p->len = xstrndup(br + 1, (size_t)(cl - br - 1));
-				*br = 0;
-			}
-			p->kind = param_kind_from_name(kind);
-			if (p->kind < 0)
-				die("%s:%d: unknown kind '%s'", table_path, lineno, kind);
-			if (param_kind_is_array(p->kind) != (p->len != NULL))
-				die("%s:%d: '%s' is %s but %s a length", table_path, lineno, p->name,
-				    param_kind_is_array(p->kind) ? "an array kind" : "a scalar kind",
-				    p->len ? "has" : "lacks");
-		}
-	}
-}
+static struct mpi_table tab;
 
 /* ---- emitting -------------------------------------------------------------------------------- */
 
@@ -431,7 +157,7 @@ static void emit_wrapper(const struct tfn *f, const struct proto *pr)
 		char *v = strdup(f->vol);
 		char *paren = strchr(v, '(');
 		if (!paren)
-			die("%s: vol=%s lacks arguments", f->name, f->vol);
+			gen_die("%s: vol=%s lacks arguments", f->name, f->vol);
 		*paren = 0;
 		emit("\tvol_%s(&c, %s;\n", v, paren + 1);
 		free(v);
@@ -479,101 +205,83 @@ static bool excluded_unknown(const struct proto *pr)
 int main(int argc, char **argv)
 {
 	if (argc != 6)
-		die("usage: wrapgen TABLE PREPROCESSED_MPI_H WRAPPERS.c FUNCTIONS.c FNIDS.h");
-	table_path = argv[1];
-	parse_table(read_file(argv[1]));
-	parse_protos(read_file(argv[2]));
-	if (nprotos < 100)
-		die("%s: found only %d MPI prototypes; is it a preprocessed mpi.h?", argv[2], nprotos);
+		gen_die("usage: wrapgen TABLE PREPROCESSED_MPI_H WRAPPERS.c FUNCTIONS.c FNIDS.h");
+	mpitable_read(&tab, argv[1], argv[2], "traced");
 
-	/* check the table against mpi.h */
-	bool present[512];
-	for (int k = 0; k < nfns; k++) {
-		struct tfn *f = &fns[k];
-		struct proto *pr = find_proto(f->name);
-		present[k] = pr != NULL;
-		if (!pr) {
-			fprintf(stderr, "wrapgen: note: %s is not declared by this mpi.h; not traced\n", f->name);
+	/* what the wrappers need beyond the shared checks */
+	for (int k = 0; k < tab.nfns; k++) {
+		struct tfn *f = &tab.fns[k];
+		if (!f->proto || (f->flags & FNF_CUSTOM))
 			continue;
-		}
-		pr->used = true;
-		if (f->flags & FNF_CUSTOM)
-			continue;
-		if (pr->nparams != f->nparams)
-			die("%s:%d: %s has %d parameters in mpi.h, %d in the table", table_path, f->line,
-			    f->name, pr->nparams, f->nparams);
 		bool seen_output = false;
 		for (int i = 0; i < f->nparams; i++) {
-			if (strcmp(pr->pname[i], f->p[i].name))
-				die("%s:%d: %s parameter %d is '%s' in mpi.h, '%s' in the table", table_path,
-				    f->line, f->name, i + 1, pr->pname[i], f->p[i].name);
 			if (param_kind_is_output(f->p[i].kind))
 				seen_output = true;
 			else if (seen_output && f->p[i].kind != PK_IGNORE && f->p[i].kind != PK_STATUS)
-				die("%s:%d: %s: input '%s' after an output is not supported", table_path,
-				    f->line, f->name, f->p[i].name);
+				gen_die("%s:%d: %s: input '%s' after an output is not supported", tab.path,
+					f->line, f->name, f->p[i].name);
 			if (f->p[i].len && !strcmp(f->p[i].len, "size") && !find_param_named(f, "comm"))
-				die("%s:%d: %s: length 'size' needs a parameter named comm", table_path,
-				    f->line, f->name);
+				gen_die("%s:%d: %s: length 'size' needs a parameter named comm", tab.path,
+					f->line, f->name);
 		}
 	}
 
 	/* function ids */
 	out = fopen(argv[5], "w");
 	if (!out)
-		die("cannot write %s", argv[5]);
-	emit("/* Generated by wrapgen from %s: ids of the traced MPI functions. */\n", table_path);
+		gen_die("cannot write %s", argv[5]);
+	emit("/* Generated by wrapgen from %s: ids of the traced MPI functions. */\n", tab.path);
 	emit("#ifndef LADDER_TRACE_FNIDS_H\n#define LADDER_TRACE_FNIDS_H\nenum {\n");
-	for (int k = 0; k < nfns; k++)
-		emit("\tFN_%s = %d,\n", fns[k].name, k);
-	emit("\tFN_COUNT = %d\n};\n#endif\n", nfns);
+	for (int k = 0; k < tab.nfns; k++)
+		emit("\tFN_%s = %d,\n", tab.fns[k].name, k);
+	emit("\tFN_COUNT = %d\n};\n#endif\n", tab.nfns);
 	fclose(out);
 
 	/* descriptors (dependency-free: compiled into the tools and the tracer) */
 	out = fopen(argv[4], "w");
 	if (!out)
-		die("cannot write %s", argv[4]);
+		gen_die("cannot write %s", argv[4]);
 	emit("/* Generated by wrapgen from %s: descriptors of the traced MPI functions. */\n",
-	     table_path);
+	     tab.path);
 	emit("#include \"grammar/signature.h\"\n\n");
-	for (int k = 0; k < nfns; k++) {
-		if (!fns[k].nparams)
+	for (int k = 0; k < tab.nfns; k++) {
+		if (!tab.fns[k].nparams)
 			continue;
-		emit("static const struct param_desc params_%s[] = {", fns[k].name);
-		for (int i = 0; i < fns[k].nparams; i++)
-			emit("%s{\"%s\", %s}", i ? ", " : "", fns[k].p[i].name, kind_enum(fns[k].p[i].kind));
+		emit("static const struct param_desc params_%s[] = {", tab.fns[k].name);
+		for (int i = 0; i < tab.fns[k].nparams; i++)
+			emit("%s{\"%s\", %s}", i ? ", " : "", tab.fns[k].p[i].name, kind_enum(tab.fns[k].p[i].kind));
 		emit("};\n");
 	}
 	emit("\nconst struct fn_desc ladder_functions[] = {\n");
-	for (int k = 0; k < nfns; k++)
-		emit("\t{\"%s\", 0x%xu, %d, %s%s},\n", fns[k].name, fns[k].flags & 0xffffu, fns[k].nparams,
-		     fns[k].nparams ? "params_" : "NULL", fns[k].nparams ? fns[k].name : "");
-	emit("};\nconst uint32_t ladder_nfunctions = %d;\n", nfns);
+	for (int k = 0; k < tab.nfns; k++)
+		emit("\t{\"%s\", 0x%xu, %d, %s%s},\n", tab.fns[k].name, tab.fns[k].flags & 0xffffu, tab.fns[k].nparams,
+		     tab.fns[k].nparams ? "params_" : "NULL", tab.fns[k].nparams ? tab.fns[k].name : "");
+	emit("};\nconst uint32_t ladder_nfunctions = %d;\n", tab.nfns);
 	fclose(out);
 
 	/* wrappers */
 	out = fopen(argv[3], "w");
 	if (!out)
-		die("cannot write %s", argv[3]);
-	emit("/* Generated by wrapgen from %s and mpi.h: the tracer's PMPI wrappers. */\n", table_path);
+		gen_die("cannot write %s", argv[3]);
+	emit("/* Generated by wrapgen from %s and mpi.h: the tracer's PMPI wrappers. */\n", tab.path);
 	emit("#include \"trace/tracer.h\"\n\n");
 	emit("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n");
 	emit("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n");
 	int nwrapped = 0, nunknown = 0;
-	for (int k = 0; k < nfns; k++) {
-		if (!present[k] || (fns[k].flags & FNF_CUSTOM))
+	for (int k = 0; k < tab.nfns; k++) {
+		if (!tab.fns[k].proto || (tab.fns[k].flags & FNF_CUSTOM))
 			continue;
-		emit_wrapper(&fns[k], find_proto(fns[k].name));
+		emit_wrapper(&tab.fns[k], tab.fns[k].proto);
 		nwrapped++;
 	}
 	emit("\n/* ---- functions outside the table: counted, not recorded ---- */\n");
 	emit("const char *const trace_unknown_names[] = {\n");
-	for (int i = 0; i < nprotos; i++)
-		if (!protos[i].used && !excluded_unknown(&protos[i]))
-			emit("\t\"%s\",\n", protos[i].name);
+	for (int i = 0; i < tab.nprotos; i++)
+		if (!tab.protos[i].used && !excluded_unknown(&tab.protos[i]))
+			emit("\t\"%s\",\n", tab.protos[i].name);
 	emit("\tNULL\n};\n");
-	for (int i = 0; i < nprotos; i++) {
-		struct proto *pr = &protos[i];
+	for (int i = 0; i < tab.nprotos; i++) {
+		struct proto *pr = &tab.protos[i];
 		if (pr->used || excluded_unknown(pr))
 			continue;
 		char args[2048] = "";
