@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <jansson.h>
+
 #include "command.h"
 #include "grammar/ranklist.h"
 #include "grammar/summary.h"
@@ -41,7 +43,8 @@ static void human_size(double bytes, char *out, size_t n)
 	snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
 }
 
-static void print_run(const char *path, const struct run *r, off_t size, bool json)
+/* false when the summary cannot be printed */
+static bool print_run(const char *path, const struct run *r, off_t size, bool json)
 {
 	uint64_t rules, syms;
 	run_grammar_size(r, &rules, &syms);
@@ -52,18 +55,34 @@ static void print_run(const char *path, const struct run *r, off_t size, bool js
 	struct fn_count *fc;
 	uint32_t nf = run_function_counts(r, -1, &fc);
 	if (json) {
-		printf("{\"file\":\"%s\",\"kind\":\"run\",\"bytes\":%lld,\"ranks\":%u,\"synthetic\":%s,"
-		       "\"command\":\"%s\",\"host\":\"%s\",\"slurm_job_id\":\"%s\",\"created\":\"%s\","
-		       "\"tool_version\":\"%s\",\"signatures\":%u,\"groups\":%u,\"rules\":%" PRIu64
-		       ",\"symbols\":%" PRIu64 ",\"streamed_values\":%" PRIu64 ",\"calls\":%.0f,\"functions\":[",
-		       path, (long long)size, r->nranks, r->synthetic ? "true" : "false", r->command, r->host,
-		       r->slurm_job_id, r->created, r->tool_version, r->nsigs, r->ngroups, rules, syms, streamed, calls);
+		json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:b, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:i, s:I, s:I, s:I, s:I}",
+				      "file", path, "kind", "run", "bytes", (json_int_t)size, "ranks", (int)r->nranks,
+				      "synthetic", r->synthetic, "command", r->command, "host", r->host,
+				      "slurm_job_id", r->slurm_job_id, "created", r->created, "tool_version",
+				      r->tool_version, "tracer_options", r->options, "signatures", (int)r->nsigs,
+				      "groups", (int)r->ngroups, "rules", (json_int_t)rules, "symbols", (json_int_t)syms,
+				      "streamed_values", (json_int_t)streamed, "calls", (json_int_t)calls);
+		if (!o) {   /* a string that is not UTF-8 */
+			log_error("%s: cannot print the summary as JSON (a text attribute is not UTF-8)", path);
+			free(fc);
+			return false;
+		}
+		json_t *labels = json_object();
+		for (uint32_t i = 0; i < r->nattrs; i++)
+			json_object_set_new(labels, r->attrs[i].key, json_string(r->attrs[i].value));
+		json_object_set_new(o, "labels", labels);
+		json_t *fns = json_array();
 		for (uint32_t i = 0; i < nf; i++)
-			printf("%s{\"name\":\"%s\",\"calls\":%.0f,\"bytes_sent\":%.0f,\"bytes_recv\":%.0f}", i ? "," : "",
-			       fc[i].name, fc[i].calls, fc[i].bytes_sent, fc[i].bytes_recv);
-		printf("]}\n");
+			json_array_append_new(fns, json_pack("{s:s, s:I, s:I, s:I}", "name", fc[i].name, "calls",
+							     (json_int_t)fc[i].calls, "bytes_sent",
+							     (json_int_t)fc[i].bytes_sent, "bytes_recv",
+							     (json_int_t)fc[i].bytes_recv));
+		json_object_set_new(o, "functions", fns);
+		json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		putchar('\n');
+		json_decref(o);
 		free(fc);
-		return;
+		return true;
 	}
 	char hs[32];
 	human_size((double)size, hs, sizeof hs);
@@ -102,6 +121,7 @@ static void print_run(const char *path, const struct run *r, off_t size, bool js
 	for (uint32_t i = 0; i < nf; i++)
 		printf("%-28s %12.0f %14.0f %14.0f\n", fc[i].name, fc[i].calls, fc[i].bytes_sent, fc[i].bytes_recv);
 	free(fc);
+	return true;
 }
 
 static int run_inspect(int argc, char **argv)
@@ -140,12 +160,13 @@ static int run_inspect(int argc, char **argv)
 		log_error("%s", e.msg);
 		return EXIT_FAIL;
 	}
+	bool ok = true;
 	if (counts)
 		print_counts(&r);
 	else
-		print_run(path, &r, st.st_size, json);
+		ok = print_run(path, &r, st.st_size, json);
 	run_free(&r);
-	return EXIT_OK;
+	return ok ? EXIT_OK : EXIT_FAIL;
 }
 
 const struct command command_inspect = {

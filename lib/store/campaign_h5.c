@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "store/campaign.h"
 #include "store/store.h"
 #include "util/xalloc.h"
@@ -285,16 +287,20 @@ bool campaign_print(const char *path, bool json, struct h5_err *e)
 	bool models = h5_exists(f, "models/callpaths");
 	H5Fclose(f);
 	if (json) {
-		printf("{\"file\":\"%s\",\"kind\":\"campaign\",\"application\":\"%s\",\"created\":\"%s\",\"runs\":[",
-		       path, app ? app : "", created ? created : "");
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:b}", "file", path, "kind", "campaign", "application",
+				      app ? app : "", "created", created ? created : "", "models", models);
+		json_t *jr = json_array();
 		for (uint32_t i = 0; i < n; i++) {
 			char *p = campaign_run_path(path, &runs[i]);
-			printf("%s{\"ranks\":%u,\"repetition\":%u,\"size\":\"%s\",\"path\":\"%s\",\"present\":%s}",
-			       i ? "," : "", runs[i].ranks, runs[i].repetition, runs[i].size, runs[i].path,
-			       access(p, R_OK) ? "false" : "true");
+			json_array_append_new(jr, json_pack("{s:i, s:i, s:s, s:s, s:b}", "ranks", (int)runs[i].ranks,
+							    "repetition", (int)runs[i].repetition, "size", runs[i].size,
+							    "path", runs[i].path, "present", !access(p, R_OK)));
 			free(p);
 		}
-		printf("],\"models\":%s}\n", models ? "true" : "false");
+		json_object_set_new(o, "runs", jr);
+		json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		putchar('\n');
+		json_decref(o);
 	} else {
 		printf("file        %s\n", path);
 		printf("kind        campaign (%s %d.%d), created %s\n", CAMPAIGN_SCHEMA, CAMPAIGN_SCHEMA_MAJOR,

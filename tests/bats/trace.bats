@@ -140,11 +140,15 @@ check_app() {
 }
 
 @test "ladder trace: exit status of the command, labels stored, usage errors" {
-	run "$LADDER" trace -o x.h5 --label rung=4 --label size=9 -- mpirun -np 4 "$BUILD_DIR/apps/stencil1d" --iterations 2
+	run "$LADDER" trace -o x.h5 --label rung=4 --label size=9 --label 'note=a "quoted" \value' -- \
+		mpirun -np 4 "$BUILD_DIR/apps/stencil1d" --iterations 2
 	assert_success
 	run "$LADDER" inspect --json x.h5
+	assert_success
+	[ "$(jq -r .labels.rung <<< "$output")" = 4 ]
+	[ "$(jq -r .labels.note <<< "$output")" = 'a "quoted" \value' ]
 	run "$LADDER" inspect x.h5
-	assert_output --partial "labels      rung=4 size=9"
+	assert_output --partial "labels      note=a \"quoted\" \\value rung=4 size=9"
 	run "$LADDER" trace -o y.h5 -- false
 	assert_failure 1
 	run "$LADDER" trace
