@@ -155,11 +155,13 @@ check_strong_checksums() {
 	counts_match 4 stencil2d $(args_of stencil2d)
 	# one iteration more: call counts differ
 	"$APPS_BIN/stencil2d" --expect --ranks 4 $(args_of stencil2d) --iterations 6 > "$f.other"
-	! diff <(data_rows "$f.counts") <(data_rows "$f.other") > /dev/null
+	run diff <(data_rows "$f.counts") <(data_rows "$f.other")
+	assert_failure 1
 	# periodic boundaries: the same calls, only bytes differ
 	"$APPS_BIN/stencil2d" --expect --ranks 4 $(args_of stencil2d) --periodic > "$f.other"
 	diff <(data_rows "$f.counts" | cut -f1-3) <(data_rows "$f.other" | cut -f1-3)
-	! diff <(data_rows "$f.counts") <(data_rows "$f.other") > /dev/null
+	run diff <(data_rows "$f.counts") <(data_rows "$f.other")
+	assert_failure 1
 	# the checksum follows the data
 	a=$(result plain 1 stencil2d $(args_of stencil2d) | checksum)
 	b=$(result plain 1 stencil2d $(args_of stencil2d) --iterations 4 | checksum)

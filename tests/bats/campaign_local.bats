@@ -66,7 +66,8 @@ setup_file() {
 	run "$LADDER" campaign run "$wf" --site "$SITE4" --dir "$dir"
 	assert_success
 	# every rank of every run started and ended once
-	[ "$(grep -c '^+1$' "$log")" -eq 20 ] && [ "$(grep -c '^-1$' "$log")" -eq 20 ]
+	[ "$(grep -c '^+1$' "$log")" -eq 20 ]
+	[ "$(grep -c '^-1$' "$log")" -eq 20 ]
 	max=$(awk '{n += $1; if (n > m) m = n} END {print m}' "$log")
 	echo "most ranks at once: $max"
 	[ "$max" -le 4 ] && [ "$max" -gt 2 ]
@@ -86,7 +87,8 @@ setup_file() {
 	# what had finished, and what was running, when the driver died
 	mapfile -t done_jobs < <(jq -r '.jobs[] | select(.state == "COMPLETED") | .name' "$dir/state.json")
 	mapfile -t running < <(jq -r '.jobs[] | select(.state == "RUNNING") | .name' "$dir/state.json")
-	[ "${#done_jobs[@]}" -ge 2 ] && [ "${#running[@]}" -ge 1 ]
+	[ "${#done_jobs[@]}" -ge 2 ]
+	[ "${#running[@]}" -ge 1 ]
 	declare -A mtime
 	for j in "${done_jobs[@]}"; do
 		p=${j#run-p}; p=${p%%-*}; r=${j##*-r}
@@ -129,7 +131,8 @@ setup_file() {
 	[ "$(camp_state "$dir" merge state)" = SKIPPED ]
 	[ "$(camp_state "$dir" merge reason)" = "run-p4-r1 failed" ]
 	[ "$(camp_state "$dir" merge started)" = 0 ]
-	[ ! -e "$dir/logs/merge.log" ] && [ ! -e "$dir/campaign.h5" ]
+	[ ! -e "$dir/logs/merge.log" ]
+	[ ! -e "$dir/campaign.h5" ]
 	run "$LADDER" campaign status "$dir"
 	assert_failure 1
 	assert_line --regexp '^run-p4-r1 +FAILED .* 3  logs/run-p4-r1.log  \(exit status 3\)$'
@@ -175,7 +178,7 @@ setup_file() {
 	# the jobs' processes are gone
 	for pid in $pids; do
 		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-		! kill -0 "$pid" 2>/dev/null
+		if kill -0 "$pid" 2>/dev/null; then echo "job process $pid is still alive" >&2; false; fi
 	done
 	[ ! -e "$dir/.cancel" ]
 }

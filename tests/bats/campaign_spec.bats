@@ -127,7 +127,8 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	[ -e "$dir/jobs/summary.sh" ]
 	# without a target, {target_max} is the largest rung
 	grep -q "/bin/ladder inspect $dir/campaign.h5 --target-is 4 || status" "$dir/jobs/largest.sh"
-	[ ! -e "$dir/jobs/fit.sh" ] && [ ! -e "$dir/jobs/plot.sh" ]
+	[ ! -e "$dir/jobs/fit.sh" ]
+	[ ! -e "$dir/jobs/plot.sh" ]
 	grep -q "/bin/ladder inspect $dir/campaign.h5 || status" "$dir/jobs/summary.sh"
 	grep -q "ladder merge -o $dir/campaign.h5 $dir/runs/p1/r1/trace.h5 $dir/runs/p4/r1/trace.h5 || status" "$dir/jobs/merge.sh"
 }
@@ -210,8 +211,10 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	run "$LADDER" -q campaign run "$wf" --site "$site" --dir "$dir"
 	# the "app" writes no trace, so the run job fails after the app ran
 	assert_failure 1
-	[ ! -e "$BATS_TEST_TMPDIR/pwned1" ] && [ ! -e "$BATS_TEST_TMPDIR/pwned2" ]
-	[ ! -e "$BATS_TEST_TMPDIR/pwned3" ] && [ ! -e "$BATS_TEST_TMPDIR/pwned4" ]
+	[ ! -e "$BATS_TEST_TMPDIR/pwned1" ]
+	[ ! -e "$BATS_TEST_TMPDIR/pwned2" ]
+	[ ! -e "$BATS_TEST_TMPDIR/pwned3" ]
+	[ ! -e "$BATS_TEST_TMPDIR/pwned4" ]
 	run cat "$out"
 	assert_line --index 0 "[\$(touch $BATS_TEST_TMPDIR/pwned1)]"
 	assert_line --index 1 "['; touch $BATS_TEST_TMPDIR/pwned2; echo ']"

@@ -184,7 +184,8 @@ damaged_files() {
 	cd "$DIR"
 	LADDER_TRACE_CONVERT=0 LADDER_TRACE_FILE="$DIR/kept.h5" mpirun_n 2 -x LD_PRELOAD="$BUILD_DIR/lib/libladder-trace.so" \
 		-x LADDER_TRACE_CONVERT -x LADDER_TRACE_FILE "$BUILD_DIR/apps/stencil1d" --iterations 5 > /dev/null
-	[ -s kept.h5.raw ] && [ ! -e kept.h5 ]
+	[ -s kept.h5.raw ]
+	[ ! -e kept.h5 ]
 	run "$LADDER" import kept.h5.raw -o kept.h5
 	assert_success
 	"$LADDER" validate kept.h5

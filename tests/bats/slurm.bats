@@ -143,7 +143,8 @@ teardown() {
 	# ask for the first cluster's ports: up must notice they are taken and pick others
 	out=$(LADDER_SLURM_PORT_BASE=$base1 "$SLURM_HARNESS/up" --nodes 2 --min-job-age 2 --owner $$)
 	OTHER_ROOT=$(sed -n 's/^export LADDER_SLURM_ROOT=//p' <<< "$out")
-	[ -d "$OTHER_ROOT" ] && [ "$OTHER_ROOT" != "$LADDER_SLURM_ROOT" ]
+	[ -d "$OTHER_ROOT" ]
+	[ "$OTHER_ROOT" != "$LADDER_SLURM_ROOT" ]
 	read -r base2 last2 < "$OTHER_ROOT/ports"
 	[ "$last2" -lt "$base1" ] || [ "$base2" -gt "$last1" ]
 
