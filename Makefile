@@ -78,10 +78,11 @@ include $(sort $(wildcard lib/*/module.mk bin/*/module.mk workflows/*/module.mk 
 
 CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS) $(PURE_SRCS)) \
              $(patsubst $(BUILD)/gen/%.c,$(BUILD)/obj/gen/%.o,$(PURE_SRCS_GEN))
-PURE_PIC  := $(patsubst %.c,$(BUILD)/pic/%.o,$(PURE_SRCS))
+PURE_PIC  := $(patsubst %.c,$(BUILD)/pic/%.o,$(PURE_SRCS)) \
+             $(patsubst $(BUILD)/gen/%.c,$(BUILD)/pic/gen/%.o,$(PURE_SRCS_GEN))
 
-# objects may include generated headers (the tracer's function ids)
-$(CORE_OBJS) $(PURE_PIC) $(TRACE_OBJS): | $(TRACE_GENERATED)
+# objects may include generated headers (the function ids)
+$(CORE_OBJS) $(PURE_PIC) $(TRACE_OBJS): | $(TRACE_GENERATED) $(REPLAY_GEN)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -97,6 +98,9 @@ $(LIBLADDER): $(CORE_OBJS)
 	@mkdir -p $(@D)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+# a failed recipe leaves no half-written target behind
+.DELETE_ON_ERROR:
 
 .PHONY: all deps deps-fuzz test unit-test demo asan bench fuzz install clean help
 all: $(BINS) $(LIBS_SO) $(APPS) $(TEST_HELPERS)

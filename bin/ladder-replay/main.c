@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grammar/events.h"
+#include "run/events.h"
 #include "replay/replay.h"
 #include "store/store.h"
-#include "trace/fnids.h"
+#include "mpi/fnids.h"
 #include "util/exitcode.h"
 #include "util/log.h"
 

@@ -20,14 +20,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "campaign/campaign.h"
+#include "campaign/jobgraph.h"
 #include "campaign/exec.h"
 #include "campaign/plan.h"
 #include "campaign/proc.h"
 #include "campaign/resume.h"
 #include "campaign/schedule.h"
 #include "campaign/spec.h"
-#include "campaign/state.h"
+#include "campaign/statefile.h"
 #include "campaign/status.h"
 #include "command.h"
 #include "util/exitcode.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "command.h"
-#include "grammar/events.h"
+#include "run/events.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/log.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "command.h"
-#include "grammar/run.h"
+#include "run/run.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/log.h"

@@ -12,9 +12,9 @@
 #include <jansson.h>
 
 #include "command.h"
-#include "grammar/ranklist.h"
-#include "grammar/summary.h"
-#include "store/campaign.h"
+#include "run/ranklist.h"
+#include "run/summary.h"
+#include "store/campaign_h5.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/log.h"

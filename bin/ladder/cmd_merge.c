@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "command.h"
-#include "store/campaign.h"
+#include "store/campaign_h5.h"
 #include "util/exitcode.h"
 #include "util/log.h"
 

@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "command.h"
-#include "model/extrap_io.h"
+#include "model/extra_p.h"
 #include "model/from_campaign.h"
 #include "model/model_json.h"
 #include "model/model_report.h"
 #include "model/modeler.h"
-#include "store/campaign.h"
+#include "store/campaign_h5.h"
 #include "util/exitcode.h"
 #include "util/log.h"
 #include "util/xalloc.h"

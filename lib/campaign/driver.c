@@ -10,7 +10,7 @@
 
 #include "campaign/backoff.h"
 #include "campaign/exec.h"
-#include "campaign/state.h"
+#include "campaign/statefile.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 

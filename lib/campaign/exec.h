@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#include "campaign/campaign.h"
+#include "campaign/jobgraph.h"
 #include "campaign/cerr.h"
 
 struct executor {

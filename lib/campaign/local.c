@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "campaign/exec.h"
-#include "campaign/state.h"
+#include "campaign/statefile.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "campaign/campaign.h"
+#include "campaign/jobgraph.h"
 #include "campaign/cerr.h"
 #include "campaign/spec.h"
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "campaign/campaign.h"
+#include "campaign/jobgraph.h"
 #include "campaign/cerr.h"
 
 /* Take over old's state into fresh (linked). A job whose script changed starts again, and so does

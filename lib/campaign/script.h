@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "campaign/campaign.h"
+#include "campaign/jobgraph.h"
 #include "campaign/cerr.h"
 #include "campaign/spec.h"
 

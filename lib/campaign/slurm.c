@@ -29,7 +29,7 @@
 #include "campaign/exec.h"
 #include "campaign/proc.h"
 #include "campaign/slurm_int.h"
-#include "campaign/state.h"
+#include "campaign/statefile.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "campaign/campaign.h"
+#include "campaign/jobgraph.h"
 #include "campaign/jobcomp.h"
 
 /* the name the campaign's job carries in Slurm: CAMPAIGN.JOB (fresh string) */

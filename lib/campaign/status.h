@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "campaign/campaign.h"
+#include "campaign/jobgraph.h"
 
 /* driver: pid of the process driving it now, 0 if none */
 void campaign_print_status(FILE *out, const struct campaign *c, pid_t driver);

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "campaign/spec.h"
-#include "campaign/state.h"
+#include "campaign/statefile.h"
 #include "campaign/yamlspec.h"
 #include "util/path.h"
 #include "util/xalloc.h"

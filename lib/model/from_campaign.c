@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grammar/run.h"
-#include "store/campaign.h"
+#include "run/run.h"
+#include "store/campaign_h5.h"
 #include "store/store.h"
 #include "util/xalloc.h"
 

@@ -12,7 +12,7 @@
 #include <uthash.h>
 
 #include "replay/issue.h"
-#include "trace/fnids.h"
+#include "mpi/fnids.h"
 #include "util/xalloc.h"
 
 struct seen {                 /* ids created so far, per kind */

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <uthash.h>
 
-#include "grammar/events.h"
-#include "grammar/summary.h"
+#include "run/events.h"
+#include "run/summary.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 

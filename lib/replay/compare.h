@@ -34,7 +34,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "grammar/run.h"
+#include "run/run.h"
 
 struct cmp_diff {
 	uint32_t rank;

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/fninfo.h"
+#include "mpi/fninfo.h"
 #include "replay/issue.h"
-#include "trace/fnids.h"
+#include "mpi/fnids.h"
 #include "trace/ladder-trace.h"
 #include "util/buf.h"
 #include "util/xalloc.h"

@@ -1,6 +1,6 @@
 /*
  * handles — the replay's MPI objects by the symbolic ids the tracer gave them (papers/001
- * §2.3.3): predefined datatypes and ops by their fixed ids (grammar/mpi_predefined.h), everything
+ * §2.3.3): predefined datatypes and ops by their fixed ids (mpi/predefined.h), everything
  * else created by replaying the call that created it in the application (split, dup, create,
  * cart, graph ... for communicators; the constructors for datatypes; MPI_Op_create with a
  * do-nothing function) and forgotten when the application freed it. Ids are small (the tracer
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grammar/mpi_predefined.h"
-#include "replay/fninfo.h"
+#include "mpi/predefined.h"
+#include "mpi/fninfo.h"
 #include "replay/issue.h"
 #include "util/xalloc.h"
 

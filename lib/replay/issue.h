@@ -46,7 +46,7 @@ MPI_Message rp_msg(struct rp *x, struct rp_call *k, int p);
 int rp_size(struct rp *x, MPI_Comm c);
 int rp_indeg(struct rp *x, MPI_Comm c);
 int rp_outdeg(struct rp *x, MPI_Comm c);
-/* requests (requests.c) */
+/* requests (request_ring.c) */
 MPI_Request *rp_req(struct rp *x, struct rp_call *k, int p);
 MPI_Request *rp_reqs(struct rp *x, struct rp_call *k, int p);
 MPI_Request *rp_req_new(struct rp *x, struct rp_call *k, int p);

@@ -1,5 +1,5 @@
 /*
- * lookahead — where in the ring (requests.c) a new request should live. A tracer names the requests
+ * lookahead — where in the ring (request_ring.c) a new request should live. A tracer names the requests
  * of an array by the address each was created at (requests sharing a handle value, such as Open
  * MPI's small eager sends and requests to MPI_PROC_NULL, cannot be told apart otherwise), so the
  * replay must create a request where the array that later holds it will have it: at the array's

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "replay/issue.h"
-#include "trace/fnids.h"
+#include "mpi/fnids.h"
 #include "util/xalloc.h"
 
 static uint64_t splitmix(uint64_t *s)

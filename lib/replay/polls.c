@@ -6,12 +6,12 @@
  *     all when none of those is live;
  *   - a successful poll first waits (PMPI, unrecorded) until what it found is there, then is issued;
  *   - Waitany/Testany/Waitsome/Testsome complete exactly the recorded requests: the other positions
- *     of the array are hidden for the call (requests.c), and a successful Waitsome/Testsome waits
+ *     of the array are hidden for the call (request_ring.c), and a successful Waitsome/Testsome waits
  *     until all of them are complete so that one call returns them all.
  *
  * A poll replayed as failed may still find something: MPI progressed before or inside it (the
  * replay runs at its own pace). Such an early completion is remembered: its requests stay known as
- * completed (requests.c), a probe that found its message early is counted here, and the
+ * completed (request_ring.c), a probe that found its message early is counted here, and the
  * application's later successful poll of the same thing is then not issued again.
  */
 #include <stdlib.h>
@@ -192,7 +192,7 @@ void rp_poll_early(struct rp *x, struct rp_call *k, enum rp_cls c)
 {
 	x->polls_early++;
 	if (c != RP_PROBE)
-		return;       /* completed requests are remembered by requests.c */
+		return;       /* completed requests are remembered by request_ring.c */
 	struct probe_key key = probe_key_of(k);
 	struct early_probe *e;
 	HASH_FIND(hh, x->early_probes, &key, sizeof key, e);

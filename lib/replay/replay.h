@@ -9,7 +9,7 @@
  *   engine.c    the event loop: gaps, polls, forced completion, errors
  *   check.c     a first pass that finds calls the replayer cannot issue before anything is sent
  *   handles.c   symbolic ids -> communicators, datatypes, ops, groups, messages
- *   requests.c  (pool, slot) -> requests, kept in a ring so arrays keep their creation addresses
+ *   request_ring.c  (pool, slot) -> requests, kept in a ring so arrays keep their creation addresses
  *   decode.c    scalar and array parameters: ranks translated back, counts, tags, strings
  *   payload.c   buffers sized from counts and extents, random payload, per-call scratch
  *   timing.c    compute gaps from the histograms: mean or sampled, busy-wait or sleep
@@ -24,9 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "grammar/events.h"
-#include "grammar/run.h"
-#include "replay/volume.h"
+#include "run/events.h"
+#include "run/run.h"
+#include "mpi/volume.h"
 
 #define RP_MAXP 32
 
@@ -85,7 +85,7 @@ struct rp_handles {
 
 struct rp_reqent;
 
-struct rp_ring {              /* where requests live; see requests.c */
+struct rp_ring {              /* where requests live; see request_ring.c */
 	MPI_Request *h;
 	struct rp_reqent **owner;
 	void **keep;              /* arrays a nonblocking call reads until it completes */
@@ -215,7 +215,7 @@ void rp_requests_free(struct rp *x);
 MPI_Request *rp_request_lookup(struct rp *x, int64_t pool, int64_t slot);
 void rp_requests_after(struct rp *x, struct rp_call *k);
 void rp_call_blocks_free(struct rp_call *k);
-/* completion control (engine.c decides, requests.c answers) */
+/* completion control (engine.c decides, request_ring.c answers) */
 bool rp_request_done(MPI_Request *h);
 /* a persistent request's bytes, accounted at each start */
 void rp_request_set_vol(struct rp *x, int64_t pool, int64_t slot, const struct vol *v);

@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "store/campaign.h"
+#include "store/campaign_h5.h"
 #include "store/store.h"
 #include "util/xalloc.h"
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grammar/histogram.h"
-#include "grammar/ranklist.h"
+#include "run/histogram.h"
+#include "run/ranklist.h"
 #include "store/store.h"
 #include "util/xalloc.h"
 

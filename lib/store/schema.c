@@ -11,9 +11,9 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "grammar/events.h"
-#include "grammar/run.h"
-#include "store/campaign.h"
+#include "run/events.h"
+#include "run/run.h"
+#include "store/campaign_h5.h"
 #include "store/store.h"
 #include "util/xalloc.h"
 

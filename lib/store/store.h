@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "grammar/run.h"
+#include "run/run.h"
 #include "store/h5.h"
 
 #define RUN_SCHEMA "ladder-run"

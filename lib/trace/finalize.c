@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "trace/tracer.h"
-#include "grammar/merge.h"   /* after tracer.h: its uthash hash function first */
+#include "run/merge.h"   /* after tracer.h: its uthash hash function first */
 #include "util/hash.h"
 #include "util/xalloc.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grammar/mpi_predefined.h"
+#include "mpi/predefined.h"
 #include "trace/tracer.h"
 #include "util/idpool.h"
 #include "util/xalloc.h"

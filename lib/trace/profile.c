@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grammar/run.h"
+#include "run/run.h"
 #include "trace/tracer.h"
 #include "util/xalloc.h"
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "grammar/histogram.h"
+#include "run/histogram.h"
 #include "trace/tracer.h"
 #include "util/hash.h"
 #include "util/xalloc.h"

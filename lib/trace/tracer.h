@@ -41,11 +41,11 @@ static inline unsigned trace_hash_key(const void *key, size_t len)
 	return (unsigned)(h ^ h >> 29);
 }
 
-#include "grammar/histogram.h"
-#include "grammar/run.h"
+#include "run/histogram.h"
+#include "run/run.h"
 #include "grammar/sequitur.h"
-#include "grammar/signature.h"
-#include "trace/fnids.h"
+#include "mpi/signature.h"
+#include "mpi/fnids.h"
 #include "util/buf.h"
 
 #define LADDER_EXPORT __attribute__((visibility("default")))
@@ -263,7 +263,7 @@ void obj_release_op(struct tcall *c);
 void obj_release_msg(MPI_Message m);
 int obj_type_size(MPI_Datatype t);
 
-/* ---- requests (requests.c) ------------------------------------------------------------------ */
+/* ---- requests (request_names.c) ------------------------------------------------------------------ */
 struct reqent {
 	MPI_Request handle;
 	MPI_Request *where;
@@ -297,7 +297,7 @@ void callsite_init(int depth);
 uint64_t callsite_of(void *ret_addr);
 void callsite_fini(void);
 
-/* ---- the recording state (state.c, record.c) -------------------------------------------------- */
+/* ---- the recording state (lifecycle.c, record.c) -------------------------------------------------- */
 struct tstream {
 	int64_t *v;
 	uint64_t n, cap;

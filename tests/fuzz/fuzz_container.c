@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <hdf5.h>
 
-#include "grammar/events.h"
+#include "run/events.h"
 #include "store/store.h"
 
 static char path[64];

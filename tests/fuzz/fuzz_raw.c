@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "grammar/events.h"
-#include "grammar/run.h"
+#include "run/events.h"
+#include "run/run.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

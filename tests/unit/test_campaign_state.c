@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "campaign/campaign.h"
+#include "campaign/jobgraph.h"
 #include "campaign/resume.h"
-#include "campaign/state.h"
+#include "campaign/statefile.h"
 #include "util/log.h"
 
 static char dir[64];

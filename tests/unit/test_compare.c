@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "grammar/mpi_predefined.h"
-#include "grammar/run.h"
+#include "mpi/predefined.h"
+#include "run/run.h"
 #include "grammar/sequitur.h"
 #include "replay/compare.h"
 #include "util/xalloc.h"
@@ -91,7 +91,7 @@ static void rb_finish(struct rb *b)
 
 /* ---- the calls the tests make (values as the tracer records them) ----------------------------- */
 
-enum { DOUBLE = 15 };   /* MPI_DOUBLE's id in grammar/mpi_predefined.h */
+enum { DOUBLE = 15 };   /* MPI_DOUBLE's id in mpi/predefined.h */
 
 static uint64_t isend(struct rb *b, uint32_t rank, uint64_t site, int64_t count, int64_t dest, int64_t slot)
 {

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "grammar/histogram.h"
-#include "grammar/merge.h"
+#include "run/histogram.h"
+#include "run/merge.h"
 #include "grammar/sequitur.h"
 #include "util/xalloc.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests for model/extrap_io: Extra-P's text, JSON, JSON Lines and id-based JSON inputs
+/* Unit tests for model/extra_p: Extra-P's text, JSON, JSON Lines and id-based JSON inputs
  * give the same experiment; the JSON writer round-trips; bad files are refused with the file,
  * line, call path and problem named. Run from the top of the tree (tests/run does). */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "model/extrap_io.h"
+#include "model/extra_p.h"
 
 #define FIX "tests/model/fixtures/"
 

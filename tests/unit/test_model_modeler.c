@@ -10,7 +10,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "model/extrap_io.h"
+#include "model/extra_p.h"
 #include "model/model_json.h"
 #include "model/modeler.h"
 

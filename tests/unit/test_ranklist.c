@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "grammar/ranklist.h"
+#include "run/ranklist.h"
 #include "util/xalloc.h"
 
 struct collect {

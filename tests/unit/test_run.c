@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "grammar/events.h"
-#include "grammar/run.h"
+#include "run/events.h"
+#include "run/run.h"
 #include "grammar/sequitur.h"
 #include "store/store.h"
 #include "util/xalloc.h"

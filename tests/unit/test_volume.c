@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "grammar/signature.h"
-#include "replay/volume.h"
+#include "mpi/signature.h"
+#include "mpi/volume.h"
 
 static const int64_t dbl[2] = {15, 8}, i32[2] = {8, 4};
 

@@ -1,0 +1,52 @@
+/*
+ * statefile — the campaign's state file DIR/state.json and the driver lock DIR/.lock.
+ *
+ * The file is JSON (jansson), rewritten whole after every change: written to a temporary file in
+ * the same directory, flushed to disk, then renamed over the old one, so a reader (or a driver
+ * killed at any moment) always sees either the old or the new state, never half of one.
+ * Format (version 1):
+ *
+ *   { "format": "ladder-campaign-state", "version": 1,
+ *     "campaign": { "name", "id", "dir", "scheduler": "local"|"slurm", "workflow", "site",
+ *                   "created", "updated" },
+ *     "site": { "partition", "account", "qos", "submit": "libslurm"|"sbatch", "max_ranks",
+ *               "poll_interval", "poll_max", "controller_timeout", "jobcomp", "accounting" },
+ *     "counters": { "queries", "query_errors", "jobcomp_reads", "acct_queries", "submissions" },
+ *     "jobs": [ { "name", "kind", "stage", "ranks", "nodes", "tasks_per_node", "rep", "size",
+ *                 "target", "time_limit", "deps": [...], "script", "log", "output", "hash",
+ *                 "state", "id", "pid", "submitted", "started", "ended", "exit_code",
+ *                 "attempts", "restarts", "reason", "history" }, ... ] }
+ *
+ * Times are epoch seconds (0: not yet); "exit_code" is null until known.
+ *
+ * The lock is an flock on DIR/.lock held by whichever process drives the campaign (run, wait,
+ * retry, cancel); it holds that process's pid for messages. It is released when the process
+ * exits, however it exits.
+ */
+#ifndef LADDER_CAMPAIGN_STATEFILE_H
+#define LADDER_CAMPAIGN_STATEFILE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "campaign/jobgraph.h"
+#include "campaign/cerr.h"
+
+bool state_save(struct campaign *c, struct cerr *e);
+/* load DIR/state.json into c (initialised); false with e when missing or malformed */
+bool state_load(const char *dir, struct campaign *c, struct cerr *e);
+bool state_exists(const char *dir);
+
+/* Take the driver lock without waiting. Returns 1 when taken (c->lockfd set), 0 when another
+ * process holds it (*holder = its pid, or 0 if unknown), -1 on error (e). */
+int state_lock(struct campaign *c, const char *dir, pid_t *holder, struct cerr *e);
+void state_unlock(struct campaign *c);
+
+/* write text to path atomically (temporary file + fsync + rename), mode 0644 or 0755 */
+bool write_file_atomic(const char *path, const char *text, int mode, struct cerr *e);
+/* read a whole file (fresh string) or NULL */
+char *read_file(const char *path);
+/* mkdir -p */
+bool make_dirs(const char *path, struct cerr *e);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * events — iterate one rank's calls. See events.h.
+ */
+#include "run/events.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+void event_iter_init(struct event_iter *it, const struct run *r, uint32_t rank)
+{
+	memset(it, 0, sizeof *it);
+	it->r = r;
+	it->rank = rank;
+	gwalk_init(&it->walk, &r->groups[r->rank_group[rank]].g);
+	uint32_t nstreams = r->stream_first[rank + 1] - r->stream_first[rank];
+	it->cursor = xcalloc(nstreams ? nstreams : 1, sizeof *it->cursor);
+	it->req_keys = xcalloc(r->nsigs ? r->nsigs : 1, sizeof *it->req_keys);
+	it->req_key_done = xcalloc(r->nsigs ? r->nsigs : 1, sizeof *it->req_key_done);
+}
+
+void event_iter_free(struct event_iter *it)
+{
+	gwalk_free(&it->walk);
+	free(it->cursor);
+	free(it->vals);
+	free(it->req_keys);
+	free(it->req_key_done);
+	memset(it, 0, sizeof *it);
+}
+
+/* the stream of (rank, sig): index relative to the rank's first stream, or -1 */
+static int64_t find_stream(const struct event_iter *it, uint32_t sig)
+{
+	const struct run *r = it->r;
+	uint32_t lo = r->stream_first[it->rank], hi = r->stream_first[it->rank + 1];
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (r->streams[mid].sig < sig)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->stream_first[it->rank + 1] && r->streams[lo].sig == sig)
+		return lo - r->stream_first[it->rank];
+	return -1;
+}
+
+static bool pull(struct event_iter *it, int64_t si, int64_t *out)
+{
+	const struct run_stream *s = &it->r->streams[it->r->stream_first[it->rank] + si];
+	if (it->cursor[si] >= s->nvals) {
+		snprintf(it->error, sizeof it->error,
+			 "rank %u: the value stream of signature %u ran out after %llu values", it->rank,
+			 s->sig, (unsigned long long)s->nvals);
+		return false;
+	}
+	*out = s->vals[it->cursor[si]++];
+	return true;
+}
+
+static void put_val(struct event_iter *it, uint32_t *n, int64_t v)
+{
+	if (*n >= it->capvals) {
+		it->capvals = it->capvals ? 2 * it->capvals : 64;
+		it->vals = xrealloc(it->vals, it->capvals * sizeof *it->vals);
+	}
+	it->vals[(*n)++] = v;
+}
+
+bool event_next(struct event_iter *it, struct event *ev)
+{
+	if (it->error[0])
+		return false;
+	if (!it->term_left) {
+		uint64_t n;
+		if (!gwalk_next_run(&it->walk, &it->term, &n))
+			return false;
+		it->term_left = n;
+	}
+	it->term_left--;
+	const struct run *r = it->r;
+	uint32_t sig = it->term;
+	const struct run_signature *s = &r->sigs[sig];
+	const struct fn_desc *d = &r->fns[s->fn];
+	const int64_t *sv = r->sigvals + s->voff;
+	int64_t si = -1;
+	bool needs_stream = (s->flags & SIGF_FAILED_POLL) != 0;
+	for (uint32_t i = 0; i < s->nvals && !needs_stream; i++)
+		needs_stream = sv[i] == SV_STREAMED;
+	if (needs_stream) {
+		si = find_stream(it, sig);
+		if (si < 0) {
+			snprintf(it->error, sizeof it->error,
+				 "rank %u: signature %u (%s) has streamed values but the rank has no stream for it",
+				 it->rank, sig, d->name);
+			return false;
+		}
+	}
+	ev->repeat = 1;
+	if (s->flags & SIGF_FAILED_POLL) {
+		int64_t rep;
+		if (!pull(it, si, &rep))
+			return false;
+		ev->repeat = rep > 0 ? (uint64_t)rep : 1;
+	}
+	uint32_t n = 0, i = 0;
+	bool bad = false;
+	for (uint32_t p = 0; p < d->nparams; p++) {
+		enum param_kind k = d->params[p].kind;
+		if (k == PK_IGNORE || k == PK_STATUS)
+			continue;
+		uint32_t w = group_width(k, sv, i, s->nvals, &bad);
+		if (bad)
+			break;
+		if (sv[i] != SV_STREAMED) {
+			for (uint32_t j = 0; j < w; j++)
+				put_val(it, &n, sv[i + j]);
+		} else if (param_kind_is_array(k)) {
+			int64_t len;
+			if (!pull(it, si, &len))
+				return false;
+			put_val(it, &n, len);
+			int64_t elems = sv_is_symbolic(len) || len < 0 ? 0 : len * param_kind_width(k);
+			for (int64_t j = 0; j < elems; j++) {
+				int64_t v;
+				if (!pull(it, si, &v))
+					return false;
+				put_val(it, &n, v);
+			}
+		} else {
+			for (uint32_t j = 0; j < w; j++) {
+				int64_t v;
+				if (!pull(it, si, &v))
+					return false;
+				put_val(it, &n, v);
+			}
+		}
+		i += w;
+	}
+	if (!it->req_key_done[sig]) {
+		it->req_keys[sig] = run_signature_req_key(s->fn, s->callsite, s->flags, d, sv, s->nvals);
+		it->req_key_done[sig] = true;
+	}
+	ev->sig = sig;
+	ev->fn = d;
+	ev->s = s;
+	ev->vals = it->vals;
+	ev->nvals = n;
+	ev->req_key = it->req_keys[sig];
+	return true;
+}
+
+void event_view_of(const struct event_iter *it, const struct event *ev, struct event_view *v)
+{
+	v->fn = ev->fn;
+	v->vals = ev->vals;
+	v->nvals = ev->nvals;
+	v->rank = it->rank;
+	v->strings = (const char *const *)it->r->strings;
+	v->nstrings = it->r->nstrings;
+	v->req_key = ev->req_key;
+}

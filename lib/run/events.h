@@ -1,0 +1,46 @@
+/*
+ * events — one rank's calls, in order, from a run: walks the rank's grammar without expanding it
+ * and fills streamed values from the rank's value streams. Used by decode, replay and compare.
+ */
+#ifndef LADDER_RUN_EVENTS_H
+#define LADDER_RUN_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "grammar/grammar.h"
+#include "run/run.h"
+
+struct event {
+	uint32_t sig;
+	const struct fn_desc *fn;
+	const struct run_signature *s;
+	const int64_t *vals;      /* actual values: streamed groups filled in */
+	uint32_t nvals;
+	uint64_t repeat;          /* > 1 for a run of identical failed polls */
+	uint64_t req_key;         /* the signature's request pool key */
+};
+
+struct event_iter {
+	const struct run *r;
+	uint32_t rank;
+	struct gwalk walk;
+	uint32_t term;
+	uint64_t term_left;
+	uint64_t *cursor;         /* per stream of this rank */
+	int64_t *vals;
+	uint32_t capvals;
+	uint64_t *req_keys;       /* per signature, computed on first use */
+	bool *req_key_done;
+	char error[200];          /* set when the run is inconsistent (a stream runs out) */
+};
+
+/* the run must have passed run_check */
+void event_iter_init(struct event_iter *it, const struct run *r, uint32_t rank);
+void event_iter_free(struct event_iter *it);
+bool event_next(struct event_iter *it, struct event *ev);
+
+/* the view for event_format() of an event */
+void event_view_of(const struct event_iter *it, const struct event *ev, struct event_view *v);
+
+#endif

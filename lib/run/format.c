@@ -1,0 +1,287 @@
+/*
+ * format — one event as a line of text or a JSON object, the same in the tracer's raw log and in
+ * `ladder decode` (see event_format in mpi/signature.h).
+ */
+#include "mpi/signature.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/hash.h"
+
+/* ---- formatting ------------------------------------------------------------------------------ */
+
+static const char *symbolic_name(int64_t v)
+{
+	switch (v) {
+	case SV_PROC_NULL: return "PROC_NULL";
+	case SV_ANY_SOURCE: return "ANY_SOURCE";
+	case SV_ANY_TAG: return "ANY_TAG";
+	case SV_STREAMED: return "STREAMED";
+	case SV_UNDEFINED: return "UNDEFINED";
+	case SV_ROOT: return "ROOT";
+	case SV_UNKNOWN: return "UNKNOWN";
+	case SV_NULL: return "NULL";
+	case SV_UNWEIGHTED: return "UNWEIGHTED";
+	case SV_WEIGHTS_EMPTY: return "WEIGHTS_EMPTY";
+	case SV_IGNORE: return "IGNORE";
+	default: return "SYMBOLIC";
+	}
+}
+
+static void put_fmt(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put_fmt(struct buf *b, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		buf_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+static void put_s(struct buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+
+static void put_int(struct buf *b, int64_t v)
+{
+	if (sv_is_symbolic(v))
+		put_s(b, symbolic_name(v));
+	else
+		put_fmt(b, "%" PRId64, v);
+}
+
+static void put_rank(struct buf *b, int64_t rel, uint32_t me)
+{
+	if (sv_is_symbolic(rel))
+		put_s(b, symbolic_name(rel));
+	else
+		put_fmt(b, "%" PRId64, rel + (int64_t)me);
+}
+
+static void put_handle(struct buf *b, const char *what, int64_t id)
+{
+	if (sv_is_symbolic(id))
+		put_s(b, symbolic_name(id));
+	else
+		put_fmt(b, "%s#%" PRId64, what, id);
+}
+
+static void put_comm(struct buf *b, int64_t id)
+{
+	if (id == COMM_ID_WORLD)
+		put_s(b, "WORLD");
+	else if (id == COMM_ID_SELF)
+		put_s(b, "SELF");
+	else
+		put_handle(b, "comm", id);
+}
+
+static void put_dtype(struct buf *b, int64_t id, int64_t size)
+{
+	if (id > 0 && id < DTYPE_ID_FIRST_USER && ladder_dtype_names[id])
+		put_s(b, ladder_dtype_names[id]);
+	else
+		put_handle(b, "type", id);
+	put_fmt(b, ":%" PRId64, size);
+}
+
+static void put_op(struct buf *b, int64_t id)
+{
+	if (id > 0 && id < OP_ID_FIRST_USER && ladder_op_names[id])
+		put_s(b, ladder_op_names[id]);
+	else
+		put_handle(b, "op", id);
+}
+
+static void put_req(struct buf *b, int64_t creator, int64_t slot)
+{
+	if (sv_is_symbolic(slot) || sv_is_symbolic(creator))
+		put_s(b, symbolic_name(sv_is_symbolic(slot) ? slot : creator));
+	else
+		put_fmt(b, "%08" PRIx32 ".%" PRId64, (uint32_t)((uint64_t)creator >> 32), slot);
+}
+
+/* One parameter's value, text form. json: quote symbolic tokens. Returns values consumed. */
+static void put_value(struct buf *b, const struct event_view *ev, enum param_kind k,
+		      const int64_t *v, uint32_t w, bool json)
+{
+	uint32_t me = ev->rank;
+	if (w == 1 && v[0] == SV_STREAMED) {   /* should not happen after substitution */
+		put_s(b, json ? "\"STREAMED\"" : "STREAMED");
+		return;
+	}
+	const char *q = json ? "\"" : "";
+	switch (k) {
+	case PK_BUF: {
+		static const char *const names[] = {"user", "IN_PLACE", "BOTTOM", "NULL"};
+		put_s(b, q);
+		put_s(b, v[0] >= 0 && v[0] <= 3 ? names[v[0]] : "?");
+		put_s(b, q);
+		return;
+	}
+	case PK_PEER: case PK_PEER_OUT: case PK_SELF_OUT:
+		if (json && sv_is_symbolic(v[0]))
+			put_s(b, q);
+		put_rank(b, v[0], me);
+		if (json && sv_is_symbolic(v[0]))
+			put_s(b, q);
+		return;
+	case PK_SRC:
+		if (v[0] == SV_ANY_SOURCE) {
+			char act[32];
+			if (sv_is_symbolic(v[1]))
+				snprintf(act, sizeof act, "?");
+			else
+				snprintf(act, sizeof act, "%" PRId64, v[1] + (int64_t)me);
+			if (json)
+				put_fmt(b, "{\"any\":true,\"actual\":\"%s\"}", act);
+			else
+				put_fmt(b, "ANY_SOURCE@%-*s", ACTUAL_SOURCE_WIDTH, act);
+			return;
+		}
+		if (json && sv_is_symbolic(v[0]))
+			put_s(b, q);
+		put_rank(b, v[0], me);
+		if (json && sv_is_symbolic(v[0]))
+			put_s(b, q);
+		return;
+	case PK_COMM: case PK_NEWCOMM:
+		put_s(b, q);
+		put_comm(b, v[0]);
+		put_s(b, q);
+		return;
+	case PK_DTYPE: case PK_NEWTYPE:
+		put_s(b, q);
+		if (k == PK_DTYPE)
+			put_dtype(b, v[0], v[1]);
+		else
+			put_handle(b, "type", v[0]);
+		put_s(b, q);
+		return;
+	case PK_OP: case PK_NEWOP:
+		put_s(b, q);
+		put_op(b, v[0]);
+		put_s(b, q);
+		return;
+	case PK_GROUP: case PK_NEWGROUP:
+		put_s(b, q);
+		put_handle(b, "group", v[0]);
+		put_s(b, q);
+		return;
+	case PK_MSG: case PK_MSG_OUT:
+		put_s(b, q);
+		put_handle(b, "msg", v[0]);
+		put_s(b, q);
+		return;
+	case PK_INFO:
+		put_s(b, q);
+		put_s(b, v[0] ? "set" : "null");
+		put_s(b, q);
+		return;
+	case PK_REQ:
+		put_s(b, q);
+		put_req(b, v[0], v[1]);
+		put_s(b, q);
+		return;
+	case PK_REQ_OUT:
+		put_s(b, q);
+		put_req(b, (int64_t)ev->req_key, v[0]);
+		put_s(b, q);
+		return;
+	case PK_STRING: {
+		const char *str = NULL;
+		for (uint32_t i = 0; i < ev->nstrings && ev->strings && !str; i++)
+			if ((int64_t)(hash_bytes(ev->strings[i], strlen(ev->strings[i]), 0) & INT64_MAX) == v[0])
+				str = ev->strings[i];
+		if (str)
+			put_fmt(b, "\"%s\"", str);
+		else
+			put_fmt(b, "%sstring#%" PRId64 "%s", q, v[0], q);
+		return;
+	}
+	default:
+		break;
+	}
+	if (param_kind_is_array(k)) {
+		if (sv_is_symbolic(v[0])) {
+			put_s(b, q);
+			put_s(b, symbolic_name(v[0]));
+			put_s(b, q);
+			return;
+		}
+		int64_t n = v[0];
+		put_s(b, "[");
+		for (int64_t i = 0; i < n; i++) {
+			if (i)
+				put_s(b, ",");
+			const int64_t *e = v + 1 + i * param_kind_width(k);
+			if (k == PK_DTYPES) {
+				put_s(b, q);
+				put_dtype(b, e[0], e[1]);
+				put_s(b, q);
+			} else if (k == PK_REQS) {
+				put_s(b, q);
+				put_req(b, e[0], e[1]);
+				put_s(b, q);
+			} else if (k == PK_PEERS) {
+				bool sym = sv_is_symbolic(e[0]);
+				if (json && sym)
+					put_s(b, q);
+				put_rank(b, e[0], me);
+				if (json && sym)
+					put_s(b, q);
+			} else if (k == PK_COORDS && !json) {
+				put_fmt(b, "%+" PRId64, e[0]);
+			} else {
+				bool sym = sv_is_symbolic(e[0]);
+				if (json && sym)
+					put_s(b, q);
+				put_int(b, e[0]);
+				if (json && sym)
+					put_s(b, q);
+			}
+		}
+		put_s(b, "]");
+		return;
+	}
+	bool sym = sv_is_symbolic(v[0]);
+	if (json && sym)
+		put_s(b, q);
+	put_int(b, v[0]);
+	if (json && sym)
+		put_s(b, q);
+}
+
+static void format_any(const struct event_view *ev, struct buf *out, bool json)
+{
+	const struct fn_desc *fn = ev->fn;
+	if (json)
+		put_fmt(out, "{\"fn\":\"%s\"", fn->name);
+	else
+		put_s(out, fn->name);
+	uint32_t i = 0;
+	bool bad = false;
+	for (uint32_t p = 0; p < fn->nparams; p++) {
+		enum param_kind k = fn->params[p].kind;
+		if (k == PK_IGNORE || k == PK_STATUS)
+			continue;
+		uint32_t w = group_width(k, ev->vals, i, ev->nvals, &bad);
+		if (bad)
+			break;
+		if (json)
+			put_fmt(out, ",\"%s\":", fn->params[p].name);
+		else
+			put_fmt(out, " %s=", fn->params[p].name);
+		put_value(out, ev, k, ev->vals + i, w, json);
+		i += w;
+	}
+	if (bad || i != ev->nvals)
+		put_s(out, json ? ",\"malformed\":true" : " <malformed>");
+	if (json)
+		put_s(out, "}");
+}
+
+void event_format(const struct event_view *ev, struct buf *out) { format_any(ev, out, false); }
+void event_format_json(const struct event_view *ev, struct buf *out) { format_any(ev, out, true); }

@@ -1,0 +1,93 @@
+/*
+ * histogram — bounded adaptive gap histograms. See histogram.h.
+ */
+#include "run/histogram.h"
+
+#include <string.h>
+
+#include "util/xalloc.h"
+
+int32_t hist_quarter_octave(double seconds)
+{
+	double nsd = seconds * 1e9;
+	if (!(nsd >= 1))
+		return -1;
+	uint64_t ns = nsd > 1.8e19 ? UINT64_MAX : (uint64_t)nsd;
+	int oct = 63 - __builtin_clzll(ns);
+	uint64_t q = oct >= 2 ? (ns >> (oct - 2)) & 3 : (ns << (2 - oct)) & 3;
+	return oct * 4 + (int32_t)q;
+}
+
+static void combine(struct run_bin *a, const struct run_bin *b)
+{
+	if (b->min < a->min)
+		a->min = b->min;
+	if (b->max > a->max)
+		a->max = b->max;
+	if (b->bin < a->bin)
+		a->bin = b->bin;
+	a->count += b->count;
+	a->sum += b->sum;
+}
+
+/* merge the adjacent pair with the fewest samples until there are at most maxbins */
+static void shrink(struct hist *h, uint32_t maxbins)
+{
+	if (maxbins < 1)
+		maxbins = 1;
+	while (h->n > maxbins) {
+		uint32_t best = 0;
+		for (uint32_t i = 1; i + 1 < h->n; i++)
+			if (h->bins[i].count + h->bins[i + 1].count < h->bins[best].count + h->bins[best + 1].count)
+				best = i;
+		combine(&h->bins[best], &h->bins[best + 1]);
+		memmove(h->bins + best + 1, h->bins + best + 2, (h->n - best - 2) * sizeof *h->bins);
+		h->n--;
+	}
+}
+
+static void insert(struct hist *h, const struct run_bin *b)
+{
+	uint32_t i = 0;
+	while (i < h->n && h->bins[i].bin < b->bin)
+		i++;
+	if (i < h->n && h->bins[i].bin == b->bin) {
+		combine(&h->bins[i], b);
+		return;
+	}
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 4;
+		h->bins = xrealloc(h->bins, h->cap * sizeof *h->bins);
+	}
+	memmove(h->bins + i + 1, h->bins + i, (h->n - i) * sizeof *h->bins);
+	h->bins[i] = *b;
+	h->n++;
+}
+
+void hist_add(struct hist *h, double x, uint32_t maxbins)
+{
+	int32_t q = hist_quarter_octave(x);
+	/* a merged bin whose range covers the sample takes it */
+	for (uint32_t i = 0; i < h->n; i++) {
+		struct run_bin *b = &h->bins[i];
+		if (b->bin == q || (b->min <= x && x <= b->max)) {
+			if (x < b->min)
+				b->min = x;
+			if (x > b->max)
+				b->max = x;
+			b->count++;
+			b->sum += x;
+			return;
+		}
+	}
+	struct run_bin b = {q, 1, x, x, x};
+	insert(h, &b);
+	shrink(h, maxbins);
+}
+
+void hist_merge(struct hist *h, const struct run_bin *bins, uint32_t n, uint32_t maxbins)
+{
+	for (uint32_t i = 0; i < n; i++)
+		insert(h, &bins[i]);
+	shrink(h, maxbins);
+}

@@ -1,0 +1,32 @@
+/*
+ * histogram — the compute-gap histograms of a trace (papers/000 §2, §3.5): at most a fixed number
+ * of bins per histogram, each with count, sum, min and max of its samples, so that size does not
+ * grow with the run's length.
+ *
+ * A sample of g nanoseconds belongs to quarter-octave q = 4 floor(log2 g) + (the two bits after
+ * g's leading one); q = -1 for g < 1 ns. Bins start as one quarter octave each; when a new one
+ * would exceed the limit, the adjacent pair with the fewest samples merges into one bin (numbered
+ * by its lower quarter octave, its range given by its min and max). The bulk keeps fine bins, the
+ * rare tails get coarse ones.
+ */
+#ifndef LADDER_RUN_HISTOGRAM_H
+#define LADDER_RUN_HISTOGRAM_H
+
+#include <stdint.h>
+
+#include "run/run.h"
+
+#define HIST_DEFAULT_BINS 8
+
+int32_t hist_quarter_octave(double seconds);
+
+struct hist {
+	struct run_bin *bins;   /* sorted by bin */
+	uint32_t n, cap;
+};
+
+void hist_add(struct hist *h, double seconds, uint32_t maxbins);
+/* add the bins of another histogram (sorted) */
+void hist_merge(struct hist *h, const struct run_bin *bins, uint32_t n, uint32_t maxbins);
+
+#endif

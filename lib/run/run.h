@@ -1,0 +1,177 @@
+/*
+ * run — one traced run in memory: everything a run container holds (hdf5-schema/run.yaml).
+ *
+ * The tracer assembles it at MPI_Finalize and serializes it (run_serialize: the raw format that
+ * `ladder import` reads); the store reads and writes it as HDF5; decode, replay, compare and
+ * extrapolation work on it. run_check validates every cross-reference, so tools can trust a run
+ * that passed it.
+ */
+#ifndef LADDER_RUN_RUN_H
+#define LADDER_RUN_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "grammar/grammar.h"
+#include "mpi/signature.h"
+#include "util/buf.h"
+
+#define RUN_RAW_MAGIC "LADDERRAW"
+#define RUN_RAW_VERSION 1
+
+struct run_frame {
+	char *module;
+	uint64_t offset;
+	char *symbol;          /* may be empty */
+};
+
+struct run_callsite {
+	uint64_t id;           /* hash of (module, offset) frames: equal across ranks */
+	uint32_t nframes;
+	struct run_frame *frames;
+};
+
+struct run_signature {
+	uint32_t fn;           /* index into run->fns */
+	uint64_t callsite;     /* callsite id */
+	uint32_t flags;        /* SIGF_* */
+	uint32_t nvals;
+	uint64_t voff;         /* offset into run->sigvals */
+};
+
+struct run_dur {           /* duration of a signature's calls, seconds */
+	uint32_t sig;
+	uint64_t count;
+	double sum, sumsq, min, max;
+};
+
+struct run_bin {           /* one histogram bin: gaps in [2^(bin/4), 2^((bin+1)/4)) ns */
+	int32_t bin;
+	uint64_t count;
+	double sum, min, max;  /* seconds */
+};
+
+#define RUN_NO_PREV UINT32_MAX   /* the gap before a rank's first recorded call */
+
+struct run_gap {           /* compute time before a call, given the call before it */
+	uint32_t prev, sig;
+	uint64_t count;
+	double sum, sumsq, min, max;
+	uint32_t nbins;
+	struct run_bin *bins;
+};
+
+struct run_group {         /* ranks whose call sequences are identical */
+	struct grammar g;
+	uint32_t nranks;
+	uint32_t *ranks;       /* sorted */
+	uint32_t ndurs;
+	struct run_dur *durs;
+	uint32_t ngaps;
+	struct run_gap *gaps;
+};
+
+struct run_stream {        /* a rank's values of one signature's streamed groups, in call order */
+	uint32_t rank, sig;
+	uint64_t nvals;
+	int64_t *vals;
+};
+
+enum run_pnode_kind { PNODE_REGION = 0, PNODE_FUNCTION = 1, PNODE_UNKNOWN = 2 };
+
+struct run_pnode {
+	int32_t parent;        /* -1 for the root region */
+	uint8_t kind;
+	char *name;
+};
+
+/* per rank and call path: integers, exact */
+enum { RUN_PC_VISITS, RUN_PC_BYTES_SENT, RUN_PC_BYTES_RECV, RUN_PC_MSGS_SENT, RUN_PC_MSGS_RECV,
+       RUN_PC_COUNT };
+extern const char *const run_count_names[RUN_PC_COUNT];
+extern const char *const run_count_units[RUN_PC_COUNT];
+/* exclusive time per call path, over the ranks that visited it */
+enum { RUN_TS_RANKS, RUN_TS_SUM, RUN_TS_MIN, RUN_TS_MAX, RUN_TS_MEAN, RUN_TS_MEDIAN, RUN_TS_STDDEV,
+       RUN_TS_ARGMIN, RUN_TS_ARGMAX, RUN_TS_COUNT };
+extern const char *const run_stat_names[RUN_TS_COUNT];
+extern const char *const run_stat_units[RUN_TS_COUNT];
+
+struct run_timestamps {    /* lossless mode: every call's start and duration, seconds */
+	uint32_t rank;
+	uint64_t n;
+	double *start, *dur;
+};
+
+struct run_attr {
+	char *key, *value;
+};
+
+struct run {
+	/* header */
+	uint32_t nranks;
+	char *command, *host, *slurm_job_id, *tool_version, *created, *options;
+	double t_start, t_end;     /* unix seconds */
+	bool synthetic;
+	uint32_t nattrs;
+	struct run_attr *attrs;    /* labels set by campaigns: rung, repetition, size ... */
+	/* vocabulary */
+	uint32_t nfns;
+	struct fn_desc *fns;       /* as recorded; strings owned by the run */
+	uint32_t nstrings;
+	char **strings;
+	uint32_t ncallsites;
+	struct run_callsite *callsites;
+	/* the trace */
+	uint32_t nsigs;
+	struct run_signature *sigs;
+	uint64_t nsigvals;
+	int64_t *sigvals;
+	uint32_t ngroups;
+	struct run_group *groups;
+	uint32_t nstreams;
+	struct run_stream *streams;    /* sorted by (rank, sig) */
+	/* profile: counts[(rank * nnodes + node) * RUN_PC_COUNT + metric]; exclusive time as
+	 * time_stats[node * RUN_TS_COUNT + stat], and per rank time[rank * nnodes + node] when the
+	 * run kept it (LADDER_TRACE_PROFILE=ranks), else NULL */
+	uint32_t nnodes;
+	struct run_pnode *nodes;
+	uint64_t *counts;
+	double *time_stats;
+	double *time;
+	/* lossless timestamps (optional) */
+	uint32_t nts;
+	struct run_timestamps *ts;
+	/* derived by run_index (not stored) */
+	uint32_t *rank_group;          /* nranks */
+	uint32_t *stream_first;        /* nranks + 1: streams of rank r are [first[r], first[r+1]) */
+};
+
+void run_init(struct run *r);
+void run_free(struct run *r);
+const char *run_attr(const struct run *r, const char *key);
+void run_set_attr(struct run *r, const char *key, const char *value);
+
+void run_serialize(const struct run *r, struct buf *b);
+/* one group (grammar, ranks, durations, gap histograms): the unit the tracer's merge exchanges */
+void run_group_serialize(const struct run_group *g, struct buf *b);
+bool run_group_parse(struct run_group *g, struct reader *rd);
+void run_group_free(struct run_group *g);
+/* false with a message in why when the bytes are not a run */
+bool run_parse(struct run *r, const void *data, size_t len, char *why, size_t whylen);
+
+/* Validate every count and cross-reference; builds the rank -> group and stream indexes. */
+bool run_check(struct run *r, char *why, size_t whylen);
+
+/* Fill time_stats from per-rank times ([rank][node]) and the counts (which ranks visited). */
+void run_time_stats(struct run *r, const double *time);
+
+/* Request pool key of a signature: the hash of everything but its req_out group. Equal to what
+ * the tracer computed when it recorded the call. */
+uint64_t run_signature_req_key(uint32_t fn, uint64_t callsite, uint32_t flags,
+			       const struct fn_desc *d, const int64_t *vals, uint32_t nvals);
+
+/* total number of calls (expanded events, failed polls counted one by one) is only known by
+ * walking; the number of grammar terminals per group is grammar_expanded_length. */
+
+#endif

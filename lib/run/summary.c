@@ -1,0 +1,64 @@
+/*
+ * summary — calls and bytes per function, grammar sizes. See summary.h.
+ */
+#include "run/summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+static int cmp_count(const void *a, const void *b)
+{
+	return strcmp(((const struct fn_count *)a)->name, ((const struct fn_count *)b)->name);
+}
+
+uint32_t run_function_counts(const struct run *r, int64_t rank, struct fn_count **out)
+{
+	struct fn_count *c = xcalloc(r->nnodes + 1, sizeof *c);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < r->nnodes; i++) {
+		if (r->nodes[i].kind == PNODE_REGION)
+			continue;
+		uint32_t k = 0;
+		while (k < n && strcmp(c[k].name, r->nodes[i].name))
+			k++;
+		if (k == n)
+			c[n++].name = r->nodes[i].name;
+		for (uint32_t q = 0; q < r->nranks; q++) {
+			if (rank >= 0 && q != (uint64_t)rank)
+				continue;
+			const uint64_t *m = r->counts + ((size_t)q * r->nnodes + i) * RUN_PC_COUNT;
+			c[k].calls += (double)m[RUN_PC_VISITS];
+			c[k].bytes_sent += (double)m[RUN_PC_BYTES_SENT];
+			c[k].bytes_recv += (double)m[RUN_PC_BYTES_RECV];
+		}
+	}
+	/* drop functions this rank never called */
+	uint32_t m = 0;
+	for (uint32_t k = 0; k < n; k++)
+		if (c[k].calls > 0)
+			c[m++] = c[k];
+	qsort(c, m, sizeof *c, cmp_count);
+	*out = c;
+	return m;
+}
+
+double run_total_calls(const struct run *r)
+{
+	double total = 0;
+	for (uint32_t i = 0; i < r->nnodes; i++)
+		if (r->nodes[i].kind == PNODE_FUNCTION)
+			for (uint32_t q = 0; q < r->nranks; q++)
+				total += (double)r->counts[((size_t)q * r->nnodes + i) * RUN_PC_COUNT + RUN_PC_VISITS];
+	return total;
+}
+
+void run_grammar_size(const struct run *r, uint64_t *rules, uint64_t *symbols)
+{
+	*rules = *symbols = 0;
+	for (uint32_t i = 0; i < r->ngroups; i++) {
+		*rules += r->groups[i].g.nrules;
+		*symbols += r->groups[i].g.nsyms;
+	}
+}

@@ -1,0 +1,28 @@
+/*
+ * summary — what people and tests want to know about a run at a glance: calls and bytes per MPI
+ * function and rank (from the profile), grammar sizes, calls per group.
+ */
+#ifndef LADDER_RUN_SUMMARY_H
+#define LADDER_RUN_SUMMARY_H
+
+#include <stdint.h>
+
+#include "run/run.h"
+
+struct fn_count {
+	const char *name;
+	double calls, bytes_sent, bytes_recv;
+};
+
+/* Per function, summed over call paths, for one rank (rank >= 0) or all ranks (rank < 0).
+ * Returns the number of entries, sorted by name; *out is allocated. Unknown (untraced MPI
+ * functions) are included with their calls. */
+uint32_t run_function_counts(const struct run *r, int64_t rank, struct fn_count **out);
+
+/* Total calls recorded (all ranks), from the profile. */
+double run_total_calls(const struct run *r);
+
+/* Rules and symbols over all groups. */
+void run_grammar_size(const struct run *r, uint64_t *rules, uint64_t *symbols);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * campaign_h5 — the campaign container (hdf5-schema/campaign.yaml): the ladder of runs, every rung
+ * and repetition linked (HDF5 external links, paths relative to the campaign file) or copied,
+ * plus what downstream stages add (models, extrapolated traces, replays, reports).
+ */
+#ifndef LADDER_STORE_CAMPAIGN_H5_H
+#define LADDER_STORE_CAMPAIGN_H5_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "store/h5.h"
+
+struct campaign_run {
+	uint32_t ranks, repetition;
+	char *size;          /* problem size label, "" when none */
+	char *path;          /* the run container, relative to the campaign file */
+	char *command;
+	char *created;
+	char *link;          /* object in the campaign: runs/p<ranks>/r<rep> */
+};
+
+/* Build a campaign from run containers. Refuses runs of different applications, runs whose
+ * labels contradict their rank counts, and duplicate rung/repetition pairs. copy: copy the runs
+ * into the campaign instead of linking them. */
+bool campaign_merge(const char *out, char *const *runs, int nruns, bool copy, struct h5_err *e);
+
+/* The runs of a campaign, sorted by ranks then repetition. */
+bool campaign_read_runs(const char *path, struct campaign_run **runs, uint32_t *n, struct h5_err *e);
+void campaign_runs_free(struct campaign_run *runs, uint32_t n);
+/* absolute or cwd-relative path of a run of the campaign at `campaign` */
+char *campaign_run_path(const char *campaign, const struct campaign_run *run);
+
+bool campaign_print(const char *path, bool json, struct h5_err *e);
+
+/* One scaling model of a call path and metric (`ladder model`). */
+struct campaign_model {
+	char *callpath, *metric, *status, *model, *growth, *note, *target;
+	uint32_t points;
+	double ar2, smape, rss, cv_error, prediction, lower, upper, level;
+	uint8_t wait_state;
+};
+
+/* Replace the campaign's models (/models/callpaths); settings says how they were made. */
+bool campaign_write_models(const char *path, const struct campaign_model *m, uint32_t n, const char *settings,
+			   struct h5_err *e);
+
+#endif
