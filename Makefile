@@ -36,7 +36,7 @@ CC      := gcc
 MPICC   ?= mpicc
 PKGS    := hdf5-serial gsl yaml-0.1 jansson
 VERSION := 0.1.0
-GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+GIT_REV := $(shell git describe --always --dirty --abbrev=7 2>/dev/null || echo unknown)
 
 # pkg-config is only asked when building (deps must not need it)
 ifeq ($(filter deps help,$(MAKECMDGOALS)),)
@@ -47,8 +47,7 @@ MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null)
 endif
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
-BASEFLAGS = -std=c11 -D_GNU_SOURCE -g -O2 $(WARN) -MMD -MP -Ilib \
-            -DLADDER_VERSION='"$(VERSION)"' -DLADDER_GIT_REV='"$(GIT_REV)"'
+BASEFLAGS = -std=c11 -D_GNU_SOURCE -g -O2 $(WARN) -MMD -MP -Ilib -DLADDER_VERSION='"$(VERSION)"'
 SANFLAGS :=
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined

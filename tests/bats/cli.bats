@@ -3,11 +3,14 @@
 
 load helper
 
-@test "ladder --help lists the commands and exits 0" {
+@test "ladder --help lists every command of commands.def and exits 0" {
 	run "$LADDER" --help
 	assert_success
-	assert_output --partial "usage: ladder"
-	assert_output --partial "help"
+	assert_line --index 0 --partial "usage: ladder"
+	listed=$(awk '/^Commands:/{f=1;next} /^$/{f=0} f{print $1}' <<< "$output" | sort)
+	defined=$(sed -n 's/^COMMAND(\(.*\))$/\1/p' "$TOP/bin/ladder/commands.def" | sort)
+	[ -n "$defined" ]
+	[ "$listed" = "$defined" ]
 }
 
 @test "ladder --version prints the version" {
