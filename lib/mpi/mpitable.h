@@ -9,7 +9,9 @@
 
 #include <stdbool.h>
 
-#define MT_MAXP 32       /* parameters of one function */
+#include "mpi/signature.h"
+
+#define MT_MAXP FN_MAXPARAMS   /* parameters of one function */
 #define MT_MAXFNS 512    /* functions of the table */
 #define MT_MAXPROTOS 1024
 

@@ -55,7 +55,7 @@ static void copy(char *dst, size_t cap, const char *src, size_t n)
 	dst[n] = 0;
 }
 
-/* ---- the table, read by trace/mpitable.c, in the form the issuers want ------------------------ */
+/* ---- the table, read by mpi/mpitable.c, in the form the issuers want ------------------------ */
 
 static void from_table(const struct tfn *t, struct gfn *f)
 {

@@ -157,6 +157,8 @@ struct param_desc {
 	enum param_kind kind;
 };
 
+#define FN_MAXPARAMS 32   /* parameters of one traced function (the table reader's limit) */
+
 struct fn_desc {
 	const char *name;
 	uint32_t flags;

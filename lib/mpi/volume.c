@@ -1,9 +1,10 @@
 /*
- * volume — bytes of one recorded call from its values. See volume.h; the rules are those of
- * workflows/apps/README.md and agree with what the tracer puts in the profile.
+ * volume — bytes and messages of one call from its encoded values, for the tracer's profile and
+ * the replayer's statistics. See volume.h; the rules are those of workflows/apps/README.md.
  */
 #include "mpi/volume.h"
 
+#include "mpi/fninfo.h"
 #include "mpi/signature.h"
 
 /* count x element size; values: a count group and a datatype group (id, size) */
@@ -59,20 +60,26 @@ void vol_account(enum vol_class c, const int64_t *const *a, const struct vol_ctx
 	case VOL_NONE:
 		return;
 	case VOL_SEND:      /* count, type, dest */
-		if (scalar(a[2]) != SV_PROC_NULL)
+		if (scalar(a[2]) != SV_PROC_NULL) {
 			o->sent += nbytes(scalar(a[0]), a[1]);
+			o->msgs_sent++;
+		}
 		return;
 	case VOL_RECV:      /* count, type, source */
-		if (scalar(a[2]) != SV_PROC_NULL)
+		if (scalar(a[2]) != SV_PROC_NULL) {
 			o->recv += nbytes(scalar(a[0]), a[1]);
+			o->msgs_recv++;
+		}
 		return;
 	case VOL_SENDRECV:  /* scount, stype, dest, rcount, rtype, source */
 		vol_account(VOL_SEND, a, q, o);
 		vol_account(VOL_RECV, a + 3, q, o);
 		return;
 	case VOL_MRECV:     /* count, type, message */
-		if (scalar(a[2]) != 0)   /* message id 0: MPI_MESSAGE_NO_PROC */
+		if (scalar(a[2]) != 0) { /* message id 0: MPI_MESSAGE_NO_PROC */
 			o->recv += nbytes(scalar(a[0]), a[1]);
+			o->msgs_recv++;
+		}
 		return;
 	case VOL_BCAST:     /* count, type, root, comm */
 		if (is_root(q, a[2]))
@@ -163,4 +170,16 @@ void vol_account(enum vol_class c, const int64_t *const *a, const struct vol_ctx
 	case VOL_NCLASSES:
 		return;
 	}
+}
+
+void vol_account_call(uint32_t fn, const int64_t *const *params, const struct vol_ctx *ctx,
+		      struct vol *out)
+{
+	if (fn >= rp_nfninfo || rp_fninfo[fn].vol == VOL_NONE)
+		return;
+	const struct rp_fninfo *info = &rp_fninfo[fn];
+	const int64_t *args[VOL_MAXARGS] = {0};
+	for (int a = 0; a < VOL_MAXARGS && info->vol_args[a] >= 0; a++)
+		args[a] = params[info->vol_args[a]];
+	vol_account(info->vol, args, ctx, out);
 }

@@ -1,8 +1,13 @@
 /*
- * volume — the bytes one recorded call moves, computed from its recorded values (counts and the
- * datatype sizes stored with them), by the project's byte accounting convention
- * (workflows/apps/README.md, "Byte accounting"): the calling rank's point of view, posted receive
- * counts, nothing to or from MPI_PROC_NULL, MPI_IN_PLACE never changing the accounting.
+ * volume — the one byte accounting of the project: the bytes and messages one call moves,
+ * computed from its encoded values (counts and the datatype sizes stored with them) by the
+ * convention of workflows/apps/README.md ("Byte accounting"): the calling rank's point of view,
+ * posted receive counts, nothing to or from MPI_PROC_NULL, MPI_IN_PLACE never changing the
+ * accounting; messages count point-to-point transfers only.
+ *
+ * The tracer accounts each call from the values it has just encoded (lib/trace/record.c), the
+ * replayer each replayed call from the recorded values (lib/replay/engine.c); the apps' --expect
+ * tables are checked against the tracer's profile, so all three agree by construction.
  *
  * Each traced function names its accounting class and the parameters the class reads in the
  * function table (lib/mpi/mpi-functions.tbl, vol=CLASS(args)); replaygen turns that into
@@ -45,12 +50,19 @@ struct vol_ctx {
 };
 
 struct vol {
-	uint64_t sent, recv;
+	uint64_t sent, recv;             /* bytes */
+	uint32_t msgs_sent, msgs_recv;   /* point-to-point messages */
 };
 
-/* vals[i]: the values of the class's i-th argument (as listed in the table); NULL when the
+/* args[i]: the values of the class's i-th argument (as listed in the table); NULL when the
  * parameter was not recorded. Adds to *out. */
 void vol_account(enum vol_class c, const int64_t *const *args, const struct vol_ctx *ctx,
 		 struct vol *out);
+
+/* the same for one call of traced function fn (an id of mpi/fnids.h): params[p] holds the values
+ * of its p-th parameter, NULL when not recorded; the class and its arguments come from
+ * rp_fninfo[fn]. Adds to *out; nothing for functions that move no data. */
+void vol_account_call(uint32_t fn, const int64_t *const *params, const struct vol_ctx *ctx,
+		      struct vol *out);
 
 #endif

@@ -153,15 +153,6 @@ static void emit_wrapper(const struct tfn *f, const struct proto *pr)
 			continue;
 		emit_encode(f, pr, i);
 	}
-	if (f->vol) {
-		char *v = strdup(f->vol);
-		char *paren = strchr(v, '(');
-		if (!paren)
-			gen_die("%s: vol=%s lacks arguments", f->name, f->vol);
-		*paren = 0;
-		emit("\tvol_%s(&c, %s;\n", v, paren + 1);
-		free(v);
-	}
 	if (status_param >= 0 && (has_src || has_reqs)) {
 		/* the tracer needs statuses of wildcard receives even when the app ignores them */
 		const char *n = "1";

@@ -1,5 +1,5 @@
 /*
- * decode — scalar and array parameters back from their recorded values (grammar/signature.h):
+ * decode — scalar and array parameters back from their recorded values (mpi/signature.h):
  * symbolic values to MPI constants, peers (relative world ranks) and roots (world ranks) to ranks
  * of the call's communicator, Cartesian coordinates (relative to the caller's) to absolute ones,
  * string ids to the strings of the run. Arrays live in the call's memory (rp_alloc).
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "replay/issue.h"
-#include "trace/ladder-trace.h"
+#include "mpi/pcontrol.h"
 #include "util/hash.h"
 
 static int64_t first(struct rp_call *k, int p) { return k->v[p] ? k->v[p][0] : SV_IGNORE; }

@@ -12,7 +12,7 @@
 #include "mpi/fninfo.h"
 #include "replay/issue.h"
 #include "mpi/fnids.h"
-#include "trace/ladder-trace.h"
+#include "mpi/pcontrol.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
@@ -178,9 +178,6 @@ static void account(struct rp *x, struct rp_call *k)
 	}
 	if (info->vol == VOL_NONE)
 		return;
-	const int64_t *args[VOL_MAXARGS] = {0};
-	for (int a = 0; a < VOL_MAXARGS && info->vol_args[a] >= 0; a++)
-		args[a] = k->v[info->vol_args[a]];
 	struct vol_ctx q = {0};
 	q.world_rank = x->rank;
 	if (k->ci) {
@@ -190,8 +187,8 @@ static void account(struct rp *x, struct rp_call *k)
 		q.indeg = k->ci->indeg;
 		q.outdeg = k->ci->outdeg;
 	}
-	struct vol b = {0, 0};
-	vol_account(info->vol, args, &q, &b);
+	struct vol b = {0};
+	vol_account_call(k->fn, k->v, &q, &b);
 	if (k->d->flags & FNF_PERSISTENT) {
 		for (uint32_t p = 0; p < k->d->nparams; p++)
 			if (k->d->params[p].kind == PK_REQ_OUT && k->v[p])

@@ -151,7 +151,7 @@ void rp_request_set_vol(struct rp *x, int64_t pool, int64_t slot, const struct v
 struct vol rp_request_vol(struct rp *x, int64_t pool, int64_t slot)
 {
 	struct rp_reqent *e = find(x, pool, slot);
-	return e ? e->vol : (struct vol){0, 0};
+	return e ? e->vol : (struct vol){0};
 }
 
 /* ---- decoders --------------------------------------------------------------------------------- */

@@ -103,155 +103,124 @@ static void put_req(struct buf *b, int64_t creator, int64_t slot)
 		put_fmt(b, "%08" PRIx32 ".%" PRId64, (uint32_t)((uint64_t)creator >> 32), slot);
 }
 
-/* One parameter's value, text form. json: quote symbolic tokens. Returns values consumed. */
+/* ---- one parameter's value: the same tokens in text and JSON, where names are quoted --------- */
+
+/* JSON quotes a token that is a name (a handle, a buffer kind, a symbolic value); numbers are bare */
+static bool token_is_name(enum param_kind k, int64_t first)
+{
+	switch (k) {
+	case PK_BUF: case PK_COMM: case PK_NEWCOMM: case PK_DTYPE: case PK_NEWTYPE: case PK_OP:
+	case PK_NEWOP: case PK_GROUP: case PK_NEWGROUP: case PK_MSG: case PK_MSG_OUT: case PK_INFO:
+	case PK_REQ: case PK_REQ_OUT:
+		return true;
+	default:
+		return sv_is_symbolic(first);
+	}
+}
+
+/* the token of a scalar value of kind k (ranks relative to the event's rank) */
+static void put_token(struct buf *b, const struct event_view *ev, enum param_kind k, const int64_t *v)
+{
+	static const char *const buffers[] = {"user", "IN_PLACE", "BOTTOM", "NULL"};
+	switch (k) {
+	case PK_BUF: put_s(b, v[0] >= 0 && v[0] <= 3 ? buffers[v[0]] : "?"); return;
+	case PK_PEER: case PK_PEER_OUT: case PK_SELF_OUT: case PK_SRC: put_rank(b, v[0], ev->rank); return;
+	case PK_COMM: case PK_NEWCOMM: put_comm(b, v[0]); return;
+	case PK_DTYPE: put_dtype(b, v[0], v[1]); return;
+	case PK_NEWTYPE: put_handle(b, "type", v[0]); return;
+	case PK_OP: case PK_NEWOP: put_op(b, v[0]); return;
+	case PK_GROUP: case PK_NEWGROUP: put_handle(b, "group", v[0]); return;
+	case PK_MSG: case PK_MSG_OUT: put_handle(b, "msg", v[0]); return;
+	case PK_INFO: put_s(b, v[0] ? "set" : "null"); return;
+	case PK_REQ: put_req(b, v[0], v[1]); return;
+	case PK_REQ_OUT: put_req(b, (int64_t)ev->req_key, v[0]); return;
+	default: put_int(b, v[0]); return;
+	}
+}
+
+static void put_scalar(struct buf *b, const struct event_view *ev, enum param_kind k, const int64_t *v,
+		       bool json)
+{
+	bool quote = json && token_is_name(k, v[0]);
+	if (quote)
+		put_s(b, "\"");
+	put_token(b, ev, k, v);
+	if (quote)
+		put_s(b, "\"");
+}
+
+/* a receive from MPI_ANY_SOURCE with the source it matched (v[1], relative; symbolic: unknown) */
+static void put_any_source(struct buf *b, const int64_t *v, uint32_t me, bool json)
+{
+	char actual[32];
+	if (sv_is_symbolic(v[1]))
+		snprintf(actual, sizeof actual, "?");
+	else
+		snprintf(actual, sizeof actual, "%" PRId64, v[1] + (int64_t)me);
+	if (json)
+		put_fmt(b, "{\"any\":true,\"actual\":\"%s\"}", actual);
+	else
+		put_fmt(b, "ANY_SOURCE@%-*s", ACTUAL_SOURCE_WIDTH, actual);
+}
+
+/* a string by its text when the event's string table has it, else by its id */
+static void put_string(struct buf *b, const struct event_view *ev, int64_t id, bool json)
+{
+	for (uint32_t i = 0; i < ev->nstrings && ev->strings; i++)
+		if ((int64_t)(hash_bytes(ev->strings[i], strlen(ev->strings[i]), 0) & INT64_MAX) == id) {
+			put_fmt(b, "\"%s\"", ev->strings[i]);
+			return;
+		}
+	const char *q = json ? "\"" : "";
+	put_fmt(b, "%sstring#%" PRId64 "%s", q, id, q);
+}
+
+/* the kind of one element of an array kind */
+static enum param_kind element_kind(enum param_kind k)
+{
+	switch (k) {
+	case PK_DTYPES: return PK_DTYPE;
+	case PK_REQS: return PK_REQ;
+	case PK_PEERS: return PK_PEER;
+	default: return PK_INT;
+	}
+}
+
+/* an array: [e0,e1,...] (v[0] elements), or its symbolic value; text shows coordinates signed */
+static void put_array(struct buf *b, const struct event_view *ev, enum param_kind k, const int64_t *v,
+		      bool json)
+{
+	if (sv_is_symbolic(v[0])) {
+		put_scalar(b, ev, PK_INT, v, json);
+		return;
+	}
+	put_s(b, "[");
+	for (int64_t i = 0; i < v[0]; i++) {
+		if (i)
+			put_s(b, ",");
+		const int64_t *e = v + 1 + i * param_kind_width(k);
+		if (k == PK_COORDS && !json)
+			put_fmt(b, "%+" PRId64, e[0]);
+		else
+			put_scalar(b, ev, element_kind(k), e, json);
+	}
+	put_s(b, "]");
+}
+
+/* One parameter's value (w values at v) as text, or as JSON when json is set. */
 static void put_value(struct buf *b, const struct event_view *ev, enum param_kind k,
 		      const int64_t *v, uint32_t w, bool json)
 {
-	uint32_t me = ev->rank;
-	if (w == 1 && v[0] == SV_STREAMED) {   /* should not happen after substitution */
+	if (w == 1 && v[0] == SV_STREAMED)     /* should not happen after substitution */
 		put_s(b, json ? "\"STREAMED\"" : "STREAMED");
-		return;
-	}
-	const char *q = json ? "\"" : "";
-	switch (k) {
-	case PK_BUF: {
-		static const char *const names[] = {"user", "IN_PLACE", "BOTTOM", "NULL"};
-		put_s(b, q);
-		put_s(b, v[0] >= 0 && v[0] <= 3 ? names[v[0]] : "?");
-		put_s(b, q);
-		return;
-	}
-	case PK_PEER: case PK_PEER_OUT: case PK_SELF_OUT:
-		if (json && sv_is_symbolic(v[0]))
-			put_s(b, q);
-		put_rank(b, v[0], me);
-		if (json && sv_is_symbolic(v[0]))
-			put_s(b, q);
-		return;
-	case PK_SRC:
-		if (v[0] == SV_ANY_SOURCE) {
-			char act[32];
-			if (sv_is_symbolic(v[1]))
-				snprintf(act, sizeof act, "?");
-			else
-				snprintf(act, sizeof act, "%" PRId64, v[1] + (int64_t)me);
-			if (json)
-				put_fmt(b, "{\"any\":true,\"actual\":\"%s\"}", act);
-			else
-				put_fmt(b, "ANY_SOURCE@%-*s", ACTUAL_SOURCE_WIDTH, act);
-			return;
-		}
-		if (json && sv_is_symbolic(v[0]))
-			put_s(b, q);
-		put_rank(b, v[0], me);
-		if (json && sv_is_symbolic(v[0]))
-			put_s(b, q);
-		return;
-	case PK_COMM: case PK_NEWCOMM:
-		put_s(b, q);
-		put_comm(b, v[0]);
-		put_s(b, q);
-		return;
-	case PK_DTYPE: case PK_NEWTYPE:
-		put_s(b, q);
-		if (k == PK_DTYPE)
-			put_dtype(b, v[0], v[1]);
-		else
-			put_handle(b, "type", v[0]);
-		put_s(b, q);
-		return;
-	case PK_OP: case PK_NEWOP:
-		put_s(b, q);
-		put_op(b, v[0]);
-		put_s(b, q);
-		return;
-	case PK_GROUP: case PK_NEWGROUP:
-		put_s(b, q);
-		put_handle(b, "group", v[0]);
-		put_s(b, q);
-		return;
-	case PK_MSG: case PK_MSG_OUT:
-		put_s(b, q);
-		put_handle(b, "msg", v[0]);
-		put_s(b, q);
-		return;
-	case PK_INFO:
-		put_s(b, q);
-		put_s(b, v[0] ? "set" : "null");
-		put_s(b, q);
-		return;
-	case PK_REQ:
-		put_s(b, q);
-		put_req(b, v[0], v[1]);
-		put_s(b, q);
-		return;
-	case PK_REQ_OUT:
-		put_s(b, q);
-		put_req(b, (int64_t)ev->req_key, v[0]);
-		put_s(b, q);
-		return;
-	case PK_STRING: {
-		const char *str = NULL;
-		for (uint32_t i = 0; i < ev->nstrings && ev->strings && !str; i++)
-			if ((int64_t)(hash_bytes(ev->strings[i], strlen(ev->strings[i]), 0) & INT64_MAX) == v[0])
-				str = ev->strings[i];
-		if (str)
-			put_fmt(b, "\"%s\"", str);
-		else
-			put_fmt(b, "%sstring#%" PRId64 "%s", q, v[0], q);
-		return;
-	}
-	default:
-		break;
-	}
-	if (param_kind_is_array(k)) {
-		if (sv_is_symbolic(v[0])) {
-			put_s(b, q);
-			put_s(b, symbolic_name(v[0]));
-			put_s(b, q);
-			return;
-		}
-		int64_t n = v[0];
-		put_s(b, "[");
-		for (int64_t i = 0; i < n; i++) {
-			if (i)
-				put_s(b, ",");
-			const int64_t *e = v + 1 + i * param_kind_width(k);
-			if (k == PK_DTYPES) {
-				put_s(b, q);
-				put_dtype(b, e[0], e[1]);
-				put_s(b, q);
-			} else if (k == PK_REQS) {
-				put_s(b, q);
-				put_req(b, e[0], e[1]);
-				put_s(b, q);
-			} else if (k == PK_PEERS) {
-				bool sym = sv_is_symbolic(e[0]);
-				if (json && sym)
-					put_s(b, q);
-				put_rank(b, e[0], me);
-				if (json && sym)
-					put_s(b, q);
-			} else if (k == PK_COORDS && !json) {
-				put_fmt(b, "%+" PRId64, e[0]);
-			} else {
-				bool sym = sv_is_symbolic(e[0]);
-				if (json && sym)
-					put_s(b, q);
-				put_int(b, e[0]);
-				if (json && sym)
-					put_s(b, q);
-			}
-		}
-		put_s(b, "]");
-		return;
-	}
-	bool sym = sv_is_symbolic(v[0]);
-	if (json && sym)
-		put_s(b, q);
-	put_int(b, v[0]);
-	if (json && sym)
-		put_s(b, q);
+	else if (k == PK_SRC && v[0] == SV_ANY_SOURCE)
+		put_any_source(b, v, ev->rank, json);
+	else if (k == PK_STRING)
+		put_string(b, ev, v[0], json);
+	else if (param_kind_is_array(k))
+		put_array(b, ev, k, v, json);
+	else
+		put_scalar(b, ev, k, v, json);
 }
 
 static void format_any(const struct event_view *ev, struct buf *out, bool json)

@@ -13,14 +13,8 @@
 
 #include <mpi.h>
 
-#define LADDER_PCONTROL_PAUSE 0
-#define LADDER_PCONTROL_RESUME 1
-#define LADDER_PCONTROL_REGION_BEGIN 0x1add01
-#define LADDER_PCONTROL_REGION_END 0x1add02
-/* For ladder-replay: the next receive or probe, posted with a definite source, replays an
- * MPI_ANY_SOURCE call and is recorded as one (with that source as the actual source). Not itself
- * recorded. */
-#define LADDER_PCONTROL_REPLAY_ANY_SOURCE 0x1add03
+/* the levels (shared with the replayer); found next to this header in the source tree */
+#include "../mpi/pcontrol.h"
 
 #define LADDER_REGION_BEGIN(name) MPI_Pcontrol(LADDER_PCONTROL_REGION_BEGIN, (const char *)(name))
 #define LADDER_REGION_END(name) MPI_Pcontrol(LADDER_PCONTROL_REGION_END, (const char *)(name))

@@ -12,12 +12,14 @@
  * A run of identical polls that find nothing (Test, Iprobe ... with flag 0) is one grammar symbol
  * whose repeat count goes to the stream.
  */
+#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "run/histogram.h"
+#include "mpi/volume.h"
 #include "trace/tracer.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
@@ -504,27 +506,17 @@ static void site_remember(struct site_cache *sc, const struct tcall *c, uint64_t
 	sc->valid = true;
 }
 
-static void record_call(struct tcall *c)
+/* the call's signature in S.sig: its values with streamed groups replaced by SV_STREAMED (an
+ * array by one marker). Marks each group SM_ALWAYS (goes to the stream) or SM_NONE; returns the
+ * signature's length and sets *any_streamed. */
+static uint32_t build_signature(struct tcall *c, bool stream_adaptive, bool *any_streamed)
 {
-	const struct fn_desc *d = &ladder_functions[c->fn];
-	uint64_t callsite = callsite_of(c->ret_addr);
-	bool failed_poll = (d->flags & FNF_POLL) &&
-			   ((c->has_flag && !c->flag) || (c->has_indices && c->outcount == 0));
-	uint32_t flags = failed_poll ? SIGF_FAILED_POLL : 0;
-	struct site_cache *sc = site_of_call(callsite, c->fn);
-	bool hit = site_hit(sc, c, callsite, flags);
-	struct base *b = hit ? sc->b : base_of(c, callsite, flags);
-	bool stream_adaptive = b && b->streaming;
-	if (!hit)
-		site_remember(sc, c, callsite, flags, b);
-
-	/* the signature: streamed groups replaced by SV_STREAMED */
 	if (c->nvals > S.capsig) {
 		S.capsig = c->nvals * 2;
 		S.sig = xrealloc(S.sig, S.capsig * sizeof *S.sig);
 	}
 	uint32_t n = 0;
-	bool any_streamed = false;
+	*any_streamed = false;
 	for (uint32_t g = 0; g < c->ngroups; g++) {
 		struct tgroup *gr = &c->groups[g];
 		bool streamed = gr->mode == SM_ALWAYS || (gr->mode == SM_ADAPTIVE && stream_adaptive);
@@ -540,101 +532,122 @@ static void record_call(struct tcall *c)
 			for (uint32_t i = 0; i < gr->width; i++)
 				S.sig[n++] = SV_STREAMED;
 		}
-		if (streamed) {
-			gr->mode = SM_ALWAYS;    /* marks "goes to the stream" below */
-			any_streamed = true;
-		} else {
-			gr->mode = SM_NONE;
-		}
+		gr->mode = streamed ? SM_ALWAYS : SM_NONE;
+		*any_streamed |= streamed;
 	}
+	return n;
+}
 
-	/* a created request: its pool is the signature without the request */
+/* a call that creates a request: its pool is the signature without the request; the request's
+ * slot in that pool goes into the values and the signature. Returns the slot (0 when no request
+ * was made). */
+static uint32_t name_created_request(struct tcall *c, struct site_cache *sc, bool hit, uint64_t callsite,
+				     uint32_t flags, uint32_t n, bool made_request)
+{
+	if (!hit || !sc->pool) {
+		sc->req_key = run_signature_req_key(c->fn, callsite, flags, &ladder_functions[c->fn], S.sig, n);
+		sc->pool = req_pool(sc->req_key);
+	}
+	c->req_key = sc->req_key;
 	uint32_t slot = 0;
-	bool made_request = c->req_out && *c->req_out != MPI_REQUEST_NULL;
-	if (c->req_out_group >= 0) {
-		if (!hit || !sc->pool) {
-			sc->req_key = run_signature_req_key(c->fn, callsite, flags, d, S.sig, n);
-			sc->pool = req_pool(sc->req_key);
-		}
-		c->req_key = sc->req_key;
-		int64_t v = SV_NULL;
-		if (made_request) {
-			slot = req_pool_take(sc->pool);
-			v = slot;
-		}
-		uint32_t at = c->groups[c->req_out_group].start;
-		c->vals[at] = v;
-		/* the same position in the signature: req_out is never streamed */
-		uint32_t pos = 0;
-		for (int32_t g = 0; g < c->req_out_group; g++)
-			pos += c->groups[g].mode == SM_ALWAYS && param_kind_is_array(c->groups[g].kind) ? 1 : c->groups[g].width;
-		S.sig[pos] = v;
-	}
-
-	struct tsig *s = sc->last;
-	if (!s || s->nvals != n || memcmp(s->vals, S.sig, n * sizeof *S.sig)) {
-		uint64_t h = hash_values(hash_combine(hash_combine(hash_mix64(c->fn + 1), callsite), flags), S.sig, n);
-		s = sig_find(h, c->fn, flags, callsite, S.sig, n);
-		if (!s) {
-			s = sig_add(h, c->fn, flags, callsite, S.sig, n);
-			if (b && !b->streaming && ++b->variants > (uint32_t)T.stream_after)
-				b->streaming = true;
-		}
-		sc->last = s;
-	}
-	uint32_t term = s->term;
-	c->terminal = term;
-
-	struct reqent *wildcard = NULL;
+	int64_t v = SV_NULL;
 	if (made_request) {
-		struct reqent *e = req_add(c->req_out, *c->req_out, c->req_key, sc->pool, slot);
-		e->persistent = c->req_persistent;
-		e->ci = c->ci;
-		if (e->persistent) {   /* accounted at each MPI_Start */
-			e->bytes_sent = c->bytes_sent;
-			e->bytes_recv = c->bytes_recv;
-			e->msgs_sent = c->msgs_sent;
-			e->msgs_recv = c->msgs_recv;
-			c->bytes_sent = c->bytes_recv = 0;
-			c->msgs_sent = c->msgs_recv = 0;
-		} else if (c->src_group >= 0 && c->vals[c->groups[c->src_group].start] == SV_ANY_SOURCE) {
-			e->wildcard = true;
-			wildcard = e;
-		}
+		slot = req_pool_take(sc->pool);
+		v = slot;
 	}
-	if (!c->record)
-		return;
+	c->vals[c->groups[c->req_out_group].start] = v;
+	/* the same position in the signature: req_out is never streamed */
+	uint32_t pos = 0;
+	for (int32_t g = 0; g < c->req_out_group; g++)
+		pos += c->groups[g].mode == SM_ALWAYS && param_kind_is_array(c->groups[g].kind) ? 1 : c->groups[g].width;
+	S.sig[pos] = v;
+	return slot;
+}
 
-	/* value streams and the grammar */
-	bool merged = failed_poll && T.have_last && T.last_failed_poll && T.last_term == term &&
-		      same_as_last_poll(c);
-	if (merged) {
-		T.streams[term].v[T.last_poll_index]++;
-	} else {
-		if (failed_poll) {
-			T.last_poll_index = stream_push(term, 1);
-			remember_poll(c);
-		}
-		if (any_streamed)
-			for (uint32_t g = 0; g < c->ngroups; g++) {
-				struct tgroup *gr = &c->groups[g];
-				if (gr->mode != SM_ALWAYS)
-					continue;
-				for (uint32_t i = 0; i < gr->width; i++) {
-					uint64_t at = stream_push(term, c->vals[gr->start + i]);
-					if (wildcard && (int32_t)g == c->src_group && i == 1) {
-						wildcard->patch_term = term;
-						wildcard->patch_index = at;
-					}
-				}
+/* the signature's entry in the call signature table, added when new; a new variant of a base
+ * may switch the base to streaming */
+static struct tsig *signature_entry(struct tcall *c, struct site_cache *sc, struct base *b, uint64_t callsite,
+				    uint32_t flags, uint32_t n)
+{
+	struct tsig *s = sc->last;
+	if (s && s->nvals == n && !memcmp(s->vals, S.sig, n * sizeof *S.sig))
+		return s;
+	uint64_t h = hash_values(hash_combine(hash_combine(hash_mix64(c->fn + 1), callsite), flags), S.sig, n);
+	s = sig_find(h, c->fn, flags, callsite, S.sig, n);
+	if (!s) {
+		s = sig_add(h, c->fn, flags, callsite, S.sig, n);
+		if (b && !b->streaming && ++b->variants > (uint32_t)T.stream_after)
+			b->streaming = true;
+	}
+	sc->last = s;
+	return s;
+}
+
+/* the request the call created: a persistent one carries the call's bytes to each MPI_Start, a
+ * receive from ANY_SOURCE gets its actual source patched in at completion (returned) */
+static struct reqent *register_request(struct tcall *c, struct site_cache *sc, uint32_t slot)
+{
+	struct reqent *e = req_add(c->req_out, *c->req_out, c->req_key, sc->pool, slot);
+	e->persistent = c->req_persistent;
+	e->ci = c->ci;
+	if (e->persistent) {   /* accounted at each MPI_Start */
+		e->bytes_sent = c->bytes_sent;
+		e->bytes_recv = c->bytes_recv;
+		e->msgs_sent = c->msgs_sent;
+		e->msgs_recv = c->msgs_recv;
+		c->bytes_sent = c->bytes_recv = 0;
+		c->msgs_sent = c->msgs_recv = 0;
+		return NULL;
+	}
+	if (c->src_group >= 0 && c->vals[c->groups[c->src_group].start] == SV_ANY_SOURCE) {
+		e->wildcard = true;
+		return e;
+	}
+	return NULL;
+}
+
+/* the streamed groups' values to the terminal's stream; a wildcard receive remembers where its
+ * actual source went */
+static void push_streamed_values(struct tcall *c, uint32_t term, struct reqent *wildcard)
+{
+	for (uint32_t g = 0; g < c->ngroups; g++) {
+		struct tgroup *gr = &c->groups[g];
+		if (gr->mode != SM_ALWAYS)
+			continue;
+		for (uint32_t i = 0; i < gr->width; i++) {
+			uint64_t at = stream_push(term, c->vals[gr->start + i]);
+			if (wildcard && (int32_t)g == c->src_group && i == 1) {
+				wildcard->patch_term = term;
+				wildcard->patch_index = at;
 			}
-		sequitur_append(T.grammar, term);
-		T.last_term = term;
-		T.have_last = true;
-		T.last_failed_poll = failed_poll;
+		}
 	}
+}
 
-	/* timing and profile */
+/* value streams and the grammar; a repeat of the last failed poll only counts up its run */
+static void append_to_grammar(struct tcall *c, uint32_t term, bool failed_poll, bool any_streamed,
+			      struct reqent *wildcard)
+{
+	if (failed_poll && T.have_last && T.last_failed_poll && T.last_term == term && same_as_last_poll(c)) {
+		T.streams[term].v[T.last_poll_index]++;
+		return;
+	}
+	if (failed_poll) {
+		T.last_poll_index = stream_push(term, 1);
+		remember_poll(c);
+	}
+	if (any_streamed)
+		push_streamed_values(c, term, wildcard);
+	sequitur_append(T.grammar, term);
+	T.last_term = term;
+	T.have_last = true;
+	T.last_failed_poll = failed_poll;
+}
+
+/* duration, the compute gap before the call, profile, timestamps and the raw log */
+static void account_time(struct tcall *c, struct tsig *s, struct site_cache *sc, struct reqent *wildcard)
+{
+	uint32_t term = s->term;
 	double dur = c->t_returned - c->t_invoke;
 	stats_add(&T.durs[term], dur);
 	if (T.events == 0)
@@ -655,8 +668,68 @@ static void record_call(struct tcall *c)
 	T.events++;
 }
 
+static void record_call(struct tcall *c)
+{
+	const struct fn_desc *d = &ladder_functions[c->fn];
+	uint64_t callsite = callsite_of(c->ret_addr);
+	bool failed_poll = (d->flags & FNF_POLL) &&
+			   ((c->has_flag && !c->flag) || (c->has_indices && c->outcount == 0));
+	uint32_t flags = failed_poll ? SIGF_FAILED_POLL : 0;
+	struct site_cache *sc = site_of_call(callsite, c->fn);
+	bool hit = site_hit(sc, c, callsite, flags);
+	struct base *b = hit ? sc->b : base_of(c, callsite, flags);
+	if (!hit)
+		site_remember(sc, c, callsite, flags, b);
+
+	bool any_streamed;
+	uint32_t n = build_signature(c, b && b->streaming, &any_streamed);
+	uint32_t slot = 0;
+	bool made_request = c->req_out && *c->req_out != MPI_REQUEST_NULL;
+	if (c->req_out_group >= 0)
+		slot = name_created_request(c, sc, hit, callsite, flags, n, made_request);
+	struct tsig *s = signature_entry(c, sc, b, callsite, flags, n);
+	c->terminal = s->term;
+	struct reqent *wildcard = made_request ? register_request(c, sc, slot) : NULL;
+	if (!c->record)
+		return;
+	append_to_grammar(c, s->term, failed_poll, any_streamed, wildcard);
+	account_time(c, s, sc, wildcard);
+}
+
+/* ---- bytes and messages: the project's one byte accounting (lib/mpi/volume.c) on the values just
+ * encoded, before any of them is replaced by its stream marker or request slot ------------------ */
+
+static void account_volume(struct tcall *c)
+{
+	const struct fn_desc *d = &ladder_functions[c->fn];
+	const int64_t *params[FN_MAXPARAMS] = {0};
+	uint32_t group = 0;
+	for (uint32_t p = 0; p < d->nparams && p < FN_MAXPARAMS; p++) {
+		enum param_kind k = d->params[p].kind;
+		if (k == PK_IGNORE || k == PK_STATUS)
+			continue;   /* the wrappers encode every other parameter, in order */
+		assert(group < c->ngroups);
+		params[p] = c->vals + c->groups[group++].start;
+	}
+	struct vol_ctx ctx = {.world_rank = T.rank};
+	if (c->ci) {
+		ctx.inter = c->ci->inter;
+		ctx.size = c->ci->inter ? c->ci->remote_size : c->ci->size;
+		ctx.rank = c->ci->rank;
+		ctx.indeg = c->ci->indeg;
+		ctx.outdeg = c->ci->outdeg;
+	}
+	struct vol v = {0};
+	vol_account_call(c->fn, params, &ctx, &v);
+	c->bytes_sent += v.sent;
+	c->bytes_recv += v.recv;
+	c->msgs_sent += v.msgs_sent;
+	c->msgs_recv += v.msgs_recv;
+}
+
 void tcall_end(struct tcall *c)
 {
+	account_volume(c);
 	record_call(c);
 	if (c->record) {
 		double now = trace_now();

@@ -6,11 +6,11 @@
  * One intercepted call goes through:
  *   tcall_begin      decide whether to record; take the entry timestamp
  *   enc_*            encode each input parameter into the call's value groups
- *   vol_*            byte and message accounting for the profile
  *   tcall_invoke     timestamp, then the PMPI call
  *   tcall_returned   timestamp
  *   enc_* (outputs), tcall_statuses_done, tcall_requests_done, obj_release_*
- *   tcall_end        streams, call signature table, grammar, timing, profile, raw log
+ *   tcall_end        bytes and messages (lib/mpi/volume.c, from the encoded values), streams,
+ *                    call signature table, grammar, timing, profile, raw log
  */
 #ifndef LADDER_TRACE_TRACER_H
 #define LADDER_TRACE_TRACER_H
@@ -185,46 +185,6 @@ void enc_newgroup(struct tcall *c, MPI_Group *g);
 void enc_newop(struct tcall *c, MPI_Op *op);
 void enc_req_out(struct tcall *c, MPI_Request *r);
 void enc_msg_out(struct tcall *c, MPI_Message *m);
-
-/* ---- byte accounting (volume.c), the rules of workflows/apps/README.md ---------------------- */
-void vol_send(struct tcall *c, int count, MPI_Datatype t, int dest);
-void vol_recv(struct tcall *c, int count, MPI_Datatype t, int source);
-void vol_sendrecv(struct tcall *c, int scount, MPI_Datatype st, int dest, int rcount,
-		  MPI_Datatype rt, int source);
-void vol_mrecv(struct tcall *c, int count, MPI_Datatype t, MPI_Message *msg);
-void vol_bcast(struct tcall *c, int count, MPI_Datatype t, int root, MPI_Comm comm);
-void vol_reduce(struct tcall *c, int count, MPI_Datatype t, int root, MPI_Comm comm);
-void vol_allreduce(struct tcall *c, int count, MPI_Datatype t);
-void vol_reduce_scatter(struct tcall *c, const int *rcounts, MPI_Datatype t, MPI_Comm comm);
-void vol_reduce_scatter_block(struct tcall *c, int rcount, MPI_Datatype t, MPI_Comm comm);
-void vol_gather(struct tcall *c, const void *sbuf, int scount, MPI_Datatype st, int rcount,
-		MPI_Datatype rt, int root, MPI_Comm comm);
-void vol_gatherv(struct tcall *c, const void *sbuf, int scount, MPI_Datatype st, const int *rcounts,
-		 MPI_Datatype rt, int root, MPI_Comm comm);
-void vol_scatter(struct tcall *c, int scount, MPI_Datatype st, const void *rbuf, int rcount,
-		 MPI_Datatype rt, int root, MPI_Comm comm);
-void vol_scatterv(struct tcall *c, const int *scounts, MPI_Datatype st, const void *rbuf,
-		  int rcount, MPI_Datatype rt, int root, MPI_Comm comm);
-void vol_allgather(struct tcall *c, const void *sbuf, int scount, MPI_Datatype st, int rcount,
-		   MPI_Datatype rt, MPI_Comm comm);
-void vol_allgatherv(struct tcall *c, const void *sbuf, int scount, MPI_Datatype st,
-		    const int *rcounts, MPI_Datatype rt, MPI_Comm comm);
-void vol_alltoall(struct tcall *c, const void *sbuf, int scount, MPI_Datatype st, int rcount,
-		  MPI_Datatype rt, MPI_Comm comm);
-void vol_alltoallv(struct tcall *c, const void *sbuf, const int *scounts, MPI_Datatype st,
-		   const int *rcounts, MPI_Datatype rt, MPI_Comm comm);
-void vol_alltoallw(struct tcall *c, const void *sbuf, const int *scounts, const MPI_Datatype *st,
-		   const int *rcounts, const MPI_Datatype *rt, MPI_Comm comm);
-void vol_nb_allgather(struct tcall *c, int scount, MPI_Datatype st, int rcount, MPI_Datatype rt,
-		      MPI_Comm comm);
-void vol_nb_allgatherv(struct tcall *c, int scount, MPI_Datatype st, const int *rcounts,
-		       MPI_Datatype rt, MPI_Comm comm);
-void vol_nb_alltoall(struct tcall *c, int scount, MPI_Datatype st, int rcount, MPI_Datatype rt,
-		     MPI_Comm comm);
-void vol_nb_alltoallv(struct tcall *c, const int *scounts, MPI_Datatype st, const int *rcounts,
-		      MPI_Datatype rt, MPI_Comm comm);
-void vol_nb_alltoallw(struct tcall *c, const int *scounts, const MPI_Datatype *st,
-		      const int *rcounts, const MPI_Datatype *rt, MPI_Comm comm);
 
 /* ---- MPI objects and their symbolic ids (objects.c) ----------------------------------------- */
 struct comm_info {

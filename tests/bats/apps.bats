@@ -1,14 +1,13 @@
 #!/usr/bin/env bats
 # The reference mini-apps (workflows/apps). Every app runs at 1 (where valid), 4, 9 and 16 ranks:
-# the MPI calls and bytes counted by the PMPI counting library (tests/pmpi-count) must equal the
-# app's --expect table; strong-scaling checksums must agree across rank counts and with the library
-# loaded; bad options and impossible rank counts must exit 2 with one message.
+# the MPI calls and bytes in the tracer's profile (ladder trace, then ladder inspect --counts) must
+# equal the app's --expect table; strong-scaling checksums must agree across rank counts and with
+# the tracer loaded; bad options and impossible rank counts must exit 2 with one message.
 # Runs are cached per file in $BATS_FILE_TMPDIR, so later tests reuse earlier runs.
 
 load helper
 
 APPS_BIN="$BUILD_DIR/apps"
-COUNT_LIB="$BUILD_DIR/tests/libpmpi-count.so"
 ALL_APPS="stencil1d stencil2d stencil3d sweep cg ft is mw phases"
 
 load app_options
@@ -17,8 +16,9 @@ ranks_of() {
 	if [ "$1" = mw ]; then echo "2 4 9 16"; else echo "1 4 9 16"; fi
 }
 
-# run MODE P APP ARGS...: the RESULT line of one run (MODE: plain or counted); with `counted` the
-# counts are in "$(run_file counted P APP ARGS...).counts". Fails unless stdout is exactly one RESULT line.
+# run MODE P APP ARGS...: the RESULT line of one run (MODE: plain or traced); with `traced` the
+# profile's counts are in "$(run_file traced P APP ARGS...).counts". Fails unless stdout is exactly
+# one RESULT line.
 run_file() {
 	printf '%s/' "$BATS_FILE_TMPDIR" && printf '%s_' "$@" | tr -c 'A-Za-z0-9_.-' '_'
 }
@@ -28,8 +28,9 @@ result() {
 	shift 3
 	if [ ! -s "$f.result" ]; then
 		local pre=()
-		[ "$mode" = counted ] && pre=(-x "LD_PRELOAD=$COUNT_LIB" -x "PMPI_COUNT_OUT=$f.counts")
-		if ! mpirun_n "$P" "${pre[@]}" "$APPS_BIN/$app" "$@" > "$f.out" 2> "$f.err"; then
+		[ "$mode" = traced ] && pre=("$LADDER" --quiet trace -o "$f.h5" --)
+		if ! "${pre[@]}" mpirun --oversubscribe --allow-run-as-root -np "$P" "$APPS_BIN/$app" "$@" \
+			> "$f.out" 2> "$f.err"; then
 			echo "$app at $P ranks ($mode) failed:" >&2
 			cat "$f.err" >&2
 			return 1
@@ -40,33 +41,37 @@ result() {
 			cat "$f.out" >&2
 			return 1
 		fi
+		if [ "$mode" = traced ] && ! "$LADDER" inspect --counts "$f.h5" > "$f.counts"; then
+			echo "$app at $P ranks: cannot read the profile of $f.h5" >&2
+			return 1
+		fi
 		mv "$f.out" "$f.result"
 	fi
 	cat "$f.result"
 }
 
 checksum() { sed -n 's/.* checksum=\([0-9a-f]*\)$/\1/p'; }
-data_rows() { grep -E $'^([0-9]+|all)\t' "$1"; }
+data_rows() { grep -E $'^([0-9]+|all)\t' "$1" | LC_ALL=C sort; }
 # per-function totals over ranks, as --expect prints them for mw
 totals() {
 	awk -F'\t' '{c[$2] += $3; s[$2] += $4; r[$2] += $5}
 		END {for (f in c) printf "all\t%s\t%.0f\t%.0f\t%.0f\n", f, c[f], s[f], r[f]}' | LC_ALL=C sort
 }
 
-# counts_match P APP ARGS...: a counted run's data rows equal --expect's (totals for mw)
+# counts_match P APP ARGS...: a traced run's profile counts equal --expect's (totals for mw)
 counts_match() {
 	local P=$1 app=$2 f
 	shift 2
-	result counted "$P" "$app" "$@" > /dev/null || return 1
-	f=$(run_file counted "$P" "$app" "$@")
+	result traced "$P" "$app" "$@" > /dev/null || return 1
+	f=$(run_file traced "$P" "$app" "$@")
 	"$APPS_BIN/$app" --expect --ranks "$P" "$@" > "$f.expect" || return 1
 	[ "$(data_rows "$f.expect" | wc -l)" -gt 0 ] || { echo "$app: empty --expect table" >&2; return 1; }
-	[ "$(data_rows "$f.counts" | wc -l)" -gt 0 ] || { echo "$app: no counts written" >&2; return 1; }
+	[ "$(data_rows "$f.counts" | wc -l)" -gt 0 ] || { echo "$app: no counts in the profile" >&2; return 1; }
 	if [ "$app" = mw ]; then
 		diff <(data_rows "$f.counts" | totals) <(data_rows "$f.expect") >&2
 	else
 		diff <(data_rows "$f.counts") <(data_rows "$f.expect") >&2
-	fi || { echo "$app at $P ranks ($*): counted (<) and expected (>) differ" >&2; return 1; }
+	fi || { echo "$app at $P ranks ($*): traced (<) and expected (>) differ" >&2; return 1; }
 }
 
 check_ladder() {
@@ -107,14 +112,14 @@ check_strong_checksums() {
 @test "phases: calls and bytes per rank equal --expect at 1, 4, 9, 16 ranks" { check_ladder phases; }
 @test "phases: strong-scaling checksum is the same at 1, 4, 9, 16 ranks" { check_strong_checksums phases; }
 
-@test "the counting library does not change any app's result checksum" {
+@test "the tracer does not change any app's result checksum" {
 	for app in $ALL_APPS; do
 		for P in $(ranks_of "$app"); do
 			# shellcheck disable=SC2046
 			a=$(result plain "$P" "$app" $(args_of "$app") | checksum)
 			# shellcheck disable=SC2046
-			b=$(result counted "$P" "$app" $(args_of "$app") | checksum)
-			[ -n "$a" ] && [ "$a" = "$b" ] || { echo "$app at $P ranks: $a plain, $b counted" >&2; return 1; }
+			b=$(result traced "$P" "$app" $(args_of "$app") | checksum)
+			[ -n "$a" ] && [ "$a" = "$b" ] || { echo "$app at $P ranks: $a plain, $b traced" >&2; return 1; }
 		done
 	done
 }
@@ -123,13 +128,13 @@ check_strong_checksums() {
 	for app in stencil1d stencil2d stencil3d; do
 		base=$(args_of "$app")
 		# shellcheck disable=SC2086
-		plain=$(result counted 9 "$app" $base | checksum)
+		plain=$(result traced 9 "$app" $base | checksum)
 		declare -A sum=()
 		for v in --periodic --sendrecv --manual-neighbours "--manual-neighbours --periodic --sendrecv"; do
 			# shellcheck disable=SC2086
 			counts_match 9 "$app" $base $v
 			# shellcheck disable=SC2086
-			sum[$v]=$(result counted 9 "$app" $base $v | checksum)
+			sum[$v]=$(result traced 9 "$app" $base $v | checksum)
 		done
 		[ "${sum[--sendrecv]}" = "$plain" ]
 		[ "${sum[--manual-neighbours]}" = "$plain" ]
@@ -151,7 +156,7 @@ check_strong_checksums() {
 }
 
 @test "the comparison can fail: counts differ from --expect for other options, checksums for other data" {
-	f=$(run_file counted 4 stencil2d $(args_of stencil2d))
+	f=$(run_file traced 4 stencil2d $(args_of stencil2d))
 	counts_match 4 stencil2d $(args_of stencil2d)
 	# one iteration more: call counts differ
 	"$APPS_BIN/stencil2d" --expect --ranks 4 $(args_of stencil2d) --iterations 6 > "$f.other"
