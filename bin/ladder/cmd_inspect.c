@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -124,6 +125,53 @@ static bool print_run(const char *path, const struct run *r, off_t size, bool js
 	return true;
 }
 
+static void print_campaign_json(const char *path, const struct campaign_summary *s)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:b}", "file", path, "kind", "campaign", "application",
+			      s->application ? s->application : "", "created", s->created ? s->created : "", "models",
+			      s->models);
+	json_t *runs = json_array();
+	for (uint32_t i = 0; i < s->nruns; i++) {
+		const struct campaign_run *r = &s->runs[i];
+		char *p = campaign_run_path(path, r);
+		json_array_append_new(runs, json_pack("{s:i, s:i, s:s, s:s, s:b}", "ranks", (int)r->ranks, "repetition",
+						      (int)r->repetition, "size", r->size, "path", r->path, "present",
+						      !access(p, R_OK)));
+		free(p);
+	}
+	json_object_set_new(o, "runs", runs);
+	json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	putchar('\n');
+	json_decref(o);
+}
+
+static bool print_campaign(const char *path, bool json, struct h5_err *e)
+{
+	struct campaign_summary s;
+	if (!campaign_read_summary(path, &s, e))
+		return false;
+	if (json) {
+		print_campaign_json(path, &s);
+		campaign_summary_free(&s);
+		return true;
+	}
+	printf("file        %s\n", path);
+	printf("kind        campaign (%s %d.%d), created %s\n", CAMPAIGN_SCHEMA, CAMPAIGN_SCHEMA_MAJOR,
+	       CAMPAIGN_SCHEMA_MINOR, s.created ? s.created : "?");
+	printf("application %s\n", s.application ? s.application : "?");
+	printf("models      %s\n", s.models ? "present" : "none yet (ladder model)");
+	printf("\n ranks  rep  size        run\n");
+	for (uint32_t i = 0; i < s.nruns; i++) {
+		const struct campaign_run *r = &s.runs[i];
+		char *p = campaign_run_path(path, r);
+		printf("%6u  %3u  %-10s  %s%s\n", r->ranks, r->repetition, r->size[0] ? r->size : "-", r->path,
+		       access(p, R_OK) ? "  (missing)" : "");
+		free(p);
+	}
+	campaign_summary_free(&s);
+	return true;
+}
+
 static int run_inspect(int argc, char **argv)
 {
 	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
@@ -153,7 +201,7 @@ static int run_inspect(int argc, char **argv)
 	if (!strcmp(id.kind, "campaign")) {
 		if (counts)
 			return cmd_usage_error("inspect", "--counts needs a run container");
-		return campaign_print(path, json, &e) ? EXIT_OK : (log_error("%s", e.msg), EXIT_FAIL);
+		return print_campaign(path, json, &e) ? EXIT_OK : (log_error("%s", e.msg), EXIT_FAIL);
 	}
 	struct run r;
 	if (!store_read_run(path, &r, &e)) {
