@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -43,47 +44,66 @@ static void human_size(double bytes, char *out, size_t n)
 	snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
 }
 
-/* false when the summary cannot be printed */
-static bool print_run(const char *path, const struct run *r, off_t size, bool json)
+/* false when a text attribute is not UTF-8 */
+static bool print_run_json(const char *path, const struct run *r, off_t size, const struct fn_count *fc,
+			   uint32_t nf)
 {
-	uint64_t rules, syms;
+	uint64_t rules, syms, streamed = 0;
 	run_grammar_size(r, &rules, &syms);
-	double calls = run_total_calls(r);
-	uint64_t streamed = 0;
 	for (uint32_t i = 0; i < r->nstreams; i++)
 		streamed += r->streams[i].nvals;
-	struct fn_count *fc;
-	uint32_t nf = run_function_counts(r, -1, &fc);
-	if (json) {
-		json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:b, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:i, s:I, s:I, s:I, s:I}",
-				      "file", path, "kind", "run", "bytes", (json_int_t)size, "ranks", (int)r->nranks,
-				      "synthetic", r->synthetic, "command", r->command, "host", r->host,
-				      "slurm_job_id", r->slurm_job_id, "created", r->created, "tool_version",
-				      r->tool_version, "tracer_options", r->options, "signatures", (int)r->nsigs,
-				      "groups", (int)r->ngroups, "rules", (json_int_t)rules, "symbols", (json_int_t)syms,
-				      "streamed_values", (json_int_t)streamed, "calls", (json_int_t)calls);
-		if (!o) {   /* a string that is not UTF-8 */
-			log_error("%s: cannot print the summary as JSON (a text attribute is not UTF-8)", path);
-			free(fc);
-			return false;
-		}
-		json_t *labels = json_object();
-		for (uint32_t i = 0; i < r->nattrs; i++)
-			json_object_set_new(labels, r->attrs[i].key, json_string(r->attrs[i].value));
-		json_object_set_new(o, "labels", labels);
-		json_t *fns = json_array();
-		for (uint32_t i = 0; i < nf; i++)
-			json_array_append_new(fns, json_pack("{s:s, s:I, s:I, s:I}", "name", fc[i].name, "calls",
-							     (json_int_t)fc[i].calls, "bytes_sent",
-							     (json_int_t)fc[i].bytes_sent, "bytes_recv",
-							     (json_int_t)fc[i].bytes_recv));
-		json_object_set_new(o, "functions", fns);
-		json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
-		putchar('\n');
-		json_decref(o);
-		free(fc);
-		return true;
+	json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:b, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:i, s:I, s:I, s:I, s:I}",
+			      "file", path, "kind", "run", "bytes", (json_int_t)size, "ranks", (int)r->nranks,
+			      "synthetic", r->synthetic, "command", r->command, "host", r->host,
+			      "slurm_job_id", r->slurm_job_id, "created", r->created, "tool_version",
+			      r->tool_version, "tracer_options", r->options, "signatures", (int)r->nsigs,
+			      "groups", (int)r->ngroups, "rules", (json_int_t)rules, "symbols", (json_int_t)syms,
+			      "streamed_values", (json_int_t)streamed, "calls", (json_int_t)run_total_calls(r));
+	if (!o) {
+		log_error("%s: cannot print the summary as JSON (a text attribute is not UTF-8)", path);
+		return false;
 	}
+	json_t *labels = json_object();
+	for (uint32_t i = 0; i < r->nattrs; i++)
+		json_object_set_new(labels, r->attrs[i].key, json_string(r->attrs[i].value));
+	json_object_set_new(o, "labels", labels);
+	json_t *fns = json_array();
+	for (uint32_t i = 0; i < nf; i++)
+		json_array_append_new(fns, json_pack("{s:s, s:I, s:I, s:I}", "name", fc[i].name, "calls",
+						     (json_int_t)fc[i].calls, "bytes_sent", (json_int_t)fc[i].bytes_sent,
+						     "bytes_recv", (json_int_t)fc[i].bytes_recv));
+	json_object_set_new(o, "functions", fns);
+	json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	putchar('\n');
+	json_decref(o);
+	return true;
+}
+
+static void print_groups(const struct run *r)
+{
+	printf("\ngroup  ranks  rules  symbols  members\n");
+	for (uint32_t g = 0; g < r->ngroups && g < 50; g++) {
+		struct ranklist rl;
+		ranklist_init(&rl);
+		ranklist_from_ranks(&rl, r->groups[g].ranks, r->groups[g].nranks);
+		char text[120];
+		ranklist_format(rl.v, rl.len, text, sizeof text);
+		ranklist_free(&rl);
+		printf("%5u  %5u  %5u  %7" PRIu64 "  %s\n", g, r->groups[g].nranks, r->groups[g].g.nrules,
+		       r->groups[g].g.nsyms, text);
+	}
+	if (r->ngroups > 50)
+		printf("  ... %u more groups\n", r->ngroups - 50);
+}
+
+static void print_run_text(const char *path, const struct run *r, off_t size, const struct fn_count *fc,
+			   uint32_t nf)
+{
+	uint64_t rules, syms, streamed = 0;
+	run_grammar_size(r, &rules, &syms);
+	for (uint32_t i = 0; i < r->nstreams; i++)
+		streamed += r->streams[i].nvals;
+	double calls = run_total_calls(r);
 	char hs[32];
 	human_size((double)size, hs, sizeof hs);
 	printf("file        %s (%s)\n", path, hs);
@@ -104,23 +124,70 @@ static bool print_run(const char *path, const struct run *r, off_t size, bool js
 	       calls / r->nranks, calls > 0 ? (double)size / calls : 0);
 	printf("trace       %u signatures, %u groups, %" PRIu64 " rules with %" PRIu64
 	       " symbols, %" PRIu64 " streamed values\n", r->nsigs, r->ngroups, rules, syms, streamed);
-	printf("\ngroup  ranks  rules  symbols  members\n");
-	for (uint32_t g = 0; g < r->ngroups && g < 50; g++) {
-		struct ranklist rl;
-		ranklist_init(&rl);
-		ranklist_from_ranks(&rl, r->groups[g].ranks, r->groups[g].nranks);
-		char text[120];
-		ranklist_format(rl.v, rl.len, text, sizeof text);
-		ranklist_free(&rl);
-		printf("%5u  %5u  %5u  %7" PRIu64 "  %s\n", g, r->groups[g].nranks, r->groups[g].g.nrules,
-		       r->groups[g].g.nsyms, text);
-	}
-	if (r->ngroups > 50)
-		printf("  ... %u more groups\n", r->ngroups - 50);
+	print_groups(r);
 	printf("\n%-28s %12s %14s %14s\n", "function", "calls", "bytes sent", "bytes received");
 	for (uint32_t i = 0; i < nf; i++)
 		printf("%-28s %12.0f %14.0f %14.0f\n", fc[i].name, fc[i].calls, fc[i].bytes_sent, fc[i].bytes_recv);
+}
+
+/* false when the summary cannot be printed */
+static bool print_run(const char *path, const struct run *r, off_t size, bool json)
+{
+	struct fn_count *fc;
+	uint32_t nf = run_function_counts(r, -1, &fc);
+	bool ok = true;
+	if (json)
+		ok = print_run_json(path, r, size, fc, nf);
+	else
+		print_run_text(path, r, size, fc, nf);
 	free(fc);
+	return ok;
+}
+
+static void print_campaign_json(const char *path, const struct campaign_summary *s)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:b}", "file", path, "kind", "campaign", "application",
+			      s->application ? s->application : "", "created", s->created ? s->created : "", "models",
+			      s->models);
+	json_t *runs = json_array();
+	for (uint32_t i = 0; i < s->nruns; i++) {
+		const struct campaign_run *r = &s->runs[i];
+		char *p = campaign_run_path(path, r);
+		json_array_append_new(runs, json_pack("{s:i, s:i, s:s, s:s, s:b}", "ranks", (int)r->ranks, "repetition",
+						      (int)r->repetition, "size", r->size, "path", r->path, "present",
+						      !access(p, R_OK)));
+		free(p);
+	}
+	json_object_set_new(o, "runs", runs);
+	json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	putchar('\n');
+	json_decref(o);
+}
+
+static bool print_campaign(const char *path, bool json, struct h5_err *e)
+{
+	struct campaign_summary s;
+	if (!campaign_read_summary(path, &s, e))
+		return false;
+	if (json) {
+		print_campaign_json(path, &s);
+		campaign_summary_free(&s);
+		return true;
+	}
+	printf("file        %s\n", path);
+	printf("kind        campaign (%s %d.%d), created %s\n", CAMPAIGN_SCHEMA, CAMPAIGN_SCHEMA_MAJOR,
+	       CAMPAIGN_SCHEMA_MINOR, s.created ? s.created : "?");
+	printf("application %s\n", s.application ? s.application : "?");
+	printf("models      %s\n", s.models ? "present" : "none yet (ladder model)");
+	printf("\n ranks  rep  size        run\n");
+	for (uint32_t i = 0; i < s.nruns; i++) {
+		const struct campaign_run *r = &s.runs[i];
+		char *p = campaign_run_path(path, r);
+		printf("%6u  %3u  %-10s  %s%s\n", r->ranks, r->repetition, r->size[0] ? r->size : "-", r->path,
+		       access(p, R_OK) ? "  (missing)" : "");
+		free(p);
+	}
+	campaign_summary_free(&s);
 	return true;
 }
 
@@ -153,7 +220,7 @@ static int run_inspect(int argc, char **argv)
 	if (!strcmp(id.kind, "campaign")) {
 		if (counts)
 			return cmd_usage_error("inspect", "--counts needs a run container");
-		return campaign_print(path, json, &e) ? EXIT_OK : (log_error("%s", e.msg), EXIT_FAIL);
+		return print_campaign(path, json, &e) ? EXIT_OK : (log_error("%s", e.msg), EXIT_FAIL);
 	}
 	struct run r;
 	if (!store_read_run(path, &r, &e)) {

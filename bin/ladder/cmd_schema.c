@@ -3,6 +3,7 @@
  * YAML that the validator uses.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "command.h"
@@ -26,8 +27,11 @@ static int run_schema(int argc, char **argv)
 		return cmd_usage_error("schema", "KIND is run or campaign");
 	if (yaml)
 		fputs(schema_text(kind), stdout);
-	else
-		schema_print_markdown(kind, stdout);
+	else {
+		char *text = schema_markdown(kind);
+		fputs(text, stdout);
+		free(text);
+	}
 	return EXIT_OK;
 }
 

@@ -63,13 +63,13 @@ static double reduce_counts(const struct run *r, uint32_t node, int metric, enum
 
 static double reduce_time(const struct run *r, uint32_t node, enum rank_reduction how)
 {
-	const double *st = r->time_stats + (size_t)node * RUN_TS_COUNT;
+	const double *st = r->time_stats + (size_t)node * RUN_STAT_COUNT;
 	switch (how) {
-	case REDUCE_MAX: return st[RUN_TS_MAX];
-	case REDUCE_MIN: return st[RUN_TS_MIN];
-	case REDUCE_MEAN: return st[RUN_TS_MEAN];
-	case REDUCE_MEDIAN: return st[RUN_TS_MEDIAN];
-	case REDUCE_SUM: return st[RUN_TS_SUM];
+	case REDUCE_MAX: return st[RUN_STAT_MAX];
+	case REDUCE_MIN: return st[RUN_STAT_MIN];
+	case REDUCE_MEAN: return st[RUN_STAT_MEAN];
+	case REDUCE_MEDIAN: return st[RUN_STAT_MEDIAN];
+	case REDUCE_SUM: return st[RUN_STAT_SUM];
 	}
 	return 0;
 }
@@ -107,11 +107,10 @@ struct experiment *experiment_from_campaign(const char *path, const char *params
 	experiment_add_parameter(e, "p", err);
 	if (with_size)
 		experiment_add_parameter(e, "n", err);
-	static const char *const count_metric[] = {"visits", "bytes_sent", "bytes_recv", "msgs_sent", "msgs_recv"};
 	size_t mtime = experiment_intern_metric(e, "time");
 	size_t mcount[RUN_PC_COUNT];
 	for (int k = 0; k < RUN_PC_COUNT; k++)
-		mcount[k] = experiment_intern_metric(e, count_metric[k]);
+		mcount[k] = experiment_intern_metric(e, run_count_names[k]);
 	bool ok = true;
 	for (uint32_t i = 0; i < nruns && ok; i++) {
 		char *rp = campaign_run_path(path, &runs[i]);

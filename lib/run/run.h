@@ -86,16 +86,27 @@ struct run_pnode {
 	char *name;
 };
 
-/* per rank and call path: integers, exact */
-enum { RUN_PC_VISITS, RUN_PC_BYTES_SENT, RUN_PC_BYTES_RECV, RUN_PC_MSGS_SENT, RUN_PC_MSGS_RECV,
-       RUN_PC_COUNT };
+/* The profile's metrics, each listed once, in storage order: X(ID, name, unit).
+ * Counts: per rank and call path, integers, exact. */
+#define RUN_PROFILE_COUNTS(X)                                                                      \
+	X(VISITS, "visits", "calls") X(BYTES_SENT, "bytes_sent", "B") X(BYTES_RECV, "bytes_recv", "B") \
+	X(MSGS_SENT, "msgs_sent", "messages") X(MSGS_RECV, "msgs_recv", "messages")
+/* Time statistics: exclusive time per call path, over the ranks that visited it. */
+#define RUN_TIME_STATISTICS(X)                                                                     \
+	X(RANKS, "ranks", "ranks") X(SUM, "sum", "s") X(MIN, "min", "s") X(MAX, "max", "s")           \
+	X(MEAN, "mean", "s") X(MEDIAN, "median", "s") X(STDDEV, "stddev", "s")                        \
+	X(ARGMIN, "argmin", "rank") X(ARGMAX, "argmax", "rank")
+
+#define RUN_COUNT_ENUM(id, name, unit) RUN_PC_##id,
+#define RUN_STAT_ENUM(id, name, unit) RUN_STAT_##id,
+enum { RUN_PROFILE_COUNTS(RUN_COUNT_ENUM) RUN_PC_COUNT };
+enum { RUN_TIME_STATISTICS(RUN_STAT_ENUM) RUN_STAT_COUNT };
+#undef RUN_COUNT_ENUM
+#undef RUN_STAT_ENUM
 extern const char *const run_count_names[RUN_PC_COUNT];
 extern const char *const run_count_units[RUN_PC_COUNT];
-/* exclusive time per call path, over the ranks that visited it */
-enum { RUN_TS_RANKS, RUN_TS_SUM, RUN_TS_MIN, RUN_TS_MAX, RUN_TS_MEAN, RUN_TS_MEDIAN, RUN_TS_STDDEV,
-       RUN_TS_ARGMIN, RUN_TS_ARGMAX, RUN_TS_COUNT };
-extern const char *const run_stat_names[RUN_TS_COUNT];
-extern const char *const run_stat_units[RUN_TS_COUNT];
+extern const char *const run_stat_names[RUN_STAT_COUNT];
+extern const char *const run_stat_units[RUN_STAT_COUNT];
 
 struct run_timestamps {    /* lossless mode: every call's start and duration, seconds */
 	uint32_t rank;
@@ -132,7 +143,7 @@ struct run {
 	uint32_t nstreams;
 	struct run_stream *streams;    /* sorted by (rank, sig) */
 	/* profile: counts[(rank * nnodes + node) * RUN_PC_COUNT + metric]; exclusive time as
-	 * time_stats[node * RUN_TS_COUNT + stat], and per rank time[rank * nnodes + node] when the
+	 * time_stats[node * RUN_STAT_COUNT + stat], and per rank time[rank * nnodes + node] when the
 	 * run kept it (LADDER_TRACE_PROFILE=ranks), else NULL */
 	uint32_t nnodes;
 	struct run_pnode *nodes;
@@ -140,8 +151,8 @@ struct run {
 	double *time_stats;
 	double *time;
 	/* lossless timestamps (optional) */
-	uint32_t nts;
-	struct run_timestamps *ts;
+	uint32_t ntimestamps;
+	struct run_timestamps *timestamps;
 	/* derived by run_index (not stored) */
 	uint32_t *rank_group;          /* nranks */
 	uint32_t *stream_first;        /* nranks + 1: streams of rank r are [first[r], first[r+1]) */

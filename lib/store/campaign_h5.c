@@ -1,5 +1,5 @@
 /*
- * campaign_h5 — the campaign container on disk. See campaign.h.
+ * campaign_h5 — the campaign container on disk. See campaign_h5.h.
  */
 #include <errno.h>
 #include <libgen.h>
@@ -9,8 +9,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <jansson.h>
 
 #include "store/campaign_h5.h"
 #include "store/store.h"
@@ -97,50 +95,59 @@ static uint32_t label_u32(hid_t labels, const char *key)
 	return x;
 }
 
-bool campaign_merge(const char *out, char *const *runs, int nruns, bool copy, struct h5_err *e)
+/* a run's attributes and labels; false when it is not a run container */
+static bool read_input(const char *path, struct input *in, struct h5_err *e)
 {
-	if (nruns < 1) {
-		h5_fail(e, out, "no run containers to merge");
+	struct store_identity id;
+	if (!store_identify(path, &id, e) || !store_expect(path, &id, "run", e))
 		return false;
-	}
-	struct input *in = xcalloc((size_t)nruns, sizeof *in);
-	bool ok = false;
-	int nin = 0;
-	for (int i = 0; i < nruns; i++, nin++) {
-		struct store_identity id;
-		if (!store_identify(runs[i], &id, e) || !store_expect(runs[i], &id, "run", e))
-			goto done;
-		hid_t f = h5_open(runs[i], false, e);
-		if (f < 0)
-			goto done;
-		in[i].path = runs[i];
-		h5_get_attr_u32(f, "ranks", &in[i].r.ranks);
-		in[i].r.command = h5_get_attr_str(f, "command");
-		in[i].r.created = h5_get_attr_str(f, "created");
-		hid_t labels = h5_exists(f, "labels") ? H5Gopen2(f, "labels", H5P_DEFAULT) : -1;
-		in[i].rung_label = label_u32(labels, "rung");
-		in[i].rep_label = label_u32(labels, "repetition");
-		char *size = labels >= 0 ? h5_get_attr_str(labels, "size") : NULL;
-		in[i].r.size = size ? size : xstrdup("");
-		if (labels >= 0)
-			H5Gclose(labels);
-		H5Fclose(f);
-		if (!in[i].r.command)
-			in[i].r.command = xstrdup("");
-		if (!in[i].r.created)
-			in[i].r.created = xstrdup("");
-		in[i].app = app_of(in[i].r.command);
+	hid_t f = h5_open(path, false, e);
+	if (f < 0)
+		return false;
+	in->path = (char *)path;
+	h5_get_attr_u32(f, "ranks", &in->r.ranks);
+	in->r.command = h5_get_attr_str(f, "command");
+	in->r.created = h5_get_attr_str(f, "created");
+	hid_t labels = h5_exists(f, "labels") ? H5Gopen2(f, "labels", H5P_DEFAULT) : -1;
+	in->rung_label = label_u32(labels, "rung");
+	in->rep_label = label_u32(labels, "repetition");
+	char *size = labels >= 0 ? h5_get_attr_str(labels, "size") : NULL;
+	in->r.size = size ? size : xstrdup("");
+	if (labels >= 0)
+		H5Gclose(labels);
+	H5Fclose(f);
+	if (!in->r.command)
+		in->r.command = xstrdup("");
+	if (!in->r.created)
+		in->r.created = xstrdup("");
+	in->app = app_of(in->r.command);
+	return true;
+}
+
+/* every run: readable, its rung label true, the same application as the first */
+static bool read_inputs(struct input *in, int *nin, char *const *runs, int nruns, struct h5_err *e)
+{
+	for (*nin = 0; *nin < nruns; ++*nin) {
+		int i = *nin;
+		if (!read_input(runs[i], &in[i], e))
+			return false;
 		if (in[i].rung_label && in[i].rung_label != in[i].r.ranks) {
 			h5_fail(e, runs[i], "is labelled rung %u but recorded %u ranks", in[i].rung_label, in[i].r.ranks);
-			goto done;
+			return false;
 		}
 		if (strcmp(in[i].app, in[0].app)) {
 			h5_fail(e, runs[i], "traced application '%s', but %s traced '%s': a campaign holds one application",
 				in[i].app, runs[0], in[0].app);
-			goto done;
+			return false;
 		}
 	}
-	/* repetitions: from labels, else numbered in the order given */
+	return true;
+}
+
+/* repetitions from labels, else numbered in the order given; then sorted by rung and
+ * repetition, each pair once, one problem size per rung */
+static bool order_inputs(struct input *in, int nin, struct h5_err *e)
+{
 	for (int i = 0; i < nin; i++) {
 		if (in[i].rep_label) {
 			in[i].r.repetition = in[i].rep_label;
@@ -156,20 +163,19 @@ bool campaign_merge(const char *out, char *const *runs, int nruns, bool copy, st
 		if (in[i].r.ranks == in[i - 1].r.ranks && in[i].r.repetition == in[i - 1].r.repetition) {
 			h5_fail(e, in[i].path, "is repetition %u of the %u-rank rung, like %s", in[i].r.repetition,
 				in[i].r.ranks, in[i - 1].path);
-			goto done;
+			return false;
 		}
 		if (in[i].r.ranks == in[i - 1].r.ranks && strcmp(in[i].r.size, in[i - 1].r.size)) {
 			h5_fail(e, in[i].path, "has problem size '%s' but %s, of the same %u-rank rung, has '%s'",
 				in[i].r.size, in[i - 1].path, in[i].r.ranks, in[i - 1].r.size);
-			goto done;
+			return false;
 		}
 	}
-	char *part = xasprintf("%s.part", out);
-	hid_t f = h5_create(part, e);
-	if (f < 0) {
-		free(part);
-		goto done;
-	}
+	return true;
+}
+
+static bool write_root_attributes(hid_t f, const struct input *in, int nin)
+{
 	char version[16], when[64];
 	snprintf(version, sizeof version, "%d.%d", CAMPAIGN_SCHEMA_MAJOR, CAMPAIGN_SCHEMA_MINOR);
 	time_t now = time(NULL);
@@ -182,58 +188,90 @@ bool campaign_merge(const char *out, char *const *runs, int nruns, bool copy, st
 	char host[256] = "";
 	gethostname(host, sizeof host - 1);
 	const char *job = getenv("SLURM_JOB_ID");
-	bool w = h5_attr_str(f, "schema", CAMPAIGN_SCHEMA) && h5_attr_str(f, "schema_version", version) &&
-		 h5_attr_str(f, "tool_version", LADDER_VERSION) && h5_attr_str(f, "created", when) &&
-		 h5_attr_u32s(f, "ranks", rungs, nrungs) && h5_attr_str(f, "command", in[0].r.command) &&
-		 h5_attr_str(f, "application", in[0].app) && h5_attr_str(f, "host", host) &&
-		 h5_attr_str(f, "slurm_job_id", job ? job : "");
+	bool ok = h5_attr_str(f, "schema", CAMPAIGN_SCHEMA) && h5_attr_str(f, "schema_version", version) &&
+		  h5_attr_str(f, "tool_version", LADDER_VERSION) && h5_attr_str(f, "created", when) &&
+		  h5_attr_u32s(f, "ranks", rungs, nrungs) && h5_attr_str(f, "command", in[0].r.command) &&
+		  h5_attr_str(f, "application", in[0].app) && h5_attr_str(f, "host", host) &&
+		  h5_attr_str(f, "slurm_job_id", job ? job : "");
 	free(rungs);
-	hid_t rg = h5_group(f, "runs");
+	return ok;
+}
+
+/* /runs/p<ranks>/r<rep>: an external link to the run (or a copy of it), and the index */
+static bool write_runs(hid_t f, const char *out, const struct input *in, int nin, bool copy, struct h5_err *e)
+{
+	hid_t runs = h5_group(f, "runs");
 	struct campaign_run *rows = xcalloc((size_t)nin, sizeof *rows);
-	for (int i = 0; i < nin && w; i++) {
+	bool ok = true;
+	for (int i = 0; i < nin && ok; i++) {
 		char rung[32], rep[32];
 		snprintf(rung, sizeof rung, "p%u", in[i].r.ranks);
 		snprintf(rep, sizeof rep, "r%u", in[i].r.repetition);
-		hid_t pg = h5_group(rg, rung);
+		hid_t pg = h5_group(runs, rung);
 		rows[i] = in[i].r;
 		rows[i].path = relative_to(out, in[i].path);
 		rows[i].link = xasprintf("runs/%s/%s", rung, rep);
 		if (copy) {
 			hid_t src = H5Fopen(in[i].path, H5F_ACC_RDONLY, H5P_DEFAULT);
-			w = src >= 0 && H5Ocopy(src, "/", pg, rep, H5P_DEFAULT, H5P_DEFAULT) >= 0;
+			ok = src >= 0 && H5Ocopy(src, "/", pg, rep, H5P_DEFAULT, H5P_DEFAULT) >= 0;
 			if (src >= 0)
 				H5Fclose(src);
 		} else {
-			w = H5Lcreate_external(rows[i].path, "/", pg, rep, H5P_DEFAULT, H5P_DEFAULT) >= 0;
+			ok = H5Lcreate_external(rows[i].path, "/", pg, rep, H5P_DEFAULT, H5P_DEFAULT) >= 0;
 		}
 		H5Gclose(pg);
-		if (!w)
+		if (!ok)
 			h5_fail(e, out, "cannot %s %s into the campaign", copy ? "copy" : "link", in[i].path);
 	}
-	if (w)
-		w = h5_write_table(rg, "index", &run_table, rows, (size_t)nin);
+	if (ok)
+		ok = h5_write_table(runs, "index", &run_table, rows, (size_t)nin);
 	for (int i = 0; i < nin; i++) {
 		free(rows[i].path);
 		free(rows[i].link);
 	}
 	free(rows);
-	H5Gclose(rg);
-	hid_t mg = h5_group(f, "models");
-	H5Gclose(mg);
-	if (H5Fclose(f) < 0)
-		w = false;
-	if (w && rename(part, out)) {
-		h5_fail(e, out, "cannot rename %s: %s", part, strerror(errno));
-		w = false;
+	H5Gclose(runs);
+	return ok;
+}
+
+/* the campaign container, written to OUT.part and renamed over OUT when complete */
+static bool write_campaign(const char *out, const struct input *in, int nin, bool copy, struct h5_err *e)
+{
+	char *part = xasprintf("%s.part", out);
+	hid_t f = h5_create(part, e);
+	if (f < 0) {
+		free(part);
+		return false;
 	}
-	if (!w) {
+	bool ok = write_root_attributes(f, in, nin) && write_runs(f, out, in, nin, copy, e);
+	H5Gclose(h5_group(f, "models"));
+	if (H5Fclose(f) < 0)
+		ok = false;
+	if (ok && rename(part, out)) {
+		h5_fail(e, out, "cannot rename %s: %s", part, strerror(errno));
+		ok = false;
+	}
+	if (!ok) {
 		if (!e->msg[0])
 			h5_fail(e, out, "cannot write the campaign container");
 		remove(part);
 	}
 	free(part);
-	ok = w;
-done:
+	return ok;
+}
+
+bool campaign_merge(const char *out, char *const *runs, int nruns, bool copy, struct h5_err *e)
+{
+	if (nruns < 1) {
+		h5_fail(e, out, "no run containers to merge");
+		return false;
+	}
+	struct input *in = xcalloc((size_t)nruns, sizeof *in);
+	int nin = 0;
+	bool ok = read_inputs(in, &nin, runs, nruns, e) && order_inputs(in, nin, e) &&
+		  write_campaign(out, in, nin, copy, e);
+	if (nin < nruns)
+		nin++;   /* the run that failed may hold allocations */
 	for (int i = 0; i < nin; i++) {
 		free(in[i].r.size);
 		free(in[i].r.command);
@@ -271,54 +309,29 @@ char *campaign_run_path(const char *campaign, const struct campaign_run *run)
 	return p;
 }
 
-bool campaign_print(const char *path, bool json, struct h5_err *e)
+bool campaign_read_summary(const char *path, struct campaign_summary *s, struct h5_err *e)
 {
-	struct campaign_run *runs;
-	uint32_t n;
-	if (!campaign_read_runs(path, &runs, &n, e))
+	memset(s, 0, sizeof *s);
+	if (!campaign_read_runs(path, &s->runs, &s->nruns, e))
 		return false;
 	hid_t f = h5_open(path, false, e);
 	if (f < 0) {
-		campaign_runs_free(runs, n);
+		campaign_runs_free(s->runs, s->nruns);
 		return false;
 	}
-	char *app = h5_get_attr_str(f, "application");
-	char *created = h5_get_attr_str(f, "created");
-	bool models = h5_exists(f, "models/callpaths");
+	s->application = h5_get_attr_str(f, "application");
+	s->created = h5_get_attr_str(f, "created");
+	s->models = h5_exists(f, "models/callpaths");
 	H5Fclose(f);
-	if (json) {
-		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:b}", "file", path, "kind", "campaign", "application",
-				      app ? app : "", "created", created ? created : "", "models", models);
-		json_t *jr = json_array();
-		for (uint32_t i = 0; i < n; i++) {
-			char *p = campaign_run_path(path, &runs[i]);
-			json_array_append_new(jr, json_pack("{s:i, s:i, s:s, s:s, s:b}", "ranks", (int)runs[i].ranks,
-							    "repetition", (int)runs[i].repetition, "size", runs[i].size,
-							    "path", runs[i].path, "present", !access(p, R_OK)));
-			free(p);
-		}
-		json_object_set_new(o, "runs", jr);
-		json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
-		putchar('\n');
-		json_decref(o);
-	} else {
-		printf("file        %s\n", path);
-		printf("kind        campaign (%s %d.%d), created %s\n", CAMPAIGN_SCHEMA, CAMPAIGN_SCHEMA_MAJOR,
-		       CAMPAIGN_SCHEMA_MINOR, created ? created : "?");
-		printf("application %s\n", app ? app : "?");
-		printf("models      %s\n", models ? "present" : "none yet (ladder model)");
-		printf("\n ranks  rep  size        run\n");
-		for (uint32_t i = 0; i < n; i++) {
-			char *p = campaign_run_path(path, &runs[i]);
-			printf("%6u  %3u  %-10s  %s%s\n", runs[i].ranks, runs[i].repetition,
-			       runs[i].size[0] ? runs[i].size : "-", runs[i].path, access(p, R_OK) ? "  (missing)" : "");
-			free(p);
-		}
-	}
-	free(app);
-	free(created);
-	campaign_runs_free(runs, n);
 	return true;
+}
+
+void campaign_summary_free(struct campaign_summary *s)
+{
+	free(s->application);
+	free(s->created);
+	campaign_runs_free(s->runs, s->nruns);
+	memset(s, 0, sizeof *s);
 }
 
 static const struct h5_field model_fields[] = {

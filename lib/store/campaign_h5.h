@@ -31,7 +31,15 @@ void campaign_runs_free(struct campaign_run *runs, uint32_t n);
 /* absolute or cwd-relative path of a run of the campaign at `campaign` */
 char *campaign_run_path(const char *campaign, const struct campaign_run *run);
 
-bool campaign_print(const char *path, bool json, struct h5_err *e);
+/* What `ladder inspect` shows of a campaign: its runs and root attributes. */
+struct campaign_summary {
+	char *application, *created;   /* NULL when the file lacks them */
+	bool models;                   /* /models/callpaths exists */
+	struct campaign_run *runs;
+	uint32_t nruns;
+};
+bool campaign_read_summary(const char *path, struct campaign_summary *s, struct h5_err *e);
+void campaign_summary_free(struct campaign_summary *s);
 
 /* One scaling model of a call path and metric (`ladder model`). */
 struct campaign_model {

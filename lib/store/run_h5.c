@@ -1,14 +1,20 @@
 /*
- * run_h5 — a run container on disk (hdf5-schema/run.yaml): struct run <-> HDF5.
+ * run_h5 — a run container on disk (hdf5-schema/run.yaml): struct run <-> HDF5. The header and
+ * the profile arrays are written and read from their descriptions in run/layout.h; the nested
+ * sections, which the container flattens into tables joined by (offset, count), have one writer
+ * and one reader each, called in the order of the tables at the end of each part.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "run/histogram.h"
+#include "run/layout.h"
 #include "run/ranklist.h"
 #include "store/store.h"
+#include "util/range.h"
 #include "util/xalloc.h"
 
 /* ---- row types and their tables -------------------------------------------------------------- */
@@ -159,7 +165,7 @@ bool store_expect(const char *path, const struct store_identity *id, const char 
  * are stored exactly. */
 #define TIME_BITS 10
 
-static double q(double x)
+static double round_timing(double x)
 {
 	if (x == 0 || !isfinite(x))
 		return x;
@@ -196,24 +202,27 @@ static char *callpath_of(const struct run *r, uint32_t i)
 	return s;
 }
 
-#define CHECK(x, what)                                                \
-	do {                                                          \
-		if (!(x)) {                                           \
-			h5_fail(e, path, "cannot write %s", what);    \
-			goto out;                                     \
-		}                                                     \
-	} while (0)
+static bool write_header_field(hid_t f, const struct run *r, const struct run_header_field *h)
+{
+	const char *p = (const char *)r + h->offset;
+	switch (h->type) {
+	case RUN_VALUE_STR: return h5_attr_str(f, h->attribute, *(char *const *)p);
+	case RUN_VALUE_U32: return h5_attr_u32(f, h->attribute, *(const uint32_t *)p);
+	case RUN_VALUE_BOOL: return h5_attr_u32(f, h->attribute, *(const bool *)p);
+	case RUN_VALUE_F64: return h5_attr_f64(f, h->attribute, *(const double *)p);
+	case RUN_VALUE_U64: break;
+	}
+	assert(!"a header field of an unsupported type");
+	return false;
+}
 
 static bool write_header(hid_t f, const struct run *r)
 {
 	char version[16];
 	snprintf(version, sizeof version, "%d.%d", RUN_SCHEMA_MAJOR, RUN_SCHEMA_MINOR);
-	bool ok = h5_attr_str(f, "schema", RUN_SCHEMA) && h5_attr_str(f, "schema_version", version) &&
-		  h5_attr_str(f, "tool_version", r->tool_version) && h5_attr_str(f, "created", r->created) &&
-		  h5_attr_u32(f, "ranks", r->nranks) && h5_attr_str(f, "command", r->command) &&
-		  h5_attr_str(f, "host", r->host) && h5_attr_str(f, "slurm_job_id", r->slurm_job_id) &&
-		  h5_attr_u32(f, "synthetic", r->synthetic) && h5_attr_f64(f, "t_start", r->t_start) &&
-		  h5_attr_f64(f, "t_end", r->t_end) && h5_attr_str(f, "tracer_options", r->options);
+	bool ok = h5_attr_str(f, "schema", RUN_SCHEMA) && h5_attr_str(f, "schema_version", version);
+	for (int i = 0; i < RUN_HEADER_FIELDS && ok; i++)
+		ok = write_header_field(f, r, &run_header_fields[run_header_attribute_order[i]]);
 	hid_t labels = h5_group(f, "labels");
 	for (uint32_t i = 0; i < r->nattrs && ok; i++)
 		ok = h5_attr_str(labels, r->attrs[i].key, r->attrs[i].value);
@@ -221,118 +230,143 @@ static bool write_header(hid_t f, const struct run *r)
 	return ok;
 }
 
-bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
+static bool write_functions(hid_t trace, const struct run *r)
 {
-	bool ok = false;
-	hid_t f = h5_create(path, e), trace = -1, timing = -1, prof = -1;
-	if (f < 0)
-		return false;
-	void *rows = NULL;
-	CHECK(write_header(f, r), "the root attributes");
-	trace = h5_group(f, "trace");
-	timing = h5_group(f, "timing");
-	prof = h5_group(f, "profile");
-
-	struct fn_row *fr = xcalloc(r->nfns + 1, sizeof *fr);
-	rows = fr;
+	struct fn_row *rows = xcalloc(r->nfns + 1, sizeof *rows);
 	for (uint32_t i = 0; i < r->nfns; i++)
-		fr[i] = (struct fn_row){i, (char *)r->fns[i].name, r->fns[i].flags, param_list(&r->fns[i])};
-	bool w = h5_write_table(trace, "functions", &fn_table, fr, r->nfns);
+		rows[i] = (struct fn_row){i, (char *)r->fns[i].name, r->fns[i].flags, param_list(&r->fns[i])};
+	bool ok = h5_write_table(trace, "functions", &fn_table, rows, r->nfns);
 	for (uint32_t i = 0; i < r->nfns; i++)
-		free(fr[i].parameters);
-	free(fr);
-	rows = NULL;
-	CHECK(w, "/trace/functions");
-	CHECK(h5_write_strings(trace, "strings", r->strings, r->nstrings), "/trace/strings");
+		free(rows[i].parameters);
+	free(rows);
+	return ok;
+}
 
+static bool write_strings(hid_t trace, const struct run *r)
+{
+	return h5_write_strings(trace, "strings", r->strings, r->nstrings);
+}
+
+static bool write_callsites(hid_t trace, const struct run *r)
+{
 	uint64_t nframes = 0;
 	for (uint32_t i = 0; i < r->ncallsites; i++)
 		nframes += r->callsites[i].nframes;
-	struct site_row *sr = xcalloc(r->ncallsites + 1, sizeof *sr);
-	struct frame_row *frr = xcalloc(nframes + 1, sizeof *frr);
+	struct site_row *sites = xcalloc(r->ncallsites + 1, sizeof *sites);
+	struct frame_row *frames = xcalloc(nframes + 1, sizeof *frames);
 	uint64_t k = 0;
 	for (uint32_t i = 0; i < r->ncallsites; i++) {
-		sr[i] = (struct site_row){r->callsites[i].id, k, r->callsites[i].nframes};
-		for (uint32_t j = 0; j < r->callsites[i].nframes; j++, k++)
-			frr[k] = (struct frame_row){r->callsites[i].frames[j].module, r->callsites[i].frames[j].offset,
-						    r->callsites[i].frames[j].symbol};
+		const struct run_callsite *c = &r->callsites[i];
+		sites[i] = (struct site_row){c->id, k, c->nframes};
+		for (uint32_t j = 0; j < c->nframes; j++, k++)
+			frames[k] = (struct frame_row){c->frames[j].module, c->frames[j].offset, c->frames[j].symbol};
 	}
-	w = h5_write_table(trace, "callsites", &site_table, sr, r->ncallsites) &&
-	    h5_write_table(trace, "callsite_frames", &frame_table, frr, nframes);
-	free(sr);
-	free(frr);
-	CHECK(w, "/trace/callsites");
+	assert(k == nframes);
+	bool ok = h5_write_table(trace, "callsites", &site_table, sites, r->ncallsites) &&
+		  h5_write_table(trace, "callsite_frames", &frame_table, frames, nframes);
+	free(sites);
+	free(frames);
+	return ok;
+}
 
-	struct sig_row *sg = xcalloc(r->nsigs + 1, sizeof *sg);
+static bool write_signatures(hid_t trace, const struct run *r)
+{
+	struct sig_row *rows = xcalloc(r->nsigs + 1, sizeof *rows);
 	for (uint32_t i = 0; i < r->nsigs; i++)
-		sg[i] = (struct sig_row){r->sigs[i].fn, r->sigs[i].callsite, r->sigs[i].flags, r->sigs[i].voff,
-					 r->sigs[i].nvals};
-	w = h5_write_table(trace, "signatures", &sig_table, sg, r->nsigs) &&
-	    h5_write_i64(trace, "signature_values", r->sigvals, r->nsigvals);
-	free(sg);
-	CHECK(w, "/trace/signatures");
+		rows[i] = (struct sig_row){r->sigs[i].fn, r->sigs[i].callsite, r->sigs[i].flags, r->sigs[i].voff,
+					   r->sigs[i].nvals};
+	bool ok = h5_write_table(trace, "signatures", &sig_table, rows, r->nsigs) &&
+		  h5_write_i64(trace, "signature_values", r->sigvals, r->nsigvals);
+	free(rows);
+	return ok;
+}
 
-	/* grammars: every group's rules, numbered globally */
+/* every group's grammar, its rules numbered globally (a rule reference is -(global rule) - 1),
+ * and its ranks as a ranklist */
+static bool write_groups(hid_t trace, const struct run *r)
+{
 	uint64_t nrules = 0, nsyms = 0;
 	for (uint32_t i = 0; i < r->ngroups; i++) {
 		nrules += r->groups[i].g.nrules;
 		nsyms += r->groups[i].g.nsyms;
 	}
-	struct rule_row *rr = xcalloc(nrules + 1, sizeof *rr);
-	struct sym_row *sy = xcalloc(nsyms + 1, sizeof *sy);
-	struct group_row *gr = xcalloc(r->ngroups + 1, sizeof *gr);
+	struct rule_row *rules = xcalloc(nrules + 1, sizeof *rules);
+	struct sym_row *syms = xcalloc(nsyms + 1, sizeof *syms);
+	struct group_row *groups = xcalloc(r->ngroups + 1, sizeof *groups);
 	struct ranklist all;
 	ranklist_init(&all);
-	uint64_t rbase = 0, sbase = 0;
-	int64_t *rl = NULL;
-	size_t rllen = 0, rlcap = 0;
+	uint64_t rule_base = 0, sym_base = 0;
+	int64_t *ranklists = NULL;
+	size_t nranklists = 0, capacity = 0;
 	for (uint32_t i = 0; i < r->ngroups; i++) {
 		const struct grammar *g = &r->groups[i].g;
-		for (uint32_t q = 0; q < g->nrules; q++) {
-			rr[rbase + q] = (struct rule_row){sbase + g->rule_start[q], grammar_rule_len(g, q)};
-		}
+		for (uint32_t k = 0; k < g->nrules; k++)
+			rules[rule_base + k] = (struct rule_row){sym_base + g->rule_start[k], grammar_rule_len(g, k)};
 		for (uint64_t s = 0; s < g->nsyms; s++) {
 			struct gsymbol x = g->syms[s];
-			sy[sbase + s].symbol = gsym_is_rule(x) ? gsym_rule_val((uint32_t)(gsym_rule(x) + rbase)) : x.val;
-			sy[sbase + s].repeat = x.exp;
+			syms[sym_base + s].symbol =
+				gsym_is_rule(x) ? gsym_rule_val((uint32_t)(gsym_rule(x) + rule_base)) : x.val;
+			syms[sym_base + s].repeat = x.exp;
 		}
 		ranklist_from_ranks(&all, r->groups[i].ranks, r->groups[i].nranks);
-		XGROW(rl, rlcap, rllen + all.len + 1);
-		memcpy(rl + rllen, all.v, all.len * sizeof *rl);
-		gr[i] = (struct group_row){(uint32_t)rbase, g->nrules, r->groups[i].nranks, rllen, (uint32_t)all.len};
-		rllen += all.len;
-		rbase += g->nrules;
-		sbase += g->nsyms;
+		XGROW(ranklists, capacity, nranklists + all.len + 1);
+		memcpy(ranklists + nranklists, all.v, all.len * sizeof *ranklists);
+		groups[i] = (struct group_row){(uint32_t)rule_base, g->nrules, r->groups[i].nranks, nranklists,
+					       (uint32_t)all.len};
+		nranklists += all.len;
+		rule_base += g->nrules;
+		sym_base += g->nsyms;
 	}
+	assert(rule_base == nrules && sym_base == nsyms);
 	ranklist_free(&all);
-	w = h5_write_table(trace, "rules", &rule_table, rr, nrules) &&
-	    h5_write_table(trace, "rule_symbols", &sym_table, sy, nsyms) &&
-	    h5_write_table(trace, "groups", &group_table, gr, r->ngroups) &&
-	    h5_write_i64(trace, "ranklists", rl, rllen);
-	free(rr);
-	free(sy);
-	free(gr);
-	free(rl);
-	CHECK(w, "/trace/groups");
+	bool ok = h5_write_table(trace, "rules", &rule_table, rules, nrules) &&
+		  h5_write_table(trace, "rule_symbols", &sym_table, syms, nsyms) &&
+		  h5_write_table(trace, "groups", &group_table, groups, r->ngroups) &&
+		  h5_write_i64(trace, "ranklists", ranklists, nranklists);
+	free(rules);
+	free(syms);
+	free(groups);
+	free(ranklists);
+	return ok;
+}
 
-	uint64_t nsv = 0;
+static bool write_streams(hid_t trace, const struct run *r)
+{
+	uint64_t nvalues = 0;
 	for (uint32_t i = 0; i < r->nstreams; i++)
-		nsv += r->streams[i].nvals;
-	struct stream_row *st = xcalloc(r->nstreams + 1, sizeof *st);
-	int64_t *sv = xmalloc((nsv + 1) * sizeof *sv);
-	k = 0;
+		nvalues += r->streams[i].nvals;
+	struct stream_row *rows = xcalloc(r->nstreams + 1, sizeof *rows);
+	int64_t *values = xmalloc((nvalues + 1) * sizeof *values);
+	uint64_t k = 0;
 	for (uint32_t i = 0; i < r->nstreams; i++) {
-		st[i] = (struct stream_row){r->streams[i].rank, r->streams[i].sig, k, r->streams[i].nvals};
-		memcpy(sv + k, r->streams[i].vals, r->streams[i].nvals * sizeof *sv);
+		rows[i] = (struct stream_row){r->streams[i].rank, r->streams[i].sig, k, r->streams[i].nvals};
+		memcpy(values + k, r->streams[i].vals, r->streams[i].nvals * sizeof *values);
 		k += r->streams[i].nvals;
 	}
-	w = h5_write_table(trace, "streams", &stream_table, st, r->nstreams) &&
-	    h5_write_i64(trace, "stream_values", sv, nsv);
-	free(st);
-	free(sv);
-	CHECK(w, "/trace/streams");
+	bool ok = h5_write_table(trace, "streams", &stream_table, rows, r->nstreams) &&
+		  h5_write_i64(trace, "stream_values", values, nvalues);
+	free(rows);
+	free(values);
+	return ok;
+}
 
-	/* timing */
+/* one gap row, and its bins when they say more than the row: bins describe repeated gaps; a gap
+ * seen at most once per rank, or falling in one bin, is described by its row (min, mean, max
+ * over the group) alone. Returns the number of bins appended. */
+static uint32_t gap_rows(uint32_t group, const struct run_group *g, const struct run_gap *x,
+			 struct gap_row *row, struct run_bin *bins, uint64_t bin_offset)
+{
+	uint32_t stored = x->nbins > 1 && x->count > g->nranks ? x->nbins : 0;
+	*row = (struct gap_row){group, x->prev, x->sig, x->count, round_timing(x->sum), round_timing(x->sumsq),
+				round_timing(x->min), round_timing(x->max), bin_offset, stored};
+	for (uint32_t b = 0; b < stored; b++)
+		bins[b] = (struct run_bin){x->bins[b].bin, x->bins[b].count, round_timing(x->bins[b].sum),
+					   round_timing(x->bins[b].min), round_timing(x->bins[b].max)};
+	return stored;
+}
+
+static bool write_timing(hid_t timing, const struct run *r)
+{
 	uint64_t nd = 0, ng = 0, nb = 0;
 	for (uint32_t i = 0; i < r->ngroups; i++) {
 		nd += r->groups[i].ndurs;
@@ -340,88 +374,144 @@ bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
 		for (uint32_t j = 0; j < r->groups[i].ngaps; j++)
 			nb += r->groups[i].gaps[j].nbins;
 	}
-	struct dur_row *dr = xcalloc(nd + 1, sizeof *dr);
-	struct gap_row *gp = xcalloc(ng + 1, sizeof *gp);
+	struct dur_row *durs = xcalloc(nd + 1, sizeof *durs);
+	struct gap_row *gaps = xcalloc(ng + 1, sizeof *gaps);
 	struct run_bin *bins = xcalloc(nb + 1, sizeof *bins);
 	uint64_t di = 0, gi = 0, bi = 0;
 	for (uint32_t i = 0; i < r->ngroups; i++) {
 		const struct run_group *g = &r->groups[i];
-		for (uint32_t j = 0; j < g->ndurs; j++, di++)
-			dr[di] = (struct dur_row){i, g->durs[j].sig, g->durs[j].count, q(g->durs[j].sum),
-						  q(g->durs[j].sumsq), q(g->durs[j].min), q(g->durs[j].max)};
-		for (uint32_t j = 0; j < g->ngaps; j++, gi++) {
-			const struct run_gap *x = &g->gaps[j];
-			/* bins describe repeated gaps; a gap seen at most once per rank, or falling in
-			 * one bin, is described by its row (min, mean, max over the group) alone */
-			uint32_t stored = x->nbins > 1 && x->count > g->nranks ? x->nbins : 0;
-			gp[gi] = (struct gap_row){i, x->prev, x->sig, x->count, q(x->sum), q(x->sumsq), q(x->min),
-						  q(x->max), bi, stored};
-			for (uint32_t b = 0; b < stored; b++, bi++)
-				bins[bi] = (struct run_bin){x->bins[b].bin, x->bins[b].count, q(x->bins[b].sum),
-							    q(x->bins[b].min), q(x->bins[b].max)};
+		for (uint32_t j = 0; j < g->ndurs; j++, di++) {
+			const struct run_dur *d = &g->durs[j];
+			durs[di] = (struct dur_row){i, d->sig, d->count, round_timing(d->sum), round_timing(d->sumsq),
+						    round_timing(d->min), round_timing(d->max)};
 		}
+		for (uint32_t j = 0; j < g->ngaps; j++, gi++)
+			bi += gap_rows(i, g, &g->gaps[j], &gaps[gi], bins + bi, bi);
 	}
-	w = h5_write_table(timing, "durations", &dur_table, dr, nd) &&
-	    h5_write_table(timing, "gaps", &gap_table, gp, ng) &&
-	    h5_write_table(timing, "gap_bins", &bin_table, bins, bi);
-	free(dr);
-	free(gp);
+	assert(di == nd && gi == ng && bi <= nb);
+	bool ok = h5_write_table(timing, "durations", &dur_table, durs, nd) &&
+		  h5_write_table(timing, "gaps", &gap_table, gaps, ng) &&
+		  h5_write_table(timing, "gap_bins", &bin_table, bins, bi);
+	free(durs);
+	free(gaps);
 	free(bins);
-	CHECK(w, "/timing");
-	if (r->nts) {
-		uint64_t nts = 0;
-		for (uint32_t i = 0; i < r->nts; i++)
-			nts += r->ts[i].n;
-		struct ts_row *tr = xcalloc(nts + 1, sizeof *tr);
-		k = 0;
-		for (uint32_t i = 0; i < r->nts; i++)
-			for (uint64_t j = 0; j < r->ts[i].n; j++, k++)
-				tr[k] = (struct ts_row){r->ts[i].rank, r->ts[i].start[j], r->ts[i].dur[j]};
-		w = h5_write_table(timing, "timestamps", &ts_table, tr, nts);
-		free(tr);
-		CHECK(w, "/timing/timestamps");
-	}
+	return ok;
+}
 
-	/* profile */
-	struct path_row *pr = xcalloc(r->nnodes + 1, sizeof *pr);
-	for (uint32_t i = 0; i < r->nnodes; i++)
-		pr[i] = (struct path_row){r->nodes[i].parent, r->nodes[i].kind, r->nodes[i].name, callpath_of(r, i)};
-	struct metric_row mr[RUN_PC_COUNT], sr2[RUN_TS_COUNT];
-	for (int i = 0; i < RUN_PC_COUNT; i++)
-		mr[i] = (struct metric_row){(char *)run_count_names[i], (char *)run_count_units[i]};
-	for (int i = 0; i < RUN_TS_COUNT; i++)
-		sr2[i] = (struct metric_row){(char *)run_stat_names[i], (char *)run_stat_units[i]};
-	uint64_t nst = (uint64_t)r->nnodes * RUN_TS_COUNT, nt = (uint64_t)r->nranks * r->nnodes;
-	double *stats = xmalloc((nst + 1) * sizeof *stats);
-	double *times = r->time ? xmalloc((nt + 1) * sizeof *times) : NULL;
-	for (uint64_t i = 0; i < nst; i++)
-		stats[i] = q(r->time_stats[i]);
-	for (uint64_t i = 0; times && i < nt; i++)
-		times[i] = q(r->time[i]);
-	hsize_t cdims[3] = {r->nranks, r->nnodes, RUN_PC_COUNT};
-	hsize_t sdims[2] = {r->nnodes, RUN_TS_COUNT};
-	hsize_t tdims[2] = {r->nranks, r->nnodes};
-	w = h5_write_table(prof, "callpaths", &path_table, pr, r->nnodes) &&
-	    h5_write_table(prof, "metrics", &metric_table, mr, RUN_PC_COUNT) &&
-	    h5_write_u64(prof, "counts", r->counts, 3, cdims) &&
-	    h5_write_table(prof, "statistics", &metric_table, sr2, RUN_TS_COUNT) &&
-	    h5_write_f64(prof, "time_stats", stats, 2, sdims) &&
-	    (!times || h5_write_f64(prof, "time", times, 2, tdims));
-	free(stats);
-	free(times);
-	for (uint32_t i = 0; i < r->nnodes; i++)
-		free(pr[i].path);
-	free(pr);
-	CHECK(w, "/profile");
-	ok = true;
-out:
+static bool write_timestamps(hid_t timing, const struct run *r)
+{
+	if (!r->ntimestamps)
+		return true;
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < r->ntimestamps; i++)
+		n += r->timestamps[i].n;
+	struct ts_row *rows = xcalloc(n + 1, sizeof *rows);
+	uint64_t k = 0;
+	for (uint32_t i = 0; i < r->ntimestamps; i++) {
+		const struct run_timestamps *t = &r->timestamps[i];
+		for (uint64_t j = 0; j < t->n; j++, k++)
+			rows[k] = (struct ts_row){t->rank, t->start[j], t->dur[j]};
+	}
+	bool ok = h5_write_table(timing, "timestamps", &ts_table, rows, n);
 	free(rows);
-	if (prof >= 0)
-		H5Gclose(prof);
-	if (timing >= 0)
-		H5Gclose(timing);
-	if (trace >= 0)
-		H5Gclose(trace);
+	return ok;
+}
+
+static const char *base_name(const char *dataset)
+{
+	const char *slash = strrchr(dataset, '/');
+	return slash ? slash + 1 : dataset;
+}
+
+/* the names and units of an array's last extent, as a table of its own */
+static bool write_legend(hid_t profile, const struct run_array *a)
+{
+	enum run_extent x = a->dims[a->ndims - 1];
+	const char *const *names = run_extent_names(x), *const *units = run_extent_units(x);
+	assert(names && units);
+	struct metric_row rows[16];
+	uint64_t n = run_extent_size(NULL, x);
+	assert(n <= sizeof rows / sizeof *rows);
+	for (uint64_t i = 0; i < n; i++)
+		rows[i] = (struct metric_row){(char *)names[i], (char *)units[i]};
+	return h5_write_table(profile, base_name(a->legend), &metric_table, rows, n);
+}
+
+static bool write_profile_array(hid_t profile, const struct run *r, const struct run_array *a)
+{
+	const void *data = run_array_data(r, a);
+	if (!data)
+		return a->optional;
+	if (a->legend && !write_legend(profile, a))
+		return false;
+	hsize_t dims[3];
+	for (uint8_t d = 0; d < a->ndims; d++)
+		dims[d] = run_extent_size(r, a->dims[d]);
+	if (a->type == RUN_VALUE_U64)
+		return h5_write_u64(profile, base_name(a->dataset), data, a->ndims, dims);
+	uint64_t n = run_array_length(r, a);
+	double *v = xmalloc((n + 1) * sizeof *v);
+	for (uint64_t i = 0; i < n; i++)
+		v[i] = a->timing ? round_timing(((const double *)data)[i]) : ((const double *)data)[i];
+	bool ok = h5_write_f64(profile, base_name(a->dataset), v, a->ndims, dims);
+	free(v);
+	return ok;
+}
+
+static bool write_profile(hid_t profile, const struct run *r)
+{
+	struct path_row *rows = xcalloc(r->nnodes + 1, sizeof *rows);
+	for (uint32_t i = 0; i < r->nnodes; i++)
+		rows[i] = (struct path_row){r->nodes[i].parent, r->nodes[i].kind, r->nodes[i].name, callpath_of(r, i)};
+	bool ok = h5_write_table(profile, "callpaths", &path_table, rows, r->nnodes);
+	for (uint32_t i = 0; i < r->nnodes; i++)
+		free(rows[i].path);
+	free(rows);
+	for (int a = 0; a < RUN_PROFILE_ARRAYS && ok; a++)
+		ok = write_profile_array(profile, r, &run_profile_arrays[a]);
+	return ok;
+}
+
+enum { TRACE_GROUP, TIMING_GROUP, PROFILE_GROUP, NGROUPS };
+static const char *const group_names[NGROUPS] = {"trace", "timing", "profile"};
+
+/* the container's objects in the order they are written (the order fixes the file's bytes) */
+static const struct section_writer {
+	const char *what;      /* for "cannot write WHAT" */
+	int group;
+	bool (*write)(hid_t group, const struct run *r);
+} section_writers[] = {
+	{"/trace/functions", TRACE_GROUP, write_functions},
+	{"/trace/strings", TRACE_GROUP, write_strings},
+	{"/trace/callsites", TRACE_GROUP, write_callsites},
+	{"/trace/signatures", TRACE_GROUP, write_signatures},
+	{"/trace/groups", TRACE_GROUP, write_groups},
+	{"/trace/streams", TRACE_GROUP, write_streams},
+	{"/timing", TIMING_GROUP, write_timing},
+	{"/timing/timestamps", TIMING_GROUP, write_timestamps},
+	{"/profile", PROFILE_GROUP, write_profile},
+};
+
+bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
+{
+	hid_t f = h5_create(path, e);
+	if (f < 0)
+		return false;
+	bool ok = write_header(f, r);
+	if (!ok)
+		h5_fail(e, path, "cannot write %s", "the root attributes");
+	hid_t groups[NGROUPS];
+	for (int g = 0; g < NGROUPS; g++)
+		groups[g] = ok ? h5_group(f, group_names[g]) : -1;
+	for (size_t i = 0; i < sizeof section_writers / sizeof *section_writers && ok; i++) {
+		const struct section_writer *s = &section_writers[i];
+		ok = s->write(groups[s->group], r);
+		if (!ok)
+			h5_fail(e, path, "cannot write %s", s->what);
+	}
+	for (int g = NGROUPS - 1; g >= 0; g--)
+		if (groups[g] >= 0)
+			H5Gclose(groups[g]);
 	if (H5Fclose(f) < 0 && ok) {
 		h5_fail(e, path, "cannot finish writing the file (disk full?)");
 		ok = false;
@@ -431,18 +521,77 @@ out:
 
 /* ---- reading ---------------------------------------------------------------------------------- */
 
-#define READ(dst, expr)               \
-	do {                          \
-		dst = (expr);         \
-		if (!(dst))           \
-			goto out;     \
+/* the file being read, for messages */
+struct source {
+	hid_t f;
+	const char *path;
+	struct h5_err *e;
+};
+
+#define BAD(...)                                         \
+	do {                                             \
+		h5_fail(src->e, src->path, __VA_ARGS__); \
+		goto out;                                \
 	} while (0)
 
-#define BAD(...)                                     \
-	do {                                         \
-		h5_fail(e, path, __VA_ARGS__);       \
-		goto out;                            \
-	} while (0)
+/* read a whole table into rows (NULL on failure, the error in src->e) */
+#define READ_TABLE(rows, name, table, n) \
+	(rows = h5_read_table(src->f, name, table, n, src->path, src->e))
+
+static bool read_header_field(const struct source *src, struct run *r, const struct run_header_field *h)
+{
+	char *p = (char *)r + h->offset;
+	bool found = true;
+	uint32_t u = 0;
+	switch (h->type) {
+	case RUN_VALUE_STR:
+		*(char **)p = h5_get_attr_str(src->f, h->attribute);
+		found = *(char **)p != NULL;
+		if (!found && !h->required)
+			*(char **)p = xstrdup("");
+		break;
+	case RUN_VALUE_U32: found = h5_get_attr_u32(src->f, h->attribute, (uint32_t *)p); break;
+	case RUN_VALUE_BOOL:
+		found = h5_get_attr_u32(src->f, h->attribute, &u);
+		*(bool *)p = u != 0;
+		break;
+	case RUN_VALUE_F64: found = h5_get_attr_f64(src->f, h->attribute, (double *)p); break;
+	case RUN_VALUE_U64: assert(!"a header field of an unsupported type"); break;
+	}
+	if (!found && h->required) {
+		h5_fail(src->e, src->path, "missing root attribute '%s'", h->attribute);
+		return false;
+	}
+	return true;
+}
+
+static bool read_labels(const struct source *src, struct run *r)
+{
+	if (!h5_exists(src->f, "labels"))
+		return true;
+	hid_t labels = H5Gopen2(src->f, "labels", H5P_DEFAULT);
+	H5O_info_t info;
+	H5Oget_info(labels, &info);
+	for (hsize_t i = 0; i < info.num_attrs; i++) {
+		char name[256];
+		if (H5Aget_name_by_idx(labels, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT) < 0)
+			continue;
+		char *v = h5_get_attr_str(labels, name);
+		if (v)
+			run_set_attr(r, name, v);
+		free(v);
+	}
+	H5Gclose(labels);
+	return true;
+}
+
+static bool read_header(const struct source *src, struct run *r)
+{
+	for (int i = 0; i < RUN_HEADER_FIELDS; i++)
+		if (!read_header_field(src, r, &run_header_fields[i]))
+			return false;
+	return read_labels(src, r);
+}
 
 static bool parse_params(struct fn_desc *d, const char *list)
 {
@@ -474,15 +623,140 @@ static bool parse_params(struct fn_desc *d, const char *list)
 	return ok;
 }
 
-struct rank_acc {
-	uint32_t *r;
-	uint32_t n;
+static bool read_functions(const struct source *src, struct run *r)
+{
+	bool ok = false;
+	size_t n = 0;
+	struct fn_row *rows;
+	if (!READ_TABLE(rows, "trace/functions", &fn_table, &n))
+		return false;
+	r->nfns = (uint32_t)n;
+	r->fns = xcalloc(n + 1, sizeof *r->fns);
+	for (size_t i = 0; i < n; i++) {
+		r->fns[i].name = xstrdup(rows[i].name);
+		r->fns[i].flags = rows[i].flags;
+		if (!parse_params(&r->fns[i], rows[i].parameters))
+			BAD("/trace/functions: function %s has unreadable parameters '%s'", rows[i].name,
+			    rows[i].parameters);
+	}
+	ok = true;
+out:
+	h5_free_table(&fn_table, rows, n);
+	return ok;
+}
+
+static bool read_strings(const struct source *src, struct run *r)
+{
+	size_t n = 0;
+	r->strings = h5_read_strings(src->f, "trace/strings", &n, src->path, src->e);
+	r->nstrings = (uint32_t)n;
+	return r->strings != NULL;
+}
+
+static bool read_callsites(const struct source *src, struct run *r)
+{
+	bool ok = false;
+	size_t nsites = 0, nframes = 0;
+	struct site_row *sites = NULL;
+	struct frame_row *frames = NULL;
+	if (!READ_TABLE(sites, "trace/callsites", &site_table, &nsites) ||
+	    !READ_TABLE(frames, "trace/callsite_frames", &frame_table, &nframes))
+		goto out;
+	r->ncallsites = (uint32_t)nsites;
+	r->callsites = xcalloc(nsites + 1, sizeof *r->callsites);
+	for (size_t i = 0; i < nsites; i++) {
+		if (!range_within(sites[i].frame_offset, sites[i].frame_count, nframes))
+			BAD("/trace/callsites: row %zu points past /trace/callsite_frames", i);
+		struct run_callsite *c = &r->callsites[i];
+		c->id = sites[i].id;
+		c->nframes = sites[i].frame_count;
+		c->frames = xcalloc(c->nframes + 1, sizeof *c->frames);
+		for (uint32_t j = 0; j < c->nframes; j++) {
+			struct frame_row *x = &frames[sites[i].frame_offset + j];
+			c->frames[j] = (struct run_frame){xstrdup(x->module), x->offset, xstrdup(x->symbol)};
+		}
+	}
+	ok = true;
+out:
+	h5_free_table(&site_table, sites, nsites);
+	h5_free_table(&frame_table, frames, nframes);
+	return ok;
+}
+
+static bool read_signatures(const struct source *src, struct run *r)
+{
+	bool ok = false;
+	size_t nrows = 0, nvalues = 0;
+	struct sig_row *rows;
+	if (!READ_TABLE(rows, "trace/signatures", &sig_table, &nrows))
+		return false;
+	r->sigvals = h5_read_i64(src->f, "trace/signature_values", &nvalues, src->path, src->e);
+	if (!r->sigvals)
+		goto out;
+	r->nsigvals = nvalues;
+	r->nsigs = (uint32_t)nrows;
+	r->sigs = xcalloc(nrows + 1, sizeof *r->sigs);
+	for (size_t i = 0; i < nrows; i++) {
+		if (!range_within(rows[i].value_offset, rows[i].value_count, nvalues))
+			BAD("/trace/signatures: row %zu points past /trace/signature_values", i);
+		r->sigs[i] = (struct run_signature){rows[i].function, rows[i].callsite, rows[i].flags,
+						    rows[i].value_count, rows[i].value_offset};
+	}
+	ok = true;
+out:
+	h5_free_table(&sig_table, rows, nrows);
+	return ok;
+}
+
+/* the grammars of all groups, flattened */
+struct grammar_tables {
+	struct rule_row *rules;
+	size_t nrules;
+	struct sym_row *syms;
+	size_t nsyms;
+};
+
+/* group i's grammar from its rules; rule references outside the group are refused */
+static bool read_grammar(const struct source *src, struct grammar *g, const struct group_row *row, size_t i,
+			 const struct grammar_tables *t)
+{
+	bool ok = false;
+	grammar_init(g);
+	for (uint32_t k = 0; k < row->rule_count; k++) {
+		const struct rule_row *x = &t->rules[row->first_rule + k];
+		if (!range_within(x->first_symbol, x->symbol_count, t->nsyms))
+			BAD("/trace/rules: rule %u points past /trace/rule_symbols", row->first_rule + k);
+		grammar_begin_rule(g);
+		for (uint64_t s = 0; s < x->symbol_count; s++) {
+			struct sym_row y = t->syms[x->first_symbol + s];
+			int64_t v = y.symbol;
+			if (v < 0) {
+				int64_t rule = -v - 1 - (int64_t)row->first_rule;
+				if (rule < 0 || rule >= row->rule_count)
+					BAD("/trace/rule_symbols: rule %u of group %zu refers to rule %lld outside its group",
+					    row->first_rule + k, i, (long long)(-v - 1));
+				v = gsym_rule_val((uint32_t)rule);
+			}
+			grammar_add_symbol(g, v, y.repeat);
+		}
+	}
+	ok = true;
+out:
+	grammar_end(g);
+	return ok;
+}
+
+struct rank_collector {
+	uint32_t *ranks;
+	uint32_t n, capacity;
 };
 
 static bool collect_rank(uint64_t rank, void *arg)
 {
-	struct rank_acc *acc = arg;
-	acc->r[acc->n++] = (uint32_t)rank;
+	struct rank_collector *c = arg;
+	if (c->n >= c->capacity)   /* never when the ranklist's count was checked */
+		return false;
+	c->ranks[c->n++] = (uint32_t)rank;
 	return true;
 }
 
@@ -492,265 +766,251 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* group i's ranks from its ranklist, which must name as many ranks of the run as the row says */
+static bool read_group_ranks(const struct source *src, struct run *r, struct run_group *g,
+			     const struct group_row *row, size_t i, const int64_t *ranklists, size_t nranklists)
+{
+	char why[200];
+	if (!range_within(row->ranklist_offset, row->ranklist_count, nranklists) ||
+	    !ranklist_check(ranklists + row->ranklist_offset, row->ranklist_count, r->nranks, why, sizeof why)) {
+		h5_fail(src->e, src->path, "/trace/ranklists: the ranklist of group %zu is malformed", i);
+		return false;
+	}
+	const int64_t *v = ranklists + row->ranklist_offset;
+	uint64_t count = ranklist_count(v, row->ranklist_count);
+	if (count != row->rank_count) {
+		h5_fail(src->e, src->path, "/trace/groups: group %zu says %u ranks, its ranklist holds %llu", i,
+			row->rank_count, (unsigned long long)count);
+		return false;
+	}
+	g->nranks = row->rank_count;
+	g->ranks = xcalloc(g->nranks + 1, sizeof *g->ranks);
+	struct rank_collector c = {g->ranks, 0, g->nranks};
+	ranklist_each(v, row->ranklist_count, collect_rank, &c);
+	assert(c.n == g->nranks);
+	qsort(g->ranks, g->nranks, sizeof *g->ranks, cmp_u32);
+	return true;
+}
+
+static bool read_groups(const struct source *src, struct run *r)
+{
+	bool ok = false;
+	struct grammar_tables t = {0};
+	size_t ngroups = 0, nranklists = 0;
+	struct group_row *rows = NULL;
+	int64_t *ranklists = NULL;
+	if (!READ_TABLE(t.rules, "trace/rules", &rule_table, &t.nrules) ||
+	    !READ_TABLE(t.syms, "trace/rule_symbols", &sym_table, &t.nsyms) ||
+	    !READ_TABLE(rows, "trace/groups", &group_table, &ngroups) ||
+	    !(ranklists = h5_read_i64(src->f, "trace/ranklists", &nranklists, src->path, src->e)))
+		goto out;
+	r->ngroups = (uint32_t)ngroups;
+	r->groups = xcalloc(ngroups + 1, sizeof *r->groups);
+	for (size_t i = 0; i < ngroups; i++) {
+		if (!range_within(rows[i].first_rule, rows[i].rule_count, t.nrules) || rows[i].rule_count == 0)
+			BAD("/trace/groups: group %zu has rules %u..+%u, but there are %zu rules", i, rows[i].first_rule,
+			    rows[i].rule_count, t.nrules);
+		if (!read_grammar(src, &r->groups[i].g, &rows[i], i, &t) ||
+		    !read_group_ranks(src, r, &r->groups[i], &rows[i], i, ranklists, nranklists))
+			goto out;
+	}
+	ok = true;
+out:
+	h5_free_table(&rule_table, t.rules, t.nrules);
+	h5_free_table(&sym_table, t.syms, t.nsyms);
+	h5_free_table(&group_table, rows, ngroups);
+	free(ranklists);
+	return ok;
+}
+
+static bool read_streams(const struct source *src, struct run *r)
+{
+	bool ok = false;
+	size_t nrows = 0, nvalues = 0;
+	struct stream_row *rows = NULL;
+	int64_t *values = NULL;
+	if (!READ_TABLE(rows, "trace/streams", &stream_table, &nrows) ||
+	    !(values = h5_read_i64(src->f, "trace/stream_values", &nvalues, src->path, src->e)))
+		goto out;
+	r->nstreams = (uint32_t)nrows;
+	r->streams = xcalloc(nrows + 1, sizeof *r->streams);
+	for (size_t i = 0; i < nrows; i++) {
+		if (!range_within(rows[i].value_offset, rows[i].value_count, nvalues))
+			BAD("/trace/streams: row %zu points past /trace/stream_values", i);
+		struct run_stream *s = &r->streams[i];
+		s->rank = rows[i].rank;
+		s->sig = rows[i].signature;
+		s->nvals = rows[i].value_count;
+		s->vals = xmalloc((s->nvals + 1) * sizeof *s->vals);
+		memcpy(s->vals, values + rows[i].value_offset, s->nvals * sizeof *s->vals);
+	}
+	ok = true;
+out:
+	h5_free_table(&stream_table, rows, nrows);
+	free(values);
+	return ok;
+}
+
+static void add_duration(struct run_group *g, const struct dur_row *d)
+{
+	g->durs = xrealloc(g->durs, (g->ndurs + 1) * sizeof *g->durs);
+	g->durs[g->ndurs++] = (struct run_dur){d->signature, d->count, d->sum, d->sum_squares, d->min, d->max};
+}
+
+static void add_gap(struct run_group *g, const struct gap_row *row, const struct run_bin *bins)
+{
+	g->gaps = xrealloc(g->gaps, (g->ngaps + 1) * sizeof *g->gaps);
+	struct run_gap *x = &g->gaps[g->ngaps++];
+	*x = (struct run_gap){row->previous, row->signature, row->count, row->sum, row->sum_squares, row->min,
+			      row->max, row->bin_count, NULL};
+	x->bins = xmalloc((x->nbins + 1) * sizeof *x->bins);
+	memcpy(x->bins, bins + row->bin_offset, x->nbins * sizeof *x->bins);
+	if (!x->nbins && x->count) {   /* one bin: the row itself */
+		x->bins[0] = (struct run_bin){hist_quarter_octave(x->min), x->count, x->sum, x->min, x->max};
+		x->nbins = 1;
+	}
+}
+
+static bool read_timing(const struct source *src, struct run *r)
+{
+	bool ok = false;
+	size_t ndurs = 0, ngaps = 0, nbins = 0;
+	struct dur_row *durs = NULL;
+	struct gap_row *gaps = NULL;
+	struct run_bin *bins = NULL;
+	if (!READ_TABLE(durs, "timing/durations", &dur_table, &ndurs) ||
+	    !READ_TABLE(gaps, "timing/gaps", &gap_table, &ngaps) ||
+	    !READ_TABLE(bins, "timing/gap_bins", &bin_table, &nbins))
+		goto out;
+	for (size_t i = 0; i < ndurs; i++)
+		if (durs[i].group >= r->ngroups)
+			BAD("/timing/durations: row %zu belongs to group %u of %u", i, durs[i].group, r->ngroups);
+	for (size_t i = 0; i < ngaps; i++)
+		if (gaps[i].group >= r->ngroups || !range_within(gaps[i].bin_offset, gaps[i].bin_count, nbins))
+			BAD("/timing/gaps: row %zu has a bad group or bin range", i);
+	for (size_t i = 0; i < ndurs; i++)
+		add_duration(&r->groups[durs[i].group], &durs[i]);
+	for (size_t i = 0; i < ngaps; i++)
+		add_gap(&r->groups[gaps[i].group], &gaps[i], bins);
+	ok = true;
+out:
+	h5_free_table(&dur_table, durs, ndurs);
+	h5_free_table(&gap_table, gaps, ngaps);
+	h5_free_table(&bin_table, bins, nbins);
+	return ok;
+}
+
+/* one run_timestamps per run of consecutive rows of the same rank */
+static bool read_timestamps(const struct source *src, struct run *r)
+{
+	if (!h5_exists(src->f, "timing/timestamps"))
+		return true;
+	size_t n = 0;
+	struct ts_row *rows;
+	if (!READ_TABLE(rows, "timing/timestamps", &ts_table, &n))
+		return false;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && rows[j].rank == rows[i].rank)
+			j++;
+		r->timestamps = xrealloc(r->timestamps, (r->ntimestamps + 1) * sizeof *r->timestamps);
+		struct run_timestamps *t = &r->timestamps[r->ntimestamps++];
+		t->rank = rows[i].rank;
+		t->n = j - i;
+		t->start = xmalloc((t->n + 1) * sizeof *t->start);
+		t->dur = xmalloc((t->n + 1) * sizeof *t->dur);
+		for (size_t k = i; k < j; k++) {
+			t->start[k - i] = rows[k].start;
+			t->dur[k - i] = rows[k].duration;
+		}
+		i = j;
+	}
+	h5_free_table(&ts_table, rows, n);
+	return true;
+}
+
+static void format_extents(char *out, size_t n, const hsize_t *dims, size_t ndims)
+{
+	size_t len = 0;
+	out[0] = 0;
+	for (size_t d = 0; d < ndims && len < n; d++)
+		len += (size_t)snprintf(out + len, n - len, "%s%llu", d ? "x" : "", (unsigned long long)dims[d]);
+}
+
+/* a profile array whose dimensions must be its extents in r */
+static bool read_profile_array(const struct source *src, struct run *r, const struct run_array *a)
+{
+	if (a->optional && !h5_exists(src->f, a->dataset))
+		return true;
+	hsize_t dims[3];
+	void **slot = run_array_slot(r, a);
+	if (a->type == RUN_VALUE_U64)
+		*slot = h5_read_u64(src->f, a->dataset, a->ndims, dims, src->path, src->e);
+	else
+		*slot = h5_read_f64(src->f, a->dataset, a->ndims, dims, src->path, src->e);
+	if (!*slot)
+		return false;
+	hsize_t expected[3];
+	bool match = true;
+	for (uint8_t d = 0; d < a->ndims; d++) {
+		expected[d] = run_extent_size(r, a->dims[d]);
+		match &= dims[d] == expected[d];
+	}
+	if (match)
+		return true;
+	char found[80], want[80], meaning[80] = "";
+	format_extents(found, sizeof found, dims, a->ndims);
+	format_extents(want, sizeof want, expected, a->ndims);
+	for (uint8_t d = 0; d < a->ndims; d++)
+		snprintf(meaning + strlen(meaning), sizeof meaning - strlen(meaning), "%s%s", d ? " x " : "",
+			 run_extent_name(a->dims[d]));
+	h5_fail(src->e, src->path, "/%s is %s, expected %s = %s", a->dataset, found, meaning, want);
+	return false;
+}
+
+static bool read_profile(const struct source *src, struct run *r)
+{
+	size_t n = 0;
+	struct path_row *rows;
+	if (!READ_TABLE(rows, "profile/callpaths", &path_table, &n))
+		return false;
+	r->nnodes = (uint32_t)n;
+	r->nodes = xcalloc(n + 1, sizeof *r->nodes);
+	for (size_t i = 0; i < n; i++)
+		r->nodes[i] = (struct run_pnode){rows[i].parent, rows[i].kind, xstrdup(rows[i].name)};
+	h5_free_table(&path_table, rows, n);
+	for (int a = 0; a < RUN_PROFILE_ARRAYS; a++)
+		if (!read_profile_array(src, r, &run_profile_arrays[a]))
+			return false;
+	return true;
+}
+
+/* the sections in the order they are read: later ones refer to earlier ones */
+static bool (*const section_readers[])(const struct source *src, struct run *r) = {
+	read_header, read_functions, read_strings, read_callsites, read_signatures,
+	read_groups, read_streams, read_timing, read_timestamps, read_profile,
+};
+
 bool store_read_run(const char *path, struct run *r, struct h5_err *e)
 {
 	run_init(r);
 	struct store_identity id;
 	if (!store_identify(path, &id, e) || !store_expect(path, &id, "run", e))
 		return false;
-	hid_t f = h5_open(path, false, e);
-	if (f < 0)
+	struct source source = {h5_open(path, false, e), path, e}, *src = &source;
+	if (src->f < 0)
 		return false;
 	bool ok = false;
-	size_t n;
-	struct fn_row *fr = NULL;
-	struct site_row *sr = NULL;
-	struct frame_row *frr = NULL;
-	struct sig_row *sg = NULL;
-	struct rule_row *rr = NULL;
-	struct sym_row *sy = NULL;
-	struct group_row *gr = NULL;
-	struct stream_row *st = NULL;
-	struct dur_row *dr = NULL;
-	struct gap_row *gp = NULL;
-	struct run_bin *bins = NULL;
-	struct ts_row *tr = NULL;
-	struct path_row *pr = NULL;
-	int64_t *rl = NULL, *sv = NULL;
-	size_t nfr = 0, nsr = 0, nfrr = 0, nsg = 0, nrr = 0, nsy = 0, ngr = 0, nst = 0, nrl = 0, nsv = 0,
-	       ndr = 0, ngp = 0, nbins = 0, ntr = 0, npr = 0;
-
-	if (!h5_get_attr_u32(f, "ranks", &r->nranks))
-		BAD("missing root attribute 'ranks' (rank count)");
-	uint32_t synth = 0;
-	h5_get_attr_u32(f, "synthetic", &synth);
-	r->synthetic = synth != 0;
-	r->command = h5_get_attr_str(f, "command");
-	r->host = h5_get_attr_str(f, "host");
-	r->slurm_job_id = h5_get_attr_str(f, "slurm_job_id");
-	r->tool_version = h5_get_attr_str(f, "tool_version");
-	r->created = h5_get_attr_str(f, "created");
-	r->options = h5_get_attr_str(f, "tracer_options");
-	if (!r->command || !r->host || !r->tool_version || !r->created)
-		BAD("missing root attributes (command, host, tool_version, created)");
-	if (!r->slurm_job_id)
-		r->slurm_job_id = xstrdup("");
-	if (!r->options)
-		r->options = xstrdup("");
-	h5_get_attr_f64(f, "t_start", &r->t_start);
-	h5_get_attr_f64(f, "t_end", &r->t_end);
-	if (h5_exists(f, "labels")) {
-		hid_t lg = H5Gopen2(f, "labels", H5P_DEFAULT);
-		H5O_info_t info;
-		H5Oget_info(lg, &info);
-		for (hsize_t i = 0; i < info.num_attrs; i++) {
-			char name[256];
-			if (H5Aget_name_by_idx(lg, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT) < 0)
-				continue;
-			char *v = h5_get_attr_str(lg, name);
-			if (v)
-				run_set_attr(r, name, v);
-			free(v);
-		}
-		H5Gclose(lg);
-	}
-
-	READ(fr, h5_read_table(f, "trace/functions", &fn_table, &nfr, path, e));
-	r->nfns = (uint32_t)nfr;
-	r->fns = xcalloc(nfr + 1, sizeof *r->fns);
-	for (size_t i = 0; i < nfr; i++) {
-		r->fns[i].name = xstrdup(fr[i].name);
-		r->fns[i].flags = fr[i].flags;
-		if (!parse_params(&r->fns[i], fr[i].parameters))
-			BAD("/trace/functions: function %s has unreadable parameters '%s'", fr[i].name, fr[i].parameters);
-	}
-	READ(r->strings, h5_read_strings(f, "trace/strings", &n, path, e));
-	r->nstrings = (uint32_t)n;
-
-	READ(sr, h5_read_table(f, "trace/callsites", &site_table, &nsr, path, e));
-	READ(frr, h5_read_table(f, "trace/callsite_frames", &frame_table, &nfrr, path, e));
-	r->ncallsites = (uint32_t)nsr;
-	r->callsites = xcalloc(nsr + 1, sizeof *r->callsites);
-	for (size_t i = 0; i < nsr; i++) {
-		if (sr[i].frame_offset > nfrr || sr[i].frame_count > nfrr - sr[i].frame_offset)
-			BAD("/trace/callsites: row %zu points past /trace/callsite_frames", i);
-		struct run_callsite *c = &r->callsites[i];
-		c->id = sr[i].id;
-		c->nframes = sr[i].frame_count;
-		c->frames = xcalloc(c->nframes + 1, sizeof *c->frames);
-		for (uint32_t j = 0; j < c->nframes; j++) {
-			struct frame_row *x = &frr[sr[i].frame_offset + j];
-			c->frames[j] = (struct run_frame){xstrdup(x->module), x->offset, xstrdup(x->symbol)};
-		}
-	}
-
-	READ(sg, h5_read_table(f, "trace/signatures", &sig_table, &nsg, path, e));
-	READ(r->sigvals, h5_read_i64(f, "trace/signature_values", &n, path, e));
-	r->nsigvals = n;
-	r->nsigs = (uint32_t)nsg;
-	r->sigs = xcalloc(nsg + 1, sizeof *r->sigs);
-	for (size_t i = 0; i < nsg; i++) {
-		if (sg[i].value_offset > n || sg[i].value_count > n - sg[i].value_offset)
-			BAD("/trace/signatures: row %zu points past /trace/signature_values", i);
-		r->sigs[i] = (struct run_signature){sg[i].function, sg[i].callsite, sg[i].flags, sg[i].value_count,
-						    sg[i].value_offset};
-	}
-
-	READ(rr, h5_read_table(f, "trace/rules", &rule_table, &nrr, path, e));
-	READ(sy, h5_read_table(f, "trace/rule_symbols", &sym_table, &nsy, path, e));
-	READ(gr, h5_read_table(f, "trace/groups", &group_table, &ngr, path, e));
-	READ(rl, h5_read_i64(f, "trace/ranklists", &nrl, path, e));
-	r->ngroups = (uint32_t)ngr;
-	r->groups = xcalloc(ngr + 1, sizeof *r->groups);
-	for (size_t i = 0; i < ngr; i++) {
-		struct run_group *g = &r->groups[i];
-		if (gr[i].first_rule > nrr || gr[i].rule_count > nrr - gr[i].first_rule || gr[i].rule_count == 0)
-			BAD("/trace/groups: group %zu has rules %u..+%u, but there are %zu rules", i,
-			    gr[i].first_rule, gr[i].rule_count, nrr);
-		grammar_init(&g->g);
-		for (uint32_t q = 0; q < gr[i].rule_count; q++) {
-			struct rule_row *x = &rr[gr[i].first_rule + q];
-			if (x->first_symbol > nsy || x->symbol_count > nsy - x->first_symbol)
-				BAD("/trace/rules: rule %u points past /trace/rule_symbols", gr[i].first_rule + q);
-			grammar_begin_rule(&g->g);
-			for (uint64_t s = 0; s < x->symbol_count; s++) {
-				struct sym_row y = sy[x->first_symbol + s];
-				int64_t v = y.symbol;
-				if (v < 0) {
-					int64_t rule = -v - 1 - (int64_t)gr[i].first_rule;
-					if (rule < 0 || rule >= gr[i].rule_count)
-						BAD("/trace/rule_symbols: rule %u of group %zu refers to rule %lld outside its group",
-						    gr[i].first_rule + q, i, (long long)(-v - 1));
-					v = gsym_rule_val((uint32_t)rule);
-				}
-				grammar_add_symbol(&g->g, v, y.repeat);
-			}
-		}
-		grammar_end(&g->g);
-		char why[200];
-		if (gr[i].ranklist_offset > nrl || gr[i].ranklist_count > nrl - gr[i].ranklist_offset ||
-		    !ranklist_check(rl + gr[i].ranklist_offset, gr[i].ranklist_count, r->nranks, why, sizeof why))
-			BAD("/trace/ranklists: the ranklist of group %zu is malformed", i);
-		const int64_t *v = rl + gr[i].ranklist_offset;
-		uint64_t count = ranklist_count(v, gr[i].ranklist_count);
-		if (count != gr[i].rank_count)
-			BAD("/trace/groups: group %zu says %u ranks, its ranklist holds %llu", i, gr[i].rank_count,
-			    (unsigned long long)count);
-		g->nranks = gr[i].rank_count;
-		g->ranks = xcalloc(g->nranks + 1, sizeof *g->ranks);
-		struct rank_acc acc = {g->ranks, 0};
-		ranklist_each(v, gr[i].ranklist_count, collect_rank, &acc);
-		qsort(g->ranks, g->nranks, sizeof *g->ranks, cmp_u32);
-	}
-
-	READ(st, h5_read_table(f, "trace/streams", &stream_table, &nst, path, e));
-	READ(sv, h5_read_i64(f, "trace/stream_values", &nsv, path, e));
-	r->nstreams = (uint32_t)nst;
-	r->streams = xcalloc(nst + 1, sizeof *r->streams);
-	for (size_t i = 0; i < nst; i++) {
-		if (st[i].value_offset > nsv || st[i].value_count > nsv - st[i].value_offset)
-			BAD("/trace/streams: row %zu points past /trace/stream_values", i);
-		struct run_stream *s = &r->streams[i];
-		s->rank = st[i].rank;
-		s->sig = st[i].signature;
-		s->nvals = st[i].value_count;
-		s->vals = xmalloc((s->nvals + 1) * sizeof *s->vals);
-		memcpy(s->vals, sv + st[i].value_offset, s->nvals * sizeof *s->vals);
-	}
-
-	READ(dr, h5_read_table(f, "timing/durations", &dur_table, &ndr, path, e));
-	READ(gp, h5_read_table(f, "timing/gaps", &gap_table, &ngp, path, e));
-	READ(bins, h5_read_table(f, "timing/gap_bins", &bin_table, &nbins, path, e));
-	for (size_t i = 0; i < ndr; i++)
-		if (dr[i].group >= ngr)
-			BAD("/timing/durations: row %zu belongs to group %u of %zu", i, dr[i].group, ngr);
-	for (size_t i = 0; i < ngp; i++)
-		if (gp[i].group >= ngr || gp[i].bin_offset > nbins || gp[i].bin_count > nbins - gp[i].bin_offset)
-			BAD("/timing/gaps: row %zu has a bad group or bin range", i);
-	for (size_t i = 0; i < ndr; i++) {
-		struct run_group *g = &r->groups[dr[i].group];
-		g->durs = xrealloc(g->durs, (g->ndurs + 1) * sizeof *g->durs);
-		g->durs[g->ndurs++] = (struct run_dur){dr[i].signature, dr[i].count, dr[i].sum, dr[i].sum_squares,
-						       dr[i].min, dr[i].max};
-	}
-	for (size_t i = 0; i < ngp; i++) {
-		struct run_group *g = &r->groups[gp[i].group];
-		g->gaps = xrealloc(g->gaps, (g->ngaps + 1) * sizeof *g->gaps);
-		struct run_gap *x = &g->gaps[g->ngaps++];
-		*x = (struct run_gap){gp[i].previous, gp[i].signature, gp[i].count, gp[i].sum, gp[i].sum_squares,
-				      gp[i].min, gp[i].max, gp[i].bin_count, NULL};
-		x->bins = xmalloc((x->nbins + 1) * sizeof *x->bins);
-		memcpy(x->bins, bins + gp[i].bin_offset, x->nbins * sizeof *x->bins);
-		if (!x->nbins && x->count) {   /* one bin: the row itself */
-			x->bins[0] = (struct run_bin){hist_quarter_octave(x->min), x->count, x->sum, x->min, x->max};
-			x->nbins = 1;
-		}
-	}
-	if (h5_exists(f, "timing/timestamps")) {
-		READ(tr, h5_read_table(f, "timing/timestamps", &ts_table, &ntr, path, e));
-		for (size_t i = 0; i < ntr;) {
-			size_t j = i;
-			while (j < ntr && tr[j].rank == tr[i].rank)
-				j++;
-			r->ts = xrealloc(r->ts, (r->nts + 1) * sizeof *r->ts);
-			struct run_timestamps *t = &r->ts[r->nts++];
-			t->rank = tr[i].rank;
-			t->n = j - i;
-			t->start = xmalloc((t->n + 1) * sizeof *t->start);
-			t->dur = xmalloc((t->n + 1) * sizeof *t->dur);
-			for (size_t k = i; k < j; k++) {
-				t->start[k - i] = tr[k].start;
-				t->dur[k - i] = tr[k].duration;
-			}
-			i = j;
-		}
-	}
-
-	READ(pr, h5_read_table(f, "profile/callpaths", &path_table, &npr, path, e));
-	r->nnodes = (uint32_t)npr;
-	r->nodes = xcalloc(npr + 1, sizeof *r->nodes);
-	for (size_t i = 0; i < npr; i++)
-		r->nodes[i] = (struct run_pnode){pr[i].parent, pr[i].kind, xstrdup(pr[i].name)};
-	hsize_t dims[3];
-	READ(r->counts, h5_read_u64(f, "profile/counts", 3, dims, path, e));
-	if (dims[0] != r->nranks || dims[1] != npr || dims[2] != RUN_PC_COUNT)
-		BAD("/profile/counts is %llux%llux%llu, expected ranks x callpaths x metrics = %ux%zux%d",
-		    (unsigned long long)dims[0], (unsigned long long)dims[1], (unsigned long long)dims[2],
-		    r->nranks, npr, RUN_PC_COUNT);
-	READ(r->time_stats, h5_read_f64(f, "profile/time_stats", 2, dims, path, e));
-	if (dims[0] != npr || dims[1] != RUN_TS_COUNT)
-		BAD("/profile/time_stats is %llux%llu, expected callpaths x statistics = %zux%d",
-		    (unsigned long long)dims[0], (unsigned long long)dims[1], npr, RUN_TS_COUNT);
-	if (h5_exists(f, "profile/time")) {
-		READ(r->time, h5_read_f64(f, "profile/time", 2, dims, path, e));
-		if (dims[0] != r->nranks || dims[1] != npr)
-			BAD("/profile/time is %llux%llu, expected ranks x callpaths = %ux%zu",
-			    (unsigned long long)dims[0], (unsigned long long)dims[1], r->nranks, npr);
-	}
-
+	for (size_t i = 0; i < sizeof section_readers / sizeof *section_readers; i++)
+		if (!section_readers[i](src, r))
+			goto out;
 	char why[300];
 	if (!run_check(r, why, sizeof why))
 		BAD("inconsistent contents: %s", why);
 	ok = true;
 out:
-	h5_free_table(&fn_table, fr, nfr);
-	h5_free_table(&site_table, sr, nsr);
-	h5_free_table(&frame_table, frr, nfrr);
-	h5_free_table(&sig_table, sg, nsg);
-	h5_free_table(&rule_table, rr, nrr);
-	h5_free_table(&sym_table, sy, nsy);
-	h5_free_table(&group_table, gr, ngr);
-	h5_free_table(&stream_table, st, nst);
-	h5_free_table(&dur_table, dr, ndr);
-	h5_free_table(&gap_table, gp, ngp);
-	h5_free_table(&bin_table, bins, nbins);
-	h5_free_table(&ts_table, tr, ntr);
-	h5_free_table(&path_table, pr, npr);
-	free(rl);
-	free(sv);
-	H5Fclose(f);
+	H5Fclose(src->f);
 	if (!ok)
 		run_free(r);
 	return ok;
 }
-

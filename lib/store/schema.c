@@ -7,6 +7,7 @@
 #include "store/schema.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -15,6 +16,7 @@
 #include "run/run.h"
 #include "store/campaign_h5.h"
 #include "store/store.h"
+#include "util/buf.h"
 #include "util/xalloc.h"
 
 extern const char ladder_schema_run_yaml[];
@@ -378,38 +380,55 @@ int schema_validate(const char *path, void (*report)(const char *line, void *arg
 
 /* ---- rendering -------------------------------------------------------------------------------- */
 
-bool schema_print_markdown(const char *kind, FILE *out)
+/* append formatted text to a buffer */
+static void append(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void append(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = xvasprintf(fmt, ap);
+	va_end(ap);
+	buf_put(b, text, strlen(text));
+	free(text);
+}
+
+char *schema_markdown(const char *kind)
 {
 	struct schema s;
 	if (!schema_load(kind, &s))
-		return false;
-	fprintf(out, "# %s\n\nSchema `%s`, version %s.\n\n%s\n", s.title ? s.title : s.name, s.name, s.version,
+		return NULL;
+	struct buf b, *out = &b;
+	buf_init(&b);
+	append(out, "# %s\n\nSchema `%s`, version %s.\n\n%s\n", s.title ? s.title : s.name, s.name, s.version,
 		s.description ? s.description : "");
-	fprintf(out, "\n## Root attributes\n\n| attribute | type | units | meaning |\n|---|---|---|---|\n");
+	append(out, "\n## Root attributes\n\n| attribute | type | units | meaning |\n|---|---|---|---|\n");
 	for (int i = 0; i < s.nattrs; i++)
-		fprintf(out, "| `%s` | %s | %s | %s |\n", s.attrs[i].name, s.attrs[i].type,
+		append(out, "| `%s` | %s | %s | %s |\n", s.attrs[i].name, s.attrs[i].type,
 			s.attrs[i].units ? s.attrs[i].units : "", s.attrs[i].description ? s.attrs[i].description : "");
-	fprintf(out, "\n## Objects\n");
+	append(out, "\n## Objects\n");
 	for (int i = 0; i < s.nobjects; i++) {
 		const struct sobject *o = &s.objects[i];
-		fprintf(out, "\n### `%s` — %s%s%s%s%s\n\n%s\n", o->path, o->kind,
+		append(out, "\n### `%s` — %s%s%s%s%s\n\n%s\n", o->path, o->kind,
 			o->type ? ", " : "", o->type ? o->type : "", o->shape[0] ? ", " : "", o->shape,
 			o->description ? o->description : "");
 		if (!o->required)
-			fprintf(out, "\nOptional.\n");
+			append(out, "\nOptional.\n");
 		if (o->nfields) {
-			fprintf(out, "\n| field | type | units | meaning |\n|---|---|---|---|\n");
+			append(out, "\n| field | type | units | meaning |\n|---|---|---|---|\n");
 			for (int k = 0; k < o->nfields; k++)
-				fprintf(out, "| `%s` | %s | %s | %s |\n", o->fields[k].name, o->fields[k].type,
+				append(out, "| `%s` | %s | %s | %s |\n", o->fields[k].name, o->fields[k].type,
 					o->fields[k].units ? o->fields[k].units : "",
 					o->fields[k].description ? o->fields[k].description : "");
 		}
 	}
 	if (s.ninvariants) {
-		fprintf(out, "\n## Invariants\n\n");
+		append(out, "\n## Invariants\n\n");
 		for (int i = 0; i < s.ninvariants; i++)
-			fprintf(out, "- %s\n", s.invariants[i]);
+			append(out, "- %s\n", s.invariants[i]);
 	}
 	schema_free(&s);
-	return true;
+	buf_put_u8(&b, 0);
+	char *text = xstrdup((char *)b.data);
+	buf_free(&b);
+	return text;
 }

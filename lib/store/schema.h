@@ -6,7 +6,6 @@
 #define LADDER_STORE_SCHEMA_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 /* Check one file; every violation goes to report() as one line ("FILE: OBJECT: what").
  * Returns the number of violations (0: the file conforms). */
@@ -14,7 +13,7 @@ int schema_validate(const char *path, void (*report)(const char *line, void *arg
 
 /* The schema text (YAML) of a kind ("run", "campaign"), or NULL. */
 const char *schema_text(const char *kind);
-/* Print the schema of a kind as Markdown. false for an unknown kind. */
-bool schema_print_markdown(const char *kind, FILE *out);
+/* The schema of a kind as Markdown (to be freed), NULL for an unknown kind. */
+char *schema_markdown(const char *kind);
 
 #endif

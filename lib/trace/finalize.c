@@ -180,11 +180,8 @@ static void local_payload(struct buf *b, const uint32_t *term_map, const struct 
 			continue;
 		node_map[i] = n->index;
 		uint64_t *c = counts + (size_t)n->index * RUN_PC_COUNT;
-		c[RUN_PC_VISITS] = (uint64_t)m[PM_VISITS];
-		c[RUN_PC_BYTES_SENT] = (uint64_t)m[PM_BYTES_SENT];
-		c[RUN_PC_BYTES_RECV] = (uint64_t)m[PM_BYTES_RECV];
-		c[RUN_PC_MSGS_SENT] = (uint64_t)m[PM_MSGS_SENT];
-		c[RUN_PC_MSGS_RECV] = (uint64_t)m[PM_MSGS_RECV];
+		for (int k = 0; k < RUN_PC_COUNT; k++)
+			c[k] = (uint64_t)m[k];
 		times[n->index] = m[PM_TIME];
 	}
 	for (uint64_t i = 0; i < (uint64_t)g->nnodes * RUN_PC_COUNT; i++)
@@ -223,8 +220,8 @@ static bool read_payload(struct run *r, double *time, uint32_t rank, struct read
 		reader_init(&ts, rd->p, tslen);
 		rd->p += tslen;
 		struct run_timestamps *t;
-		r->ts = xrealloc(r->ts, (r->nts + 1) * sizeof *r->ts);
-		t = &r->ts[r->nts++];
+		r->timestamps = xrealloc(r->timestamps, (r->ntimestamps + 1) * sizeof *r->timestamps);
+		t = &r->timestamps[r->ntimestamps++];
 		memset(t, 0, sizeof *t);
 		t->rank = rank;
 		uint64_t cap = 0, start = 0;

@@ -82,12 +82,12 @@ void trace_profile_call(struct tcall *c, double dur, struct profile_hint *hint)
 		hint->valid = true;
 	}
 	struct pnode *n = nodes[hint->node];
-	n->m[PM_VISITS] += 1;
+	n->m[RUN_PC_VISITS] += 1;
 	n->m[PM_TIME] += dur;
-	n->m[PM_BYTES_SENT] += (double)c->bytes_sent;
-	n->m[PM_BYTES_RECV] += (double)c->bytes_recv;
-	n->m[PM_MSGS_SENT] += c->msgs_sent;
-	n->m[PM_MSGS_RECV] += c->msgs_recv;
+	n->m[RUN_PC_BYTES_SENT] += (double)c->bytes_sent;
+	n->m[RUN_PC_BYTES_RECV] += (double)c->bytes_recv;
+	n->m[RUN_PC_MSGS_SENT] += c->msgs_sent;
+	n->m[RUN_PC_MSGS_RECV] += c->msgs_recv;
 	top->child_time += dur;
 }
 
@@ -102,7 +102,7 @@ void profile_unknown(int idx)
 	if (!depth)
 		return;
 	uint32_t i = node_get((int32_t)stack[depth - 1].node, PNODE_UNKNOWN, (uint64_t)idx);
-	nodes[i]->m[PM_VISITS] += 1;
+	nodes[i]->m[RUN_PC_VISITS] += 1;
 }
 
 static void close_frame(double now)
@@ -110,7 +110,7 @@ static void close_frame(double now)
 	struct frame *f = &stack[--depth];
 	struct pnode *n = nodes[f->node];
 	double incl = now - f->t_enter;
-	n->m[PM_VISITS] += 1;
+	n->m[RUN_PC_VISITS] += 1;
 	n->m[PM_TIME] += incl - f->child_time > 0 ? incl - f->child_time : 0;
 	if (depth)
 		stack[depth - 1].child_time += incl;

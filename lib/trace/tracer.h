@@ -361,7 +361,8 @@ void trace_finalize_output(void);   /* merge across ranks, write, convert (final
 void trace_startup(double t_init);
 void trace_state_fini(void);
 
-/* profile metrics, per call path and rank */
-enum { PM_VISITS, PM_TIME, PM_BYTES_SENT, PM_BYTES_RECV, PM_MSGS_SENT, PM_MSGS_RECV, PM_COUNT };
+/* a profile node's metrics on this rank: the run's counts, indexed by RUN_PC_* (the one list,
+ * RUN_PROFILE_COUNTS in run/run.h), then its exclusive time */
+enum { PM_TIME = RUN_PC_COUNT, PM_COUNT };
 
 #endif

@@ -210,8 +210,8 @@ static void container_round_trip(void **state)
 	const struct run_gap *g0 = &back.groups[0].gaps[0];
 	assert_int_equal(g0->nbins, 2);
 	assert_true(fabs(g0->sum - 4e-3) <= 4e-3 / 512);
-	assert_true(fabs(back.time_stats[1 * RUN_TS_COUNT + RUN_TS_MAX] - 0.04) <= 0.04 / 512);
-	assert_int_equal(back.time_stats[1 * RUN_TS_COUNT + RUN_TS_ARGMAX], 3);
+	assert_true(fabs(back.time_stats[1 * RUN_STAT_COUNT + RUN_STAT_MAX] - 0.04) <= 0.04 / 512);
+	assert_int_equal(back.time_stats[1 * RUN_STAT_COUNT + RUN_STAT_ARGMAX], 3);
 	assert_int_equal(back.counts[(2 * 3 + 1) * RUN_PC_COUNT + RUN_PC_VISITS], 100);
 	run_free(&back);
 	/* a run that does not check is refused when read */

@@ -1,0 +1,222 @@
+/*
+ * check — run_check: every count and cross-reference of a run validated, one function per
+ * section, so that tools can trust a run that passed. Builds the rank -> group and stream indexes
+ * on the way. See run.h.
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/layout.h"
+#include "run/run.h"
+#include "util/range.h"
+#include "util/xalloc.h"
+
+#define FAIL(...)                                      \
+	do {                                           \
+		snprintf(why, whylen, __VA_ARGS__);    \
+		return false;                          \
+	} while (0)
+
+static bool check_functions(struct run *r, char *why, size_t whylen)
+{
+	if (r->nranks == 0)
+		FAIL("rank count is 0");
+	for (uint32_t i = 0; i < r->nfns; i++)
+		if (!r->fns[i].name || !r->fns[i].name[0])
+			FAIL("function %u has no name", i);
+	return true;
+}
+
+static bool check_signatures(struct run *r, char *why, size_t whylen)
+{
+	for (uint32_t i = 0; i < r->nsigs; i++) {
+		const struct run_signature *s = &r->sigs[i];
+		if (s->fn >= r->nfns)
+			FAIL("signature %u refers to function %u, but there are %u", i, s->fn, r->nfns);
+		if (!range_within(s->voff, s->nvals, r->nsigvals))
+			FAIL("signature %u has values beyond the value table", i);
+		/* the values must parse as the function's parameter groups */
+		const struct fn_desc *d = &r->fns[s->fn];
+		uint32_t k = 0;
+		bool bad = false;
+		for (uint32_t p = 0; p < d->nparams && !bad; p++) {
+			enum param_kind kind = d->params[p].kind;
+			if (kind == PK_IGNORE || kind == PK_STATUS)
+				continue;
+			k += group_width(kind, r->sigvals + s->voff, k, s->nvals, &bad);
+		}
+		if (bad || k != s->nvals)
+			FAIL("signature %u (%s) has %u values that do not match the parameters of %s", i,
+			     d->name, s->nvals, d->name);
+	}
+	return true;
+}
+
+/* a group's ranks: in the run, sorted, in no other group; fills r->rank_group */
+static bool check_group_ranks(struct run *r, uint32_t i, char *why, size_t whylen)
+{
+	const struct run_group *g = &r->groups[i];
+	for (uint32_t k = 0; k < g->nranks; k++) {
+		if (g->ranks[k] >= r->nranks)
+			FAIL("group %u lists rank %u, but the run has %u ranks", i, g->ranks[k], r->nranks);
+		if (k && g->ranks[k] <= g->ranks[k - 1])
+			FAIL("group %u: ranks are not sorted", i);
+		if (r->rank_group[g->ranks[k]] != UINT32_MAX)
+			FAIL("rank %u is in groups %u and %u", g->ranks[k], r->rank_group[g->ranks[k]], i);
+		r->rank_group[g->ranks[k]] = i;
+	}
+	return true;
+}
+
+/* a group expands to at most the calls its ranks made (failed polls count more than one call
+ * each): the bound on any walk of it */
+static bool check_group_length(const struct run *r, uint32_t i, char *why, size_t whylen)
+{
+	const struct run_group *g = &r->groups[i];
+	if (!r->nnodes || !g->nranks)
+		return true;
+	uint64_t calls = 0, first = g->ranks[0];
+	for (uint32_t n = 0; n < r->nnodes; n++)
+		if (r->nodes[n].kind == PNODE_FUNCTION)
+			calls += r->counts[(first * r->nnodes + n) * RUN_PC_COUNT + RUN_PC_VISITS];
+	uint64_t events = grammar_expanded_length(&g->g);
+	if (events > calls)
+		FAIL("group %u: its grammar expands to %llu calls, but rank %llu made %llu", i,
+		     (unsigned long long)events, (unsigned long long)first, (unsigned long long)calls);
+	return true;
+}
+
+static bool check_group_timing(const struct run *r, uint32_t i, char *why, size_t whylen)
+{
+	const struct run_group *g = &r->groups[i];
+	for (uint32_t k = 0; k < g->ndurs; k++)
+		if (g->durs[k].sig >= r->nsigs)
+			FAIL("group %u: duration of unknown signature %u", i, g->durs[k].sig);
+	for (uint32_t k = 0; k < g->ngaps; k++) {
+		const struct run_gap *gp = &g->gaps[k];
+		if (gp->sig >= r->nsigs || (gp->prev != RUN_NO_PREV && gp->prev >= r->nsigs))
+			FAIL("group %u: gap histogram of unknown signature", i);
+		uint64_t n = 0;
+		for (uint32_t j = 0; j < gp->nbins; j++)
+			n += gp->bins[j].count;
+		if (n != gp->count)
+			FAIL("group %u: gap histogram %u holds %llu samples in its bins, %llu in total", i, k,
+			     (unsigned long long)n, (unsigned long long)gp->count);
+	}
+	return true;
+}
+
+static bool check_groups(struct run *r, char *why, size_t whylen)
+{
+	free(r->rank_group);
+	r->rank_group = xmalloc((r->nranks + 1) * sizeof *r->rank_group);
+	for (uint32_t k = 0; k < r->nranks; k++)
+		r->rank_group[k] = UINT32_MAX;
+	char gwhy[200];
+	for (uint32_t i = 0; i < r->ngroups; i++) {
+		if (!grammar_check(&r->groups[i].g, r->nsigs, gwhy, sizeof gwhy))
+			FAIL("group %u: %s", i, gwhy);
+		if (!check_group_ranks(r, i, why, whylen) || !check_group_length(r, i, why, whylen) ||
+		    !check_group_timing(r, i, why, whylen))
+			return false;
+	}
+	for (uint32_t k = 0; k < r->nranks; k++)
+		if (r->rank_group[k] == UINT32_MAX)
+			FAIL("rank %u belongs to no group", k);
+	return true;
+}
+
+static int cmp_stream(const void *a, const void *b)
+{
+	const struct run_stream *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->sig < y->sig ? -1 : x->sig > y->sig;
+}
+
+/* streams refer to known ranks and signatures, one per pair; sorts them and fills stream_first */
+static bool check_streams(struct run *r, char *why, size_t whylen)
+{
+	for (uint32_t i = 0; i < r->nstreams; i++)
+		if (r->streams[i].rank >= r->nranks || r->streams[i].sig >= r->nsigs)
+			FAIL("value stream %u refers to rank %u / signature %u", i, r->streams[i].rank,
+			     r->streams[i].sig);
+	qsort(r->streams, r->nstreams, sizeof *r->streams, cmp_stream);
+	for (uint32_t i = 1; i < r->nstreams; i++)
+		if (!cmp_stream(&r->streams[i - 1], &r->streams[i]))
+			FAIL("two value streams for rank %u, signature %u", r->streams[i].rank, r->streams[i].sig);
+	free(r->stream_first);
+	r->stream_first = xcalloc(r->nranks + 1, sizeof *r->stream_first);
+	for (uint32_t i = 0; i < r->nstreams; i++)
+		r->stream_first[r->streams[i].rank + 1]++;
+	for (uint32_t k = 0; k < r->nranks; k++)
+		r->stream_first[k + 1] += r->stream_first[k];
+	assert(r->stream_first[r->nranks] == r->nstreams);
+	return true;
+}
+
+static bool check_callpaths(struct run *r, char *why, size_t whylen)
+{
+	for (uint32_t i = 0; i < r->nnodes; i++) {
+		if (r->nodes[i].parent >= (int32_t)i || r->nodes[i].parent < -1)
+			FAIL("profile call path %u has parent %d (parents come first)", i, r->nodes[i].parent);
+		if (r->nodes[i].kind > PNODE_UNKNOWN)
+			FAIL("profile call path %u has unknown kind %u", i, r->nodes[i].kind);
+	}
+	return true;
+}
+
+/* timing arrays hold finite, non-negative seconds; the statistics name ranks of the run */
+static bool check_profile_arrays(struct run *r, char *why, size_t whylen)
+{
+	for (int a = 0; a < RUN_PROFILE_ARRAYS; a++) {
+		const struct run_array *ar = &run_profile_arrays[a];
+		const double *v = run_array_data(r, ar);
+		if (!ar->timing || !v)
+			continue;
+		enum run_extent outer = ar->dims[0], inner = ar->dims[ar->ndims - 1];
+		uint64_t n = run_array_length(r, ar), last = run_extent_size(r, inner);
+		const char *const *names = run_extent_names(inner);
+		for (uint64_t i = 0; i < n; i++) {
+			if (isfinite(v[i]) && v[i] >= 0)
+				continue;
+			char entry[64];
+			if (names)
+				snprintf(entry, sizeof entry, "'%s'", names[i % last]);
+			else
+				snprintf(entry, sizeof entry, "%s %llu", run_extent_name(inner), (unsigned long long)(i % last));
+			FAIL("/%s: %s of %s %llu is %g (must be finite and non-negative)", ar->dataset, entry,
+			     run_extent_name(outer), (unsigned long long)(i / last), v[i]);
+		}
+	}
+	for (uint32_t i = 0; i < r->nnodes; i++) {
+		const double *st = r->time_stats + (size_t)i * RUN_STAT_COUNT;
+		if (st[RUN_STAT_RANKS] > r->nranks || (st[RUN_STAT_RANKS] > 0 &&
+		    (st[RUN_STAT_ARGMIN] >= r->nranks || st[RUN_STAT_ARGMAX] >= r->nranks)))
+			FAIL("time statistics of call path %u name ranks beyond the run's %u", i, r->nranks);
+	}
+	return true;
+}
+
+static bool check_timestamps(struct run *r, char *why, size_t whylen)
+{
+	for (uint32_t i = 0; i < r->ntimestamps; i++)
+		if (r->timestamps[i].rank >= r->nranks)
+			FAIL("timestamps of rank %u, but the run has %u ranks", r->timestamps[i].rank, r->nranks);
+	return true;
+}
+
+bool run_check(struct run *r, char *why, size_t whylen)
+{
+	static bool (*const sections[])(struct run *, char *, size_t) = {
+		check_functions, check_signatures, check_groups, check_streams,
+		check_callpaths, check_profile_arrays, check_timestamps,
+	};
+	for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
+		if (!sections[i](r, why, whylen))
+			return false;
+	return true;
+}

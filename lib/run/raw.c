@@ -1,0 +1,493 @@
+/*
+ * raw — the run's raw format: what the tracer writes at MPI_Finalize and `ladder import` reads.
+ * Magic, version, then the sections below in order; counts and integers are LEB128 varints,
+ * doubles 8 bytes little endian (util/buf.h). The header fields and the profile arrays are
+ * written from their descriptions in layout.h; every other section has one put and one get.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/layout.h"
+#include "run/run.h"
+#include "util/xalloc.h"
+
+/* bound for counts of items of at least `min_bytes` each */
+#define LIMIT(rd, min_bytes) (reader_left(rd) / (min_bytes))
+
+/* ---- header ---------------------------------------------------------------------------------- */
+
+static void put_header(const struct run *r, struct buf *b)
+{
+	for (int i = 0; i < RUN_HEADER_FIELDS; i++) {
+		const struct run_header_field *h = &run_header_fields[i];
+		const char *p = (const char *)r + h->offset;
+		switch (h->type) {
+		case RUN_VALUE_STR: buf_put_str(b, *(char *const *)p); break;
+		case RUN_VALUE_U32: buf_put_uv(b, *(const uint32_t *)p); break;
+		case RUN_VALUE_BOOL: buf_put_u8(b, *(const bool *)p); break;
+		case RUN_VALUE_F64: buf_put_f64(b, *(const double *)p); break;
+		case RUN_VALUE_U64: buf_put_uv(b, *(const uint64_t *)p); break;
+		}
+	}
+	buf_put_uv(b, r->nattrs);
+	for (uint32_t i = 0; i < r->nattrs; i++) {
+		buf_put_str(b, r->attrs[i].key);
+		buf_put_str(b, r->attrs[i].value);
+	}
+}
+
+static bool get_header(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	(void)why, (void)whylen;
+	for (int i = 0; i < RUN_HEADER_FIELDS; i++) {
+		const struct run_header_field *h = &run_header_fields[i];
+		char *p = (char *)r + h->offset;
+		switch (h->type) {
+		case RUN_VALUE_STR: *(char **)p = get_str(rd); break;
+		case RUN_VALUE_U32: *(uint32_t *)p = (uint32_t)get_count(rd, RUN_MAX_RANKS); break;
+		case RUN_VALUE_BOOL: *(bool *)p = get_u8(rd) != 0; break;
+		case RUN_VALUE_F64: *(double *)p = get_f64(rd); break;
+		case RUN_VALUE_U64: *(uint64_t *)p = get_uv(rd); break;
+		}
+	}
+	r->nattrs = (uint32_t)get_count(rd, LIMIT(rd, 2));
+	r->attrs = xcalloc(r->nattrs, sizeof *r->attrs);
+	for (uint32_t i = 0; i < r->nattrs && !rd->bad; i++) {
+		r->attrs[i].key = get_str(rd);
+		r->attrs[i].value = get_str(rd);
+	}
+	return true;
+}
+
+/* ---- vocabulary: functions, strings, call sites ---------------------------------------------- */
+
+static void put_functions(const struct run *r, struct buf *b)
+{
+	buf_put_uv(b, r->nfns);
+	for (uint32_t i = 0; i < r->nfns; i++) {
+		buf_put_str(b, r->fns[i].name);
+		buf_put_uv(b, r->fns[i].flags);
+		buf_put_uv(b, r->fns[i].nparams);
+		for (uint32_t p = 0; p < r->fns[i].nparams; p++) {
+			buf_put_str(b, r->fns[i].params[p].name);
+			buf_put_uv(b, r->fns[i].params[p].kind);
+		}
+	}
+}
+
+static bool get_functions(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	r->nfns = (uint32_t)get_count(rd, LIMIT(rd, 3));
+	r->fns = xcalloc(r->nfns, sizeof *r->fns);
+	for (uint32_t i = 0; i < r->nfns && !rd->bad; i++) {
+		r->fns[i].name = get_str(rd);
+		r->fns[i].flags = (uint32_t)get_uv(rd);
+		r->fns[i].nparams = (uint32_t)get_count(rd, LIMIT(rd, 2));
+		struct param_desc *pd = xcalloc(r->fns[i].nparams, sizeof *pd);
+		r->fns[i].params = pd;
+		for (uint32_t p = 0; p < r->fns[i].nparams && !rd->bad; p++) {
+			pd[p].name = get_str(rd);
+			uint64_t k = get_uv(rd);
+			if (k >= PK_COUNT_OF_KINDS) {
+				snprintf(why, whylen, "function %u parameter %u has unknown kind %llu", i, p,
+					 (unsigned long long)k);
+				return false;
+			}
+			pd[p].kind = (enum param_kind)k;
+		}
+	}
+	return true;
+}
+
+static void put_strings(const struct run *r, struct buf *b)
+{
+	buf_put_uv(b, r->nstrings);
+	for (uint32_t i = 0; i < r->nstrings; i++)
+		buf_put_str(b, r->strings[i]);
+}
+
+static bool get_strings(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	(void)why, (void)whylen;
+	r->nstrings = (uint32_t)get_count(rd, LIMIT(rd, 1));
+	r->strings = xcalloc(r->nstrings, sizeof *r->strings);
+	for (uint32_t i = 0; i < r->nstrings && !rd->bad; i++)
+		r->strings[i] = get_str(rd);
+	return true;
+}
+
+static void put_callsites(const struct run *r, struct buf *b)
+{
+	buf_put_uv(b, r->ncallsites);
+	for (uint32_t i = 0; i < r->ncallsites; i++) {
+		const struct run_callsite *cs = &r->callsites[i];
+		buf_put_uv(b, cs->id);
+		buf_put_uv(b, cs->nframes);
+		for (uint32_t f = 0; f < cs->nframes; f++) {
+			buf_put_str(b, cs->frames[f].module);
+			buf_put_uv(b, cs->frames[f].offset);
+			buf_put_str(b, cs->frames[f].symbol);
+		}
+	}
+}
+
+static bool get_callsites(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	(void)why, (void)whylen;
+	r->ncallsites = (uint32_t)get_count(rd, LIMIT(rd, 2));
+	r->callsites = xcalloc(r->ncallsites, sizeof *r->callsites);
+	for (uint32_t i = 0; i < r->ncallsites && !rd->bad; i++) {
+		struct run_callsite *cs = &r->callsites[i];
+		cs->id = get_uv(rd);
+		cs->nframes = (uint32_t)get_count(rd, LIMIT(rd, 3));
+		cs->frames = xcalloc(cs->nframes, sizeof *cs->frames);
+		for (uint32_t f = 0; f < cs->nframes && !rd->bad; f++) {
+			cs->frames[f].module = get_str(rd);
+			cs->frames[f].offset = get_uv(rd);
+			cs->frames[f].symbol = get_str(rd);
+		}
+	}
+	return true;
+}
+
+/* ---- the trace: signatures, groups, value streams -------------------------------------------- */
+
+static void put_signatures(const struct run *r, struct buf *b)
+{
+	buf_put_uv(b, r->nsigs);
+	for (uint32_t i = 0; i < r->nsigs; i++) {
+		const struct run_signature *s = &r->sigs[i];
+		buf_put_uv(b, s->fn);
+		buf_put_uv(b, s->callsite);
+		buf_put_uv(b, s->flags);
+		buf_put_uv(b, s->nvals);
+		for (uint32_t k = 0; k < s->nvals; k++)
+			buf_put_sv(b, r->sigvals[s->voff + k]);
+	}
+}
+
+static bool get_signatures(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	(void)why, (void)whylen;
+	r->nsigs = (uint32_t)get_count(rd, LIMIT(rd, 4));
+	r->sigs = xcalloc(r->nsigs, sizeof *r->sigs);
+	size_t capacity = 0;
+	for (uint32_t i = 0; i < r->nsigs && !rd->bad; i++) {
+		struct run_signature *s = &r->sigs[i];
+		s->fn = (uint32_t)get_uv(rd);
+		s->callsite = get_uv(rd);
+		s->flags = (uint32_t)get_uv(rd);
+		s->nvals = (uint32_t)get_count(rd, LIMIT(rd, 1));
+		s->voff = r->nsigvals;
+		XGROW(r->sigvals, capacity, r->nsigvals + s->nvals);
+		for (uint32_t k = 0; k < s->nvals; k++)
+			r->sigvals[r->nsigvals++] = get_sv(rd);
+	}
+	return true;
+}
+
+static void put_stats(struct buf *b, uint64_t count, double sum, double sumsq, double min, double max)
+{
+	buf_put_uv(b, count);
+	buf_put_f64(b, sum);
+	buf_put_f64(b, sumsq);
+	buf_put_f64(b, min);
+	buf_put_f64(b, max);
+}
+
+static void get_stats(struct reader *rd, uint64_t *count, double *sum, double *sumsq, double *min,
+		      double *max)
+{
+	*count = get_uv(rd);
+	*sum = get_f64(rd);
+	*sumsq = get_f64(rd);
+	*min = get_f64(rd);
+	*max = get_f64(rd);
+}
+
+static void put_gap(struct buf *b, const struct run_gap *gp)
+{
+	buf_put_uv(b, (uint64_t)gp->prev + 1);   /* RUN_NO_PREV -> 0 */
+	buf_put_uv(b, gp->sig);
+	put_stats(b, gp->count, gp->sum, gp->sumsq, gp->min, gp->max);
+	buf_put_uv(b, gp->nbins);
+	for (uint32_t j = 0; j < gp->nbins; j++) {
+		buf_put_sv(b, gp->bins[j].bin);
+		buf_put_uv(b, gp->bins[j].count);
+		buf_put_f64(b, gp->bins[j].sum);
+		buf_put_f64(b, gp->bins[j].min);
+		buf_put_f64(b, gp->bins[j].max);
+	}
+}
+
+static void get_gap(struct reader *rd, struct run_gap *gp)
+{
+	uint64_t prev1 = get_uv(rd);
+	gp->prev = prev1 == 0 ? RUN_NO_PREV : (uint32_t)(prev1 - 1);
+	gp->sig = (uint32_t)get_uv(rd);
+	get_stats(rd, &gp->count, &gp->sum, &gp->sumsq, &gp->min, &gp->max);
+	gp->nbins = (uint32_t)get_count(rd, LIMIT(rd, 26));
+	gp->bins = xcalloc(gp->nbins, sizeof *gp->bins);
+	for (uint32_t j = 0; j < gp->nbins; j++) {
+		gp->bins[j].bin = (int32_t)get_sv(rd);
+		gp->bins[j].count = get_uv(rd);
+		gp->bins[j].sum = get_f64(rd);
+		gp->bins[j].min = get_f64(rd);
+		gp->bins[j].max = get_f64(rd);
+	}
+}
+
+void run_group_serialize(const struct run_group *g, struct buf *b)
+{
+	grammar_serialize(&g->g, b);
+	buf_put_uv(b, g->nranks);
+	uint32_t prev = 0;
+	for (uint32_t k = 0; k < g->nranks; k++) {   /* sorted: store differences */
+		buf_put_uv(b, g->ranks[k] - prev);
+		prev = g->ranks[k];
+	}
+	buf_put_uv(b, g->ndurs);
+	for (uint32_t k = 0; k < g->ndurs; k++) {
+		const struct run_dur *d = &g->durs[k];
+		buf_put_uv(b, d->sig);
+		put_stats(b, d->count, d->sum, d->sumsq, d->min, d->max);
+	}
+	buf_put_uv(b, g->ngaps);
+	for (uint32_t k = 0; k < g->ngaps; k++)
+		put_gap(b, &g->gaps[k]);
+}
+
+bool run_group_parse(struct run_group *g, struct reader *rd)
+{
+	if (!grammar_parse(&g->g, rd))
+		return false;
+	g->nranks = (uint32_t)get_count(rd, LIMIT(rd, 1));
+	g->ranks = xcalloc(g->nranks, sizeof *g->ranks);
+	uint64_t prev = 0;
+	for (uint32_t k = 0; k < g->nranks; k++) {
+		prev += get_uv(rd);
+		g->ranks[k] = (uint32_t)(prev > UINT32_MAX ? UINT32_MAX : prev);
+	}
+	g->ndurs = (uint32_t)get_count(rd, LIMIT(rd, 34));
+	g->durs = xcalloc(g->ndurs, sizeof *g->durs);
+	for (uint32_t k = 0; k < g->ndurs; k++) {
+		struct run_dur *d = &g->durs[k];
+		d->sig = (uint32_t)get_uv(rd);
+		get_stats(rd, &d->count, &d->sum, &d->sumsq, &d->min, &d->max);
+	}
+	g->ngaps = (uint32_t)get_count(rd, LIMIT(rd, 36));
+	g->gaps = xcalloc(g->ngaps, sizeof *g->gaps);
+	for (uint32_t k = 0; k < g->ngaps && !rd->bad; k++)
+		get_gap(rd, &g->gaps[k]);
+	return !rd->bad;
+}
+
+static void put_groups(const struct run *r, struct buf *b)
+{
+	buf_put_uv(b, r->ngroups);
+	for (uint32_t i = 0; i < r->ngroups; i++)
+		run_group_serialize(&r->groups[i], b);
+}
+
+static bool get_groups(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	r->ngroups = (uint32_t)get_count(rd, LIMIT(rd, 4));
+	r->groups = xcalloc(r->ngroups, sizeof *r->groups);
+	for (uint32_t i = 0; i < r->ngroups && !rd->bad; i++)
+		if (!run_group_parse(&r->groups[i], rd)) {
+			snprintf(why, whylen, "truncated group %u", i);
+			return false;
+		}
+	return true;
+}
+
+static void put_streams(const struct run *r, struct buf *b)
+{
+	buf_put_uv(b, r->nstreams);
+	for (uint32_t i = 0; i < r->nstreams; i++) {
+		const struct run_stream *s = &r->streams[i];
+		buf_put_uv(b, s->rank);
+		buf_put_uv(b, s->sig);
+		buf_put_uv(b, s->nvals);
+		for (uint64_t k = 0; k < s->nvals; k++)
+			buf_put_sv(b, s->vals[k]);
+	}
+}
+
+static bool get_streams(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	(void)why, (void)whylen;
+	r->nstreams = (uint32_t)get_count(rd, LIMIT(rd, 3));
+	r->streams = xcalloc(r->nstreams, sizeof *r->streams);
+	for (uint32_t i = 0; i < r->nstreams && !rd->bad; i++) {
+		struct run_stream *s = &r->streams[i];
+		s->rank = (uint32_t)get_uv(rd);
+		s->sig = (uint32_t)get_uv(rd);
+		s->nvals = get_count(rd, LIMIT(rd, 1));
+		s->vals = xmalloc((s->nvals ? s->nvals : 1) * sizeof *s->vals);
+		for (uint64_t k = 0; k < s->nvals; k++)
+			s->vals[k] = get_sv(rd);
+	}
+	return true;
+}
+
+/* ---- profile: call paths, then the arrays of layout.h ---------------------------------------- */
+
+static void put_callpaths(const struct run *r, struct buf *b)
+{
+	buf_put_uv(b, r->nnodes);
+	for (uint32_t i = 0; i < r->nnodes; i++) {
+		buf_put_sv(b, r->nodes[i].parent);
+		buf_put_u8(b, r->nodes[i].kind);
+		buf_put_str(b, r->nodes[i].name);
+	}
+}
+
+static bool get_callpaths(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	(void)why, (void)whylen;
+	r->nnodes = (uint32_t)get_count(rd, LIMIT(rd, 3));
+	r->nodes = xcalloc(r->nnodes, sizeof *r->nodes);
+	for (uint32_t i = 0; i < r->nnodes && !rd->bad; i++) {
+		r->nodes[i].parent = (int32_t)get_sv(rd);
+		r->nodes[i].kind = get_u8(rd);
+		r->nodes[i].name = get_str(rd);
+	}
+	return true;
+}
+
+static void put_profile_arrays(const struct run *r, struct buf *b)
+{
+	for (int a = 0; a < RUN_PROFILE_ARRAYS; a++) {
+		const struct run_array *ar = &run_profile_arrays[a];
+		const void *data = run_array_data(r, ar);
+		if (ar->optional)
+			buf_put_u8(b, data != NULL);
+		uint64_t n = data ? run_array_length(r, ar) : 0;
+		for (uint64_t i = 0; i < n; i++) {
+			if (ar->type == RUN_VALUE_U64)
+				buf_put_uv(b, ((const uint64_t *)data)[i]);
+			else
+				buf_put_f64(b, ((const double *)data)[i]);
+		}
+	}
+}
+
+static bool get_profile_arrays(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	for (int a = 0; a < RUN_PROFILE_ARRAYS && !rd->bad; a++) {
+		const struct run_array *ar = &run_profile_arrays[a];
+		if (ar->optional && !get_u8(rd))
+			continue;
+		uint64_t n = run_array_length(r, ar);
+		size_t smallest = ar->type == RUN_VALUE_U64 ? 1 : 8;   /* bytes per element */
+		if (n > reader_left(rd) / smallest) {
+			snprintf(why, whylen, "truncated profile (%s)", ar->dataset);
+			return false;
+		}
+		void **slot = run_array_slot(r, ar);
+		*slot = xmalloc((n ? n : 1) * 8);
+		for (uint64_t i = 0; i < n; i++) {
+			if (ar->type == RUN_VALUE_U64)
+				((uint64_t *)*slot)[i] = get_uv(rd);
+			else
+				((double *)*slot)[i] = get_f64(rd);
+		}
+	}
+	return true;
+}
+
+static void put_timestamps(const struct run *r, struct buf *b)
+{
+	buf_put_uv(b, r->ntimestamps);
+	for (uint32_t i = 0; i < r->ntimestamps; i++) {
+		const struct run_timestamps *t = &r->timestamps[i];
+		buf_put_uv(b, t->rank);
+		buf_put_uv(b, t->n);
+		for (uint64_t k = 0; k < t->n; k++) {
+			buf_put_f64(b, t->start[k]);
+			buf_put_f64(b, t->dur[k]);
+		}
+	}
+}
+
+static bool get_timestamps(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	(void)why, (void)whylen;
+	r->ntimestamps = (uint32_t)get_count(rd, LIMIT(rd, 2));
+	r->timestamps = xcalloc(r->ntimestamps, sizeof *r->timestamps);
+	for (uint32_t i = 0; i < r->ntimestamps && !rd->bad; i++) {
+		struct run_timestamps *t = &r->timestamps[i];
+		t->rank = (uint32_t)get_uv(rd);
+		t->n = get_count(rd, LIMIT(rd, 16));
+		t->start = xmalloc((t->n ? t->n : 1) * sizeof(double));
+		t->dur = xmalloc((t->n ? t->n : 1) * sizeof(double));
+		for (uint64_t k = 0; k < t->n; k++) {
+			t->start[k] = get_f64(rd);
+			t->dur[k] = get_f64(rd);
+		}
+	}
+	return true;
+}
+
+/* ---- the sections, in the order of the format ------------------------------------------------ */
+
+static const struct raw_section {
+	const char *what;   /* for "truncated WHAT" */
+	void (*put)(const struct run *r, struct buf *b);
+	/* false with a message in why for what is wrong beyond truncation (checked after each) */
+	bool (*get)(struct run *r, struct reader *rd, char *why, size_t whylen);
+} raw_sections[] = {
+	{"header", put_header, get_header},
+	{"function table", put_functions, get_functions},
+	{"string table", put_strings, get_strings},
+	{"call-site table", put_callsites, get_callsites},
+	{"signature table", put_signatures, get_signatures},
+	{"group table", put_groups, get_groups},
+	{"value streams", put_streams, get_streams},
+	{"profile", put_callpaths, get_callpaths},
+	{"profile", put_profile_arrays, get_profile_arrays},
+	{"timestamps", put_timestamps, get_timestamps},
+};
+
+void run_serialize(const struct run *r, struct buf *b)
+{
+	buf_put(b, RUN_RAW_MAGIC, strlen(RUN_RAW_MAGIC));
+	buf_put_uv(b, RUN_RAW_VERSION);
+	for (size_t i = 0; i < sizeof raw_sections / sizeof *raw_sections; i++)
+		raw_sections[i].put(r, b);
+}
+
+bool run_parse(struct run *r, const void *data, size_t len, char *why, size_t whylen)
+{
+	run_init(r);
+	struct reader rd;
+	reader_init(&rd, data, len);
+	char magic[sizeof RUN_RAW_MAGIC];
+	if (!get_bytes(&rd, magic, strlen(RUN_RAW_MAGIC)) || memcmp(magic, RUN_RAW_MAGIC, strlen(RUN_RAW_MAGIC))) {
+		snprintf(why, whylen, "not a ladder raw trace (bad magic)");
+		return false;
+	}
+	uint64_t version = get_uv(&rd);
+	if (version != RUN_RAW_VERSION) {
+		snprintf(why, whylen, "raw trace version %llu, this ladder reads version %d",
+			 (unsigned long long)version, RUN_RAW_VERSION);
+		return false;
+	}
+	for (size_t i = 0; i < sizeof raw_sections / sizeof *raw_sections; i++) {
+		bool ok = raw_sections[i].get(r, &rd, why, whylen);
+		if (ok && rd.bad)
+			snprintf(why, whylen, "truncated %s", raw_sections[i].what);
+		if (!ok || rd.bad) {
+			run_free(r);
+			return false;
+		}
+	}
+	if (reader_left(&rd)) {
+		snprintf(why, whylen, "%zu unexpected bytes after the end", reader_left(&rd));
+		run_free(r);
+		return false;
+	}
+	return true;
+}
