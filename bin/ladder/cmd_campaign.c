@@ -31,6 +31,7 @@
 #include "campaign/status.h"
 #include "command.h"
 #include "util/exitcode.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/path.h"
 #include "util/xalloc.h"
@@ -166,7 +167,7 @@ static bool copy_file(const char *from, const char *to, struct cerr *e)
 	char *text = read_file(from);
 	if (!text)
 		return cerr_set(e, "cannot read %s: %s", from, strerror(errno));
-	bool ok = write_file_atomic(to, text, 0644, e);
+	bool ok = write_file_atomic(to, text, 0644, e->msg, sizeof e->msg);
 	free(text);
 	return ok;
 }
@@ -228,7 +229,7 @@ static int run_run(int argc, char **argv)
 	campaign_init(&fresh);
 	campaign_init(&old);
 	if (dated) {
-		if (!make_dirs(dated, &e)) {
+		if (!make_dirs(dated, e.msg, sizeof e.msg)) {
 			log_error("%s", e.msg);
 			goto out;
 		}
@@ -238,7 +239,7 @@ static int run_run(int argc, char **argv)
 	} else {
 		dir = xstrdup(dir_opt ? dir_opt : w.name);
 	}
-	if (!make_dirs(dir, &e)) {
+	if (!make_dirs(dir, e.msg, sizeof e.msg)) {
 		log_error("%s", e.msg);
 		goto out;
 	}
@@ -291,7 +292,7 @@ static int run_run(int argc, char **argv)
 	}
 	{
 		char *jobs = xasprintf("%s/jobs", dir), *logs = xasprintf("%s/logs", dir);
-		bool ok = make_dirs(jobs, &e) && make_dirs(logs, &e);
+		bool ok = make_dirs(jobs, e.msg, sizeof e.msg) && make_dirs(logs, e.msg, sizeof e.msg);
 		free(jobs);
 		free(logs);
 		if (!ok) {
@@ -304,7 +305,7 @@ static int run_run(int argc, char **argv)
 		char *cur = read_file(path);
 		bool same = cur && !strcmp(cur, scripts[i]);
 		free(cur);
-		if (!same && !write_file_atomic(path, scripts[i], 0755, &e)) {
+		if (!same && !write_file_atomic(path, scripts[i], 0755, e.msg, sizeof e.msg)) {
 			free(path);
 			log_error("%s", e.msg);
 			goto out;
@@ -682,7 +683,7 @@ static int run_schedule(int argc, char **argv)
 		char *merged = schedule_merge(cur, w.name, block);
 		free(cur);
 		char *tmp = xasprintf("/tmp/ladder-%s.%ld", tool, (long)getpid());
-		if (!write_file_atomic(tmp, merged, 0600, &e)) {
+		if (!write_file_atomic(tmp, merged, 0600, e.msg, sizeof e.msg)) {
 			log_error("%s", e.msg);
 			free(merged);
 			free(tmp);
@@ -700,7 +701,7 @@ static int run_schedule(int argc, char **argv)
 			goto out;
 		}
 		free(err);
-		if (!make_dirs(base, &e))
+		if (!make_dirs(base, e.msg, sizeof e.msg))
 			log_warn("%s", e.msg);
 		log_info("installed with %s: campaign %s runs every night at %02d:%02d into %s/YYYY-MM-DD", tool,
 			 w.name, hour, minute, base);

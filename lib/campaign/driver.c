@@ -11,6 +11,7 @@
 #include "campaign/backoff.h"
 #include "campaign/exec.h"
 #include "campaign/statefile.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -157,7 +158,7 @@ void campaign_cancel_all(struct campaign *c, const struct executor *x)
 bool campaign_request_cancel(struct campaign *c, struct cerr *e)
 {
 	char *p = campaign_path(c, ".cancel");
-	bool ok = write_file_atomic(p, "cancel\n", 0644, e);
+	bool ok = write_file_atomic(p, "cancel\n", 0644, e->msg, sizeof e->msg);
 	free(p);
 	return ok;
 }

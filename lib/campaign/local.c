@@ -24,6 +24,7 @@
 
 #include "campaign/exec.h"
 #include "campaign/statefile.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -45,7 +46,7 @@ static bool local_open(struct campaign *c, struct cerr *e)
 	mask_saved = true;
 	char *jobs = campaign_path(c, "jobs");
 	char *logs = campaign_path(c, "logs");
-	bool ok = make_dirs(jobs, e) && make_dirs(logs, e);
+	bool ok = make_dirs(jobs, e->msg, sizeof e->msg) && make_dirs(logs, e->msg, sizeof e->msg);
 	free(jobs);
 	free(logs);
 	return ok;

@@ -30,6 +30,7 @@
 #include "campaign/proc.h"
 #include "campaign/slurm_int.h"
 #include "campaign/statefile.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 

@@ -15,89 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/file.h"
 #include "util/xalloc.h"
 
 #define STATE_FORMAT "ladder-campaign-state"
 #define STATE_VERSION 1
-
-bool make_dirs(const char *path, struct cerr *e)
-{
-	char *p = xstrdup(path);
-	for (char *s = p + 1;; s++) {
-		if (*s == '/' || !*s) {
-			char c = *s;
-			*s = 0;
-			if (mkdir(p, 0755) && errno != EEXIST) {
-				cerr_set(e, "cannot create directory %s: %s", p, strerror(errno));
-				free(p);
-				return false;
-			}
-			*s = c;
-			if (!c)
-				break;
-		}
-	}
-	free(p);
-	return true;
-}
-
-bool write_file_atomic(const char *path, const char *text, int mode, struct cerr *e)
-{
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0) {
-		cerr_set(e, "cannot write %s: %s", tmp, strerror(errno));
-		free(tmp);
-		return false;
-	}
-	size_t len = strlen(text), off = 0;
-	while (off < len) {
-		ssize_t k = write(fd, text + off, len - off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			cerr_set(e, "cannot write %s: %s", tmp, strerror(errno));
-			close(fd);
-			unlink(tmp);
-			free(tmp);
-			return false;
-		}
-		off += (size_t)k;
-	}
-	fchmod(fd, (mode_t)mode);
-	if (fsync(fd) || close(fd)) {
-		cerr_set(e, "cannot write %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return false;
-	}
-	if (rename(tmp, path)) {
-		cerr_set(e, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return false;
-	}
-	free(tmp);
-	return true;
-}
-
-char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, len = 0;
-	char *s = xmalloc(cap);
-	size_t k;
-	while ((k = fread(s + len, 1, cap - len - 1, f)) > 0) {
-		len += k;
-		if (cap - len < 2)
-			s = xrealloc(s, cap *= 2);
-	}
-	fclose(f);
-	s[len] = 0;
-	return s;
-}
 
 static json_t *str_or_null(const char *s)
 {
@@ -187,7 +109,7 @@ bool state_save(struct campaign *c, struct cerr *e)
 	char *withnl = xasprintf("%s\n", text);
 	free(text);
 	char *path = campaign_path(c, "state.json");
-	bool ok = write_file_atomic(path, withnl, 0644, e);
+	bool ok = write_file_atomic(path, withnl, 0644, e->msg, sizeof e->msg);
 	free(path);
 	free(withnl);
 	return ok;

@@ -42,11 +42,4 @@ bool state_exists(const char *dir);
 int state_lock(struct campaign *c, const char *dir, pid_t *holder, struct cerr *e);
 void state_unlock(struct campaign *c);
 
-/* write text to path atomically (temporary file + fsync + rename), mode 0644 or 0755 */
-bool write_file_atomic(const char *path, const char *text, int mode, struct cerr *e);
-/* read a whole file (fresh string) or NULL */
-char *read_file(const char *path);
-/* mkdir -p */
-bool make_dirs(const char *path, struct cerr *e);
-
 #endif
