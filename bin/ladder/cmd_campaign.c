@@ -23,7 +23,7 @@
 #include "campaign/jobgraph.h"
 #include "campaign/exec.h"
 #include "campaign/plan.h"
-#include "campaign/proc.h"
+#include "util/spawn.h"
 #include "campaign/resume.h"
 #include "campaign/schedule.h"
 #include "campaign/spec.h"
@@ -72,7 +72,7 @@ static bool have_subcommand(const char *name, void *arg)
 	(void)arg;
 	char *self = ladder_self();
 	char *argv[] = {self, "help", (char *)name, NULL};
-	int rc = proc_run(argv, NULL, NULL, NULL, NULL, 30);
+	int rc = spawn_capture(argv, NULL, NULL, NULL, NULL, 30);
 	free(self);
 	return rc == 0;
 }
@@ -667,7 +667,7 @@ static int run_schedule(int argc, char **argv)
 		const char *tool = s.scheduler == SCHED_SLURM ? "scrontab" : "crontab";
 		char *argv_l[] = {(char *)tool, "-l", NULL};
 		char *cur = NULL, *err = NULL;
-		int lr = proc_run(argv_l, NULL, NULL, &cur, &err, 60);
+		int lr = spawn_capture(argv_l, NULL, NULL, &cur, &err, 60);
 		if (lr < 0) {
 			log_error("cannot run %s: %s", tool, err ? err : "");
 			free(cur);
@@ -692,7 +692,7 @@ static int run_schedule(int argc, char **argv)
 		free(merged);
 		char *argv_i[] = {(char *)tool, tmp, NULL};
 		err = NULL;
-		int ir = proc_run(argv_i, NULL, NULL, NULL, &err, 60);
+		int ir = spawn_capture(argv_i, NULL, NULL, NULL, &err, 60);
 		unlink(tmp);
 		free(tmp);
 		if (ir != 0) {

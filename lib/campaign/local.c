@@ -2,7 +2,7 @@
  * local — the local executor: runs each job script as a process of its own session, at most
  * the site's rank budget at a time, dependencies honoured by the driver.
  *
- * Each job is run by a small wrapper process (a fork of the driver) that holds an flock on
+ * Each job is run by a small wrapper process (a copy of the driver, util/spawn) that holds an flock on
  * DIR/jobs/NAME.lock (holding its pid) for as long as the job runs, runs the script with its
  * output in the job's log, and writes the script's exit status to DIR/jobs/NAME.rc (atomically)
  * when it ends. So a job outlives a driver that is killed, and the next driver knows what
@@ -18,7 +18,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +25,7 @@
 #include "campaign/statefile.h"
 #include "util/file.h"
 #include "util/log.h"
+#include "util/spawn.h"
 #include "util/xalloc.h"
 
 static sigset_t old_mask;
@@ -147,16 +147,16 @@ static int local_poll(struct campaign *c)
 		if (!job_active(j->state))
 			continue;
 		if (j->ours) {
-			int st;
-			pid_t w = waitpid((pid_t)j->pid, &st, WNOHANG);
-			if (w == 0 || (w < 0 && errno == EINTR))
+			int status = 0;
+			int ended = spawn_try_wait((pid_t)j->pid, &status);
+			if (ended == 0 || (ended < 0 && errno == EINTR))
 				continue;
 			j->ours = false;
 			long long when = 0;
 			int rc = read_rc(c, j, &when);
 			if (rc < 0) {
 				/* the wrapper itself died (killed by a signal) before the job's status was known */
-				rc = w > 0 && WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 255;
+				rc = ended > 0 && status > 128 ? status : 255;
 			}
 			finish(c, j, rc, (long long)time(NULL));
 			changed++;
@@ -191,49 +191,14 @@ static bool local_can_start(struct campaign *c, const struct cjob *j)
 	return busy == 0 || busy + j->ranks <= c->max_ranks;
 }
 
-/* the wrapper: runs in its own session, holds the job lock on fd 3 */
-static void wrapper(const char *script, const char *log, const char *rcfile, const char *dir)
+/* what the wrapper of one job needs */
+struct wrapper_job {
+	char *script, *log, *rcfile, *dir;
+};
+
+/* write the job's exit status to its .rc file, atomically */
+static void write_rc(const char *rcfile, int rc)
 {
-	struct sigaction ign = {.sa_handler = SIG_IGN};
-	sigaction(SIGTERM, &ign, NULL);
-	sigaction(SIGINT, &ign, NULL);
-	sigaction(SIGHUP, &ign, NULL);
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	pid_t g = fork();
-	if (g == 0) {
-		struct sigaction dfl = {.sa_handler = SIG_DFL};
-		sigaction(SIGTERM, &dfl, NULL);
-		sigaction(SIGINT, &dfl, NULL);
-		sigaction(SIGHUP, &dfl, NULL);
-		sigaction(SIGPIPE, &dfl, NULL);
-		fcntl(3, F_SETFD, FD_CLOEXEC);
-		int in = open("/dev/null", O_RDONLY);
-		int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (in < 0 || out < 0)
-			_exit(126);
-		dup2(in, 0);
-		dup2(out, 1);
-		dup2(out, 2);
-		if (in > 2)
-			close(in);
-		if (out > 2)
-			close(out);
-		if (chdir(dir))
-			_exit(126);
-		execl(script, script, (char *)NULL);
-		dprintf(2, "ladder: cannot run %s: %s\n", script, strerror(errno));
-		_exit(126);
-	}
-	int st = 0, rc;
-	if (g < 0) {
-		rc = 126;
-	} else {
-		while (waitpid(g, &st, 0) < 0 && errno == EINTR)
-			;
-		rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	}
 	char text[32];
 	snprintf(text, sizeof text, "%d\n", rc);
 	char *tmp = xasprintf("%s.tmp", rcfile);
@@ -244,65 +209,87 @@ static void wrapper(const char *script, const char *log, const char *rcfile, con
 		close(fd);
 		rename(tmp, rcfile);
 	}
-	_exit(0);
+	free(tmp);
+}
+
+/* the wrapper: runs in its own session, holds the job lock on descriptor 3 (with its pid) */
+static int wrapper(void *arg)
+{
+	const struct wrapper_job *w = arg;
+	char pid[32];
+	int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (ftruncate(3, 0) || pwrite(3, pid, (size_t)n, 0) != n) {
+		/* the pid is informational */
+	}
+	fcntl(3, F_SETFD, FD_CLOEXEC);   /* the lock stays with the wrapper, not the script */
+	struct sigaction ign = {.sa_handler = SIG_IGN};
+	sigaction(SIGTERM, &ign, NULL);
+	sigaction(SIGINT, &ign, NULL);
+	sigaction(SIGHUP, &ign, NULL);
+	char *argv[] = {w->script, NULL};
+	struct spawn_options o = {.cwd = w->dir, .stdin_fd = SPAWN_NULL, .output_path = w->log,
+				  .default_signals = true};
+	char *why = NULL;
+	int rc = spawn_run(argv, &o, &why);
+	if (rc < 0) {
+		int fd = open(w->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fd >= 0) {
+			dprintf(fd, "ladder: %s\n", why ? why : "cannot run the job script");
+			close(fd);
+		}
+		rc = 126;
+	}
+	free(why);
+	write_rc(w->rcfile, rc);
+	return 0;
+}
+
+/* the job lock of j taken by someone else: a wrapper of an earlier driver still runs it */
+static int adopt_running(struct campaign *c, struct cjob *j)
+{
+	long pid = 0;
+	wrapper_alive(c, j, &pid);
+	j->pid = pid;
+	j->ours = false;
+	j->attempts++;
+	job_transition(c, j, JS_RUNNING);
+	return 1;
 }
 
 static int local_start(struct campaign *c, struct cjob *j, struct cerr *e)
 {
-	char *lock = job_file(c, j, "lock"), *rc = job_file(c, j, "rc");
-	char *script = campaign_path(c, j->script), *log = campaign_path(c, j->log);
+	char *lock = job_file(c, j, "lock");
+	struct wrapper_job w = {campaign_path(c, j->script), campaign_path(c, j->log), job_file(c, j, "rc"),
+				c->dir};
 	int result = -1;
 	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0 && fd <= 2) {   /* a driver started with closed standard descriptors */
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		close(fd);
+		fd = high;
+	}
 	if (fd < 0) {
 		cerr_set(e, "cannot open %s: %s", lock, strerror(errno));
 		goto out;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		/* a wrapper of an earlier driver still runs it: adopt it on the next poll */
 		close(fd);
-		long pid = 0;
-		wrapper_alive(c, j, &pid);
-		j->pid = pid;
-		j->ours = false;
-		j->attempts++;
-		job_transition(c, j, JS_RUNNING);
-		result = 1;
+		result = adopt_running(c, j);
 		goto out;
 	}
-	unlink(rc);
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		cerr_set(e, "cannot start job %s: %s", j->name, strerror(errno));
-		close(fd);
-		goto out;
-	}
-	if (pid == 0) {
-		setsid();
-		if (fd <= 2) /* a driver started with closed standard descriptors */
-			fd = fcntl(fd, F_DUPFD, 3);
-		/* let go of the driver's terminal or pipes: whoever reads the driver's output must not
-		 * wait for jobs that outlive it */
-		int null = open("/dev/null", O_RDWR);
-		if (null >= 0) {
-			dup2(null, 0);
-			dup2(null, 1);
-			dup2(null, 2);
-			if (null > 2 && null != fd)
-				close(null);
-		}
-		if (fd != 3) {
-			dup2(fd, 3);
-		}
-		closefrom(4);
-		char buf[32];
-		int n = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
-		if (ftruncate(3, 0) || pwrite(3, buf, (size_t)n, 0) != n) {
-			/* the pid is informational */
-		}
-		wrapper(script, log, rc, c->dir);
-	}
+	unlink(w.rcfile);
+	/* the wrapper lets go of the driver's terminal or pipes: whoever reads the driver's output
+	 * must not wait for jobs that outlive it */
+	struct spawn_options o = {.stdin_fd = SPAWN_NULL, .stdout_fd = SPAWN_NULL, .stderr_fd = SPAWN_NULL,
+				  .fd3 = fd, .new_session = true, .function = wrapper, .arg = &w};
+	char *why = NULL;
+	pid_t pid = spawn_start(NULL, &o, &why);
 	close(fd);
+	if (pid < 0) {
+		cerr_set(e, "cannot start job %s: %s", j->name, why);
+		free(why);
+		goto out;
+	}
 	j->pid = pid;
 	j->ours = true;
 	j->attempts++;
@@ -314,9 +301,9 @@ static int local_start(struct campaign *c, struct cjob *j, struct cerr *e)
 	result = 1;
 out:
 	free(lock);
-	free(rc);
-	free(script);
-	free(log);
+	free(w.rcfile);
+	free(w.script);
+	free(w.log);
 	return result;
 }
 
@@ -325,7 +312,7 @@ static bool local_cancel(struct campaign *c, struct cjob *j)
 	long pid = j->pid;
 	if (wrapper_alive(c, j, &pid) != 1) {
 		if (j->ours)
-			waitpid((pid_t)j->pid, NULL, WNOHANG);
+			spawn_try_wait((pid_t)j->pid, NULL);
 		return true;
 	}
 	if (pid <= 1)
@@ -338,7 +325,7 @@ static bool local_cancel(struct campaign *c, struct cjob *j)
 	if (wrapper_alive(c, j, NULL) == 1)
 		kill(-(pid_t)pid, SIGKILL);
 	if (j->ours)
-		waitpid((pid_t)j->pid, NULL, 0);
+		spawn_wait((pid_t)j->pid);
 	j->ours = false;
 	return true;
 }

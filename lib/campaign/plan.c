@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "campaign/proc.h"
+#include "util/spawn.h"
 #include "campaign/script.h"
 #include "util/log.h"
 #include "util/xalloc.h"
@@ -100,7 +100,7 @@ long *plan_rungs(const struct workflow *w, const struct site *s, const struct pl
 				return NULL;
 			}
 			char *err = NULL;
-			int rc = proc_run(argv, w->dir, NULL, NULL, &err, 30);
+			int rc = spawn_capture(argv, w->dir, NULL, NULL, &err, 30);
 			if (rc == -1) {
 				cerr_set(e, "%s: field 'ladder.valid.command': %s", w->path, err);
 				free(err);
@@ -155,7 +155,7 @@ static bool stage_available(const struct stage_spec *st, const struct tvars *tv,
 	bool ok;
 	if (!strchr(exp, '/')) {
 		char *inprefix = xasprintf("%s/bin/%s", env->prefix, exp);
-		ok = access(inprefix, X_OK) == 0 || proc_in_path(exp);
+		ok = access(inprefix, X_OK) == 0 || spawn_in_path(exp);
 		free(inprefix);
 	} else {
 		ok = access(exp, X_OK) == 0;

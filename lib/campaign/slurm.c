@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "campaign/exec.h"
-#include "campaign/proc.h"
+#include "util/spawn.h"
 #include "campaign/slurm_int.h"
 #include "campaign/statefile.h"
 #include "util/file.h"
@@ -231,7 +231,7 @@ static int submit_sbatch(struct campaign *c, struct cjob *j, const char *dep, ui
 	argv[n++] = script;
 	argv[n] = NULL;
 	char *out = NULL, *err = NULL;
-	int rc = proc_run(argv, c->dir, NULL, &out, &err, 300);
+	int rc = spawn_capture(argv, c->dir, NULL, &out, &err, 300);
 	int result;
 	char *endp;
 	unsigned long v = out ? strtoul(out, &endp, 10) : 0;
@@ -376,7 +376,7 @@ static bool slurm_cancel(struct campaign *c, struct cjob *j)
 	char id[16];
 	snprintf(id, sizeof id, "%u", j->id);
 	char *argv[] = {"scancel", id, NULL};
-	return proc_run(argv, NULL, NULL, NULL, NULL, 60) == 0;
+	return spawn_capture(argv, NULL, NULL, NULL, NULL, 60) == 0;
 }
 
 static void slurm_sleep(struct campaign *c, double seconds)

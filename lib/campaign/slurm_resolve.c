@@ -11,7 +11,7 @@
 
 #include "campaign/exec.h"
 #include "campaign/jobcomp.h"
-#include "campaign/proc.h"
+#include "util/spawn.h"
 #include "campaign/slurm_int.h"
 #include "util/log.h"
 #include "util/xalloc.h"
@@ -62,7 +62,7 @@ static void resolve_from_sacct(struct campaign *c, size_t *missing, size_t nmiss
 	char *argv[] = {"sacct", "-n", "-P", "-X", "-j", ids, "-o", "JobIDRaw,JobName,State,ExitCode,Start,End", NULL};
 	char *out = NULL;
 	c->acct_queries++;
-	int rc = proc_run(argv, NULL, NULL, &out, NULL, 60);
+	int rc = spawn_capture(argv, NULL, NULL, &out, NULL, 60);
 	free(ids);
 	if (rc != 0 || !out) {
 		free(out);
