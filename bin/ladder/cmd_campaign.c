@@ -41,7 +41,7 @@
 /* read both specs, or say what is wrong with the first bad one */
 static bool load_specs(const char *wpath, const char *spath, struct workflow *w, struct site *s)
 {
-	struct cerr e;
+	struct campaign_error e;
 	if (!workflow_load(wpath, w, &e)) {
 		log_error("%s", e.msg);
 		return false;
@@ -103,7 +103,7 @@ static const char *result_text(enum drive_result r)
 }
 
 /* report the end of a drive and turn it into an exit status */
-static int finish(struct campaign *c, enum drive_result r, struct cerr *e)
+static int finish(struct campaign *c, enum drive_result r, struct campaign_error *e)
 {
 	if (r == DRIVE_ERROR) {
 		log_error("%s", e->msg);
@@ -112,7 +112,7 @@ static int finish(struct campaign *c, enum drive_result r, struct cerr *e)
 	char summary[512];
 	campaign_summary(c, summary, sizeof summary);
 	if (r == DRIVE_DONE) {
-		struct cjob *merge = campaign_job(c, "merge");
+		struct campaign_job *merge = campaign_find_job(c, "merge");
 		log_info("campaign %s %s: %s", c->name, result_text(r), summary);
 		if (merge && merge->output)
 			log_info("results in %s (campaign container %s/%s; runs under %s/runs)", c->dir, c->dir,
@@ -132,7 +132,7 @@ static int finish(struct campaign *c, enum drive_result r, struct cerr *e)
 		return EXIT_FAIL;
 	}
 	for (size_t i = 0; i < c->njobs; i++) {
-		struct cjob *j = &c->jobs[i];
+		struct campaign_job *j = &c->jobs[i];
 		if (j->state == JS_FAILED)
 			fprintf(stderr, "  failed: %s (%s); log %s/%s\n", j->name, j->reason ? j->reason : "", c->dir, j->log);
 	}
@@ -145,7 +145,7 @@ static int finish(struct campaign *c, enum drive_result r, struct cerr *e)
 static bool lock_or_explain(struct campaign *c, const char *dir)
 {
 	pid_t holder = 0;
-	struct cerr e;
+	struct campaign_error e;
 	int r = state_lock(c, dir, &holder, &e);
 	if (r < 0) {
 		log_error("%s", e.msg);
@@ -162,11 +162,11 @@ static bool lock_or_explain(struct campaign *c, const char *dir)
 	return true;
 }
 
-static bool copy_file(const char *from, const char *to, struct cerr *e)
+static bool copy_file(const char *from, const char *to, struct campaign_error *e)
 {
 	char *text = read_file(from);
 	if (!text)
-		return cerr_set(e, "cannot read %s: %s", from, strerror(errno));
+		return campaign_error_set(e, "cannot read %s: %s", from, strerror(errno));
 	bool ok = write_file_atomic(to, text, 0644, e->msg, sizeof e->msg);
 	free(text);
 	return ok;
@@ -217,7 +217,7 @@ static int run_run(int argc, char **argv)
 		return cmd_usage_error(CMD, "run needs --site SITE (e.g. site-configs/local.yaml)");
 	if (dir_opt && dated)
 		return cmd_usage_error(CMD, "give --dir or --dated, not both");
-	struct cerr e;
+	struct campaign_error e;
 	struct workflow w;
 	struct site s;
 	if (!load_specs(argv[optind], site_path, &w, &s))
@@ -368,7 +368,7 @@ static const char *dir_arg(int argc, char **argv, const char *what)
 /* the campaign in dir, or say why not */
 static bool load_campaign(const char *dir, struct campaign *cp)
 {
-	struct cerr e;
+	struct campaign_error e;
 	campaign_init(cp);
 	if (state_load(dir, cp, &e))
 		return true;
@@ -392,7 +392,7 @@ static int run_status(int argc, char **argv)
 	if (!dir)
 		return EXIT_USAGE;
 	struct campaign cp;
-	struct cerr e;
+	struct campaign_error e;
 	if (!load_campaign(dir, &cp))
 		return EXIT_FAIL;
 	pid_t holder = 0;
@@ -427,7 +427,7 @@ static int run_status(int argc, char **argv)
 static int drive_dir(const char *dir, long timeout, bool follow, char *const *retry, size_t nretry, bool do_retry)
 {
 	struct campaign cp;
-	struct cerr e;
+	struct campaign_error e;
 	int rc = EXIT_FAIL;
 	if (!load_campaign(dir, &cp))
 		return EXIT_FAIL;
@@ -563,7 +563,7 @@ static int run_cancel(int argc, char **argv)
 	if (!dir)
 		return EXIT_USAGE;
 	struct campaign cp;
-	struct cerr e;
+	struct campaign_error e;
 	if (!load_campaign(dir, &cp))
 		return EXIT_FAIL;
 	int rc = EXIT_FAIL;
@@ -641,7 +641,7 @@ static int run_schedule(int argc, char **argv)
 	int hour, minute;
 	if (!schedule_parse_time(nightly, &hour, &minute))
 		return cmd_usage_error(CMD, "--nightly expects HH:MM (00:00 to 23:59), got '%s'", nightly);
-	struct cerr e;
+	struct campaign_error e;
 	struct workflow w;
 	struct site s;
 	if (!load_specs(argv[optind], site_path, &w, &s))

@@ -31,12 +31,12 @@
 static sigset_t old_mask;
 static bool mask_saved;
 
-static char *job_file(const struct campaign *c, const struct cjob *j, const char *ext)
+static char *job_file(const struct campaign *c, const struct campaign_job *j, const char *ext)
 {
 	return xasprintf("%s/jobs/%s.%s", c->dir, j->name, ext);
 }
 
-static bool local_open(struct campaign *c, struct cerr *e)
+static bool local_open(struct campaign *c, struct campaign_error *e)
 {
 	(void)e;
 	sigset_t s;
@@ -61,7 +61,7 @@ static void local_close(struct campaign *c)
 }
 
 /* Is the job's wrapper alive? 1 yes (its pid in *pid), 0 no, -1 unknown. */
-static int wrapper_alive(const struct campaign *c, const struct cjob *j, long *pid)
+static int wrapper_alive(const struct campaign *c, const struct campaign_job *j, long *pid)
 {
 	char *path = job_file(c, j, "lock");
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -85,7 +85,7 @@ static int wrapper_alive(const struct campaign *c, const struct cjob *j, long *p
 }
 
 /* the exit status the wrapper recorded, or -1; *when receives the file's time */
-static int read_rc(const struct campaign *c, const struct cjob *j, long long *when)
+static int read_rc(const struct campaign *c, const struct campaign_job *j, long long *when)
 {
 	char *path = job_file(c, j, "rc");
 	char *text = read_file(path);
@@ -102,20 +102,20 @@ static int read_rc(const struct campaign *c, const struct cjob *j, long long *wh
 	return ok ? (int)rc : -1;
 }
 
-static void finish(struct campaign *c, struct cjob *j, int rc, long long when)
+static void finish(struct campaign *c, struct campaign_job *j, int rc, long long when)
 {
 	j->has_exit = true;
 	j->exit_code = rc;
 	j->ended = when;
 	j->pid = 0;
 	if (rc == 0) {
-		cjob_set_reason(j, NULL);
+		job_set_reason(j, NULL);
 		job_transition(c, j, JS_COMPLETED);
 	} else {
 		if (rc > 128 && rc < 128 + 65)
-			cjob_set_reason(j, "exit status %d (signal %d)", rc, rc - 128);
+			job_set_reason(j, "exit status %d (signal %d)", rc, rc - 128);
 		else
-			cjob_set_reason(j, "exit status %d", rc);
+			job_set_reason(j, "exit status %d", rc);
 		job_transition(c, j, JS_FAILED);
 	}
 }
@@ -123,14 +123,14 @@ static void finish(struct campaign *c, struct cjob *j, int rc, long long when)
 static void local_adopt(struct campaign *c)
 {
 	for (size_t i = 0; i < c->njobs; i++) {
-		struct cjob *j = &c->jobs[i];
+		struct campaign_job *j = &c->jobs[i];
 		j->ours = false;
 		long pid = 0;
 		if (j->state == JS_WAITING && wrapper_alive(c, j, &pid) == 1) {
 			/* started by a driver that died before it could record it */
 			j->pid = pid;
 			j->attempts++;
-			cjob_set_reason(j, "adopted from an earlier driver");
+			job_set_reason(j, "adopted from an earlier driver");
 			job_transition(c, j, JS_RUNNING);
 		} else if (j->state == JS_RUNNING || j->state == JS_QUEUED) {
 			if (wrapper_alive(c, j, &pid) == 1)
@@ -143,7 +143,7 @@ static int local_poll(struct campaign *c)
 {
 	int changed = 0;
 	for (size_t i = 0; i < c->njobs; i++) {
-		struct cjob *j = &c->jobs[i];
+		struct campaign_job *j = &c->jobs[i];
 		if (!job_active(j->state))
 			continue;
 		if (j->ours) {
@@ -174,7 +174,7 @@ static int local_poll(struct campaign *c)
 			/* interrupted without a trace of its end: run it again */
 			j->pid = 0;
 			j->started = 0;
-			cjob_set_reason(j, "interrupted (no exit status recorded); started again");
+			job_set_reason(j, "interrupted (no exit status recorded); started again");
 			job_transition(c, j, JS_WAITING);
 		}
 		changed++;
@@ -182,7 +182,7 @@ static int local_poll(struct campaign *c)
 	return changed;
 }
 
-static bool local_can_start(struct campaign *c, const struct cjob *j)
+static bool local_can_start(struct campaign *c, const struct campaign_job *j)
 {
 	long busy = 0;
 	for (size_t i = 0; i < c->njobs; i++)
@@ -245,7 +245,7 @@ static int wrapper(void *arg)
 }
 
 /* the job lock of j taken by someone else: a wrapper of an earlier driver still runs it */
-static int adopt_running(struct campaign *c, struct cjob *j)
+static int adopt_running(struct campaign *c, struct campaign_job *j)
 {
 	long pid = 0;
 	wrapper_alive(c, j, &pid);
@@ -256,7 +256,7 @@ static int adopt_running(struct campaign *c, struct cjob *j)
 	return 1;
 }
 
-static int local_start(struct campaign *c, struct cjob *j, struct cerr *e)
+static int local_start(struct campaign *c, struct campaign_job *j, struct campaign_error *e)
 {
 	char *lock = job_file(c, j, "lock");
 	struct wrapper_job w = {campaign_path(c, j->script), campaign_path(c, j->log), job_file(c, j, "rc"),
@@ -269,7 +269,7 @@ static int local_start(struct campaign *c, struct cjob *j, struct cerr *e)
 		fd = high;
 	}
 	if (fd < 0) {
-		cerr_set(e, "cannot open %s: %s", lock, strerror(errno));
+		campaign_error_set(e, "cannot open %s: %s", lock, strerror(errno));
 		goto out;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -286,7 +286,7 @@ static int local_start(struct campaign *c, struct cjob *j, struct cerr *e)
 	pid_t pid = spawn_start(NULL, &o, &why);
 	close(fd);
 	if (pid < 0) {
-		cerr_set(e, "cannot start job %s: %s", j->name, why);
+		campaign_error_set(e, "cannot start job %s: %s", j->name, why);
 		free(why);
 		goto out;
 	}
@@ -296,7 +296,7 @@ static int local_start(struct campaign *c, struct cjob *j, struct cerr *e)
 	j->started = 0;
 	j->ended = 0;
 	j->has_exit = false;
-	cjob_set_reason(j, NULL);
+	job_set_reason(j, NULL);
 	job_transition(c, j, JS_RUNNING);
 	result = 1;
 out:
@@ -307,7 +307,7 @@ out:
 	return result;
 }
 
-static bool local_cancel(struct campaign *c, struct cjob *j)
+static bool local_cancel(struct campaign *c, struct campaign_job *j)
 {
 	long pid = j->pid;
 	if (wrapper_alive(c, j, &pid) != 1) {

@@ -13,16 +13,16 @@
 #include "util/log.h"
 #include "util/xalloc.h"
 
-static void common_vars(struct tvars *tv, const struct workflow *w, const struct plan_env *env)
+static void common_vars(struct template_vars *tv, const struct workflow *w, const struct plan_env *env)
 {
-	tvars_set(tv, "prefix", env->prefix);
-	tvars_set(tv, "workflow_dir", w->dir);
-	tvars_set(tv, "campaign_dir", env->dir);
-	tvars_set(tv, "name", w->name);
-	tvars_set(tv, "scaling", w->scaling == SCALING_WEAK ? "weak" : "strong");
-	tvars_set(tv, "ladder", env->ladder);
+	template_vars_set(tv, "prefix", env->prefix);
+	template_vars_set(tv, "workflow_dir", w->dir);
+	template_vars_set(tv, "campaign_dir", env->dir);
+	template_vars_set(tv, "name", w->name);
+	template_vars_set(tv, "scaling", w->scaling == SCALING_WEAK ? "weak" : "strong");
+	template_vars_set(tv, "ladder", env->ladder);
 	for (size_t i = 0; i < w->nvars; i++)
-		tvars_set(tv, w->vars[i].key, w->vars[i].value);
+		template_vars_set(tv, w->vars[i].key, w->vars[i].value);
 }
 
 static long nodes_for(const struct site *s, long ranks)
@@ -33,7 +33,7 @@ static long nodes_for(const struct site *s, long ranks)
 }
 
 long *plan_rungs(const struct workflow *w, const struct site *s, const struct plan_env *env, size_t *count,
-		 struct cerr *e)
+		 struct campaign_error *e)
 {
 	long *v;
 	size_t n;
@@ -44,7 +44,7 @@ long *plan_rungs(const struct workflow *w, const struct site *s, const struct pl
 	} else {
 		n = rungs_generate(w->gen, w->from, w->to, NULL, 0);
 		if (n > 4096) {
-			cerr_set(e, "%s:%d: field 'ladder': %s from %ld to %ld gives %zu rungs; at most 4096", w->path,
+			campaign_error_set(e, "%s:%d: field 'ladder': %s from %ld to %ld gives %zu rungs; at most 4096", w->path,
 				 w->ladder_line, rungs_gen_name(w->gen), w->from, w->to, n);
 			return NULL;
 		}
@@ -64,45 +64,45 @@ long *plan_rungs(const struct workflow *w, const struct site *s, const struct pl
 		}
 		long size = 0;
 		if (w->has_size && !workflow_size(w, p, &size)) {
-			cerr_set(e, "%s:%d: field 'size': no size for rung %ld (give one for every rank count of the ladder)",
+			campaign_error_set(e, "%s:%d: field 'size': no size for rung %ld (give one for every rank count of the ladder)",
 				 w->path, w->size_line, p);
 			free(v);
 			return NULL;
 		}
 		if (s->max_ranks && p > s->max_ranks) {
-			cerr_set(e, "%s:%d: field 'ladder': rung %ld needs %ld ranks, but site %s allows %ld (max-ranks in %s)",
+			campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld ranks, but site %s allows %ld (max-ranks in %s)",
 				 w->path, w->ladder_line, p, p, s->name, s->max_ranks, s->path);
 			free(v);
 			return NULL;
 		}
 		if (s->max_nodes && nodes_for(s, p) > s->max_nodes) {
-			cerr_set(e, "%s:%d: field 'ladder': rung %ld needs %ld nodes of %ld ranks, but site %s allows %ld "
+			campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld nodes of %ld ranks, but site %s allows %ld "
 				 "(max-nodes in %s)", w->path, w->ladder_line, p, nodes_for(s, p), s->ranks_per_node,
 				 s->name, s->max_nodes, s->path);
 			free(v);
 			return NULL;
 		}
 		if (!tmpl_empty(&w->valid)) {
-			struct tvars tv = {0};
+			struct template_vars tv = {0};
 			common_vars(&tv, w, env);
-			tvars_setf(&tv, "ranks", "%ld", p);
-			tvars_setf(&tv, "nodes", "%ld", nodes_for(s, p));
+			template_vars_setf(&tv, "ranks", "%ld", p);
+			template_vars_setf(&tv, "nodes", "%ld", nodes_for(s, p));
 			if (w->has_size)
-				tvars_setf(&tv, "size", "%ld", size);
+				template_vars_setf(&tv, "size", "%ld", size);
 			char **argv;
 			size_t argc;
 			char why[512];
 			bool ok = tmpl_expand(&w->valid, &tv, &argv, &argc, why, sizeof why);
-			tvars_free(&tv);
+			template_vars_free(&tv);
 			if (!ok) {
-				cerr_set(e, "%s: field 'ladder.valid.command': %s", w->path, why);
+				campaign_error_set(e, "%s: field 'ladder.valid.command': %s", w->path, why);
 				free(v);
 				return NULL;
 			}
 			char *err = NULL;
 			int rc = spawn_capture(argv, w->dir, NULL, NULL, &err, 30);
 			if (rc == -1) {
-				cerr_set(e, "%s: field 'ladder.valid.command': %s", w->path, err);
+				campaign_error_set(e, "%s: field 'ladder.valid.command': %s", w->path, err);
 				free(err);
 				strv_free(argv);
 				free(v);
@@ -124,7 +124,7 @@ long *plan_rungs(const struct workflow *w, const struct site *s, const struct pl
 		v[m++] = p;
 	}
 	if (!m) {
-		cerr_set(e, "%s:%d: field 'ladder': no rung is left after the validity filter", w->path, w->ladder_line);
+		campaign_error_set(e, "%s:%d: field 'ladder': no rung is left after the validity filter", w->path, w->ladder_line);
 		free(v);
 		return NULL;
 	}
@@ -135,7 +135,7 @@ long *plan_rungs(const struct workflow *w, const struct site *s, const struct pl
 /* ---- stages ------------------------------------------------------------------------------ */
 
 /* is the stage's program there? why receives the reason when not */
-static bool stage_available(const struct stage_spec *st, const struct tvars *tv, const struct plan_env *env,
+static bool stage_available(const struct stage_spec *st, const struct template_vars *tv, const struct plan_env *env,
 			    char *why, size_t whylen)
 {
 	const char *first = st->cmd.words[0];
@@ -172,7 +172,7 @@ struct stage_plan {
 };
 
 /* job names stage `name` stands for, for target t (0: every target), into deps of j */
-static void add_stage_deps(struct cjob *j, const struct workflow *w, const struct stage_plan *sp, const char *name,
+static void add_stage_deps(struct campaign_job *j, const struct workflow *w, const struct stage_plan *sp, const char *name,
 			   long t, int depth)
 {
 	if (depth > 64)
@@ -187,13 +187,13 @@ static void add_stage_deps(struct cjob *j, const struct workflow *w, const struc
 			return;
 		}
 		if (!st->per_target) {
-			cjob_add_dep(j, st->name);
+			job_add_dep(j, st->name);
 			return;
 		}
 		for (size_t k = 0; k < w->ntargets; k++)
 			if (!t || w->targets[k] == t) {
 				char *dn = xasprintf("%s-t%ld", st->name, w->targets[k]);
-				cjob_add_dep(j, dn);
+				job_add_dep(j, dn);
 				free(dn);
 			}
 		return;
@@ -214,14 +214,14 @@ static char *join_longs(const long *v, size_t n)
 /* ---- scripts ----------------------------------------------------------------------------- */
 
 static bool render(const struct workflow *w, const struct site *s, const struct plan_env *env, struct campaign *c,
-		   struct cjob *j, const struct tmpl *cmd, const struct tvars *tv, bool launch, const char *workdir,
-		   const char *describe, char **text, struct cerr *e)
+		   struct campaign_job *j, const struct tmpl *cmd, const struct template_vars *tv, bool launch, const char *workdir,
+		   const char *describe, char **text, struct campaign_error *e)
 {
 	char why[512];
 	char **argv = NULL, **lw = NULL;
 	size_t argc = 0, lc = 0;
 	if (!tmpl_expand(cmd, tv, &argv, &argc, why, sizeof why))
-		return cerr_set(e, "job %s: %s", j->name, why);
+		return campaign_error_set(e, "job %s: %s", j->name, why);
 	/* `ladder` and programs of the ladder build are called by their full path */
 	if (argc && !strchr(argv[0], '/')) {
 		char *inprefix = xasprintf("%s/bin/%s", env->prefix, argv[0]);
@@ -235,15 +235,15 @@ static bool render(const struct workflow *w, const struct site *s, const struct 
 		free(inprefix);
 	}
 	if (launch) {
-		struct tvars lv = {0};
-		tvars_setf(&lv, "ranks", "%ld", j->ranks);
-		tvars_setf(&lv, "nodes", "%ld", j->nodes);
-		tvars_setf(&lv, "tasks_per_node", "%ld", j->tasks_per_node);
+		struct template_vars lv = {0};
+		template_vars_setf(&lv, "ranks", "%ld", j->ranks);
+		template_vars_setf(&lv, "nodes", "%ld", j->nodes);
+		template_vars_setf(&lv, "tasks_per_node", "%ld", j->tasks_per_node);
 		bool ok = tmpl_expand(&s->launcher, &lv, &lw, &lc, why, sizeof why);
-		tvars_free(&lv);
+		template_vars_free(&lv);
 		if (!ok) {
 			strv_free(argv);
-			return cerr_set(e, "%s: field 'launcher': %s", s->path, why);
+			return campaign_error_set(e, "%s: field 'launcher': %s", s->path, why);
 		}
 	}
 	char *tracer = xasprintf("%s/lib/libladder-trace.so", env->prefix);
@@ -256,7 +256,7 @@ static bool render(const struct workflow *w, const struct site *s, const struct 
 }
 
 bool plan_build(const struct workflow *w, const struct site *s, const struct plan_env *env, struct campaign *c,
-		char ***scripts_out, struct cerr *e)
+		char ***scripts_out, struct campaign_error *e)
 {
 	size_t nr;
 	long *rungs = plan_rungs(w, s, env, &nr, e);
@@ -266,7 +266,7 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 		char bad;
 		if (!script_slurm_path_ok(env->dir, &bad)) {
 			free(rungs);
-			return cerr_set(e, "the campaign directory '%s' cannot be named in #SBATCH lines: it contains '%c' "
+			return campaign_error_set(e, "the campaign directory '%s' cannot be named in #SBATCH lines: it contains '%c' "
 					"(choose a directory without white space, quotes, backslashes or '%%')", env->dir, bad);
 		}
 	}
@@ -288,7 +288,7 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 	char **scripts = NULL;
 	size_t nscripts = 0;
 	bool ok = false;
-	struct tvars tv = {0};
+	struct template_vars tv = {0};
 	common_vars(&tv, w, env);
 	char *rung_list = join_longs(rungs, nr);
 	char *target_list = join_longs(w->targets, w->ntargets);
@@ -303,7 +303,7 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 
 	/* build */
 	if (!tmpl_empty(&w->build)) {
-		struct cjob *j = campaign_add_job(c, "build", JK_BUILD, "build");
+		struct campaign_job *j = campaign_add_job(c, "build", JK_BUILD, "build");
 		j->time_limit = site_time_limit(s, "build");
 		j->script = xstrdup("jobs/build.sh");
 		j->log = xstrdup("logs/build.log");
@@ -319,7 +319,7 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 			if (w->has_size)
 				workflow_size(w, p, &size);
 			char *name = xasprintf("run-p%ld-r%ld", p, r);
-			struct cjob *j = campaign_add_job(c, name, JK_RUN, "run");
+			struct campaign_job *j = campaign_add_job(c, name, JK_RUN, "run");
 			free(name);
 			j->ranks = p;
 			j->nodes = nodes_for(s, p);
@@ -331,15 +331,15 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 			j->log = xasprintf("logs/%s.log", j->name);
 			j->output = xasprintf("runs/p%ld/r%ld/trace.h5", p, r);
 			if (!tmpl_empty(&w->build))
-				cjob_add_dep(j, "build");
+				job_add_dep(j, "build");
 			char *outdir = xasprintf("%s/runs/p%ld/r%ld", env->dir, p, r);
 			runs[nruns++] = xasprintf("%s/%s", env->dir, j->output);
-			tvars_setf(&tv, "ranks", "%ld", p);
-			tvars_setf(&tv, "nodes", "%ld", j->nodes);
-			tvars_setf(&tv, "rep", "%ld", r);
-			tvars_set(&tv, "outdir", outdir);
+			template_vars_setf(&tv, "ranks", "%ld", p);
+			template_vars_setf(&tv, "nodes", "%ld", j->nodes);
+			template_vars_setf(&tv, "rep", "%ld", r);
+			template_vars_set(&tv, "outdir", outdir);
 			if (w->has_size)
-				tvars_setf(&tv, "size", "%ld", size);
+				template_vars_setf(&tv, "size", "%ld", size);
 			char *describe = w->has_size ? xasprintf("%ld rank%s, repetition %ld, size %ld", p, p == 1 ? "" : "s", r, size)
 						     : xasprintf("%ld rank%s, repetition %ld", p, p == 1 ? "" : "s", r);
 			char *text;
@@ -352,11 +352,11 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 		}
 	}
 	/* merge and the stages */
-	tvars_set_list(&tv, "runs", runs, nruns);
+	template_vars_set_list(&tv, "runs", runs, nruns);
 	char *campaign_file = xasprintf("%s/campaign.h5", env->dir);
-	tvars_set(&tv, "campaign", campaign_file);
+	template_vars_set(&tv, "campaign", campaign_file);
 	free(campaign_file);
-	tvars_set(&tv, "targets", target_list);
+	template_vars_set(&tv, "targets", target_list);
 	/* where stages that are not per target predict: the largest target, else the largest rung */
 	{
 		long tmax = nr ? rungs[nr - 1] : 1;
@@ -366,10 +366,10 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 				if (w->targets[k] > tmax)
 					tmax = w->targets[k];
 		}
-		tvars_setf(&tv, "target_max", "%ld", tmax);
+		template_vars_setf(&tv, "target_max", "%ld", tmax);
 	}
-	tvars_set(&tv, "rungs", rung_list);
-	tvars_setf(&tv, "repetitions", "%ld", w->repetitions);
+	template_vars_set(&tv, "rungs", rung_list);
+	template_vars_setf(&tv, "repetitions", "%ld", w->repetitions);
 	{
 		char *acc = xstrdup("");
 		for (size_t i = 0; i < w->nacceptance; i++) {
@@ -377,14 +377,14 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 			free(acc);
 			acc = t;
 		}
-		tvars_set(&tv, "acceptance", acc);
+		template_vars_set(&tv, "acceptance", acc);
 		free(acc);
 	}
 	for (size_t si = 0; si < w->nstages; si++) {
 		const struct stage_spec *st = &w->stages[si];
 		sp[si].spec = st;
 		char why[512] = "";
-		tvars_set(&tv, "target", "0"); /* for the availability check only */
+		template_vars_set(&tv, "target", "0"); /* for the availability check only */
 		if (si > 0 && st->needs) {
 			for (size_t k = 0; k < si; k++)
 				if (!strcmp(sp[k].spec->name, st->needs) && !sp[k].present)
@@ -400,11 +400,11 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 		for (size_t ti = 0; ti < nt; ti++) {
 			long t = st->per_target ? w->targets[ti] : 0;
 			char *name = st->per_target ? xasprintf("%s-t%ld", st->name, t) : xstrdup(st->name);
-			struct cjob *j = campaign_add_job(c, name, si == 0 ? JK_MERGE : JK_STAGE, st->name);
+			struct campaign_job *j = campaign_add_job(c, name, si == 0 ? JK_MERGE : JK_STAGE, st->name);
 			free(name);
 			j->ranks = st->ranks ? st->ranks : t;
 			if (s->max_ranks && j->ranks > s->max_ranks) {
-				cerr_set(e, "%s:%d: stage '%s' needs %ld ranks, but site %s allows %ld (max-ranks in %s)",
+				campaign_error_set(e, "%s:%d: stage '%s' needs %ld ranks, but site %s allows %ld (max-ranks in %s)",
 					 w->path, st->line, st->name, j->ranks, s->name, s->max_ranks, s->path);
 				goto out;
 			}
@@ -420,15 +420,15 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 				outdir = xstrdup(env->dir);
 				for (size_t k = 0; k < c->njobs; k++)
 					if (c->jobs[k].kind == JK_RUN)
-						cjob_add_dep(j, c->jobs[k].name);
+						job_add_dep(j, c->jobs[k].name);
 			} else {
 				outdir = st->per_target ? xasprintf("%s/%s/p%ld", env->dir, st->name, t)
 							: xasprintf("%s/%s", env->dir, st->name);
 				for (size_t k = 0; k < st->nafter; k++)
 					add_stage_deps(j, w, sp, st->after[k], st->per_target ? t : 0, 0);
 			}
-			tvars_set(&tv, "outdir", outdir);
-			tvars_setf(&tv, "target", "%ld", t);
+			template_vars_set(&tv, "outdir", outdir);
+			template_vars_setf(&tv, "target", "%ld", t);
 			char *describe = st->per_target ? xasprintf("stage %s, target %ld ranks", st->name, t)
 							: xasprintf("stage %s", st->name);
 			char *text;
@@ -446,7 +446,7 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 		goto out;
 	ok = true;
 out:
-	tvars_free(&tv);
+	template_vars_free(&tv);
 	free(rungs);
 	free(rung_list);
 	free(target_list);

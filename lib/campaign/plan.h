@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 #include "campaign/jobgraph.h"
-#include "campaign/cerr.h"
+#include "campaign/campaign_error.h"
 #include "campaign/spec.h"
 
 struct plan_env {
@@ -26,10 +26,10 @@ struct plan_env {
 /* Fill c (initialised, empty) with the jobs; scripts[i] receives job i's script text (array
  * allocated here, c->njobs long). Notes (dropped rungs, skipped stages) go to the log. */
 bool plan_build(const struct workflow *w, const struct site *s, const struct plan_env *env,
-		struct campaign *c, char ***scripts, struct cerr *e);
+		struct campaign *c, char ***scripts, struct campaign_error *e);
 
 /* The ladder after generation and filtering (fresh array, count in *n), or NULL with e set. */
 long *plan_rungs(const struct workflow *w, const struct site *s, const struct plan_env *env, size_t *n,
-		 struct cerr *e);
+		 struct campaign_error *e);
 
 #endif

@@ -30,16 +30,16 @@
 #include <sys/types.h>
 
 #include "campaign/jobgraph.h"
-#include "campaign/cerr.h"
+#include "campaign/campaign_error.h"
 
-bool state_save(struct campaign *c, struct cerr *e);
+bool state_save(struct campaign *c, struct campaign_error *e);
 /* load DIR/state.json into c (initialised); false with e when missing or malformed */
-bool state_load(const char *dir, struct campaign *c, struct cerr *e);
+bool state_load(const char *dir, struct campaign *c, struct campaign_error *e);
 bool state_exists(const char *dir);
 
 /* Take the driver lock without waiting. Returns 1 when taken (c->lockfd set), 0 when another
  * process holds it (*holder = its pid, or 0 if unknown), -1 on error (e). */
-int state_lock(struct campaign *c, const char *dir, pid_t *holder, struct cerr *e);
+int state_lock(struct campaign *c, const char *dir, pid_t *holder, struct campaign_error *e);
 void state_unlock(struct campaign *c);
 
 #endif

@@ -64,7 +64,7 @@ void campaign_print_status(FILE *out, const struct campaign *c, pid_t driver)
 	fprintf(out, "\n%-18s %-9s %8s %3s %-14s %-14s %-14s %7s %4s  %s\n", "JOB", "STATE", "ID", "ATT", "SUBMITTED",
 		"STARTED", "ENDED", "TIME", "EXIT", "LOG");
 	for (size_t i = 0; i < c->njobs; i++) {
-		const struct cjob *j = &c->jobs[i];
+		const struct campaign_job *j = &c->jobs[i];
 		char sub[32], sta[32], end[32], id[32], took[32], ec[16];
 		clock_text(j->submitted, sub, sizeof sub);
 		clock_text(j->started, sta, sizeof sta);
