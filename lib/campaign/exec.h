@@ -50,6 +50,7 @@ enum drive_result {
 	DRIVE_TIMEOUT,      /* still going after the timeout */
 	DRIVE_CANCELLED,    /* cancelled while driving */
 	DRIVE_ERROR,        /* e says why */
+	DRIVE_NOTHING_TO_RETRY, /* retry (control.h): no job failed, was skipped or cancelled */
 };
 
 struct drive_opts {

@@ -142,7 +142,7 @@ static bool stage_available(const struct stage_spec *st, const struct template_v
 	if (!strcmp(first, "ladder")) {
 		if (st->cmd.n < 2 || strchr(st->cmd.words[1], '{'))
 			return true;
-		if (env->have_subcommand && !env->have_subcommand(st->cmd.words[1], env->arg)) {
+		if (env->have_subcommand && !env->have_subcommand(st->cmd.words[1])) {
 			snprintf(why, whylen, "'ladder %s' is not part of this build", st->cmd.words[1]);
 			return false;
 		}

@@ -17,9 +17,8 @@ struct plan_env {
 	const char *dir;        /* absolute campaign directory */
 	const char *prefix;     /* ladder's prefix: PREFIX/bin/ladder, PREFIX/lib/libladder-trace.so */
 	const char *ladder;     /* absolute path of the ladder executable */
-	/* is `ladder NAME` a command of this build? */
-	bool (*have_subcommand)(const char *name, void *arg);
-	void *arg;
+	/* is `ladder NAME` a command of this build? (NULL: assume so) */
+	bool (*have_subcommand)(const char *name);
 	bool quiet;             /* no notes */
 };
 

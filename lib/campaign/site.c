@@ -342,3 +342,14 @@ long site_time_limit(const struct site *s, const char *stage)
 			return s->times[i].minutes;
 	return s->time_default;
 }
+
+bool specs_load(const char *workflow_path, const char *site_path, struct workflow *w, struct site *s,
+		struct campaign_error *e)
+{
+	if (!workflow_load(workflow_path, w, e))
+		return false;
+	if (site_load(site_path, s, e))
+		return true;
+	workflow_free(w);
+	return false;
+}

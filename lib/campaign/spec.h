@@ -137,4 +137,8 @@ extern const char *const placeholders_valid[];
 extern const char *const placeholders_stage[];
 extern const char *const placeholders_launcher[];
 
+/* workflow_load and site_load; on failure neither needs freeing */
+bool specs_load(const char *workflow_path, const char *site_path, struct workflow *w, struct site *s,
+		struct campaign_error *e);
+
 #endif
