@@ -6,13 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "command.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/log.h"
+#include "util/spawn.h"
 #include "util/xalloc.h"
 
 struct argv_buf {
@@ -55,22 +55,17 @@ static bool push_launcher(struct argv_buf *a, const char *tmpl, uint32_t nranks)
 	return true;
 }
 
+/* run argv and wait: its exit status, 127 when it could not be started */
 static int run_and_wait(char **argv)
 {
-	pid_t pid = fork();
-	if (pid < 0) {
-		log_error("cannot start %s: %s", argv[0], strerror(errno));
-		return EXIT_FAIL;
+	char *why = NULL;
+	int rc = spawn_run(argv, NULL, &why);
+	if (rc < 0) {
+		log_error("%s", why);
+		free(why);
+		return 127;
 	}
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		log_error("cannot run %s: %s", argv[0], strerror(errno));
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return rc;
 }
 
 static int run_replay(int argc, char **argv)

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +17,7 @@
 #include "util/exitcode.h"
 #include "util/log.h"
 #include "util/path.h"
+#include "util/spawn.h"
 #include "util/xalloc.h"
 
 static void prepend_env(const char *name, const char *value, const char *sep)
@@ -108,20 +108,13 @@ static int run_trace(int argc, char **argv)
 	buf_free(&labels);
 	struct stat st;
 	time_t started = time(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		log_error("cannot start %s: %s", argv[optind], strerror(errno));
-		return EXIT_FAIL;
+	char *why = NULL;
+	int rc = spawn_run(argv + optind, NULL, &why);
+	if (rc < 0) {
+		log_error("%s", why);
+		free(why);
+		rc = 127;
 	}
-	if (pid == 0) {
-		execvp(argv[optind], argv + optind);
-		log_error("cannot run %s: %s", argv[optind], strerror(errno));
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	if (out && !stat(out, &st) && st.st_mtime >= started)
 		log_info("trace written to %s (%lld bytes)", out, (long long)st.st_size);
 	else if (out && !rc)

@@ -41,6 +41,9 @@ int cmd_usage_error(const char *cmdname, const char *fmt, ...) __attribute__((fo
 bool cmd_parse_long(const char *cmdname, const char *opt, const char *s, long min, long max, long *out);
 bool cmd_parse_double(const char *cmdname, const char *opt, const char *s, double *out);
 
+/* is NAME a command of this build (listed in commands.def)? */
+bool cmd_exists(const char *name);
+
 /* the directory holding this executable (for finding libladder-trace.so, ladder-replay, ...) */
 const char *cmd_self_dir(void);
 

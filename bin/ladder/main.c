@@ -42,6 +42,11 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+bool cmd_exists(const char *name)
+{
+	return find_command(name) != NULL;
+}
+
 static const struct topic *find_topic(const char *name)
 {
 	for (size_t i = 0; topics[i]; i++)

@@ -11,6 +11,7 @@
 #include "campaign/backoff.h"
 #include "campaign/exec.h"
 #include "campaign/statefile.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -34,7 +35,7 @@ static size_t count_final(const struct campaign *c)
 	return n;
 }
 
-void job_transition(struct campaign *c, struct cjob *j, enum job_state s)
+void job_transition(struct campaign *c, struct campaign_job *j, enum job_state s)
 {
 	if (j->state == s)
 		return;
@@ -69,15 +70,15 @@ static int propagate_failures(struct campaign *c, const struct executor *x)
 {
 	int changed = 0;
 	for (size_t i = 0; i < c->njobs; i++) {
-		struct cjob *j = &c->jobs[i];
+		struct campaign_job *j = &c->jobs[i];
 		if (j->state != JS_WAITING && j->state != JS_QUEUED)
 			continue;
 		for (size_t k = 0; k < j->ndeps; k++) {
-			struct cjob *d = &c->jobs[j->dep[k]];
+			struct campaign_job *d = &c->jobs[j->dep[k]];
 			if (d->state == JS_FAILED || d->state == JS_CANCELLED || d->state == JS_SKIPPED) {
 				if (j->state == JS_QUEUED)
 					x->cancel(c, j);
-				cjob_set_reason(j, "%s %s", d->name,
+				job_set_reason(j, "%s %s", d->name,
 						d->state == JS_FAILED ? "failed" : d->state == JS_CANCELLED ? "was cancelled" : "was skipped");
 				job_transition(c, j, JS_SKIPPED);
 				changed++;
@@ -88,7 +89,7 @@ static int propagate_failures(struct campaign *c, const struct executor *x)
 	return changed;
 }
 
-static bool ready(const struct campaign *c, const struct cjob *j, bool ahead)
+static bool ready(const struct campaign *c, const struct campaign_job *j, bool ahead)
 {
 	for (size_t k = 0; k < j->ndeps; k++) {
 		enum job_state s = c->jobs[j->dep[k]].state;
@@ -102,12 +103,12 @@ static bool ready(const struct campaign *c, const struct cjob *j, bool ahead)
 }
 
 /* start what can start; returns the number started, -1 on a permanent failure */
-static int start_ready(struct campaign *c, const struct executor *x, bool *transient, struct cerr *e)
+static int start_ready(struct campaign *c, const struct executor *x, bool *transient, struct campaign_error *e)
 {
 	int started = 0;
 	*transient = false;
 	for (size_t i = 0; i < c->njobs; i++) {
-		struct cjob *j = &c->jobs[i];
+		struct campaign_job *j = &c->jobs[i];
 		if (j->state != JS_WAITING || !ready(c, j, x->submits_ahead) || !x->can_start(c, j))
 			continue;
 		int r = x->start(c, j, e);
@@ -119,7 +120,7 @@ static int start_ready(struct campaign *c, const struct executor *x, bool *trans
 		}
 		started++;
 		/* record each submission at once: a driver killed now must not lose the job id */
-		struct cerr se;
+		struct campaign_error se;
 		if (!state_save(c, &se))
 			log_warn("%s", se.msg);
 	}
@@ -144,20 +145,20 @@ static void clear_cancel_request(const struct campaign *c)
 void campaign_cancel_all(struct campaign *c, const struct executor *x)
 {
 	for (size_t i = 0; i < c->njobs; i++) {
-		struct cjob *j = &c->jobs[i];
+		struct campaign_job *j = &c->jobs[i];
 		if (job_final(j->state))
 			continue;
 		if (job_active(j->state))
 			x->cancel(c, j);
-		cjob_set_reason(j, "cancelled by 'ladder campaign cancel'");
+		job_set_reason(j, "cancelled by 'ladder campaign cancel'");
 		job_transition(c, j, JS_CANCELLED);
 	}
 }
 
-bool campaign_request_cancel(struct campaign *c, struct cerr *e)
+bool campaign_request_cancel(struct campaign *c, struct campaign_error *e)
 {
 	char *p = campaign_path(c, ".cancel");
-	bool ok = write_file_atomic(p, "cancel\n", 0644, e);
+	bool ok = write_file_atomic(p, "cancel\n", 0644, e->msg, sizeof e->msg);
 	free(p);
 	return ok;
 }
@@ -170,7 +171,7 @@ static bool all_handed_over(const struct campaign *c)
 	return true;
 }
 
-enum drive_result campaign_drive(struct campaign *c, const struct drive_opts *o, struct cerr *e)
+enum drive_result campaign_drive(struct campaign *c, const struct drive_opts *o, struct campaign_error *e)
 {
 	const struct executor *x = executor_for(c);
 	if (!x->open(c, e))
@@ -195,7 +196,7 @@ enum drive_result campaign_drive(struct campaign *c, const struct drive_opts *o,
 			if (!unreachable_since)
 				unreachable_since = now_wall();
 			else if (now_wall() - unreachable_since > (double)c->controller_timeout) {
-				cerr_set(e, "the scheduler has not answered for %ld s (controller-timeout); the campaign is "
+				campaign_error_set(e, "the scheduler has not answered for %ld s (controller-timeout); the campaign is "
 					 "saved: run 'ladder campaign wait %s' to follow it again", c->controller_timeout, c->dir);
 				result = DRIVE_ERROR;
 				break;
@@ -222,7 +223,7 @@ enum drive_result campaign_drive(struct campaign *c, const struct drive_opts *o,
 				unreachable_since = now_wall();
 		}
 		if (changed || dirty) {
-			struct cerr se;
+			struct campaign_error se;
 			if (!state_save(c, &se))
 				log_warn("%s", se.msg);
 			dirty = false;
@@ -253,7 +254,7 @@ enum drive_result campaign_drive(struct campaign *c, const struct drive_opts *o,
 			x->sleep(c, wait);
 	}
 	/* always: the counters (queries) changed even when no job did */
-	struct cerr se;
+	struct campaign_error se;
 	if (!state_save(c, &se))
 		log_warn("%s", se.msg);
 	x->close(c);

@@ -13,23 +13,23 @@
 #include <stdbool.h>
 
 #include "campaign/jobgraph.h"
-#include "campaign/cerr.h"
+#include "campaign/campaign_error.h"
 
 struct executor {
 	const char *name;
 	/* get ready (connect, learn where completed jobs are recorded); false on a permanent failure */
-	bool (*open)(struct campaign *c, struct cerr *e);
+	bool (*open)(struct campaign *c, struct campaign_error *e);
 	/* after a driver restart: pick up jobs a previous driver started or submitted */
 	void (*adopt)(struct campaign *c);
 	/* refresh active jobs; returns how many changed, or -1 when the scheduler could not be
 	 * asked this time (the driver retries) */
 	int (*poll)(struct campaign *c);
 	/* may j start now (rank budget)? */
-	bool (*can_start)(struct campaign *c, const struct cjob *j);
+	bool (*can_start)(struct campaign *c, const struct campaign_job *j);
 	/* start or submit j: 1 done, 0 not now (transient, retried later), -1 failed (e) */
-	int (*start)(struct campaign *c, struct cjob *j, struct cerr *e);
+	int (*start)(struct campaign *c, struct campaign_job *j, struct campaign_error *e);
 	/* stop an active job */
-	bool (*cancel)(struct campaign *c, struct cjob *j);
+	bool (*cancel)(struct campaign *c, struct campaign_job *j);
 	void (*close)(struct campaign *c);
 	/* sleep at most `seconds`, returning early when something may have happened */
 	void (*sleep)(struct campaign *c, double seconds);
@@ -41,7 +41,7 @@ extern const struct executor exec_slurm;
 const struct executor *executor_for(const struct campaign *c);
 
 /* Record a job's new state (with its times) and tell the user. */
-void job_transition(struct campaign *c, struct cjob *j, enum job_state s);
+void job_transition(struct campaign *c, struct campaign_job *j, enum job_state s);
 
 enum drive_result {
 	DRIVE_DONE,         /* every job completed */
@@ -50,6 +50,7 @@ enum drive_result {
 	DRIVE_TIMEOUT,      /* still going after the timeout */
 	DRIVE_CANCELLED,    /* cancelled while driving */
 	DRIVE_ERROR,        /* e says why */
+	DRIVE_NOTHING_TO_RETRY, /* retry (control.h): no job failed, was skipped or cancelled */
 };
 
 struct drive_opts {
@@ -58,10 +59,10 @@ struct drive_opts {
 	bool once;          /* one round of polling only, no new jobs started (status) */
 };
 
-enum drive_result campaign_drive(struct campaign *c, const struct drive_opts *o, struct cerr *e);
+enum drive_result campaign_drive(struct campaign *c, const struct drive_opts *o, struct campaign_error *e);
 
 /* ask a running driver (or do it ourselves) to cancel: writes DIR/.cancel */
-bool campaign_request_cancel(struct campaign *c, struct cerr *e);
+bool campaign_request_cancel(struct campaign *c, struct campaign_error *e);
 /* cancel every unfinished job now (the caller holds the lock) */
 void campaign_cancel_all(struct campaign *c, const struct executor *x);
 

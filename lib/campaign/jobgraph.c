@@ -54,7 +54,7 @@ void campaign_init(struct campaign *c)
 	c->controller_timeout = 3600;
 }
 
-static void job_free(struct cjob *j)
+static void job_free(struct campaign_job *j)
 {
 	free(j->name);
 	free(j->stage);
@@ -88,10 +88,10 @@ void campaign_free(struct campaign *c)
 	c->lockfd = fd;
 }
 
-struct cjob *campaign_add_job(struct campaign *c, const char *name, enum job_kind kind, const char *stage)
+struct campaign_job *campaign_add_job(struct campaign *c, const char *name, enum job_kind kind, const char *stage)
 {
 	c->jobs = xrealloc(c->jobs, (c->njobs + 1) * sizeof *c->jobs);
-	struct cjob *j = &c->jobs[c->njobs++];
+	struct campaign_job *j = &c->jobs[c->njobs++];
 	memset(j, 0, sizeof *j);
 	j->name = xstrdup(name);
 	j->kind = kind;
@@ -100,7 +100,7 @@ struct cjob *campaign_add_job(struct campaign *c, const char *name, enum job_kin
 	return j;
 }
 
-void cjob_add_dep(struct cjob *j, const char *name)
+void job_add_dep(struct campaign_job *j, const char *name)
 {
 	for (size_t i = 0; i < j->ndeps; i++)
 		if (!strcmp(j->deps[i], name))
@@ -109,7 +109,7 @@ void cjob_add_dep(struct cjob *j, const char *name)
 	j->deps[j->ndeps++] = xstrdup(name);
 }
 
-void cjob_set_reason(struct cjob *j, const char *fmt, ...)
+void job_set_reason(struct campaign_job *j, const char *fmt, ...)
 {
 	free(j->reason);
 	j->reason = NULL;
@@ -121,7 +121,7 @@ void cjob_set_reason(struct cjob *j, const char *fmt, ...)
 	va_end(ap);
 }
 
-struct cjob *campaign_job(struct campaign *c, const char *name)
+struct campaign_job *campaign_find_job(struct campaign *c, const char *name)
 {
 	for (size_t i = 0; i < c->njobs; i++)
 		if (!strcmp(c->jobs[i].name, name))
@@ -129,19 +129,19 @@ struct cjob *campaign_job(struct campaign *c, const char *name)
 	return NULL;
 }
 
-bool campaign_link(struct campaign *c, struct cerr *e)
+bool campaign_link(struct campaign *c, struct campaign_error *e)
 {
 	for (size_t i = 0; i < c->njobs; i++) {
-		struct cjob *j = &c->jobs[i];
+		struct campaign_job *j = &c->jobs[i];
 		free(j->dep);
 		j->dep = xcalloc(j->ndeps ? j->ndeps : 1, sizeof *j->dep);
 		for (size_t k = 0; k < j->ndeps; k++) {
-			struct cjob *d = campaign_job(c, j->deps[k]);
+			struct campaign_job *d = campaign_find_job(c, j->deps[k]);
 			if (!d)
-				return cerr_set(e, "job %s depends on %s, which is not part of the campaign", j->name, j->deps[k]);
+				return campaign_error_set(e, "job %s depends on %s, which is not part of the campaign", j->name, j->deps[k]);
 			/* jobs are kept in an order where dependencies come first: no cycles */
 			if (d >= j)
-				return cerr_set(e, "job %s depends on %s, which comes after it", j->name, d->name);
+				return campaign_error_set(e, "job %s depends on %s, which comes after it", j->name, d->name);
 			j->dep[k] = (size_t)(d - c->jobs);
 		}
 	}

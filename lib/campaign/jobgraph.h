@@ -43,7 +43,7 @@ bool job_kind_parse(const char *name, enum job_kind *k);
 static inline bool job_final(enum job_state s) { return s >= JS_COMPLETED; }
 static inline bool job_active(enum job_state s) { return s == JS_QUEUED || s == JS_RUNNING; }
 
-struct cjob {
+struct campaign_job {
 	/* the plan */
 	char *name;             /* build, run-p16-r2, merge, model, extrap-t64 */
 	enum job_kind kind;
@@ -88,7 +88,7 @@ struct campaign {
 	long long created, updated;
 	/* counters, kept across drivers */
 	long long queries, query_errors, jobcomp_reads, acct_queries, submissions;
-	struct cjob *jobs;
+	struct campaign_job *jobs;
 	size_t njobs;
 	/* runtime */
 	int lockfd;
@@ -97,12 +97,12 @@ struct campaign {
 
 void campaign_init(struct campaign *c);
 void campaign_free(struct campaign *c);
-struct cjob *campaign_add_job(struct campaign *c, const char *name, enum job_kind kind, const char *stage);
-void cjob_add_dep(struct cjob *j, const char *name);
-void cjob_set_reason(struct cjob *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-struct cjob *campaign_job(struct campaign *c, const char *name);
+struct campaign_job *campaign_add_job(struct campaign *c, const char *name, enum job_kind kind, const char *stage);
+void job_add_dep(struct campaign_job *j, const char *name);
+void job_set_reason(struct campaign_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+struct campaign_job *campaign_find_job(struct campaign *c, const char *name);
 /* resolve dependency names to indices; false (e) on an unknown name or a cycle */
-bool campaign_link(struct campaign *c, struct cerr *e);
+bool campaign_link(struct campaign *c, struct campaign_error *e);
 /* absolute path of a file of the campaign (fresh string) */
 char *campaign_path(const struct campaign *c, const char *rel);
 /* count jobs per state into counts[JS_SKIPPED + 1] */

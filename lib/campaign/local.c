@@ -2,7 +2,7 @@
  * local — the local executor: runs each job script as a process of its own session, at most
  * the site's rank budget at a time, dependencies honoured by the driver.
  *
- * Each job is run by a small wrapper process (a fork of the driver) that holds an flock on
+ * Each job is run by a small wrapper process (a copy of the driver, util/spawn) that holds an flock on
  * DIR/jobs/NAME.lock (holding its pid) for as long as the job runs, runs the script with its
  * output in the job's log, and writes the script's exit status to DIR/jobs/NAME.rc (atomically)
  * when it ends. So a job outlives a driver that is killed, and the next driver knows what
@@ -18,24 +18,25 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "campaign/exec.h"
 #include "campaign/statefile.h"
+#include "util/file.h"
 #include "util/log.h"
+#include "util/spawn.h"
 #include "util/xalloc.h"
 
 static sigset_t old_mask;
 static bool mask_saved;
 
-static char *job_file(const struct campaign *c, const struct cjob *j, const char *ext)
+static char *job_file(const struct campaign *c, const struct campaign_job *j, const char *ext)
 {
 	return xasprintf("%s/jobs/%s.%s", c->dir, j->name, ext);
 }
 
-static bool local_open(struct campaign *c, struct cerr *e)
+static bool local_open(struct campaign *c, struct campaign_error *e)
 {
 	(void)e;
 	sigset_t s;
@@ -45,7 +46,7 @@ static bool local_open(struct campaign *c, struct cerr *e)
 	mask_saved = true;
 	char *jobs = campaign_path(c, "jobs");
 	char *logs = campaign_path(c, "logs");
-	bool ok = make_dirs(jobs, e) && make_dirs(logs, e);
+	bool ok = make_dirs(jobs, e->msg, sizeof e->msg) && make_dirs(logs, e->msg, sizeof e->msg);
 	free(jobs);
 	free(logs);
 	return ok;
@@ -60,7 +61,7 @@ static void local_close(struct campaign *c)
 }
 
 /* Is the job's wrapper alive? 1 yes (its pid in *pid), 0 no, -1 unknown. */
-static int wrapper_alive(const struct campaign *c, const struct cjob *j, long *pid)
+static int wrapper_alive(const struct campaign *c, const struct campaign_job *j, long *pid)
 {
 	char *path = job_file(c, j, "lock");
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -84,7 +85,7 @@ static int wrapper_alive(const struct campaign *c, const struct cjob *j, long *p
 }
 
 /* the exit status the wrapper recorded, or -1; *when receives the file's time */
-static int read_rc(const struct campaign *c, const struct cjob *j, long long *when)
+static int read_rc(const struct campaign *c, const struct campaign_job *j, long long *when)
 {
 	char *path = job_file(c, j, "rc");
 	char *text = read_file(path);
@@ -101,20 +102,20 @@ static int read_rc(const struct campaign *c, const struct cjob *j, long long *wh
 	return ok ? (int)rc : -1;
 }
 
-static void finish(struct campaign *c, struct cjob *j, int rc, long long when)
+static void finish(struct campaign *c, struct campaign_job *j, int rc, long long when)
 {
 	j->has_exit = true;
 	j->exit_code = rc;
 	j->ended = when;
 	j->pid = 0;
 	if (rc == 0) {
-		cjob_set_reason(j, NULL);
+		job_set_reason(j, NULL);
 		job_transition(c, j, JS_COMPLETED);
 	} else {
 		if (rc > 128 && rc < 128 + 65)
-			cjob_set_reason(j, "exit status %d (signal %d)", rc, rc - 128);
+			job_set_reason(j, "exit status %d (signal %d)", rc, rc - 128);
 		else
-			cjob_set_reason(j, "exit status %d", rc);
+			job_set_reason(j, "exit status %d", rc);
 		job_transition(c, j, JS_FAILED);
 	}
 }
@@ -122,14 +123,14 @@ static void finish(struct campaign *c, struct cjob *j, int rc, long long when)
 static void local_adopt(struct campaign *c)
 {
 	for (size_t i = 0; i < c->njobs; i++) {
-		struct cjob *j = &c->jobs[i];
+		struct campaign_job *j = &c->jobs[i];
 		j->ours = false;
 		long pid = 0;
 		if (j->state == JS_WAITING && wrapper_alive(c, j, &pid) == 1) {
 			/* started by a driver that died before it could record it */
 			j->pid = pid;
 			j->attempts++;
-			cjob_set_reason(j, "adopted from an earlier driver");
+			job_set_reason(j, "adopted from an earlier driver");
 			job_transition(c, j, JS_RUNNING);
 		} else if (j->state == JS_RUNNING || j->state == JS_QUEUED) {
 			if (wrapper_alive(c, j, &pid) == 1)
@@ -142,20 +143,20 @@ static int local_poll(struct campaign *c)
 {
 	int changed = 0;
 	for (size_t i = 0; i < c->njobs; i++) {
-		struct cjob *j = &c->jobs[i];
+		struct campaign_job *j = &c->jobs[i];
 		if (!job_active(j->state))
 			continue;
 		if (j->ours) {
-			int st;
-			pid_t w = waitpid((pid_t)j->pid, &st, WNOHANG);
-			if (w == 0 || (w < 0 && errno == EINTR))
+			int status = 0;
+			int ended = spawn_try_wait((pid_t)j->pid, &status);
+			if (ended == 0 || (ended < 0 && errno == EINTR))
 				continue;
 			j->ours = false;
 			long long when = 0;
 			int rc = read_rc(c, j, &when);
 			if (rc < 0) {
 				/* the wrapper itself died (killed by a signal) before the job's status was known */
-				rc = w > 0 && WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 255;
+				rc = ended > 0 && status > 128 ? status : 255;
 			}
 			finish(c, j, rc, (long long)time(NULL));
 			changed++;
@@ -173,7 +174,7 @@ static int local_poll(struct campaign *c)
 			/* interrupted without a trace of its end: run it again */
 			j->pid = 0;
 			j->started = 0;
-			cjob_set_reason(j, "interrupted (no exit status recorded); started again");
+			job_set_reason(j, "interrupted (no exit status recorded); started again");
 			job_transition(c, j, JS_WAITING);
 		}
 		changed++;
@@ -181,7 +182,7 @@ static int local_poll(struct campaign *c)
 	return changed;
 }
 
-static bool local_can_start(struct campaign *c, const struct cjob *j)
+static bool local_can_start(struct campaign *c, const struct campaign_job *j)
 {
 	long busy = 0;
 	for (size_t i = 0; i < c->njobs; i++)
@@ -190,49 +191,14 @@ static bool local_can_start(struct campaign *c, const struct cjob *j)
 	return busy == 0 || busy + j->ranks <= c->max_ranks;
 }
 
-/* the wrapper: runs in its own session, holds the job lock on fd 3 */
-static void wrapper(const char *script, const char *log, const char *rcfile, const char *dir)
+/* what the wrapper of one job needs */
+struct wrapper_job {
+	char *script, *log, *rcfile, *dir;
+};
+
+/* write the job's exit status to its .rc file, atomically */
+static void write_rc(const char *rcfile, int rc)
 {
-	struct sigaction ign = {.sa_handler = SIG_IGN};
-	sigaction(SIGTERM, &ign, NULL);
-	sigaction(SIGINT, &ign, NULL);
-	sigaction(SIGHUP, &ign, NULL);
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	pid_t g = fork();
-	if (g == 0) {
-		struct sigaction dfl = {.sa_handler = SIG_DFL};
-		sigaction(SIGTERM, &dfl, NULL);
-		sigaction(SIGINT, &dfl, NULL);
-		sigaction(SIGHUP, &dfl, NULL);
-		sigaction(SIGPIPE, &dfl, NULL);
-		fcntl(3, F_SETFD, FD_CLOEXEC);
-		int in = open("/dev/null", O_RDONLY);
-		int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (in < 0 || out < 0)
-			_exit(126);
-		dup2(in, 0);
-		dup2(out, 1);
-		dup2(out, 2);
-		if (in > 2)
-			close(in);
-		if (out > 2)
-			close(out);
-		if (chdir(dir))
-			_exit(126);
-		execl(script, script, (char *)NULL);
-		dprintf(2, "ladder: cannot run %s: %s\n", script, strerror(errno));
-		_exit(126);
-	}
-	int st = 0, rc;
-	if (g < 0) {
-		rc = 126;
-	} else {
-		while (waitpid(g, &st, 0) < 0 && errno == EINTR)
-			;
-		rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	}
 	char text[32];
 	snprintf(text, sizeof text, "%d\n", rc);
 	char *tmp = xasprintf("%s.tmp", rcfile);
@@ -243,88 +209,110 @@ static void wrapper(const char *script, const char *log, const char *rcfile, con
 		close(fd);
 		rename(tmp, rcfile);
 	}
-	_exit(0);
+	free(tmp);
 }
 
-static int local_start(struct campaign *c, struct cjob *j, struct cerr *e)
+/* the wrapper: runs in its own session, holds the job lock on descriptor 3 (with its pid) */
+static int wrapper(void *arg)
 {
-	char *lock = job_file(c, j, "lock"), *rc = job_file(c, j, "rc");
-	char *script = campaign_path(c, j->script), *log = campaign_path(c, j->log);
+	const struct wrapper_job *w = arg;
+	char pid[32];
+	int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (ftruncate(3, 0) || pwrite(3, pid, (size_t)n, 0) != n) {
+		/* the pid is informational */
+	}
+	fcntl(3, F_SETFD, FD_CLOEXEC);   /* the lock stays with the wrapper, not the script */
+	struct sigaction ign = {.sa_handler = SIG_IGN};
+	sigaction(SIGTERM, &ign, NULL);
+	sigaction(SIGINT, &ign, NULL);
+	sigaction(SIGHUP, &ign, NULL);
+	char *argv[] = {w->script, NULL};
+	struct spawn_options o = {.cwd = w->dir, .stdin_fd = SPAWN_NULL, .output_path = w->log,
+				  .default_signals = true};
+	char *why = NULL;
+	int rc = spawn_run(argv, &o, &why);
+	if (rc < 0) {
+		int fd = open(w->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fd >= 0) {
+			dprintf(fd, "ladder: %s\n", why ? why : "cannot run the job script");
+			close(fd);
+		}
+		rc = 126;
+	}
+	free(why);
+	write_rc(w->rcfile, rc);
+	return 0;
+}
+
+/* the job lock of j taken by someone else: a wrapper of an earlier driver still runs it */
+static int adopt_running(struct campaign *c, struct campaign_job *j)
+{
+	long pid = 0;
+	wrapper_alive(c, j, &pid);
+	j->pid = pid;
+	j->ours = false;
+	j->attempts++;
+	job_transition(c, j, JS_RUNNING);
+	return 1;
+}
+
+static int local_start(struct campaign *c, struct campaign_job *j, struct campaign_error *e)
+{
+	char *lock = job_file(c, j, "lock");
+	struct wrapper_job w = {campaign_path(c, j->script), campaign_path(c, j->log), job_file(c, j, "rc"),
+				c->dir};
 	int result = -1;
 	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0 && fd <= 2) {   /* a driver started with closed standard descriptors */
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		close(fd);
+		fd = high;
+	}
 	if (fd < 0) {
-		cerr_set(e, "cannot open %s: %s", lock, strerror(errno));
+		campaign_error_set(e, "cannot open %s: %s", lock, strerror(errno));
 		goto out;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		/* a wrapper of an earlier driver still runs it: adopt it on the next poll */
 		close(fd);
-		long pid = 0;
-		wrapper_alive(c, j, &pid);
-		j->pid = pid;
-		j->ours = false;
-		j->attempts++;
-		job_transition(c, j, JS_RUNNING);
-		result = 1;
+		result = adopt_running(c, j);
 		goto out;
 	}
-	unlink(rc);
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		cerr_set(e, "cannot start job %s: %s", j->name, strerror(errno));
-		close(fd);
-		goto out;
-	}
-	if (pid == 0) {
-		setsid();
-		if (fd <= 2) /* a driver started with closed standard descriptors */
-			fd = fcntl(fd, F_DUPFD, 3);
-		/* let go of the driver's terminal or pipes: whoever reads the driver's output must not
-		 * wait for jobs that outlive it */
-		int null = open("/dev/null", O_RDWR);
-		if (null >= 0) {
-			dup2(null, 0);
-			dup2(null, 1);
-			dup2(null, 2);
-			if (null > 2 && null != fd)
-				close(null);
-		}
-		if (fd != 3) {
-			dup2(fd, 3);
-		}
-		closefrom(4);
-		char buf[32];
-		int n = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
-		if (ftruncate(3, 0) || pwrite(3, buf, (size_t)n, 0) != n) {
-			/* the pid is informational */
-		}
-		wrapper(script, log, rc, c->dir);
-	}
+	unlink(w.rcfile);
+	/* the wrapper lets go of the driver's terminal or pipes: whoever reads the driver's output
+	 * must not wait for jobs that outlive it */
+	struct spawn_options o = {.stdin_fd = SPAWN_NULL, .stdout_fd = SPAWN_NULL, .stderr_fd = SPAWN_NULL,
+				  .fd3 = fd, .new_session = true, .function = wrapper, .arg = &w};
+	char *why = NULL;
+	pid_t pid = spawn_start(NULL, &o, &why);
 	close(fd);
+	if (pid < 0) {
+		campaign_error_set(e, "cannot start job %s: %s", j->name, why);
+		free(why);
+		goto out;
+	}
 	j->pid = pid;
 	j->ours = true;
 	j->attempts++;
 	j->started = 0;
 	j->ended = 0;
 	j->has_exit = false;
-	cjob_set_reason(j, NULL);
+	job_set_reason(j, NULL);
 	job_transition(c, j, JS_RUNNING);
 	result = 1;
 out:
 	free(lock);
-	free(rc);
-	free(script);
-	free(log);
+	free(w.rcfile);
+	free(w.script);
+	free(w.log);
 	return result;
 }
 
-static bool local_cancel(struct campaign *c, struct cjob *j)
+static bool local_cancel(struct campaign *c, struct campaign_job *j)
 {
 	long pid = j->pid;
 	if (wrapper_alive(c, j, &pid) != 1) {
 		if (j->ours)
-			waitpid((pid_t)j->pid, NULL, WNOHANG);
+			spawn_try_wait((pid_t)j->pid, NULL);
 		return true;
 	}
 	if (pid <= 1)
@@ -337,7 +325,7 @@ static bool local_cancel(struct campaign *c, struct cjob *j)
 	if (wrapper_alive(c, j, NULL) == 1)
 		kill(-(pid_t)pid, SIGKILL);
 	if (j->ours)
-		waitpid((pid_t)j->pid, NULL, 0);
+		spawn_wait((pid_t)j->pid);
 	j->ours = false;
 	return true;
 }

@@ -3,26 +3,27 @@
  */
 #include "campaign/plan.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "campaign/proc.h"
+#include "util/spawn.h"
 #include "campaign/script.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
-static void common_vars(struct tvars *tv, const struct workflow *w, const struct plan_env *env)
+static void common_vars(struct template_vars *tv, const struct workflow *w, const struct plan_env *env)
 {
-	tvars_set(tv, "prefix", env->prefix);
-	tvars_set(tv, "workflow_dir", w->dir);
-	tvars_set(tv, "campaign_dir", env->dir);
-	tvars_set(tv, "name", w->name);
-	tvars_set(tv, "scaling", w->scaling == SCALING_WEAK ? "weak" : "strong");
-	tvars_set(tv, "ladder", env->ladder);
+	template_vars_set(tv, "prefix", env->prefix);
+	template_vars_set(tv, "workflow_dir", w->dir);
+	template_vars_set(tv, "campaign_dir", env->dir);
+	template_vars_set(tv, "name", w->name);
+	template_vars_set(tv, "scaling", w->scaling == SCALING_WEAK ? "weak" : "strong");
+	template_vars_set(tv, "ladder", env->ladder);
 	for (size_t i = 0; i < w->nvars; i++)
-		tvars_set(tv, w->vars[i].key, w->vars[i].value);
+		template_vars_set(tv, w->vars[i].key, w->vars[i].value);
 }
 
 static long nodes_for(const struct site *s, long ranks)
@@ -33,7 +34,7 @@ static long nodes_for(const struct site *s, long ranks)
 }
 
 long *plan_rungs(const struct workflow *w, const struct site *s, const struct plan_env *env, size_t *count,
-		 struct cerr *e)
+		 struct campaign_error *e)
 {
 	long *v;
 	size_t n;
@@ -44,7 +45,7 @@ long *plan_rungs(const struct workflow *w, const struct site *s, const struct pl
 	} else {
 		n = rungs_generate(w->gen, w->from, w->to, NULL, 0);
 		if (n > 4096) {
-			cerr_set(e, "%s:%d: field 'ladder': %s from %ld to %ld gives %zu rungs; at most 4096", w->path,
+			campaign_error_set(e, "%s:%d: field 'ladder': %s from %ld to %ld gives %zu rungs; at most 4096", w->path,
 				 w->ladder_line, rungs_gen_name(w->gen), w->from, w->to, n);
 			return NULL;
 		}
@@ -64,45 +65,45 @@ long *plan_rungs(const struct workflow *w, const struct site *s, const struct pl
 		}
 		long size = 0;
 		if (w->has_size && !workflow_size(w, p, &size)) {
-			cerr_set(e, "%s:%d: field 'size': no size for rung %ld (give one for every rank count of the ladder)",
+			campaign_error_set(e, "%s:%d: field 'size': no size for rung %ld (give one for every rank count of the ladder)",
 				 w->path, w->size_line, p);
 			free(v);
 			return NULL;
 		}
 		if (s->max_ranks && p > s->max_ranks) {
-			cerr_set(e, "%s:%d: field 'ladder': rung %ld needs %ld ranks, but site %s allows %ld (max-ranks in %s)",
+			campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld ranks, but site %s allows %ld (max-ranks in %s)",
 				 w->path, w->ladder_line, p, p, s->name, s->max_ranks, s->path);
 			free(v);
 			return NULL;
 		}
 		if (s->max_nodes && nodes_for(s, p) > s->max_nodes) {
-			cerr_set(e, "%s:%d: field 'ladder': rung %ld needs %ld nodes of %ld ranks, but site %s allows %ld "
+			campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld nodes of %ld ranks, but site %s allows %ld "
 				 "(max-nodes in %s)", w->path, w->ladder_line, p, nodes_for(s, p), s->ranks_per_node,
 				 s->name, s->max_nodes, s->path);
 			free(v);
 			return NULL;
 		}
 		if (!tmpl_empty(&w->valid)) {
-			struct tvars tv = {0};
+			struct template_vars tv = {0};
 			common_vars(&tv, w, env);
-			tvars_setf(&tv, "ranks", "%ld", p);
-			tvars_setf(&tv, "nodes", "%ld", nodes_for(s, p));
+			template_vars_setf(&tv, "ranks", "%ld", p);
+			template_vars_setf(&tv, "nodes", "%ld", nodes_for(s, p));
 			if (w->has_size)
-				tvars_setf(&tv, "size", "%ld", size);
+				template_vars_setf(&tv, "size", "%ld", size);
 			char **argv;
 			size_t argc;
 			char why[512];
 			bool ok = tmpl_expand(&w->valid, &tv, &argv, &argc, why, sizeof why);
-			tvars_free(&tv);
+			template_vars_free(&tv);
 			if (!ok) {
-				cerr_set(e, "%s: field 'ladder.valid.command': %s", w->path, why);
+				campaign_error_set(e, "%s: field 'ladder.valid.command': %s", w->path, why);
 				free(v);
 				return NULL;
 			}
 			char *err = NULL;
-			int rc = proc_run(argv, w->dir, NULL, NULL, &err, 30);
+			int rc = spawn_capture(argv, w->dir, NULL, NULL, &err, 30);
 			if (rc == -1) {
-				cerr_set(e, "%s: field 'ladder.valid.command': %s", w->path, err);
+				campaign_error_set(e, "%s: field 'ladder.valid.command': %s", w->path, err);
 				free(err);
 				strv_free(argv);
 				free(v);
@@ -124,7 +125,7 @@ long *plan_rungs(const struct workflow *w, const struct site *s, const struct pl
 		v[m++] = p;
 	}
 	if (!m) {
-		cerr_set(e, "%s:%d: field 'ladder': no rung is left after the validity filter", w->path, w->ladder_line);
+		campaign_error_set(e, "%s:%d: field 'ladder': no rung is left after the validity filter", w->path, w->ladder_line);
 		free(v);
 		return NULL;
 	}
@@ -135,14 +136,14 @@ long *plan_rungs(const struct workflow *w, const struct site *s, const struct pl
 /* ---- stages ------------------------------------------------------------------------------ */
 
 /* is the stage's program there? why receives the reason when not */
-static bool stage_available(const struct stage_spec *st, const struct tvars *tv, const struct plan_env *env,
+static bool stage_available(const struct stage_spec *st, const struct template_vars *tv, const struct plan_env *env,
 			    char *why, size_t whylen)
 {
 	const char *first = st->cmd.words[0];
 	if (!strcmp(first, "ladder")) {
 		if (st->cmd.n < 2 || strchr(st->cmd.words[1], '{'))
 			return true;
-		if (env->have_subcommand && !env->have_subcommand(st->cmd.words[1], env->arg)) {
+		if (env->have_subcommand && !env->have_subcommand(st->cmd.words[1])) {
 			snprintf(why, whylen, "'ladder %s' is not part of this build", st->cmd.words[1]);
 			return false;
 		}
@@ -155,7 +156,7 @@ static bool stage_available(const struct stage_spec *st, const struct tvars *tv,
 	bool ok;
 	if (!strchr(exp, '/')) {
 		char *inprefix = xasprintf("%s/bin/%s", env->prefix, exp);
-		ok = access(inprefix, X_OK) == 0 || proc_in_path(exp);
+		ok = access(inprefix, X_OK) == 0 || spawn_in_path(exp);
 		free(inprefix);
 	} else {
 		ok = access(exp, X_OK) == 0;
@@ -172,7 +173,7 @@ struct stage_plan {
 };
 
 /* job names stage `name` stands for, for target t (0: every target), into deps of j */
-static void add_stage_deps(struct cjob *j, const struct workflow *w, const struct stage_plan *sp, const char *name,
+static void add_stage_deps(struct campaign_job *j, const struct workflow *w, const struct stage_plan *sp, const char *name,
 			   long t, int depth)
 {
 	if (depth > 64)
@@ -187,13 +188,13 @@ static void add_stage_deps(struct cjob *j, const struct workflow *w, const struc
 			return;
 		}
 		if (!st->per_target) {
-			cjob_add_dep(j, st->name);
+			job_add_dep(j, st->name);
 			return;
 		}
 		for (size_t k = 0; k < w->ntargets; k++)
 			if (!t || w->targets[k] == t) {
 				char *dn = xasprintf("%s-t%ld", st->name, w->targets[k]);
-				cjob_add_dep(j, dn);
+				job_add_dep(j, dn);
 				free(dn);
 			}
 		return;
@@ -211,65 +212,86 @@ static char *join_longs(const long *v, size_t n)
 	return s;
 }
 
-/* ---- scripts ----------------------------------------------------------------------------- */
+/* ---- the plan ---------------------------------------------------------------------------- */
 
-static bool render(const struct workflow *w, const struct site *s, const struct plan_env *env, struct campaign *c,
-		   struct cjob *j, const struct tmpl *cmd, const struct tvars *tv, bool launch, const char *workdir,
-		   const char *describe, char **text, struct cerr *e)
+/* What plan_build works with. Invariant: scripts[i] is the script of c->jobs[i] (add_script). */
+struct planner {
+	const struct workflow *w;
+	const struct site *s;
+	const struct plan_env *env;
+	struct campaign *c;
+	struct campaign_error *e;
+	struct template_vars tv;
+	long *rungs;
+	size_t nrungs;
+	char **runs;                /* absolute paths of the run containers, for {runs} */
+	size_t nruns;
+	struct stage_plan *stages;  /* per workflow stage: planned or left out */
+	char **scripts;
+	size_t nscripts;
+};
+
+/* the script of the job added last */
+static void add_script(struct planner *pl, const struct campaign_job *j, char *text)
+{
+	assert(pl->nscripts + 1 == pl->c->njobs && j == &pl->c->jobs[pl->nscripts]);
+	pl->scripts = xrealloc(pl->scripts, (pl->nscripts + 1) * sizeof *pl->scripts);
+	pl->scripts[pl->nscripts++] = text;
+}
+
+/* the command's words with `ladder` and programs of the ladder build called by their full path */
+static void full_program_path(const struct plan_env *env, char **argv, size_t argc)
+{
+	if (!argc || strchr(argv[0], '/'))
+		return;
+	char *inprefix = xasprintf("%s/bin/%s", env->prefix, argv[0]);
+	if (!strcmp(argv[0], "ladder")) {
+		free(argv[0]);
+		argv[0] = xstrdup(env->ladder);
+	} else if (access(inprefix, X_OK) == 0) {
+		free(argv[0]);
+		argv[0] = xstrdup(inprefix);
+	}
+	free(inprefix);
+}
+
+/* render job j's script (cmd expanded, launched on j's ranks if launch) and pair it with j */
+static bool render(struct planner *pl, struct campaign_job *j, const struct tmpl *cmd, bool launch, const char *workdir,
+		   const char *describe)
 {
 	char why[512];
 	char **argv = NULL, **lw = NULL;
 	size_t argc = 0, lc = 0;
-	if (!tmpl_expand(cmd, tv, &argv, &argc, why, sizeof why))
-		return cerr_set(e, "job %s: %s", j->name, why);
-	/* `ladder` and programs of the ladder build are called by their full path */
-	if (argc && !strchr(argv[0], '/')) {
-		char *inprefix = xasprintf("%s/bin/%s", env->prefix, argv[0]);
-		if (!strcmp(argv[0], "ladder")) {
-			free(argv[0]);
-			argv[0] = xstrdup(env->ladder);
-		} else if (access(inprefix, X_OK) == 0) {
-			free(argv[0]);
-			argv[0] = xstrdup(inprefix);
-		}
-		free(inprefix);
-	}
+	if (!tmpl_expand(cmd, &pl->tv, &argv, &argc, why, sizeof why))
+		return campaign_error_set(pl->e, "job %s: %s", j->name, why);
+	full_program_path(pl->env, argv, argc);
 	if (launch) {
-		struct tvars lv = {0};
-		tvars_setf(&lv, "ranks", "%ld", j->ranks);
-		tvars_setf(&lv, "nodes", "%ld", j->nodes);
-		tvars_setf(&lv, "tasks_per_node", "%ld", j->tasks_per_node);
-		bool ok = tmpl_expand(&s->launcher, &lv, &lw, &lc, why, sizeof why);
-		tvars_free(&lv);
+		struct template_vars lv = {0};
+		template_vars_setf(&lv, "ranks", "%ld", j->ranks);
+		template_vars_setf(&lv, "nodes", "%ld", j->nodes);
+		template_vars_setf(&lv, "tasks_per_node", "%ld", j->tasks_per_node);
+		bool ok = tmpl_expand(&pl->s->launcher, &lv, &lw, &lc, why, sizeof why);
+		template_vars_free(&lv);
 		if (!ok) {
 			strv_free(argv);
-			return cerr_set(e, "%s: field 'launcher': %s", s->path, why);
+			return campaign_error_set(pl->e, "%s: field 'launcher': %s", pl->s->path, why);
 		}
 	}
-	char *tracer = xasprintf("%s/lib/libladder-trace.so", env->prefix);
-	struct script_in in = {s, w, c, j, lw, lc, argv, argc, workdir, tracer, env->ladder, describe};
-	*text = script_render(&in, e);
+	char *tracer = xasprintf("%s/lib/libladder-trace.so", pl->env->prefix);
+	struct script_in in = {pl->s, pl->w, pl->c, j, lw, lc, argv, argc, workdir, tracer, pl->env->ladder, describe};
+	char *text = script_render(&in, pl->e);
 	free(tracer);
 	strv_free(argv);
 	strv_free(lw);
-	return *text != NULL;
+	if (text)
+		add_script(pl, j, text);
+	return text != NULL;
 }
 
-bool plan_build(const struct workflow *w, const struct site *s, const struct plan_env *env, struct campaign *c,
-		char ***scripts_out, struct cerr *e)
+/* what the executors need from the site, and the campaign's identity */
+static void campaign_settings(struct campaign *c, const struct workflow *w, const struct site *s,
+			      const struct plan_env *env)
 {
-	size_t nr;
-	long *rungs = plan_rungs(w, s, env, &nr, e);
-	if (!rungs)
-		return false;
-	if (s->scheduler == SCHED_SLURM) {
-		char bad;
-		if (!script_slurm_path_ok(env->dir, &bad)) {
-			free(rungs);
-			return cerr_set(e, "the campaign directory '%s' cannot be named in #SBATCH lines: it contains '%c' "
-					"(choose a directory without white space, quotes, backslashes or '%%')", env->dir, bad);
-		}
-	}
 	c->dir = xstrdup(env->dir);
 	c->name = xstrdup(w->name);
 	c->sched = s->scheduler;
@@ -284,183 +306,212 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 	c->poll_max = s->poll_max;
 	c->controller_timeout = s->controller_timeout;
 	c->jobcomp = s->jobcomp ? xstrdup(s->jobcomp) : NULL;
+}
 
-	char **scripts = NULL;
-	size_t nscripts = 0;
-	bool ok = false;
-	struct tvars tv = {0};
-	common_vars(&tv, w, env);
-	char *rung_list = join_longs(rungs, nr);
-	char *target_list = join_longs(w->targets, w->ntargets);
-	char **runs = xcalloc(nr * (size_t)w->repetitions + 1, sizeof *runs);
-	size_t nruns = 0;
-	struct stage_plan *sp = xcalloc(w->nstages, sizeof *sp);
-#define ADD_SCRIPT(text)                                                   \
-	do {                                                               \
-		scripts = xrealloc(scripts, (nscripts + 1) * sizeof *scripts); \
-		scripts[nscripts++] = (text);                              \
-	} while (0)
+/* the job building the application (app.build), if any */
+static bool plan_build_job(struct planner *pl)
+{
+	if (tmpl_empty(&pl->w->build))
+		return true;
+	struct campaign_job *j = campaign_add_job(pl->c, "build", JK_BUILD, "build");
+	j->time_limit = site_time_limit(pl->s, "build");
+	j->script = xstrdup("jobs/build.sh");
+	j->log = xstrdup("logs/build.log");
+	return render(pl, j, &pl->w->build, false, pl->w->dir, "build the application");
+}
 
-	/* build */
-	if (!tmpl_empty(&w->build)) {
-		struct cjob *j = campaign_add_job(c, "build", JK_BUILD, "build");
-		j->time_limit = site_time_limit(s, "build");
-		j->script = xstrdup("jobs/build.sh");
-		j->log = xstrdup("logs/build.log");
-		char *text;
-		if (!render(w, s, env, c, j, &w->build, &tv, false, w->dir, "build the application", &text, e))
-			goto out;
-		ADD_SCRIPT(text);
-	}
-	/* runs: repetition by repetition, so that repetitions are spread over time */
-	for (long r = 1; r <= w->repetitions; r++) {
-		for (size_t i = 0; i < nr; i++) {
-			long p = rungs[i], size = 0;
-			if (w->has_size)
-				workflow_size(w, p, &size);
-			char *name = xasprintf("run-p%ld-r%ld", p, r);
-			struct cjob *j = campaign_add_job(c, name, JK_RUN, "run");
-			free(name);
-			j->ranks = p;
-			j->nodes = nodes_for(s, p);
-			j->tasks_per_node = (p + j->nodes - 1) / j->nodes;
-			j->rep = r;
-			j->size = size;
-			j->time_limit = site_time_limit(s, "run");
-			j->script = xasprintf("jobs/%s.sh", j->name);
-			j->log = xasprintf("logs/%s.log", j->name);
-			j->output = xasprintf("runs/p%ld/r%ld/trace.h5", p, r);
-			if (!tmpl_empty(&w->build))
-				cjob_add_dep(j, "build");
-			char *outdir = xasprintf("%s/runs/p%ld/r%ld", env->dir, p, r);
-			runs[nruns++] = xasprintf("%s/%s", env->dir, j->output);
-			tvars_setf(&tv, "ranks", "%ld", p);
-			tvars_setf(&tv, "nodes", "%ld", j->nodes);
-			tvars_setf(&tv, "rep", "%ld", r);
-			tvars_set(&tv, "outdir", outdir);
-			if (w->has_size)
-				tvars_setf(&tv, "size", "%ld", size);
-			char *describe = w->has_size ? xasprintf("%ld rank%s, repetition %ld, size %ld", p, p == 1 ? "" : "s", r, size)
-						     : xasprintf("%ld rank%s, repetition %ld", p, p == 1 ? "" : "s", r);
-			char *text;
-			bool rok = render(w, s, env, c, j, &w->command, &tv, true, outdir, describe, &text, e);
-			free(describe);
-			free(outdir);
-			if (!rok)
-				goto out;
-			ADD_SCRIPT(text);
-		}
-	}
-	/* merge and the stages */
-	tvars_set_list(&tv, "runs", runs, nruns);
-	char *campaign_file = xasprintf("%s/campaign.h5", env->dir);
-	tvars_set(&tv, "campaign", campaign_file);
+/* the traced run of rung p, repetition r */
+static bool plan_run_job(struct planner *pl, long p, long r)
+{
+	const struct workflow *w = pl->w;
+	const char *dir = pl->env->dir;
+	long size = 0;
+	if (w->has_size)
+		workflow_size(w, p, &size);
+	char *name = xasprintf("run-p%ld-r%ld", p, r);
+	struct campaign_job *j = campaign_add_job(pl->c, name, JK_RUN, "run");
+	free(name);
+	j->ranks = p;
+	j->nodes = nodes_for(pl->s, p);
+	j->tasks_per_node = (p + j->nodes - 1) / j->nodes;
+	j->rep = r;
+	j->size = size;
+	j->time_limit = site_time_limit(pl->s, "run");
+	j->script = xasprintf("jobs/%s.sh", j->name);
+	j->log = xasprintf("logs/%s.log", j->name);
+	j->output = xasprintf("runs/p%ld/r%ld/trace.h5", p, r);
+	if (!tmpl_empty(&w->build))
+		job_add_dep(j, "build");
+	char *outdir = xasprintf("%s/runs/p%ld/r%ld", dir, p, r);
+	pl->runs[pl->nruns++] = xasprintf("%s/%s", dir, j->output);
+	template_vars_setf(&pl->tv, "ranks", "%ld", p);
+	template_vars_setf(&pl->tv, "nodes", "%ld", j->nodes);
+	template_vars_setf(&pl->tv, "rep", "%ld", r);
+	template_vars_set(&pl->tv, "outdir", outdir);
+	if (w->has_size)
+		template_vars_setf(&pl->tv, "size", "%ld", size);
+	const char *plural = p == 1 ? "" : "s";
+	char *describe = w->has_size ? xasprintf("%ld rank%s, repetition %ld, size %ld", p, plural, r, size)
+				     : xasprintf("%ld rank%s, repetition %ld", p, plural, r);
+	bool ok = render(pl, j, &w->command, true, outdir, describe);
+	free(describe);
+	free(outdir);
+	return ok;
+}
+
+/* the variables of the merge and the stages: {runs}, {campaign}, {targets}, {target_max}, ... */
+static void stage_vars(struct planner *pl)
+{
+	const struct workflow *w = pl->w;
+	template_vars_set_list(&pl->tv, "runs", pl->runs, pl->nruns);
+	char *campaign_file = xasprintf("%s/campaign.h5", pl->env->dir);
+	template_vars_set(&pl->tv, "campaign", campaign_file);
 	free(campaign_file);
-	tvars_set(&tv, "targets", target_list);
+	char *list = join_longs(w->targets, w->ntargets);
+	template_vars_set(&pl->tv, "targets", list);
+	free(list);
 	/* where stages that are not per target predict: the largest target, else the largest rung */
-	{
-		long tmax = nr ? rungs[nr - 1] : 1;
-		if (w->ntargets) {
-			tmax = w->targets[0];
-			for (size_t k = 1; k < w->ntargets; k++)
-				if (w->targets[k] > tmax)
-					tmax = w->targets[k];
-		}
-		tvars_setf(&tv, "target_max", "%ld", tmax);
+	long tmax = pl->nrungs ? pl->rungs[pl->nrungs - 1] : 1;
+	if (w->ntargets) {
+		tmax = w->targets[0];
+		for (size_t k = 1; k < w->ntargets; k++)
+			if (w->targets[k] > tmax)
+				tmax = w->targets[k];
 	}
-	tvars_set(&tv, "rungs", rung_list);
-	tvars_setf(&tv, "repetitions", "%ld", w->repetitions);
-	{
-		char *acc = xstrdup("");
-		for (size_t i = 0; i < w->nacceptance; i++) {
-			char *t = xasprintf("%s%s%s=%g", acc, i ? "," : "", w->acceptance[i].key, w->acceptance[i].value);
-			free(acc);
-			acc = t;
-		}
-		tvars_set(&tv, "acceptance", acc);
+	template_vars_setf(&pl->tv, "target_max", "%ld", tmax);
+	list = join_longs(pl->rungs, pl->nrungs);
+	template_vars_set(&pl->tv, "rungs", list);
+	free(list);
+	template_vars_setf(&pl->tv, "repetitions", "%ld", w->repetitions);
+	char *acc = xstrdup("");
+	for (size_t i = 0; i < w->nacceptance; i++) {
+		char *t = xasprintf("%s%s%s=%g", acc, i ? "," : "", w->acceptance[i].key, w->acceptance[i].value);
 		free(acc);
+		acc = t;
 	}
-	for (size_t si = 0; si < w->nstages; si++) {
-		const struct stage_spec *st = &w->stages[si];
-		sp[si].spec = st;
-		char why[512] = "";
-		tvars_set(&tv, "target", "0"); /* for the availability check only */
-		if (si > 0 && st->needs) {
-			for (size_t k = 0; k < si; k++)
-				if (!strcmp(sp[k].spec->name, st->needs) && !sp[k].present)
-					snprintf(why, sizeof why, "it reads what stage '%s' writes, which is skipped", st->needs);
-		}
-		if (si > 0 && (*why || !stage_available(st, &tv, env, why, sizeof why))) {
-			if (!env->quiet)
-				log_info("note: stage '%s' skipped: %s", st->name, why);
-			continue;
-		}
-		sp[si].present = true;
-		size_t nt = st->per_target ? w->ntargets : 1;
-		for (size_t ti = 0; ti < nt; ti++) {
-			long t = st->per_target ? w->targets[ti] : 0;
-			char *name = st->per_target ? xasprintf("%s-t%ld", st->name, t) : xstrdup(st->name);
-			struct cjob *j = campaign_add_job(c, name, si == 0 ? JK_MERGE : JK_STAGE, st->name);
-			free(name);
-			j->ranks = st->ranks ? st->ranks : t;
-			if (s->max_ranks && j->ranks > s->max_ranks) {
-				cerr_set(e, "%s:%d: stage '%s' needs %ld ranks, but site %s allows %ld (max-ranks in %s)",
-					 w->path, st->line, st->name, j->ranks, s->name, s->max_ranks, s->path);
-				goto out;
-			}
-			j->nodes = nodes_for(s, j->ranks);
-			j->tasks_per_node = (j->ranks + j->nodes - 1) / j->nodes;
-			j->target = t;
-			j->time_limit = site_time_limit(s, st->name);
-			j->script = xasprintf("jobs/%s.sh", j->name);
-			j->log = xasprintf("logs/%s.log", j->name);
-			char *outdir;
-			if (si == 0) {
-				j->output = xstrdup("campaign.h5");
-				outdir = xstrdup(env->dir);
-				for (size_t k = 0; k < c->njobs; k++)
-					if (c->jobs[k].kind == JK_RUN)
-						cjob_add_dep(j, c->jobs[k].name);
-			} else {
-				outdir = st->per_target ? xasprintf("%s/%s/p%ld", env->dir, st->name, t)
-							: xasprintf("%s/%s", env->dir, st->name);
-				for (size_t k = 0; k < st->nafter; k++)
-					add_stage_deps(j, w, sp, st->after[k], st->per_target ? t : 0, 0);
-			}
-			tvars_set(&tv, "outdir", outdir);
-			tvars_setf(&tv, "target", "%ld", t);
-			char *describe = st->per_target ? xasprintf("stage %s, target %ld ranks", st->name, t)
-							: xasprintf("stage %s", st->name);
-			char *text;
-			bool rok = render(w, s, env, c, j, &st->cmd, &tv, st->launch, outdir, describe, &text, e);
-			free(describe);
-			free(outdir);
-			if (!rok)
-				goto out;
-			ADD_SCRIPT(text);
-		}
+	template_vars_set(&pl->tv, "acceptance", acc);
+	free(acc);
+}
+
+/* the job of stage si (si 0: the merge) for target t (0 unless per target) */
+static bool plan_stage_job(struct planner *pl, size_t si, long t)
+{
+	const struct workflow *w = pl->w;
+	const struct site *s = pl->s;
+	const struct stage_spec *st = &w->stages[si];
+	const char *dir = pl->env->dir;
+	char *name = st->per_target ? xasprintf("%s-t%ld", st->name, t) : xstrdup(st->name);
+	struct campaign_job *j = campaign_add_job(pl->c, name, si == 0 ? JK_MERGE : JK_STAGE, st->name);
+	free(name);
+	j->ranks = st->ranks ? st->ranks : t;
+	if (s->max_ranks && j->ranks > s->max_ranks)
+		return campaign_error_set(pl->e, "%s:%d: stage '%s' needs %ld ranks, but site %s allows %ld (max-ranks in %s)",
+					  w->path, st->line, st->name, j->ranks, s->name, s->max_ranks, s->path);
+	j->nodes = nodes_for(s, j->ranks);
+	j->tasks_per_node = (j->ranks + j->nodes - 1) / j->nodes;
+	j->target = t;
+	j->time_limit = site_time_limit(s, st->name);
+	j->script = xasprintf("jobs/%s.sh", j->name);
+	j->log = xasprintf("logs/%s.log", j->name);
+	char *outdir;
+	if (si == 0) {
+		j->output = xstrdup("campaign.h5");
+		outdir = xstrdup(dir);
+		for (size_t k = 0; k < pl->c->njobs; k++)
+			if (pl->c->jobs[k].kind == JK_RUN)
+				job_add_dep(j, pl->c->jobs[k].name);
+	} else {
+		outdir = st->per_target ? xasprintf("%s/%s/p%ld", dir, st->name, t) : xasprintf("%s/%s", dir, st->name);
+		for (size_t k = 0; k < st->nafter; k++)
+			add_stage_deps(j, w, pl->stages, st->after[k], st->per_target ? t : 0, 0);
 	}
-	for (size_t i = 0; i < c->njobs; i++)
-		hash_text(scripts[i], c->jobs[i].hash);
-	if (!campaign_link(c, e))
-		goto out;
-	ok = true;
-out:
-	tvars_free(&tv);
-	free(rungs);
-	free(rung_list);
-	free(target_list);
-	for (size_t i = 0; i < nruns; i++)
-		free(runs[i]);
-	free(runs);
-	free(sp);
+	template_vars_set(&pl->tv, "outdir", outdir);
+	template_vars_setf(&pl->tv, "target", "%ld", t);
+	char *describe = st->per_target ? xasprintf("stage %s, target %ld ranks", st->name, t)
+					: xasprintf("stage %s", st->name);
+	bool ok = render(pl, j, &st->cmd, st->launch, outdir, describe);
+	free(describe);
+	free(outdir);
+	return ok;
+}
+
+/* stage si: left out with a note when its command is not part of this build (or what it reads
+ * is left out), else one job (per target for per-target stages) */
+static bool plan_stage(struct planner *pl, size_t si)
+{
+	const struct workflow *w = pl->w;
+	const struct stage_spec *st = &w->stages[si];
+	struct stage_plan *sp = pl->stages;
+	sp[si].spec = st;
+	char why[512] = "";
+	template_vars_set(&pl->tv, "target", "0"); /* for the availability check only */
+	if (si > 0 && st->needs) {
+		for (size_t k = 0; k < si; k++)
+			if (!strcmp(sp[k].spec->name, st->needs) && !sp[k].present)
+				snprintf(why, sizeof why, "it reads what stage '%s' writes, which is skipped", st->needs);
+	}
+	if (si > 0 && (*why || !stage_available(st, &pl->tv, pl->env, why, sizeof why))) {
+		if (!pl->env->quiet)
+			log_info("note: stage '%s' skipped: %s", st->name, why);
+		return true;
+	}
+	sp[si].present = true;
+	size_t nt = st->per_target ? w->ntargets : 1;
+	for (size_t ti = 0; ti < nt; ti++)
+		if (!plan_stage_job(pl, si, st->per_target ? w->targets[ti] : 0))
+			return false;
+	return true;
+}
+
+static bool plan_jobs(struct planner *pl)
+{
+	if (!plan_build_job(pl))
+		return false;
+	/* runs: repetition by repetition, so that repetitions are spread over time */
+	for (long r = 1; r <= pl->w->repetitions; r++)
+		for (size_t i = 0; i < pl->nrungs; i++)
+			if (!plan_run_job(pl, pl->rungs[i], r))
+				return false;
+	stage_vars(pl);
+	for (size_t si = 0; si < pl->w->nstages; si++)
+		if (!plan_stage(pl, si))
+			return false;
+	assert(pl->nscripts == pl->c->njobs);
+	for (size_t i = 0; i < pl->c->njobs; i++)
+		hash_text(pl->scripts[i], pl->c->jobs[i].hash);
+	return campaign_link(pl->c, pl->e);
+}
+
+bool plan_build(const struct workflow *w, const struct site *s, const struct plan_env *env, struct campaign *c,
+		char ***scripts_out, struct campaign_error *e)
+{
+	struct planner pl = {.w = w, .s = s, .env = env, .c = c, .e = e};
+	pl.rungs = plan_rungs(w, s, env, &pl.nrungs, e);
+	if (!pl.rungs)
+		return false;
+	char bad;
+	if (s->scheduler == SCHED_SLURM && !script_slurm_path_ok(env->dir, &bad)) {
+		free(pl.rungs);
+		return campaign_error_set(e, "the campaign directory '%s' cannot be named in #SBATCH lines: it contains '%c' "
+					  "(choose a directory without white space, quotes, backslashes or '%%')", env->dir, bad);
+	}
+	campaign_settings(c, w, s, env);
+	common_vars(&pl.tv, w, env);
+	pl.runs = xcalloc(pl.nrungs * (size_t)w->repetitions + 1, sizeof *pl.runs);
+	pl.stages = xcalloc(w->nstages, sizeof *pl.stages);
+	bool ok = plan_jobs(&pl);
+	template_vars_free(&pl.tv);
+	free(pl.rungs);
+	for (size_t i = 0; i < pl.nruns; i++)
+		free(pl.runs[i]);
+	free(pl.runs);
+	free(pl.stages);
 	if (!ok) {
-		for (size_t i = 0; i < nscripts; i++)
-			free(scripts[i]);
-		free(scripts);
+		for (size_t i = 0; i < pl.nscripts; i++)
+			free(pl.scripts[i]);
+		free(pl.scripts);
 		return false;
 	}
-	*scripts_out = scripts;
+	*scripts_out = pl.scripts;
 	return true;
-#undef ADD_SCRIPT
 }

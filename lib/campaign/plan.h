@@ -10,26 +10,25 @@
 #include <stdbool.h>
 
 #include "campaign/jobgraph.h"
-#include "campaign/cerr.h"
+#include "campaign/campaign_error.h"
 #include "campaign/spec.h"
 
 struct plan_env {
 	const char *dir;        /* absolute campaign directory */
 	const char *prefix;     /* ladder's prefix: PREFIX/bin/ladder, PREFIX/lib/libladder-trace.so */
 	const char *ladder;     /* absolute path of the ladder executable */
-	/* is `ladder NAME` a command of this build? */
-	bool (*have_subcommand)(const char *name, void *arg);
-	void *arg;
+	/* is `ladder NAME` a command of this build? (NULL: assume so) */
+	bool (*have_subcommand)(const char *name);
 	bool quiet;             /* no notes */
 };
 
 /* Fill c (initialised, empty) with the jobs; scripts[i] receives job i's script text (array
  * allocated here, c->njobs long). Notes (dropped rungs, skipped stages) go to the log. */
 bool plan_build(const struct workflow *w, const struct site *s, const struct plan_env *env,
-		struct campaign *c, char ***scripts, struct cerr *e);
+		struct campaign *c, char ***scripts, struct campaign_error *e);
 
 /* The ladder after generation and filtering (fresh array, count in *n), or NULL with e set. */
 long *plan_rungs(const struct workflow *w, const struct site *s, const struct plan_env *env, size_t *n,
-		 struct cerr *e);
+		 struct campaign_error *e);
 
 #endif

@@ -10,7 +10,7 @@
 #include "util/log.h"
 #include "util/xalloc.h"
 
-static void copy_state(struct cjob *to, const struct cjob *from)
+static void copy_state(struct campaign_job *to, const struct campaign_job *from)
 {
 	to->state = from->state;
 	to->id = from->id;
@@ -28,7 +28,7 @@ static void copy_state(struct cjob *to, const struct cjob *from)
 	to->history = from->history ? xstrdup(from->history) : NULL;
 }
 
-static void add_history(struct cjob *j)
+static void add_history(struct campaign_job *j)
 {
 	if (!j->id && !j->attempts)
 		return;
@@ -38,7 +38,7 @@ static void add_history(struct cjob *j)
 	j->history = h;
 }
 
-static void to_waiting(struct cjob *j, const char *why)
+static void to_waiting(struct campaign_job *j, const char *why)
 {
 	if (j->state != JS_WAITING)
 		add_history(j);
@@ -48,14 +48,14 @@ static void to_waiting(struct cjob *j, const char *why)
 	j->submitted = j->started = j->ended = 0;
 	j->has_exit = false;
 	j->misses = 0;
-	cjob_set_reason(j, "%s", why);
+	job_set_reason(j, "%s", why);
 }
 
 /* every job after a reset one is reset too (jobs are in dependency order) */
 static void reset_dependants(struct campaign *c, bool *reset)
 {
 	for (size_t i = 0; i < c->njobs; i++) {
-		struct cjob *j = &c->jobs[i];
+		struct campaign_job *j = &c->jobs[i];
 		if (reset[i])
 			continue;
 		for (size_t k = 0; k < j->ndeps; k++)
@@ -68,13 +68,13 @@ static void reset_dependants(struct campaign *c, bool *reset)
 	}
 }
 
-bool campaign_resume(struct campaign *fresh, const struct campaign *old, struct cerr *e)
+bool campaign_resume(struct campaign *fresh, const struct campaign *old, struct campaign_error *e)
 {
 	for (size_t i = 0; i < old->njobs; i++) {
-		const struct cjob *o = &old->jobs[i];
-		struct cjob *n = campaign_job(fresh, o->name);
+		const struct campaign_job *o = &old->jobs[i];
+		struct campaign_job *n = campaign_find_job(fresh, o->name);
 		if (job_active(o->state) && (!n || strcmp(n->hash, o->hash)))
-			return cerr_set(e, "job %s is %s with a script that the workflow or site no longer produces; "
+			return campaign_error_set(e, "job %s is %s with a script that the workflow or site no longer produces; "
 					"cancel the campaign first ('ladder campaign cancel %s') or use another --dir",
 					o->name, job_state_name(o->state), old->dir);
 		if (!n && o->state == JS_COMPLETED)
@@ -82,8 +82,8 @@ bool campaign_resume(struct campaign *fresh, const struct campaign *old, struct 
 	}
 	bool *reset = xcalloc(fresh->njobs ? fresh->njobs : 1, sizeof *reset);
 	for (size_t i = 0; i < fresh->njobs; i++) {
-		struct cjob *n = &fresh->jobs[i];
-		const struct cjob *o = NULL;
+		struct campaign_job *n = &fresh->jobs[i];
+		const struct campaign_job *o = NULL;
 		for (size_t k = 0; k < old->njobs && !o; k++)
 			if (!strcmp(old->jobs[k].name, n->name))
 				o = &old->jobs[k];
@@ -112,12 +112,12 @@ bool campaign_resume(struct campaign *fresh, const struct campaign *old, struct 
 	return true;
 }
 
-long campaign_reset(struct campaign *c, char *const *names, size_t n, struct cerr *e)
+long campaign_reset(struct campaign *c, char *const *names, size_t n, struct campaign_error *e)
 {
 	bool *reset = xcalloc(c->njobs ? c->njobs : 1, sizeof *reset);
 	long count = 0;
 	for (size_t i = 0; i < c->njobs; i++) {
-		struct cjob *j = &c->jobs[i];
+		struct campaign_job *j = &c->jobs[i];
 		bool pick = false;
 		if (names) {
 			for (size_t k = 0; k < n; k++)
@@ -129,16 +129,16 @@ long campaign_reset(struct campaign *c, char *const *names, size_t n, struct cer
 			continue;
 		if (job_active(j->state)) {
 			free(reset);
-			return cerr_set(e, "job %s is %s; wait for it or cancel the campaign first", j->name,
+			return campaign_error_set(e, "job %s is %s; wait for it or cancel the campaign first", j->name,
 					job_state_name(j->state)), -1;
 		}
 		reset[i] = true;
 		to_waiting(j, "retried");
 	}
 	for (size_t k = 0; names && k < n; k++)
-		if (!campaign_job(c, names[k])) {
+		if (!campaign_find_job(c, names[k])) {
 			free(reset);
-			return cerr_set(e, "no job named '%s' in campaign %s", names[k], c->name), -1;
+			return campaign_error_set(e, "no job named '%s' in campaign %s", names[k], c->name), -1;
 		}
 	reset_dependants(c, reset);
 	for (size_t i = 0; i < c->njobs; i++)

@@ -3,12 +3,17 @@
  */
 #include "campaign/schedule.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "campaign/shquote.h"
 #include "util/buf.h"
+#include "util/file.h"
+#include "util/path.h"
+#include "util/spawn.h"
 #include "util/xalloc.h"
 
 bool schedule_parse_time(const char *s, int *hour, int *minute)
@@ -128,4 +133,57 @@ char *schedule_merge(const char *existing, const char *name, const char *block)
 	buf_free(&b);
 	free(marker);
 	return s;
+}
+
+bool schedule_install(const char *tool, const char *name, const char *block, struct campaign_error *e)
+{
+	char *argv_list[] = {(char *)tool, "-l", NULL};
+	char *current = NULL, *err = NULL;
+	int listed = spawn_capture(argv_list, NULL, NULL, &current, &err, 60);
+	if (listed < 0) {
+		campaign_error_set(e, "cannot run %s: %s", tool, err ? err : "");
+		free(current);
+		free(err);
+		return false;
+	}
+	if (listed != 0) {
+		/* "no crontab for USER": start from an empty table */
+		free(current);
+		current = xstrdup("");
+	}
+	free(err);
+	char *merged = schedule_merge(current, name, block);
+	free(current);
+	char *tmp = xasprintf("/tmp/ladder-%s.%ld", tool, (long)getpid());
+	bool ok = write_file_atomic(tmp, merged, 0600, e->msg, sizeof e->msg);
+	free(merged);
+	if (ok) {
+		char *argv_install[] = {(char *)tool, tmp, NULL};
+		err = NULL;
+		int installed = spawn_capture(argv_install, NULL, NULL, NULL, &err, 60);
+		unlink(tmp);
+		if (installed != 0)
+			ok = campaign_error_set(e, "%s could not install the entry (status %d): %s", tool, installed,
+						err ? err : "");
+		free(err);
+	}
+	free(tmp);
+	return ok;
+}
+
+char *schedule_entry_for(const struct workflow *w, const struct site *s, const char *ladder, const char *base,
+			 int hour, int minute)
+{
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		snprintf(cwd, sizeof cwd, "/");
+	char *base_abs = path_absolute(base), *ladder_abs = path_absolute(ladder);
+	bool slurm = s->scheduler == SCHED_SLURM;
+	struct schedule_in in = {w->name, ladder_abs, w->path, s->path, base_abs, cwd, getenv("PATH"),
+				 slurm ? getenv("SLURM_CONF") : NULL, hour, minute, slurm, s->partition, s->account,
+				 s->qos};
+	char *block = schedule_entry(&in);
+	free(base_abs);
+	free(ladder_abs);
+	return block;
 }

@@ -9,6 +9,9 @@
 
 #include <stdbool.h>
 
+#include "campaign/campaign_error.h"
+#include "campaign/spec.h"
+
 struct schedule_in {
 	const char *name;        /* the campaign (workflow) name */
 	const char *ladder;      /* absolute path of the ladder executable */
@@ -28,5 +31,15 @@ char *schedule_entry(const struct schedule_in *in);
 char *schedule_merge(const char *existing, const char *name, const char *block);
 /* the marker line that starts a campaign's block */
 char *schedule_marker(const char *name);
+
+/* The entry that runs `ladder campaign run` of w on s every night at hour:minute into
+ * BASE/YYYY-MM-DD, with the working directory, PATH (and SLURM_CONF for Slurm sites) of now;
+ * ladder and base are made absolute. NULL when a value cannot be written (a control character). */
+char *schedule_entry_for(const struct workflow *w, const struct site *s, const char *ladder, const char *base,
+			 int hour, int minute);
+
+/* Install block into the user's table with tool ("crontab" or "scrontab"): the current table
+ * (`tool -l`; none counts as empty) with campaign name's block replaced, loaded with `tool FILE`. */
+bool schedule_install(const char *tool, const char *name, const char *block, struct campaign_error *e);
 
 #endif

@@ -44,11 +44,11 @@ bool script_slurm_path_ok(const char *dir, char *bad)
 }
 
 /* every word must be quotable; report the first that is not */
-static bool check_words(char **w, size_t n, const struct cjob *j, struct cerr *e)
+static bool check_words(char **w, size_t n, const struct campaign_job *j, struct campaign_error *e)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!sh_quotable(w[i]))
-			return cerr_set(e, "job %s: the value '%s' contains a control character; refused", j->name, w[i]);
+			return campaign_error_set(e, "job %s: the value '%s' contains a control character; refused", j->name, w[i]);
 	return true;
 }
 
@@ -67,7 +67,7 @@ static void command_line(struct buf *b, char **w, size_t n)
 static void header(struct buf *b, const struct script_in *in)
 {
 	const struct site *s = in->site;
-	const struct cjob *j = in->job;
+	const struct campaign_job *j = in->job;
 	printf_buf(b, "#SBATCH --job-name=%s.%s\n", in->c->name, j->name);
 	printf_buf(b, "#SBATCH --output=%s/%s\n", in->c->dir, j->log);
 	printf_buf(b, "#SBATCH --chdir=%s\n", in->c->dir);
@@ -86,17 +86,17 @@ static void header(struct buf *b, const struct script_in *in)
 		printf_buf(b, "#SBATCH %s\n", s->sbatch[i]);
 }
 
-char *script_render(const struct script_in *in, struct cerr *e)
+char *script_render(const struct script_in *in, struct campaign_error *e)
 {
 	const struct site *s = in->site;
-	const struct cjob *j = in->job;
+	const struct campaign_job *j = in->job;
 	const struct campaign *c = in->c;
 	if (!check_words(in->cmd, in->ncmd, j, e) || !check_words(in->launcher, in->nlauncher, j, e))
 		return NULL;
 	const char *paths[] = {c->dir, in->workdir, in->tracer, in->ladder};
 	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
 		if (paths[i] && !sh_quotable(paths[i])) {
-			cerr_set(e, "the path '%s' contains a control character; refused", paths[i]);
+			campaign_error_set(e, "the path '%s' contains a control character; refused", paths[i]);
 			return NULL;
 		}
 	struct buf b;
@@ -137,7 +137,7 @@ char *script_render(const struct script_in *in, struct cerr *e)
 	buf_put_u8(&b, '\n');
 	char *out = j->output ? xasprintf("%s/%s", c->dir, j->output) : NULL;
 	if (out && !sh_quotable(out)) {
-		cerr_set(e, "job %s: the output path contains a control character; refused", j->name);
+		campaign_error_set(e, "job %s: the output path contains a control character; refused", j->name);
 		goto fail;
 	}
 	if (out) {

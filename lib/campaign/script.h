@@ -14,14 +14,14 @@
 #include <stddef.h>
 
 #include "campaign/jobgraph.h"
-#include "campaign/cerr.h"
+#include "campaign/campaign_error.h"
 #include "campaign/spec.h"
 
 struct script_in {
 	const struct site *site;
 	const struct workflow *wf;
 	const struct campaign *c;
-	const struct cjob *job;
+	const struct campaign_job *job;
 	char **launcher;        /* expanded launcher words, or NULL */
 	size_t nlauncher;
 	char **cmd;             /* expanded command words */
@@ -33,7 +33,7 @@ struct script_in {
 };
 
 /* the script's text (fresh), or NULL with e set */
-char *script_render(const struct script_in *in, struct cerr *e);
+char *script_render(const struct script_in *in, struct campaign_error *e);
 
 /* true when DIR can appear in #SBATCH lines (no white space, quotes, backslash or '%') */
 bool script_slurm_path_ok(const char *dir, char *bad);

@@ -3,13 +3,14 @@
  * `ladder help site`.
  */
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "campaign/shquote.h"
 #include "campaign/spec.h"
-#include "campaign/yamlspec.h"
+#include "campaign/yaml_spec.h"
 #include "util/xalloc.h"
 
 const char *const placeholders_launcher[] = {"ranks", "nodes", "tasks_per_node", NULL};
@@ -51,13 +52,13 @@ static bool simple_token(const char *s)
 	return true;
 }
 
-static bool read_token(struct yspec *y, yaml_node_t *n, const char *field, char **out)
+static bool read_token(struct yaml_spec *y, yaml_node_t *n, const char *field, char **out)
 {
 	const char *s;
-	if (!yspec_scalar(y, n, field, &s))
+	if (!yaml_spec_scalar(y, n, field, &s))
 		return false;
 	if (!simple_token(s))
-		return yspec_fail(y, n, field, "'%s' is not a valid Slurm name (letters, digits, _ - . , + :)", s);
+		return yaml_spec_fail(y, n, field, "'%s' is not a valid Slurm name (letters, digits, _ - . , + :)", s);
 	*out = xstrdup(s);
 	return true;
 }
@@ -71,37 +72,37 @@ static bool known_launcher(const char *name, void *arg)
 	return false;
 }
 
-static bool read_times(struct yspec *y, yaml_node_t *n, struct site *s)
+static bool read_times(struct yaml_spec *y, yaml_node_t *n, struct site *s)
 {
-	if (yspec_is_scalar(n)) {
+	if (yaml_spec_is_scalar(n)) {
 		const char *v;
-		if (!yspec_scalar(y, n, "time", &v))
+		if (!yaml_spec_scalar(y, n, "time", &v))
 			return false;
 		if (!parse_time_limit(v, &s->time_default))
-			return yspec_fail(y, n, "time", "expected minutes, H:MM:SS or D-H:MM:SS, got '%s'", v);
+			return yaml_spec_fail(y, n, "time", "expected minutes, H:MM:SS or D-H:MM:SS, got '%s'", v);
 		return true;
 	}
-	if (!yspec_map(y, n, "time", NULL))
+	if (!yaml_spec_map(y, n, "time", NULL))
 		return false;
-	size_t len = yspec_map_len(n);
+	size_t len = yaml_spec_map_len(n);
 	s->times = xcalloc(len ? len : 1, sizeof *s->times);
 	for (size_t i = 0; i < len; i++) {
-		yaml_node_t *k = yspec_map_key(y, n, i);
+		yaml_node_t *k = yaml_spec_map_key(y, n, i);
 		char *stage;
-		if (!yspec_name(y, k, "time", &stage))
+		if (!yaml_spec_name(y, k, "time", &stage))
 			return false;
 		char f[128];
 		snprintf(f, sizeof f, "time.%s", stage);
 		const char *v;
 		long minutes;
-		yaml_node_t *vn = yspec_map_value(y, n, i);
-		if (!yspec_scalar(y, vn, f, &v)) {
+		yaml_node_t *vn = yaml_spec_map_value(y, n, i);
+		if (!yaml_spec_scalar(y, vn, f, &v)) {
 			free(stage);
 			return false;
 		}
 		if (!parse_time_limit(v, &minutes)) {
 			free(stage);
-			return yspec_fail(y, vn, f, "expected minutes, H:MM:SS or D-H:MM:SS, got '%s'", v);
+			return yaml_spec_fail(y, vn, f, "expected minutes, H:MM:SS or D-H:MM:SS, got '%s'", v);
 		}
 		if (!strcmp(stage, "default")) {
 			s->time_default = minutes;
@@ -114,198 +115,246 @@ static bool read_times(struct yspec *y, yaml_node_t *n, struct site *s)
 	return true;
 }
 
-static bool read_env(struct yspec *y, yaml_node_t *n, struct site *s)
+static bool read_env(struct yaml_spec *y, yaml_node_t *n, struct site *s)
 {
-	if (!yspec_map(y, n, "env", NULL))
+	if (!yaml_spec_map(y, n, "env", NULL))
 		return false;
-	size_t len = yspec_map_len(n);
+	size_t len = yaml_spec_map_len(n);
 	s->env = xcalloc(len ? len : 1, sizeof *s->env);
 	for (size_t i = 0; i < len; i++) {
-		yaml_node_t *k = yspec_map_key(y, n, i);
+		yaml_node_t *k = yaml_spec_map_key(y, n, i);
 		const char *name = (const char *)k->data.scalar.value;
 		char f[160];
 		snprintf(f, sizeof f, "env.%s", name);
 		if (!sh_var_name(name))
-			return yspec_fail(y, k, f, "'%s' is not a valid environment variable name", name);
-		if (!yspec_string(y, yspec_map_value(y, n, i), f, &s->env[s->nenv].value))
+			return yaml_spec_fail(y, k, f, "'%s' is not a valid environment variable name", name);
+		if (!yaml_spec_string(y, yaml_spec_map_value(y, n, i), f, &s->env[s->nenv].value))
 			return false;
 		s->env[s->nenv++].key = xstrdup(name);
 	}
 	return true;
 }
 
-static bool read_poll(struct yspec *y, yaml_node_t *n, struct site *s)
+static bool read_poll(struct yaml_spec *y, yaml_node_t *n, struct site *s)
 {
 	static const char *const keys[] = {"interval", "max", NULL};
-	if (!yspec_map(y, n, "poll", keys))
+	if (!yaml_spec_map(y, n, "poll", keys))
 		return false;
 	yaml_node_t *v;
-	if ((v = yspec_get(y, n, "interval")) && !yspec_double(y, v, "poll.interval", 0.01, 3600, &s->poll_min))
+	if ((v = yaml_spec_get(y, n, "interval")) && !yaml_spec_double(y, v, "poll.interval", 0.01, 3600, &s->poll_min))
 		return false;
-	if ((v = yspec_get(y, n, "max")) && !yspec_double(y, v, "poll.max", 0.01, 3600, &s->poll_max))
+	if ((v = yaml_spec_get(y, n, "max")) && !yaml_spec_double(y, v, "poll.max", 0.01, 3600, &s->poll_max))
 		return false;
 	if (s->poll_max < s->poll_min)
-		return yspec_fail(y, n, "poll.max", "must not be below poll.interval (%g s)", s->poll_min);
+		return yaml_spec_fail(y, n, "poll.max", "must not be below poll.interval (%g s)", s->poll_min);
 	return true;
 }
 
-bool site_load(const char *path, struct site *s, struct cerr *e)
+static bool read_name(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+{
+	return yaml_spec_name(y, n, "name", &s->name);
+}
+
+static bool read_scheduler(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+{
+	const char *sched;
+	if (!yaml_spec_scalar(y, n, "scheduler", &sched))
+		return false;
+	if (!strcmp(sched, "local"))
+		s->scheduler = SCHED_LOCAL;
+	else if (!strcmp(sched, "slurm"))
+		s->scheduler = SCHED_SLURM;
+	else
+		return yaml_spec_fail(y, n, "scheduler", "expected local or slurm, got '%s'", sched);
+	return true;
+}
+
+static bool read_launcher(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+{
+	char why[512];
+	if (yaml_spec_is_seq(n)) {
+		char **words;
+		size_t nw;
+		if (!yaml_spec_strings(y, n, "launcher", &words, &nw))
+			return false;
+		tmpl_from_words(words, nw, &s->launcher);
+		strv_free(words);
+	} else {
+		const char *t;
+		if (!yaml_spec_scalar(y, n, "launcher", &t))
+			return false;
+		if (!tmpl_parse(t, &s->launcher, why, sizeof why))
+			return yaml_spec_fail(y, n, "launcher", "%s", why);
+	}
+	if (tmpl_empty(&s->launcher))
+		return yaml_spec_fail(y, n, "launcher", "the launcher is empty");
+	if (!tmpl_check(&s->launcher, known_launcher, NULL, why, sizeof why))
+		return yaml_spec_fail(y, n, "launcher", "%s; known here: {ranks} {nodes} {tasks_per_node}", why);
+	return true;
+}
+
+static bool read_sbatch(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+{
+	if (!yaml_spec_strings(y, n, "sbatch", &s->sbatch, &s->nsbatch))
+		return false;
+	for (size_t i = 0; i < s->nsbatch; i++)
+		if (s->sbatch[i][0] != '-')
+			return yaml_spec_fail(y, n, "sbatch", "'%s' is not an sbatch option (it must start with '-')",
+					      s->sbatch[i]);
+	return true;
+}
+
+static bool read_shell(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+{
+	free(s->shell);
+	s->shell = NULL;
+	if (!yaml_spec_string(y, n, "shell", &s->shell))
+		return false;
+	if (s->shell[0] != '/')
+		return yaml_spec_fail(y, n, "shell", "expected an absolute path such as /bin/bash, got '%s'", s->shell);
+	return true;
+}
+
+static bool read_submit(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+{
+	const char *m;
+	if (!yaml_spec_scalar(y, n, "submit", &m))
+		return false;
+	if (!strcmp(m, "auto"))
+		s->submit = SUBMIT_AUTO;
+	else if (!strcmp(m, "libslurm"))
+		s->submit = SUBMIT_LIBSLURM;
+	else if (!strcmp(m, "sbatch"))
+		s->submit = SUBMIT_SBATCH;
+	else
+		return yaml_spec_fail(y, n, "submit", "expected auto, libslurm or sbatch, got '%s'", m);
+	return true;
+}
+
+/* ---- the fields of a site file, in the order they are read and checked ------------------ */
+
+enum site_field_kind {
+	FIELD_TOKEN,    /* a Slurm name (char *) */
+	FIELD_LONG,     /* an integer in [min, max] (long) */
+	FIELD_STRING,   /* any text (char *) */
+	FIELD_STRINGS,  /* a list of text (char **, with its count) */
+	FIELD_CUSTOM,   /* read by the field's function */
+	FIELD_CHECK,    /* not a field: a check of what was read so far, by the function */
+};
+
+struct site_field {
+	const char *key;
+	enum site_field_kind kind;
+	size_t offset, count_offset;  /* of the value (and count) in struct site */
+	long min, max;
+	bool (*read)(struct yaml_spec *y, yaml_node_t *n, struct site *s);
+	const char *missing;          /* required: what to say when it is missing */
+	bool slurm_only;
+};
+
+static bool check_slurm_only(struct yaml_spec *y, yaml_node_t *root, struct site *s);
+static bool check_ranks(struct yaml_spec *y, yaml_node_t *root, struct site *s);
+
+#define AT(member) offsetof(struct site, member)
+static const struct site_field site_fields[] = {
+	{"name", FIELD_CUSTOM, 0, 0, 0, 0, read_name, "the site's name", false},
+	{"scheduler", FIELD_CUSTOM, 0, 0, 0, 0, read_scheduler, "local or slurm", false},
+	{NULL, FIELD_CHECK, 0, 0, 0, 0, check_slurm_only, NULL, false},
+	{"partition", FIELD_TOKEN, AT(partition), 0, 0, 0, NULL, NULL, true},
+	{"account", FIELD_TOKEN, AT(account), 0, 0, 0, NULL, NULL, true},
+	{"qos", FIELD_TOKEN, AT(qos), 0, 0, 0, NULL, NULL, true},
+	{"ranks-per-node", FIELD_LONG, AT(ranks_per_node), 0, 1, 1L << 20, NULL, NULL, false},
+	{"max-ranks", FIELD_LONG, AT(max_ranks), 0, 1, 1L << 30, NULL, NULL, false},
+	{"max-nodes", FIELD_LONG, AT(max_nodes), 0, 1, 1L << 24, NULL, NULL, false},
+	{NULL, FIELD_CHECK, 0, 0, 0, 0, check_ranks, NULL, false},
+	{"launcher", FIELD_CUSTOM, 0, 0, 0, 0, read_launcher,
+	 "e.g. \"srun --mpi=pmix -n {ranks}\" or \"mpirun -np {ranks}\"", false},
+	{"time", FIELD_CUSTOM, 0, 0, 0, 0, read_times, NULL, false},
+	{"modules", FIELD_STRINGS, AT(modules), AT(nmodules), 0, 0, NULL, NULL, false},
+	{"env", FIELD_CUSTOM, 0, 0, 0, 0, read_env, NULL, false},
+	{"setup", FIELD_STRINGS, AT(setup), AT(nsetup), 0, 0, NULL, NULL, false},
+	{"sbatch", FIELD_CUSTOM, 0, 0, 0, 0, read_sbatch, NULL, true},
+	{"shell", FIELD_CUSTOM, 0, 0, 0, 0, read_shell, NULL, false},
+	{"submit", FIELD_CUSTOM, 0, 0, 0, 0, read_submit, NULL, true},
+	{"poll", FIELD_CUSTOM, 0, 0, 0, 0, read_poll, NULL, false},
+	{"jobcomp", FIELD_STRING, AT(jobcomp), 0, 0, 0, NULL, NULL, true},
+	{"controller-timeout", FIELD_LONG, AT(controller_timeout), 0, 1, 7L * 24 * 3600, NULL, NULL, false},
+};
+#undef AT
+#define NFIELDS (sizeof site_fields / sizeof site_fields[0])
+
+/* the fields only a Slurm site may have, refused for a local one */
+static bool check_slurm_only(struct yaml_spec *y, yaml_node_t *root, struct site *s)
+{
+	yaml_node_t *n;
+	for (size_t i = 0; i < NFIELDS && s->scheduler != SCHED_SLURM; i++)
+		if (site_fields[i].slurm_only && (n = yaml_spec_get(y, root, site_fields[i].key)))
+			return yaml_spec_fail(y, n, site_fields[i].key, "only for 'scheduler: slurm'");
+	return true;
+}
+
+static bool check_ranks(struct yaml_spec *y, yaml_node_t *root, struct site *s)
+{
+	bool slurm = s->scheduler == SCHED_SLURM;
+	if (!s->max_ranks && !slurm)
+		return yaml_spec_fail(y, root, "max-ranks", "missing (how many ranks the local executor may run at a time)");
+	if (!s->ranks_per_node) {
+		if (slurm)
+			return yaml_spec_fail(y, root, "ranks-per-node", "missing (MPI ranks to place on one node)");
+		s->ranks_per_node = s->max_ranks;
+	}
+	return true;
+}
+
+/* read field f of the site (root: the whole file) */
+static bool read_field(struct yaml_spec *y, yaml_node_t *root, const struct site_field *f, struct site *s)
+{
+	if (f->kind == FIELD_CHECK)
+		return f->read(y, root, s);
+	yaml_node_t *n = yaml_spec_get(y, root, f->key);
+	if (!n)
+		return f->missing ? yaml_spec_fail(y, root, f->key, "missing (%s)", f->missing) : true;
+	char *base = (char *)s;
+	switch (f->kind) {
+	case FIELD_TOKEN: return read_token(y, n, f->key, (char **)(base + f->offset));
+	case FIELD_LONG: return yaml_spec_long(y, n, f->key, f->min, f->max, (long *)(base + f->offset));
+	case FIELD_STRING: return yaml_spec_string(y, n, f->key, (char **)(base + f->offset));
+	case FIELD_STRINGS:
+		return yaml_spec_strings(y, n, f->key, (char ***)(base + f->offset), (size_t *)(base + f->count_offset));
+	default: return f->read(y, n, s);
+	}
+}
+
+bool site_load(const char *path, struct site *s, struct campaign_error *e)
 {
 	memset(s, 0, sizeof *s);
 	s->time_default = 60;
 	s->poll_min = 1;
 	s->poll_max = 30;
 	s->controller_timeout = 3600;
-	struct yspec y;
-	if (!yspec_load(&y, path, e)) {
-		yspec_free(&y);
+	s->shell = xstrdup("/bin/bash");
+	struct yaml_spec y;
+	if (!yaml_spec_load(&y, path, e)) {
+		yaml_spec_free(&y);
+		site_free(s);
 		return false;
 	}
-	bool ok = false;
-	yaml_node_t *root = yspec_root(&y), *n;
-	static const char *const keys[] = {"name", "scheduler", "partition", "account", "qos",
-		"ranks-per-node", "max-ranks", "max-nodes", "launcher", "time", "modules", "env", "setup",
-		"sbatch", "shell", "submit", "poll", "jobcomp", "controller-timeout", NULL};
-	if (!yspec_map(&y, root, "", keys))
-		goto out;
-	s->path = realpath(path, NULL);
-	if (!s->path)
-		s->path = xstrdup(path);
-	if (!(n = yspec_get(&y, root, "name"))) {
-		yspec_fail(&y, root, "name", "missing (the site's name)");
-		goto out;
+	const char *keys[NFIELDS + 1];
+	size_t nkeys = 0;
+	for (size_t i = 0; i < NFIELDS; i++)
+		if (site_fields[i].key)
+			keys[nkeys++] = site_fields[i].key;
+	keys[nkeys] = NULL;
+	yaml_node_t *root = yaml_spec_root(&y);
+	bool ok = yaml_spec_map(&y, root, "", keys);
+	if (ok) {
+		s->path = realpath(path, NULL);
+		if (!s->path)
+			s->path = xstrdup(path);
 	}
-	if (!yspec_name(&y, n, "name", &s->name))
-		goto out;
-	if (!(n = yspec_get(&y, root, "scheduler"))) {
-		yspec_fail(&y, root, "scheduler", "missing (local or slurm)");
-		goto out;
-	}
-	const char *sched;
-	if (!yspec_scalar(&y, n, "scheduler", &sched))
-		goto out;
-	if (!strcmp(sched, "local"))
-		s->scheduler = SCHED_LOCAL;
-	else if (!strcmp(sched, "slurm"))
-		s->scheduler = SCHED_SLURM;
-	else {
-		yspec_fail(&y, n, "scheduler", "expected local or slurm, got '%s'", sched);
-		goto out;
-	}
-	bool slurm = s->scheduler == SCHED_SLURM;
-	static const char *const slurm_only[] = {"partition", "account", "qos", "sbatch", "submit", "jobcomp", NULL};
-	for (const char *const *k = slurm_only; *k && !slurm; k++)
-		if ((n = yspec_get(&y, root, *k))) {
-			yspec_fail(&y, n, *k, "only for 'scheduler: slurm'");
-			goto out;
-		}
-	if ((n = yspec_get(&y, root, "partition")) && !read_token(&y, n, "partition", &s->partition))
-		goto out;
-	if ((n = yspec_get(&y, root, "account")) && !read_token(&y, n, "account", &s->account))
-		goto out;
-	if ((n = yspec_get(&y, root, "qos")) && !read_token(&y, n, "qos", &s->qos))
-		goto out;
-	if ((n = yspec_get(&y, root, "max-ranks")) && !yspec_long(&y, n, "max-ranks", 1, 1L << 30, &s->max_ranks))
-		goto out;
-	if ((n = yspec_get(&y, root, "max-nodes")) && !yspec_long(&y, n, "max-nodes", 1, 1L << 24, &s->max_nodes))
-		goto out;
-	if ((n = yspec_get(&y, root, "ranks-per-node")) &&
-	    !yspec_long(&y, n, "ranks-per-node", 1, 1L << 20, &s->ranks_per_node))
-		goto out;
-	if (!s->max_ranks && !slurm) {
-		yspec_fail(&y, root, "max-ranks", "missing (how many ranks the local executor may run at a time)");
-		goto out;
-	}
-	if (!s->ranks_per_node) {
-		if (slurm) {
-			yspec_fail(&y, root, "ranks-per-node", "missing (MPI ranks to place on one node)");
-			goto out;
-		}
-		s->ranks_per_node = s->max_ranks;
-	}
-	if (!(n = yspec_get(&y, root, "launcher"))) {
-		yspec_fail(&y, root, "launcher", "missing (e.g. \"srun --mpi=pmix -n {ranks}\" or \"mpirun -np {ranks}\")");
-		goto out;
-	}
-	{
-		char why[512];
-		if (yspec_is_seq(n)) {
-			char **words;
-			size_t nw;
-			if (!yspec_strings(&y, n, "launcher", &words, &nw))
-				goto out;
-			tmpl_from_words(words, nw, &s->launcher);
-			strv_free(words);
-		} else {
-			const char *t;
-			if (!yspec_scalar(&y, n, "launcher", &t))
-				goto out;
-			if (!tmpl_parse(t, &s->launcher, why, sizeof why)) {
-				yspec_fail(&y, n, "launcher", "%s", why);
-				goto out;
-			}
-		}
-		if (tmpl_empty(&s->launcher)) {
-			yspec_fail(&y, n, "launcher", "the launcher is empty");
-			goto out;
-		}
-		if (!tmpl_check(&s->launcher, known_launcher, NULL, why, sizeof why)) {
-			yspec_fail(&y, n, "launcher", "%s; known here: {ranks} {nodes} {tasks_per_node}", why);
-			goto out;
-		}
-	}
-	if ((n = yspec_get(&y, root, "time")) && !read_times(&y, n, s))
-		goto out;
-	if ((n = yspec_get(&y, root, "modules")) && !yspec_strings(&y, n, "modules", &s->modules, &s->nmodules))
-		goto out;
-	if ((n = yspec_get(&y, root, "env")) && !read_env(&y, n, s))
-		goto out;
-	if ((n = yspec_get(&y, root, "setup")) && !yspec_strings(&y, n, "setup", &s->setup, &s->nsetup))
-		goto out;
-	if ((n = yspec_get(&y, root, "sbatch"))) {
-		if (!yspec_strings(&y, n, "sbatch", &s->sbatch, &s->nsbatch))
-			goto out;
-		for (size_t i = 0; i < s->nsbatch; i++)
-			if (s->sbatch[i][0] != '-') {
-				yspec_fail(&y, n, "sbatch", "'%s' is not an sbatch option (it must start with '-')", s->sbatch[i]);
-				goto out;
-			}
-	}
-	if ((n = yspec_get(&y, root, "shell"))) {
-		if (!yspec_string(&y, n, "shell", &s->shell))
-			goto out;
-		if (s->shell[0] != '/') {
-			yspec_fail(&y, n, "shell", "expected an absolute path such as /bin/bash, got '%s'", s->shell);
-			goto out;
-		}
-	} else {
-		s->shell = xstrdup("/bin/bash");
-	}
-	if ((n = yspec_get(&y, root, "submit"))) {
-		const char *m;
-		if (!yspec_scalar(&y, n, "submit", &m))
-			goto out;
-		if (!strcmp(m, "auto"))
-			s->submit = SUBMIT_AUTO;
-		else if (!strcmp(m, "libslurm"))
-			s->submit = SUBMIT_LIBSLURM;
-		else if (!strcmp(m, "sbatch"))
-			s->submit = SUBMIT_SBATCH;
-		else {
-			yspec_fail(&y, n, "submit", "expected auto, libslurm or sbatch, got '%s'", m);
-			goto out;
-		}
-	}
-	if ((n = yspec_get(&y, root, "poll")) && !read_poll(&y, n, s))
-		goto out;
-	if ((n = yspec_get(&y, root, "jobcomp")) && !yspec_string(&y, n, "jobcomp", &s->jobcomp))
-		goto out;
-	if ((n = yspec_get(&y, root, "controller-timeout")) &&
-	    !yspec_long(&y, n, "controller-timeout", 1, 7L * 24 * 3600, &s->controller_timeout))
-		goto out;
-	ok = true;
-out:
-	yspec_free(&y);
+	for (size_t i = 0; ok && i < NFIELDS; i++)
+		ok = read_field(&y, root, &site_fields[i], s);
+	yaml_spec_free(&y);
 	if (!ok)
 		site_free(s);
 	return ok;
@@ -341,4 +390,15 @@ long site_time_limit(const struct site *s, const char *stage)
 		if (!strcmp(s->times[i].stage, stage))
 			return s->times[i].minutes;
 	return s->time_default;
+}
+
+bool specs_load(const char *workflow_path, const char *site_path, struct workflow *w, struct site *s,
+		struct campaign_error *e)
+{
+	if (!workflow_load(workflow_path, w, e))
+		return false;
+	if (site_load(site_path, s, e))
+		return true;
+	workflow_free(w);
+	return false;
 }

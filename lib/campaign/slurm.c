@@ -27,9 +27,10 @@
 #include <unistd.h>
 
 #include "campaign/exec.h"
-#include "campaign/proc.h"
+#include "util/spawn.h"
 #include "campaign/slurm_int.h"
 #include "campaign/statefile.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -54,7 +55,7 @@ static bool transient_errno(int err)
 	       err == SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 }
 
-static bool slurm_open(struct campaign *c, struct cerr *e)
+static bool slurm_open(struct campaign *c, struct campaign_error *e)
 {
 	(void)e;
 	if (!inited) {
@@ -135,7 +136,7 @@ static int slurm_poll(struct campaign *c)
 	size_t *missing = xcalloc(nactive, sizeof *missing), nmissing = 0;
 	int changed = 0;
 	for (size_t i = 0; i < c->njobs; i++) {
-		struct cjob *j = &c->jobs[i];
+		struct campaign_job *j = &c->jobs[i];
 		if (!job_active(j->state) || !j->id)
 			continue;
 		struct idx key = {j->id, 0};
@@ -175,7 +176,7 @@ static void slurm_adopt(struct campaign *c)
 		const slurm_job_info_t *r = &m->job_array[i];
 		if (!r->comment || strncmp(r->comment, prefix, plen))
 			continue;
-		struct cjob *j = campaign_job(c, r->comment + plen);
+		struct campaign_job *j = campaign_find_job(c, r->comment + plen);
 		if (!j || j->state != JS_WAITING)
 			continue;
 		/* only a job still in the queue or running: a finished one belongs to an earlier
@@ -200,11 +201,11 @@ static void slurm_adopt(struct campaign *c)
 
 /* ---- submission -------------------------------------------------------------------------- */
 
-static char *dependency(const struct campaign *c, const struct cjob *j)
+static char *dependency(const struct campaign *c, const struct campaign_job *j)
 {
 	char *s = NULL;
 	for (size_t k = 0; k < j->ndeps; k++) {
-		const struct cjob *d = &c->jobs[j->dep[k]];
+		const struct campaign_job *d = &c->jobs[j->dep[k]];
 		if (d->state == JS_COMPLETED || !d->id)
 			continue;
 		char *t = s ? xasprintf("%s:%u", s, d->id) : xasprintf("afterok:%u", d->id);
@@ -214,7 +215,7 @@ static char *dependency(const struct campaign *c, const struct cjob *j)
 	return s;
 }
 
-static int submit_sbatch(struct campaign *c, struct cjob *j, const char *dep, uint32_t *id, struct cerr *e)
+static int submit_sbatch(struct campaign *c, struct campaign_job *j, const char *dep, uint32_t *id, struct campaign_error *e)
 {
 	char *script = campaign_path(c, j->script);
 	char *comment = xasprintf("--comment=ladder:%s:%s", c->id, j->name);
@@ -230,7 +231,7 @@ static int submit_sbatch(struct campaign *c, struct cjob *j, const char *dep, ui
 	argv[n++] = script;
 	argv[n] = NULL;
 	char *out = NULL, *err = NULL;
-	int rc = proc_run(argv, c->dir, NULL, &out, &err, 300);
+	int rc = spawn_capture(argv, c->dir, NULL, &out, &err, 300);
 	int result;
 	char *endp;
 	unsigned long v = out ? strtoul(out, &endp, 10) : 0;
@@ -247,7 +248,7 @@ static int submit_sbatch(struct campaign *c, struct cjob *j, const char *dep, ui
 			log_debug("sbatch for %s: %s; retrying", j->name, err ? err : "");
 			result = 0;
 		} else {
-			cerr_set(e, "submitting job %s with sbatch failed (status %d): %s", j->name, rc, err && *err ? err : "no message");
+			campaign_error_set(e, "submitting job %s with sbatch failed (status %d): %s", j->name, rc, err && *err ? err : "no message");
 			result = -1;
 		}
 	}
@@ -259,12 +260,12 @@ static int submit_sbatch(struct campaign *c, struct cjob *j, const char *dep, ui
 	return result;
 }
 
-static int submit_lib(struct campaign *c, struct cjob *j, const char *dep, uint32_t *id, struct cerr *e)
+static int submit_lib(struct campaign *c, struct campaign_job *j, const char *dep, uint32_t *id, struct campaign_error *e)
 {
 	char *path = campaign_path(c, j->script);
 	char *text = read_file(path);
 	if (!text) {
-		cerr_set(e, "cannot read %s", path);
+		campaign_error_set(e, "cannot read %s", path);
 		free(path);
 		return -1;
 	}
@@ -318,7 +319,7 @@ static int submit_lib(struct campaign *c, struct cjob *j, const char *dep, uint3
 			unreachable = err != ESLURM_DEPENDENCY;
 			result = 0;
 		} else {
-			cerr_set(e, "submitting job %s failed: %s", j->name, slurm_strerror(err));
+			campaign_error_set(e, "submitting job %s failed: %s", j->name, slurm_strerror(err));
 			result = -1;
 		}
 	}
@@ -329,14 +330,14 @@ static int submit_lib(struct campaign *c, struct cjob *j, const char *dep, uint3
 	return result;
 }
 
-static bool slurm_can_start(struct campaign *c, const struct cjob *j)
+static bool slurm_can_start(struct campaign *c, const struct campaign_job *j)
 {
 	(void)c;
 	(void)j;
 	return true;
 }
 
-static int slurm_start(struct campaign *c, struct cjob *j, struct cerr *e)
+static int slurm_start(struct campaign *c, struct campaign_job *j, struct campaign_error *e)
 {
 	char *dep = dependency(c, j);
 	uint32_t id = 0;
@@ -357,12 +358,12 @@ static int slurm_start(struct campaign *c, struct cjob *j, struct cerr *e)
 	j->has_exit = false;
 	j->misses = 0;
 	c->submissions++;
-	cjob_set_reason(j, NULL);
+	job_set_reason(j, NULL);
 	job_transition(c, j, JS_QUEUED);
 	return 1;
 }
 
-static bool slurm_cancel(struct campaign *c, struct cjob *j)
+static bool slurm_cancel(struct campaign *c, struct campaign_job *j)
 {
 	(void)c;
 	if (!j->id)
@@ -375,7 +376,7 @@ static bool slurm_cancel(struct campaign *c, struct cjob *j)
 	char id[16];
 	snprintf(id, sizeof id, "%u", j->id);
 	char *argv[] = {"scancel", id, NULL};
-	return proc_run(argv, NULL, NULL, NULL, NULL, 60) == 0;
+	return spawn_capture(argv, NULL, NULL, NULL, NULL, 60) == 0;
 }
 
 static void slurm_sleep(struct campaign *c, double seconds)

@@ -14,11 +14,11 @@
 #include "campaign/jobcomp.h"
 
 /* the name the campaign's job carries in Slurm: CAMPAIGN.JOB (fresh string) */
-char *slurm_name(const struct campaign *c, const struct cjob *j);
+char *slurm_name(const struct campaign *c, const struct campaign_job *j);
 /* update j from the controller's record of it */
-void slurm_apply_info(struct campaign *c, struct cjob *j, const slurm_job_info_t *r);
+void slurm_apply_info(struct campaign *c, struct campaign_job *j, const slurm_job_info_t *r);
 /* update j from a completion record; false when the record is not an end (e.g. REQUEUED) */
-bool slurm_apply_record(struct campaign *c, struct cjob *j, const struct jobcomp_rec *r);
+bool slurm_apply_record(struct campaign *c, struct campaign_job *j, const struct jobcomp_rec *r);
 
 /* resolving jobs the controller no longer knows: set up for c, release */
 void slurm_resolve_init(struct campaign *c);

@@ -11,7 +11,7 @@
 
 #include "campaign/exec.h"
 #include "campaign/jobcomp.h"
-#include "campaign/proc.h"
+#include "util/spawn.h"
 #include "campaign/slurm_int.h"
 #include "util/log.h"
 #include "util/xalloc.h"
@@ -34,7 +34,7 @@ void slurm_resolve_fini(void)
 	nrecs = 0;
 }
 
-char *slurm_name(const struct campaign *c, const struct cjob *j)
+char *slurm_name(const struct campaign *c, const struct campaign_job *j)
 {
 	return xasprintf("%s.%s", c->name, j->name);
 }
@@ -62,7 +62,7 @@ static void resolve_from_sacct(struct campaign *c, size_t *missing, size_t nmiss
 	char *argv[] = {"sacct", "-n", "-P", "-X", "-j", ids, "-o", "JobIDRaw,JobName,State,ExitCode,Start,End", NULL};
 	char *out = NULL;
 	c->acct_queries++;
-	int rc = proc_run(argv, NULL, NULL, &out, NULL, 60);
+	int rc = spawn_capture(argv, NULL, NULL, &out, NULL, 60);
 	free(ids);
 	if (rc != 0 || !out) {
 		free(out);
@@ -101,7 +101,7 @@ int slurm_resolve_missing(struct campaign *c, size_t *missing, size_t nmissing)
 	}
 	size_t left = 0;
 	for (size_t k = 0; k < nmissing; k++) {
-		struct cjob *j = &c->jobs[missing[k]];
+		struct campaign_job *j = &c->jobs[missing[k]];
 		if (missing[k] < nrecs && recs[missing[k]].id == j->id && slurm_apply_record(c, j, &recs[missing[k]])) {
 			log_debug("%s: Slurm job %u resolved from %s: %s", j->name, j->id, c->jobcomp, recs[missing[k]].state);
 			changed++;
@@ -113,7 +113,7 @@ int slurm_resolve_missing(struct campaign *c, size_t *missing, size_t nmissing)
 		resolve_from_sacct(c, missing, left);
 		size_t still = 0;
 		for (size_t k = 0; k < left; k++) {
-			struct cjob *j = &c->jobs[missing[k]];
+			struct campaign_job *j = &c->jobs[missing[k]];
 			if (missing[k] < nrecs && recs[missing[k]].id == j->id && slurm_apply_record(c, j, &recs[missing[k]])) {
 				changed++;
 				continue;
@@ -123,9 +123,9 @@ int slurm_resolve_missing(struct campaign *c, size_t *missing, size_t nmissing)
 		left = still;
 	}
 	for (size_t k = 0; k < left; k++) {
-		struct cjob *j = &c->jobs[missing[k]];
+		struct campaign_job *j = &c->jobs[missing[k]];
 		if (++j->misses >= 5) {
-			cjob_set_reason(j, "Slurm job %u vanished without a completion record (no job completion file "
+			job_set_reason(j, "Slurm job %u vanished without a completion record (no job completion file "
 					"or accounting to ask)", j->id);
 			job_transition(c, j, JS_FAILED);
 			changed++;

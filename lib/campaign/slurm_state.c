@@ -17,7 +17,7 @@
 /* exported by libslurm 22.05, not declared in slurm.h */
 extern char *slurm_job_reason_string(enum job_state_reason inx);
 
-static bool deps_failed(const struct campaign *c, const struct cjob *j)
+static bool deps_failed(const struct campaign *c, const struct campaign_job *j)
 {
 	for (size_t k = 0; k < j->ndeps; k++) {
 		enum job_state s = c->jobs[j->dep[k]].state;
@@ -28,7 +28,7 @@ static bool deps_failed(const struct campaign *c, const struct cjob *j)
 }
 
 /* apply a final or current Slurm state to j; base/flags as in job_state */
-static void apply(struct campaign *c, struct cjob *j, uint32_t base, bool requeued, uint32_t wait_status,
+static void apply(struct campaign *c, struct campaign_job *j, uint32_t base, bool requeued, uint32_t wait_status,
 		  long long start, long long end, const char *pending_reason, const char *state_name)
 {
 	if (requeued || base == JOB_PENDING) {
@@ -37,14 +37,14 @@ static void apply(struct campaign *c, struct cjob *j, uint32_t base, bool requeu
 			j->ended = 0;
 		}
 		if (pending_reason)
-			cjob_set_reason(j, "%s", pending_reason);
+			job_set_reason(j, "%s", pending_reason);
 		job_transition(c, j, JS_QUEUED);
 		return;
 	}
 	if (base == JOB_RUNNING || base == JOB_SUSPENDED) {
 		if (start > 0)
 			j->started = start;
-		cjob_set_reason(j, NULL);
+		job_set_reason(j, NULL);
 		job_transition(c, j, JS_RUNNING);
 		return;
 	}
@@ -56,23 +56,23 @@ static void apply(struct campaign *c, struct cjob *j, uint32_t base, bool requeu
 	j->has_exit = true;
 	j->exit_code = rc;
 	if (base == JOB_COMPLETE && rc == 0) {
-		cjob_set_reason(j, NULL);
+		job_set_reason(j, NULL);
 		job_transition(c, j, JS_COMPLETED);
 	} else if (base == JOB_CANCELLED) {
 		if (deps_failed(c, j)) {
 			j->ended = 0;
 			j->has_exit = false;
-			cjob_set_reason(j, "a job it depends on did not complete");
+			job_set_reason(j, "a job it depends on did not complete");
 			job_transition(c, j, JS_SKIPPED);
 		} else {
-			cjob_set_reason(j, "cancelled in Slurm");
+			job_set_reason(j, "cancelled in Slurm");
 			job_transition(c, j, JS_CANCELLED);
 		}
 	} else {
 		if (base == JOB_COMPLETE || base == JOB_FAILED)
-			cjob_set_reason(j, "exit status %d", rc);
+			job_set_reason(j, "exit status %d", rc);
 		else
-			cjob_set_reason(j, "%s", state_name);
+			job_set_reason(j, "%s", state_name);
 		job_transition(c, j, JS_FAILED);
 	}
 }
@@ -86,7 +86,7 @@ static const char *base_name(uint32_t base)
 	return base < NBASE ? base_names[base] : "UNKNOWN";
 }
 
-void slurm_apply_info(struct campaign *c, struct cjob *j, const slurm_job_info_t *r)
+void slurm_apply_info(struct campaign *c, struct campaign_job *j, const slurm_job_info_t *r)
 {
 	uint32_t base = r->job_state & JOB_STATE_BASE;
 	log_debug("%s: Slurm job %u state 0x%x (%s) restarts %u exit 0x%x", j->name, r->job_id, r->job_state,
@@ -116,7 +116,7 @@ static uint32_t base_from_name(const char *s, bool *ok)
 
 /* ---- resolving jobs the controller no longer knows ---------------------------------------- */
 
-bool slurm_apply_record(struct campaign *c, struct cjob *j, const struct jobcomp_rec *r)
+bool slurm_apply_record(struct campaign *c, struct campaign_job *j, const struct jobcomp_rec *r)
 {
 	bool ok;
 	uint32_t base = base_from_name(r->state, &ok);

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "campaign/cerr.h"
+#include "campaign/campaign_error.h"
 #include "campaign/rungs.h"
 #include "campaign/template.h"
 
@@ -117,9 +117,9 @@ struct site {
 	long controller_timeout;           /* seconds to keep retrying an unreachable controller */
 };
 
-bool workflow_load(const char *path, struct workflow *w, struct cerr *e);
+bool workflow_load(const char *path, struct workflow *w, struct campaign_error *e);
 void workflow_free(struct workflow *w);
-bool site_load(const char *path, struct site *s, struct cerr *e);
+bool site_load(const char *path, struct site *s, struct campaign_error *e);
 void site_free(struct site *s);
 
 /* minutes for jobs of stage ("run", "build", "merge", a stage name) */
@@ -136,5 +136,9 @@ extern const char *const placeholders_build[];
 extern const char *const placeholders_valid[];
 extern const char *const placeholders_stage[];
 extern const char *const placeholders_launcher[];
+
+/* workflow_load and site_load; on failure neither needs freeing */
+bool specs_load(const char *workflow_path, const char *site_path, struct workflow *w, struct site *s,
+		struct campaign_error *e);
 
 #endif

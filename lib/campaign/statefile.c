@@ -15,96 +15,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/file.h"
 #include "util/xalloc.h"
 
 #define STATE_FORMAT "ladder-campaign-state"
 #define STATE_VERSION 1
-
-bool make_dirs(const char *path, struct cerr *e)
-{
-	char *p = xstrdup(path);
-	for (char *s = p + 1;; s++) {
-		if (*s == '/' || !*s) {
-			char c = *s;
-			*s = 0;
-			if (mkdir(p, 0755) && errno != EEXIST) {
-				cerr_set(e, "cannot create directory %s: %s", p, strerror(errno));
-				free(p);
-				return false;
-			}
-			*s = c;
-			if (!c)
-				break;
-		}
-	}
-	free(p);
-	return true;
-}
-
-bool write_file_atomic(const char *path, const char *text, int mode, struct cerr *e)
-{
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0) {
-		cerr_set(e, "cannot write %s: %s", tmp, strerror(errno));
-		free(tmp);
-		return false;
-	}
-	size_t len = strlen(text), off = 0;
-	while (off < len) {
-		ssize_t k = write(fd, text + off, len - off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			cerr_set(e, "cannot write %s: %s", tmp, strerror(errno));
-			close(fd);
-			unlink(tmp);
-			free(tmp);
-			return false;
-		}
-		off += (size_t)k;
-	}
-	fchmod(fd, (mode_t)mode);
-	if (fsync(fd) || close(fd)) {
-		cerr_set(e, "cannot write %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return false;
-	}
-	if (rename(tmp, path)) {
-		cerr_set(e, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return false;
-	}
-	free(tmp);
-	return true;
-}
-
-char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, len = 0;
-	char *s = xmalloc(cap);
-	size_t k;
-	while ((k = fread(s + len, 1, cap - len - 1, f)) > 0) {
-		len += k;
-		if (cap - len < 2)
-			s = xrealloc(s, cap *= 2);
-	}
-	fclose(f);
-	s[len] = 0;
-	return s;
-}
 
 static json_t *str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
 }
 
-static json_t *job_json(const struct cjob *j)
+static json_t *job_json(const struct campaign_job *j)
 {
 	json_t *deps = json_array();
 	for (size_t i = 0; i < j->ndeps; i++)
@@ -139,7 +61,7 @@ static json_t *job_json(const struct cjob *j)
 	return o;
 }
 
-bool state_save(struct campaign *c, struct cerr *e)
+bool state_save(struct campaign *c, struct campaign_error *e)
 {
 	c->updated = (long long)time(NULL);
 	if (!c->created)
@@ -183,11 +105,11 @@ bool state_save(struct campaign *c, struct cerr *e)
 	char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	if (!text)
-		return cerr_set(e, "cannot encode the campaign state");
+		return campaign_error_set(e, "cannot encode the campaign state");
 	char *withnl = xasprintf("%s\n", text);
 	free(text);
 	char *path = campaign_path(c, "state.json");
-	bool ok = write_file_atomic(path, withnl, 0644, e);
+	bool ok = write_file_atomic(path, withnl, 0644, e->msg, sizeof e->msg);
 	free(path);
 	free(withnl);
 	return ok;
@@ -205,7 +127,7 @@ bool state_exists(const char *dir)
 
 struct jreader {
 	const char *path;
-	struct cerr *e;
+	struct campaign_error *e;
 	bool bad;
 };
 
@@ -216,7 +138,7 @@ static const char *get_str(struct jreader *r, json_t *o, const char *key, bool n
 		return NULL;
 	if (!json_is_string(v)) {
 		if (!r->bad)
-			cerr_set(r->e, "%s: %s: '%s' is missing or not a string", r->path, where, key);
+			campaign_error_set(r->e, "%s: %s: '%s' is missing or not a string", r->path, where, key);
 		r->bad = true;
 		return NULL;
 	}
@@ -228,7 +150,7 @@ static long long get_int(struct jreader *r, json_t *o, const char *key, const ch
 	json_t *v = json_object_get(o, key);
 	if (!json_is_integer(v)) {
 		if (!r->bad)
-			cerr_set(r->e, "%s: %s: '%s' is missing or not an integer", r->path, where, key);
+			campaign_error_set(r->e, "%s: %s: '%s' is missing or not an integer", r->path, where, key);
 		r->bad = true;
 		return 0;
 	}
@@ -240,7 +162,7 @@ static double get_num(struct jreader *r, json_t *o, const char *key, const char 
 	json_t *v = json_object_get(o, key);
 	if (!json_is_number(v)) {
 		if (!r->bad)
-			cerr_set(r->e, "%s: %s: '%s' is missing or not a number", r->path, where, key);
+			campaign_error_set(r->e, "%s: %s: '%s' is missing or not a number", r->path, where, key);
 		r->bad = true;
 		return 0;
 	}
@@ -257,7 +179,7 @@ static bool load_job(struct jreader *r, json_t *o, struct campaign *c, size_t id
 	char where[64];
 	snprintf(where, sizeof where, "jobs[%zu]", idx);
 	if (!json_is_object(o)) {
-		cerr_set(r->e, "%s: %s is not an object", r->path, where);
+		campaign_error_set(r->e, "%s: %s is not an object", r->path, where);
 		return false;
 	}
 	const char *name = get_str(r, o, "name", false, where);
@@ -269,10 +191,10 @@ static bool load_job(struct jreader *r, json_t *o, struct campaign *c, size_t id
 	enum job_kind k;
 	enum job_state s;
 	if (!job_kind_parse(kind, &k) || !job_state_parse(state, &s)) {
-		cerr_set(r->e, "%s: %s: unknown kind '%s' or state '%s'", r->path, where, kind, state);
+		campaign_error_set(r->e, "%s: %s: unknown kind '%s' or state '%s'", r->path, where, kind, state);
 		return false;
 	}
-	struct cjob *j = campaign_add_job(c, name, k, stage);
+	struct campaign_job *j = campaign_add_job(c, name, k, stage);
 	j->state = s;
 	j->ranks = get_int(r, o, "ranks", where);
 	j->nodes = get_int(r, o, "nodes", where);
@@ -303,7 +225,7 @@ static bool load_job(struct jreader *r, json_t *o, struct campaign *c, size_t id
 	j->history = dup_or_null(get_str(r, o, "history", true, where));
 	json_t *deps = json_object_get(o, "deps");
 	if (!json_is_array(deps)) {
-		cerr_set(r->e, "%s: %s: 'deps' is missing or not a list", r->path, where);
+		campaign_error_set(r->e, "%s: %s: 'deps' is missing or not a list", r->path, where);
 		return false;
 	}
 	size_t i;
@@ -311,24 +233,24 @@ static bool load_job(struct jreader *r, json_t *o, struct campaign *c, size_t id
 	json_array_foreach(deps, i, d)
 	{
 		if (!json_is_string(d)) {
-			cerr_set(r->e, "%s: %s: 'deps' holds a non-string", r->path, where);
+			campaign_error_set(r->e, "%s: %s: 'deps' holds a non-string", r->path, where);
 			return false;
 		}
-		cjob_add_dep(j, json_string_value(d));
+		job_add_dep(j, json_string_value(d));
 	}
 	return !r->bad;
 }
 
-bool state_load(const char *dir, struct campaign *c, struct cerr *e)
+bool state_load(const char *dir, struct campaign *c, struct campaign_error *e)
 {
 	char *path = xasprintf("%s/state.json", dir);
 	json_error_t je;
 	json_t *root = json_load_file(path, 0, &je);
 	if (!root) {
 		if (access(path, F_OK))
-			cerr_set(e, "%s: not a campaign directory (no state.json)", dir);
+			campaign_error_set(e, "%s: not a campaign directory (no state.json)", dir);
 		else
-			cerr_set(e, "%s:%d: malformed state file: %s", path, je.line, je.text);
+			campaign_error_set(e, "%s:%d: malformed state file: %s", path, je.line, je.text);
 		free(path);
 		return false;
 	}
@@ -336,18 +258,18 @@ bool state_load(const char *dir, struct campaign *c, struct cerr *e)
 	bool ok = false;
 	const char *fmt = get_str(&r, root, "format", false, "top level");
 	if (r.bad || strcmp(fmt, STATE_FORMAT)) {
-		cerr_set(e, "%s: not a ladder campaign state file", path);
+		campaign_error_set(e, "%s: not a ladder campaign state file", path);
 		goto out;
 	}
 	long long version = get_int(&r, root, "version", "top level");
 	if (r.bad || version != STATE_VERSION) {
-		cerr_set(e, "%s: state format version %lld; this ladder reads version %d", path, version, STATE_VERSION);
+		campaign_error_set(e, "%s: state format version %lld; this ladder reads version %d", path, version, STATE_VERSION);
 		goto out;
 	}
 	json_t *camp = json_object_get(root, "campaign"), *site = json_object_get(root, "site"),
 	       *cnt = json_object_get(root, "counters"), *jobs = json_object_get(root, "jobs");
 	if (!json_is_object(camp) || !json_is_object(site) || !json_is_object(cnt) || !json_is_array(jobs)) {
-		cerr_set(e, "%s: 'campaign', 'site', 'counters' or 'jobs' is missing", path);
+		campaign_error_set(e, "%s: 'campaign', 'site', 'counters' or 'jobs' is missing", path);
 		goto out;
 	}
 	char *real = realpath(dir, NULL);
@@ -394,12 +316,12 @@ out:
 
 /* ---- the driver lock --------------------------------------------------------------------- */
 
-int state_lock(struct campaign *c, const char *dir, pid_t *holder, struct cerr *e)
+int state_lock(struct campaign *c, const char *dir, pid_t *holder, struct campaign_error *e)
 {
 	char *path = xasprintf("%s/.lock", dir);
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		cerr_set(e, "cannot open %s: %s", path, strerror(errno));
+		campaign_error_set(e, "cannot open %s: %s", path, strerror(errno));
 		free(path);
 		return -1;
 	}
@@ -414,7 +336,7 @@ int state_lock(struct campaign *c, const char *dir, pid_t *holder, struct cerr *
 		close(fd);
 		if (err == EWOULDBLOCK)
 			return 0;
-		cerr_set(e, "cannot lock %s/.lock: %s", dir, strerror(err));
+		campaign_error_set(e, "cannot lock %s/.lock: %s", dir, strerror(err));
 		return -1;
 	}
 	char buf[32];

@@ -30,23 +30,16 @@
 #include <sys/types.h>
 
 #include "campaign/jobgraph.h"
-#include "campaign/cerr.h"
+#include "campaign/campaign_error.h"
 
-bool state_save(struct campaign *c, struct cerr *e);
+bool state_save(struct campaign *c, struct campaign_error *e);
 /* load DIR/state.json into c (initialised); false with e when missing or malformed */
-bool state_load(const char *dir, struct campaign *c, struct cerr *e);
+bool state_load(const char *dir, struct campaign *c, struct campaign_error *e);
 bool state_exists(const char *dir);
 
 /* Take the driver lock without waiting. Returns 1 when taken (c->lockfd set), 0 when another
  * process holds it (*holder = its pid, or 0 if unknown), -1 on error (e). */
-int state_lock(struct campaign *c, const char *dir, pid_t *holder, struct cerr *e);
+int state_lock(struct campaign *c, const char *dir, pid_t *holder, struct campaign_error *e);
 void state_unlock(struct campaign *c);
-
-/* write text to path atomically (temporary file + fsync + rename), mode 0644 or 0755 */
-bool write_file_atomic(const char *path, const char *text, int mode, struct cerr *e);
-/* read a whole file (fresh string) or NULL */
-char *read_file(const char *path);
-/* mkdir -p */
-bool make_dirs(const char *path, struct cerr *e);
 
 #endif

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/log.h"
+
 static void clock_text(long long t, char *out, size_t len)
 {
 	if (!t) {
@@ -64,7 +66,7 @@ void campaign_print_status(FILE *out, const struct campaign *c, pid_t driver)
 	fprintf(out, "\n%-18s %-9s %8s %3s %-14s %-14s %-14s %7s %4s  %s\n", "JOB", "STATE", "ID", "ATT", "SUBMITTED",
 		"STARTED", "ENDED", "TIME", "EXIT", "LOG");
 	for (size_t i = 0; i < c->njobs; i++) {
-		const struct cjob *j = &c->jobs[i];
+		const struct campaign_job *j = &c->jobs[i];
 		char sub[32], sta[32], end[32], id[32], took[32], ec[16];
 		clock_text(j->submitted, sub, sizeof sub);
 		clock_text(j->started, sta, sizeof sta);
@@ -91,4 +93,51 @@ void campaign_print_status(FILE *out, const struct campaign *c, pid_t driver)
 			fprintf(out, "  (%s)", j->reason);
 		fputc('\n', out);
 	}
+}
+
+static const char *result_text(enum drive_result r)
+{
+	switch (r) {
+	case DRIVE_DONE: return "completed";
+	case DRIVE_INCOMPLETE: return "finished with failures";
+	case DRIVE_SUBMITTED: return "submitted";
+	case DRIVE_TIMEOUT: return "still running";
+	case DRIVE_CANCELLED: return "cancelled";
+	default: return "stopped";
+	}
+}
+
+bool campaign_report_end(const struct campaign *c, enum drive_result r)
+{
+	char summary[512];
+	campaign_summary(c, summary, sizeof summary);
+	if (r == DRIVE_DONE) {
+		const struct campaign_job *merge = campaign_find_job((struct campaign *)c, "merge");
+		log_info("campaign %s %s: %s", c->name, result_text(r), summary);
+		if (merge && merge->output)
+			log_info("results in %s (campaign container %s/%s; runs under %s/runs)", c->dir, c->dir,
+				 merge->output, c->dir);
+		else
+			log_info("results in %s", c->dir);
+		return true;
+	}
+	if (r == DRIVE_SUBMITTED) {
+		log_info("campaign %s %s: %s", c->name, result_text(r), summary);
+		log_info("follow it with: ladder campaign wait %s", c->dir);
+		return true;
+	}
+	fprintf(stderr, "campaign %s %s: %s\n", c->name, result_text(r), summary);
+	if (r == DRIVE_TIMEOUT) {
+		fprintf(stderr, "follow it with: ladder campaign wait %s\n", c->dir);
+		return false;
+	}
+	for (size_t i = 0; i < c->njobs; i++) {
+		const struct campaign_job *j = &c->jobs[i];
+		if (j->state == JS_FAILED)
+			fprintf(stderr, "  failed: %s (%s); log %s/%s\n", j->name, j->reason ? j->reason : "", c->dir,
+				j->log);
+	}
+	if (r == DRIVE_INCOMPLETE)
+		fprintf(stderr, "after fixing the cause: ladder campaign retry %s\n", c->dir);
+	return false;
 }

@@ -200,7 +200,7 @@ bool tmpl_check(const struct tmpl *t, bool (*known)(const char *, void *), void 
 
 /* ---- values ------------------------------------------------------------------------------ */
 
-static struct tvar *tvar_slot(struct tvars *tv, const char *name)
+static struct template_var *template_var_slot(struct template_vars *tv, const char *name)
 {
 	for (size_t i = 0; i < tv->n; i++)
 		if (!strcmp(tv->v[i].name, name)) {
@@ -210,33 +210,33 @@ static struct tvar *tvar_slot(struct tvars *tv, const char *name)
 			return &tv->v[i];
 		}
 	XGROW(tv->v, tv->cap, tv->n + 1);
-	struct tvar *v = &tv->v[tv->n++];
+	struct template_var *v = &tv->v[tv->n++];
 	v->name = xstrdup(name);
 	return v;
 }
 
-void tvars_set(struct tvars *tv, const char *name, const char *value)
+void template_vars_set(struct template_vars *tv, const char *name, const char *value)
 {
-	struct tvar *v = tvar_slot(tv, name);
+	struct template_var *v = template_var_slot(tv, name);
 	v->vals = xcalloc(1, sizeof *v->vals);
 	v->vals[0] = xstrdup(value);
 	v->n = 1;
 	v->list = false;
 }
 
-void tvars_setf(struct tvars *tv, const char *name, const char *fmt, ...)
+void template_vars_setf(struct template_vars *tv, const char *name, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
-	tvars_set(tv, name, s);
+	template_vars_set(tv, name, s);
 	free(s);
 }
 
-void tvars_set_list(struct tvars *tv, const char *name, char *const *vals, size_t n)
+void template_vars_set_list(struct template_vars *tv, const char *name, char *const *vals, size_t n)
 {
-	struct tvar *v = tvar_slot(tv, name);
+	struct template_var *v = template_var_slot(tv, name);
 	v->vals = xcalloc(n ? n : 1, sizeof *v->vals);
 	for (size_t i = 0; i < n; i++)
 		v->vals[i] = xstrdup(vals[i]);
@@ -244,7 +244,7 @@ void tvars_set_list(struct tvars *tv, const char *name, char *const *vals, size_
 	v->list = true;
 }
 
-const struct tvar *tvars_find(const struct tvars *tv, const char *name)
+const struct template_var *template_vars_find(const struct template_vars *tv, const char *name)
 {
 	for (size_t i = 0; i < tv->n; i++)
 		if (!strcmp(tv->v[i].name, name))
@@ -252,7 +252,7 @@ const struct tvar *tvars_find(const struct tvars *tv, const char *name)
 	return NULL;
 }
 
-void tvars_free(struct tvars *tv)
+void template_vars_free(struct template_vars *tv)
 {
 	for (size_t i = 0; i < tv->n; i++) {
 		free(tv->v[i].name);
@@ -267,7 +267,7 @@ void tvars_free(struct tvars *tv)
 /* ---- expansion --------------------------------------------------------------------------- */
 
 struct expand_ctx {
-	const struct tvars *tv;
+	const struct template_vars *tv;
 	struct buf out;
 	char *why;
 	size_t whylen;
@@ -283,7 +283,7 @@ static bool expand_piece(bool is_name, const char *s, size_t len, void *arg)
 	}
 	char name[128];
 	snprintf(name, sizeof name, "%.*s", (int)len, s);
-	const struct tvar *v = tvars_find(c->tv, name);
+	const struct template_var *v = template_vars_find(c->tv, name);
 	if (!v) {
 		snprintf(c->why, c->whylen, "unknown placeholder {%s}", name);
 		return false;
@@ -296,7 +296,7 @@ static bool expand_piece(bool is_name, const char *s, size_t len, void *arg)
 	return true;
 }
 
-char *tmpl_expand_word(const char *word, const struct tvars *tv, char *why, size_t whylen)
+char *tmpl_expand_word(const char *word, const struct template_vars *tv, char *why, size_t whylen)
 {
 	struct expand_ctx c = {tv, {0}, why, whylen, word};
 	buf_init(&c.out);
@@ -310,7 +310,7 @@ char *tmpl_expand_word(const char *word, const struct tvars *tv, char *why, size
 	return s;
 }
 
-bool tmpl_expand(const struct tmpl *t, const struct tvars *tv, char ***argv, size_t *argc, char *why, size_t whylen)
+bool tmpl_expand(const struct tmpl *t, const struct template_vars *tv, char ***argv, size_t *argc, char *why, size_t whylen)
 {
 	char **w = xcalloc(1, sizeof *w);
 	size_t n = 0, cap = 1;
@@ -321,7 +321,7 @@ bool tmpl_expand(const struct tmpl *t, const struct tvars *tv, char ***argv, siz
 		if (len > 2 && word[0] == '{' && word[1] != '{' && word[len - 1] == '}') {
 			char name[128];
 			snprintf(name, sizeof name, "%.*s", (int)(len - 2), word + 1);
-			const struct tvar *v = tvars_find(tv, name);
+			const struct template_var *v = template_vars_find(tv, name);
 			if (v && v->list) {
 				for (size_t k = 0; k < v->n; k++) {
 					XGROW(w, cap, n + 2);

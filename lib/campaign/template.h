@@ -32,29 +32,29 @@ bool tmpl_check(const struct tmpl *t, bool (*known)(const char *name, void *arg)
 		char *why, size_t whylen);
 
 /* Placeholder values: each name has one value, or a list for whole-word placeholders. */
-struct tvar {
+struct template_var {
 	char *name;
 	char **vals;
 	size_t n;
 	bool list;
 };
-struct tvars {
-	struct tvar *v;
+struct template_vars {
+	struct template_var *v;
 	size_t n, cap;
 };
 
-void tvars_set(struct tvars *tv, const char *name, const char *value);
-void tvars_setf(struct tvars *tv, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void tvars_set_list(struct tvars *tv, const char *name, char *const *vals, size_t n);
-const struct tvar *tvars_find(const struct tvars *tv, const char *name);
-void tvars_free(struct tvars *tv);
+void template_vars_set(struct template_vars *tv, const char *name, const char *value);
+void template_vars_setf(struct template_vars *tv, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void template_vars_set_list(struct template_vars *tv, const char *name, char *const *vals, size_t n);
+const struct template_var *template_vars_find(const struct template_vars *tv, const char *name);
+void template_vars_free(struct template_vars *tv);
 
 /* Expand t into a fresh NULL-terminated argument vector. Fails (why) on an unknown name or a
  * list placeholder inside a longer word. */
-bool tmpl_expand(const struct tmpl *t, const struct tvars *tv, char ***argv, size_t *argc,
+bool tmpl_expand(const struct tmpl *t, const struct template_vars *tv, char ***argv, size_t *argc,
 		 char *why, size_t whylen);
 /* Expand one word (no lists). Returns a fresh string or NULL (why). */
-char *tmpl_expand_word(const char *word, const struct tvars *tv, char *why, size_t whylen);
+char *tmpl_expand_word(const char *word, const struct template_vars *tv, char *why, size_t whylen);
 
 /* free a NULL-terminated string array (argument vectors) */
 void strv_free(char **v);

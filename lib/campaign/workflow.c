@@ -11,7 +11,7 @@
 
 #include "campaign/spec.h"
 #include "campaign/statefile.h"
-#include "campaign/yamlspec.h"
+#include "campaign/yaml_spec.h"
 #include "util/path.h"
 #include "util/xalloc.h"
 
@@ -70,26 +70,26 @@ static bool known(const char *name, void *arg)
 }
 
 /* read a command template from a string or a list of words, and check its placeholders */
-static bool read_template(struct yspec *y, yaml_node_t *n, const char *field, struct tmpl *t,
+static bool read_template(struct yaml_spec *y, yaml_node_t *n, const char *field, struct tmpl *t,
 			  struct known_ctx *k)
 {
 	char why[512];
-	if (yspec_is_seq(n)) {
+	if (yaml_spec_is_seq(n)) {
 		char **words;
 		size_t nw;
-		if (!yspec_strings(y, n, field, &words, &nw))
+		if (!yaml_spec_strings(y, n, field, &words, &nw))
 			return false;
 		tmpl_from_words(words, nw, t);
 		strv_free(words);
 	} else {
 		const char *s;
-		if (!yspec_scalar(y, n, field, &s))
+		if (!yaml_spec_scalar(y, n, field, &s))
 			return false;
 		if (!tmpl_parse(s, t, why, sizeof why))
-			return yspec_fail(y, n, field, "%s", why);
+			return yaml_spec_fail(y, n, field, "%s", why);
 	}
 	if (tmpl_empty(t))
-		return yspec_fail(y, n, field, "the command is empty");
+		return yaml_spec_fail(y, n, field, "the command is empty");
 	if (!tmpl_check(t, known, k, why, sizeof why)) {
 		char list[512] = "";
 		size_t off = 0;
@@ -104,27 +104,27 @@ static bool read_template(struct yspec *y, yaml_node_t *n, const char *field, st
 		else if (strstr(why, "{target}") && !k->target_ok)
 			hint = " ({target} needs 'per-target: true' and the 'target' field)";
 		tmpl_free(t);
-		return yspec_fail(y, n, field, "%s%s; known here: %s%s", why, hint, list,
+		return yaml_spec_fail(y, n, field, "%s%s; known here: %s%s", why, hint, list,
 				  k->w->nvars ? " and the names under 'vars'" : "");
 	}
 	return true;
 }
 
-static bool read_longs(struct yspec *y, yaml_node_t *n, const char *field, long min, long **out, size_t *count)
+static bool read_longs(struct yaml_spec *y, yaml_node_t *n, const char *field, long min, long **out, size_t *count)
 {
-	if (yspec_is_scalar(n)) {
+	if (yaml_spec_is_scalar(n)) {
 		*out = xmalloc(sizeof **out);
 		*count = 1;
-		return yspec_long(y, n, field, min, LONG_MAX, *out);
+		return yaml_spec_long(y, n, field, min, LONG_MAX, *out);
 	}
-	if (!yspec_is_seq(n) || yspec_seq_len(n) == 0)
-		return yspec_fail(y, n, field, "expected an integer or a non-empty list of integers");
-	size_t len = yspec_seq_len(n);
+	if (!yaml_spec_is_seq(n) || yaml_spec_seq_len(n) == 0)
+		return yaml_spec_fail(y, n, field, "expected an integer or a non-empty list of integers");
+	size_t len = yaml_spec_seq_len(n);
 	long *v = xcalloc(len, sizeof *v);
 	for (size_t i = 0; i < len; i++) {
 		char f[128];
 		snprintf(f, sizeof f, "%s[%zu]", field, i);
-		if (!yspec_long(y, yspec_seq_item(y, n, i), f, min, LONG_MAX, &v[i])) {
+		if (!yaml_spec_long(y, yaml_spec_seq_item(y, n, i), f, min, LONG_MAX, &v[i])) {
 			free(v);
 			return false;
 		}
@@ -134,56 +134,56 @@ static bool read_longs(struct yspec *y, yaml_node_t *n, const char *field, long 
 	return true;
 }
 
-static bool read_ladder(struct yspec *y, yaml_node_t *n, struct workflow *w, struct known_ctx *k)
+static bool read_ladder(struct yaml_spec *y, yaml_node_t *n, struct workflow *w, struct known_ctx *k)
 {
-	w->ladder_line = yspec_line(n);
-	if (yspec_is_seq(n) || yspec_is_scalar(n)) {
+	w->ladder_line = yaml_spec_line(n);
+	if (yaml_spec_is_seq(n) || yaml_spec_is_scalar(n)) {
 		w->gen = RUNGS_LIST;
 		return read_longs(y, n, "ladder", 1, &w->list, &w->nlist);
 	}
 	static const char *const keys[] = {"ranks", "generate", "from", "to", "valid", NULL};
-	if (!yspec_map(y, n, "ladder", keys))
+	if (!yaml_spec_map(y, n, "ladder", keys))
 		return false;
-	yaml_node_t *ranks = yspec_get(y, n, "ranks"), *gen = yspec_get(y, n, "generate");
+	yaml_node_t *ranks = yaml_spec_get(y, n, "ranks"), *gen = yaml_spec_get(y, n, "generate");
 	if (ranks && gen)
-		return yspec_fail(y, gen, "ladder.generate", "give either 'ranks' (a list) or 'generate', not both");
+		return yaml_spec_fail(y, gen, "ladder.generate", "give either 'ranks' (a list) or 'generate', not both");
 	if (ranks) {
 		w->gen = RUNGS_LIST;
-		if (yspec_get(y, n, "from") || yspec_get(y, n, "to"))
-			return yspec_fail(y, n, "ladder", "'from' and 'to' go with 'generate', not with 'ranks'");
+		if (yaml_spec_get(y, n, "from") || yaml_spec_get(y, n, "to"))
+			return yaml_spec_fail(y, n, "ladder", "'from' and 'to' go with 'generate', not with 'ranks'");
 		if (!read_longs(y, ranks, "ladder.ranks", 1, &w->list, &w->nlist))
 			return false;
 	} else if (gen) {
 		const char *g;
-		if (!yspec_scalar(y, gen, "ladder.generate", &g))
+		if (!yaml_spec_scalar(y, gen, "ladder.generate", &g))
 			return false;
 		if (!rungs_gen_parse(g, &w->gen) || w->gen == RUNGS_LIST)
-			return yspec_fail(y, gen, "ladder.generate",
+			return yaml_spec_fail(y, gen, "ladder.generate",
 					  "expected powers-of-two, squares or cubes, got '%s'", g);
-		yaml_node_t *from = yspec_get(y, n, "from"), *to = yspec_get(y, n, "to");
+		yaml_node_t *from = yaml_spec_get(y, n, "from"), *to = yaml_spec_get(y, n, "to");
 		if (!from || !to)
-			return yspec_fail(y, n, "ladder", "'generate' needs both 'from' and 'to' (rank bounds, inclusive)");
-		if (!yspec_long(y, from, "ladder.from", 1, 1L << 40, &w->from) ||
-		    !yspec_long(y, to, "ladder.to", 1, 1L << 40, &w->to))
+			return yaml_spec_fail(y, n, "ladder", "'generate' needs both 'from' and 'to' (rank bounds, inclusive)");
+		if (!yaml_spec_long(y, from, "ladder.from", 1, 1L << 40, &w->from) ||
+		    !yaml_spec_long(y, to, "ladder.to", 1, 1L << 40, &w->to))
 			return false;
 		if (w->from > w->to)
-			return yspec_fail(y, to, "ladder.to", "must not be below 'from' (%ld)", w->from);
+			return yaml_spec_fail(y, to, "ladder.to", "must not be below 'from' (%ld)", w->from);
 	} else {
-		return yspec_fail(y, n, "ladder", "needs 'ranks' (a list) or 'generate' with 'from' and 'to'");
+		return yaml_spec_fail(y, n, "ladder", "needs 'ranks' (a list) or 'generate' with 'from' and 'to'");
 	}
-	yaml_node_t *valid = yspec_get(y, n, "valid");
+	yaml_node_t *valid = yaml_spec_get(y, n, "valid");
 	if (valid) {
 		static const char *const vkeys[] = {"divides", "multiple-of", "command", NULL};
-		if (!yspec_map(y, valid, "ladder.valid", vkeys))
+		if (!yaml_spec_map(y, valid, "ladder.valid", vkeys))
 			return false;
 		yaml_node_t *v;
-		if ((v = yspec_get(y, valid, "divides")) &&
-		    !yspec_long(y, v, "ladder.valid.divides", 1, LONG_MAX, &w->filter.divides))
+		if ((v = yaml_spec_get(y, valid, "divides")) &&
+		    !yaml_spec_long(y, v, "ladder.valid.divides", 1, LONG_MAX, &w->filter.divides))
 			return false;
-		if ((v = yspec_get(y, valid, "multiple-of")) &&
-		    !yspec_long(y, v, "ladder.valid.multiple-of", 1, LONG_MAX, &w->filter.multiple_of))
+		if ((v = yaml_spec_get(y, valid, "multiple-of")) &&
+		    !yaml_spec_long(y, v, "ladder.valid.multiple-of", 1, LONG_MAX, &w->filter.multiple_of))
 			return false;
-		if ((v = yspec_get(y, valid, "command"))) {
+		if ((v = yaml_spec_get(y, valid, "command"))) {
 			struct known_ctx kv = *k;
 			kv.names = placeholders_valid;
 			if (!read_template(y, v, "ladder.valid.command", &w->valid, &kv))
@@ -193,58 +193,58 @@ static bool read_ladder(struct yspec *y, yaml_node_t *n, struct workflow *w, str
 	return true;
 }
 
-static bool read_size(struct yspec *y, yaml_node_t *n, struct workflow *w)
+static bool read_size(struct yaml_spec *y, yaml_node_t *n, struct workflow *w)
 {
 	w->has_size = true;
-	w->size_line = yspec_line(n);
-	if (yspec_is_scalar(n))
-		return yspec_long(y, n, "size", 1, LONG_MAX, &w->size);
-	if (!yspec_is_map(n))
-		return yspec_fail(y, n, "size", "expected an integer, or a mapping from rank count to size");
-	if (!yspec_map(y, n, "size", NULL))
+	w->size_line = yaml_spec_line(n);
+	if (yaml_spec_is_scalar(n))
+		return yaml_spec_long(y, n, "size", 1, LONG_MAX, &w->size);
+	if (!yaml_spec_is_map(n))
+		return yaml_spec_fail(y, n, "size", "expected an integer, or a mapping from rank count to size");
+	if (!yaml_spec_map(y, n, "size", NULL))
 		return false;
-	size_t len = yspec_map_len(n);
+	size_t len = yaml_spec_map_len(n);
 	if (!len)
-		return yspec_fail(y, n, "size", "the mapping is empty");
+		return yaml_spec_fail(y, n, "size", "the mapping is empty");
 	w->size_rung = xcalloc(len, sizeof *w->size_rung);
 	w->size_value = xcalloc(len, sizeof *w->size_value);
 	for (size_t i = 0; i < len; i++) {
-		yaml_node_t *key = yspec_map_key(y, n, i);
+		yaml_node_t *key = yaml_spec_map_key(y, n, i);
 		char f[128];
-		snprintf(f, sizeof f, "size.%s", yspec_is_scalar(key) ? (const char *)key->data.scalar.value : "?");
-		if (!yspec_long(y, key, "size (a rank count as key)", 1, LONG_MAX, &w->size_rung[i]) ||
-		    !yspec_long(y, yspec_map_value(y, n, i), f, 1, LONG_MAX, &w->size_value[i]))
+		snprintf(f, sizeof f, "size.%s", yaml_spec_is_scalar(key) ? (const char *)key->data.scalar.value : "?");
+		if (!yaml_spec_long(y, key, "size (a rank count as key)", 1, LONG_MAX, &w->size_rung[i]) ||
+		    !yaml_spec_long(y, yaml_spec_map_value(y, n, i), f, 1, LONG_MAX, &w->size_value[i]))
 			return false;
 		w->nsizes++;
 	}
 	return true;
 }
 
-static bool read_trace(struct yspec *y, yaml_node_t *n, struct workflow *w)
+static bool read_trace(struct yaml_spec *y, yaml_node_t *n, struct workflow *w)
 {
 	static const char *const keys[] = {"timestamps", "callsite-depth", "stream-after", NULL};
-	if (!yspec_map(y, n, "trace", keys))
+	if (!yaml_spec_map(y, n, "trace", keys))
 		return false;
 	yaml_node_t *v;
-	if ((v = yspec_get(y, n, "timestamps")) && !yspec_bool(y, v, "trace.timestamps", &w->timestamps))
+	if ((v = yaml_spec_get(y, n, "timestamps")) && !yaml_spec_bool(y, v, "trace.timestamps", &w->timestamps))
 		return false;
-	if ((v = yspec_get(y, n, "callsite-depth")) &&
-	    !yspec_long(y, v, "trace.callsite-depth", 1, 16, &w->callsite_depth))
+	if ((v = yaml_spec_get(y, n, "callsite-depth")) &&
+	    !yaml_spec_long(y, v, "trace.callsite-depth", 1, 16, &w->callsite_depth))
 		return false;
-	if ((v = yspec_get(y, n, "stream-after")) &&
-	    !yspec_long(y, v, "trace.stream-after", 0, 1 << 20, &w->stream_after))
+	if ((v = yaml_spec_get(y, n, "stream-after")) &&
+	    !yaml_spec_long(y, v, "trace.stream-after", 0, 1 << 20, &w->stream_after))
 		return false;
 	return true;
 }
 
-static bool read_vars(struct yspec *y, yaml_node_t *n, struct workflow *w)
+static bool read_vars(struct yaml_spec *y, yaml_node_t *n, struct workflow *w)
 {
-	if (!yspec_map(y, n, "vars", NULL))
+	if (!yaml_spec_map(y, n, "vars", NULL))
 		return false;
-	size_t len = yspec_map_len(n);
+	size_t len = yaml_spec_map_len(n);
 	w->vars = xcalloc(len ? len : 1, sizeof *w->vars);
 	for (size_t i = 0; i < len; i++) {
-		yaml_node_t *k = yspec_map_key(y, n, i);
+		yaml_node_t *k = yaml_spec_map_key(y, n, i);
 		const char *name = (const char *)k->data.scalar.value;
 		char f[128];
 		snprintf(f, sizeof f, "vars.%s", name);
@@ -252,35 +252,35 @@ static bool read_vars(struct yspec *y, yaml_node_t *n, struct workflow *w)
 		for (const char *p = name; ok && *p; p++)
 			ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_';
 		if (!ok)
-			return yspec_fail(y, k, f, "a variable name is letters, digits and '_', not starting with a digit");
+			return yaml_spec_fail(y, k, f, "a variable name is letters, digits and '_', not starting with a digit");
 		const char *const *lists[] = {placeholders_app, placeholders_stage, placeholders_build};
 		for (size_t l = 0; l < 3; l++)
 			for (const char *const *p = lists[l]; *p; p++)
 				if (!strcmp(*p, name))
-					return yspec_fail(y, k, f, "'%s' is a built-in placeholder; choose another name", name);
-		if (!yspec_string(y, yspec_map_value(y, n, i), f, &w->vars[w->nvars].value))
+					return yaml_spec_fail(y, k, f, "'%s' is a built-in placeholder; choose another name", name);
+		if (!yaml_spec_string(y, yaml_spec_map_value(y, n, i), f, &w->vars[w->nvars].value))
 			return false;
 		w->vars[w->nvars++].key = xstrdup(name);
 	}
 	return true;
 }
 
-static bool read_acceptance(struct yspec *y, yaml_node_t *n, struct workflow *w)
+static bool read_acceptance(struct yaml_spec *y, yaml_node_t *n, struct workflow *w)
 {
-	if (!yspec_map(y, n, "acceptance", NULL))
+	if (!yaml_spec_map(y, n, "acceptance", NULL))
 		return false;
-	size_t len = yspec_map_len(n);
+	size_t len = yaml_spec_map_len(n);
 	w->acceptance = xcalloc(len ? len : 1, sizeof *w->acceptance);
 	for (size_t i = 0; i < len; i++) {
-		yaml_node_t *k = yspec_map_key(y, n, i);
+		yaml_node_t *k = yaml_spec_map_key(y, n, i);
 		char *name;
-		if (!yspec_name(y, k, "acceptance", &name))
+		if (!yaml_spec_name(y, k, "acceptance", &name))
 			return false;
 		char f[128];
 		snprintf(f, sizeof f, "acceptance.%s", name);
 		struct kvnum *a = &w->acceptance[w->nacceptance++];
 		a->key = name;
-		if (!yspec_double(y, yspec_map_value(y, n, i), f, -1e300, 1e300, &a->value))
+		if (!yaml_spec_double(y, yaml_spec_map_value(y, n, i), f, -1e300, 1e300, &a->value))
 			return false;
 	}
 	return true;
@@ -294,39 +294,39 @@ static void add_after(struct stage_spec *s, const char *name)
 }
 
 /* one entry of `stages`: a name, or a mapping */
-static bool read_stage(struct yspec *y, yaml_node_t *n, size_t idx, struct workflow *w, struct known_ctx *k)
+static bool read_stage(struct yaml_spec *y, yaml_node_t *n, size_t idx, struct workflow *w, struct known_ctx *k)
 {
 	char field[64], f[128];
 	snprintf(field, sizeof field, "stages[%zu]", idx);
 	yaml_node_t *name_node = n, *cmd = NULL, *after = NULL, *pt = NULL, *ranks = NULL, *launch = NULL;
-	if (yspec_is_map(n)) {
+	if (yaml_spec_is_map(n)) {
 		static const char *const keys[] = {"name", "command", "after", "per-target", "ranks", "launch", NULL};
-		if (!yspec_map(y, n, field, keys))
+		if (!yaml_spec_map(y, n, field, keys))
 			return false;
-		name_node = yspec_get(y, n, "name");
+		name_node = yaml_spec_get(y, n, "name");
 		if (!name_node)
-			return yspec_fail(y, n, field, "a stage needs a 'name'");
-		cmd = yspec_get(y, n, "command");
-		after = yspec_get(y, n, "after");
-		pt = yspec_get(y, n, "per-target");
-		ranks = yspec_get(y, n, "ranks");
-		launch = yspec_get(y, n, "launch");
+			return yaml_spec_fail(y, n, field, "a stage needs a 'name'");
+		cmd = yaml_spec_get(y, n, "command");
+		after = yaml_spec_get(y, n, "after");
+		pt = yaml_spec_get(y, n, "per-target");
+		ranks = yaml_spec_get(y, n, "ranks");
+		launch = yaml_spec_get(y, n, "launch");
 	}
 	snprintf(f, sizeof f, "%s.name", field);
 	char *name;
-	if (!yspec_name(y, name_node, yspec_is_map(n) ? f : field, &name))
+	if (!yaml_spec_name(y, name_node, yaml_spec_is_map(n) ? f : field, &name))
 		return false;
 	if (!strcmp(name, "build") || !strcmp(name, "run") || !strcmp(name, "runs")) {
 		free(name);
-		return yspec_fail(y, name_node, field, "'%s' is reserved (the build step is app.build; runs come from the ladder)",
-				  yspec_is_scalar(name_node) ? (const char *)name_node->data.scalar.value : "");
+		return yaml_spec_fail(y, name_node, field, "'%s' is reserved (the build step is app.build; runs come from the ladder)",
+				  yaml_spec_is_scalar(name_node) ? (const char *)name_node->data.scalar.value : "");
 	}
 	struct stage_spec *s = NULL;
 	for (size_t i = 0; i < w->nstages; i++)
 		if (!strcmp(w->stages[i].name, name)) {
 			if (i > 0 || w->stages[0].line) {
 				free(name);
-				return yspec_fail(y, name_node, field, "stage '%s' is listed twice (first on line %d)",
+				return yaml_spec_fail(y, name_node, field, "stage '%s' is listed twice (first on line %d)",
 						  w->stages[i].name, w->stages[i].line);
 			}
 			s = &w->stages[i]; /* overriding the implicit merge */
@@ -341,28 +341,28 @@ static bool read_stage(struct yspec *y, yaml_node_t *n, size_t idx, struct workf
 		free(name);
 		tmpl_free(&s->cmd);
 	}
-	s->line = yspec_line(n);
+	s->line = yaml_spec_line(n);
 	s->ranks = b ? b->ranks : 1;
 	s->per_target = b && b->per_target;
 	s->launch = b && b->launch;
-	if (pt && !yspec_bool(y, pt, (snprintf(f, sizeof f, "%s.per-target", field), f), &s->per_target))
+	if (pt && !yaml_spec_bool(y, pt, (snprintf(f, sizeof f, "%s.per-target", field), f), &s->per_target))
 		return false;
-	if (launch && !yspec_bool(y, launch, (snprintf(f, sizeof f, "%s.launch", field), f), &s->launch))
+	if (launch && !yaml_spec_bool(y, launch, (snprintf(f, sizeof f, "%s.launch", field), f), &s->launch))
 		return false;
 	if (ranks) {
 		const char *rs;
 		snprintf(f, sizeof f, "%s.ranks", field);
-		if (!yspec_scalar(y, ranks, f, &rs))
+		if (!yaml_spec_scalar(y, ranks, f, &rs))
 			return false;
 		if (!strcmp(rs, "target"))
 			s->ranks = 0;
-		else if (!yspec_long(y, ranks, f, 1, 1L << 30, &s->ranks))
+		else if (!yaml_spec_long(y, ranks, f, 1, 1L << 30, &s->ranks))
 			return false;
 	}
 	if (s->ranks == 0 && !s->per_target)
-		return yspec_fail(y, ranks ? ranks : n, field, "'ranks: target' needs 'per-target: true'");
+		return yaml_spec_fail(y, ranks ? ranks : n, field, "'ranks: target' needs 'per-target: true'");
 	if (s->per_target && !w->ntargets)
-		return yspec_fail(y, n, field, "stage '%s' runs per target scale, but the workflow has no 'target'", s->name);
+		return yaml_spec_fail(y, n, field, "stage '%s' runs per target scale, but the workflow has no 'target'", s->name);
 	struct known_ctx ks = *k;
 	ks.names = placeholders_stage;
 	ks.target_ok = s->per_target;
@@ -375,10 +375,10 @@ static bool read_stage(struct yspec *y, yaml_node_t *n, size_t idx, struct workf
 		tmpl_parse(b->command, &s->cmd, why, sizeof why);
 		s->needs = b->needs;
 		if (s->needs && !workflow_stage(w, s->needs))
-			return yspec_fail(y, n, field, "stage '%s' reads what stage '%s' writes: list '%s' above it, "
+			return yaml_spec_fail(y, n, field, "stage '%s' reads what stage '%s' writes: list '%s' above it, "
 					  "or give '%s' a command", s->name, s->needs, s->needs, s->name);
 	} else {
-		return yspec_fail(y, n, field, "stage '%s' is not one ladder knows (merge, model, extrap, replay, "
+		return yaml_spec_fail(y, n, field, "stage '%s' is not one ladder knows (merge, model, extrap, replay, "
 				  "report); give its 'command'", s->name);
 	}
 	for (size_t i = 0; i < s->nafter; i++)
@@ -390,7 +390,7 @@ static bool read_stage(struct yspec *y, yaml_node_t *n, size_t idx, struct workf
 		char **names;
 		size_t nn;
 		snprintf(f, sizeof f, "%s.after", field);
-		if (!yspec_strings(y, after, f, &names, &nn))
+		if (!yaml_spec_strings(y, after, f, &names, &nn))
 			return false;
 		for (size_t i = 0; i < nn; i++) {
 			bool found = false;
@@ -398,7 +398,7 @@ static bool read_stage(struct yspec *y, yaml_node_t *n, size_t idx, struct workf
 				if (&w->stages[j] != s && !strcmp(w->stages[j].name, names[i]))
 					found = true;
 			if (!found) {
-				yspec_fail(y, after, f, "'%s' is not a stage listed before '%s' (stages may only "
+				yaml_spec_fail(y, after, f, "'%s' is not a stage listed before '%s' (stages may only "
 					   "consume stages listed above them, or merge)", names[i], s->name);
 				strv_free(names);
 				return false;
@@ -418,95 +418,95 @@ static bool read_stage(struct yspec *y, yaml_node_t *n, size_t idx, struct workf
 	return true;
 }
 
-static bool read_stages(struct yspec *y, yaml_node_t *n, struct workflow *w, struct known_ctx *k)
+static bool read_stages(struct yaml_spec *y, yaml_node_t *n, struct workflow *w, struct known_ctx *k)
 {
-	if (yspec_is_scalar(n))
+	if (yaml_spec_is_scalar(n))
 		return read_stage(y, n, 0, w, k);
-	if (!yspec_is_seq(n))
-		return yspec_fail(y, n, "stages", "expected a list of stage names or stage mappings");
-	for (size_t i = 0; i < yspec_seq_len(n); i++)
-		if (!read_stage(y, yspec_seq_item(y, n, i), i, w, k))
+	if (!yaml_spec_is_seq(n))
+		return yaml_spec_fail(y, n, "stages", "expected a list of stage names or stage mappings");
+	for (size_t i = 0; i < yaml_spec_seq_len(n); i++)
+		if (!read_stage(y, yaml_spec_seq_item(y, n, i), i, w, k))
 			return false;
 	return true;
 }
 
-bool workflow_load(const char *path, struct workflow *w, struct cerr *e)
+bool workflow_load(const char *path, struct workflow *w, struct campaign_error *e)
 {
 	memset(w, 0, sizeof *w);
 	w->repetitions = 1;
 	w->stream_after = -1;
-	struct yspec y;
-	if (!yspec_load(&y, path, e)) {
-		yspec_free(&y);
+	struct yaml_spec y;
+	if (!yaml_spec_load(&y, path, e)) {
+		yaml_spec_free(&y);
 		return false;
 	}
 	bool ok = false;
-	yaml_node_t *root = yspec_root(&y), *n;
+	yaml_node_t *root = yaml_spec_root(&y), *n;
 	static const char *const keys[] = {"name", "description", "app", "ladder", "scaling", "size",
 		"repetitions", "target", "trace", "stages", "vars", "acceptance", NULL};
-	if (!yspec_map(&y, root, "", keys))
+	if (!yaml_spec_map(&y, root, "", keys))
 		goto out;
 	w->path = path_absolute(path);
 	w->dir = xstrdup(w->path);
 	char *slash = strrchr(w->dir, '/');
 	if (slash)
 		*(slash == w->dir ? slash + 1 : slash) = 0;
-	if (!(n = yspec_get(&y, root, "name"))) {
-		yspec_fail(&y, root, "name", "missing (the campaign's name: letters, digits, '_', '-', '.')");
+	if (!(n = yaml_spec_get(&y, root, "name"))) {
+		yaml_spec_fail(&y, root, "name", "missing (the campaign's name: letters, digits, '_', '-', '.')");
 		goto out;
 	}
-	if (!yspec_name(&y, n, "name", &w->name))
+	if (!yaml_spec_name(&y, n, "name", &w->name))
 		goto out;
-	if ((n = yspec_get(&y, root, "description")) && !yspec_string(&y, n, "description", &w->description))
+	if ((n = yaml_spec_get(&y, root, "description")) && !yaml_spec_string(&y, n, "description", &w->description))
 		goto out;
-	if ((n = yspec_get(&y, root, "vars")) && !read_vars(&y, n, w))
+	if ((n = yaml_spec_get(&y, root, "vars")) && !read_vars(&y, n, w))
 		goto out;
-	if ((n = yspec_get(&y, root, "size")) && !read_size(&y, n, w))
+	if ((n = yaml_spec_get(&y, root, "size")) && !read_size(&y, n, w))
 		goto out;
 	struct known_ctx k = {placeholders_app, w, w->has_size, false};
-	if ((n = yspec_get(&y, root, "scaling"))) {
+	if ((n = yaml_spec_get(&y, root, "scaling"))) {
 		const char *s;
-		if (!yspec_scalar(&y, n, "scaling", &s))
+		if (!yaml_spec_scalar(&y, n, "scaling", &s))
 			goto out;
 		if (!strcmp(s, "strong"))
 			w->scaling = SCALING_STRONG;
 		else if (!strcmp(s, "weak"))
 			w->scaling = SCALING_WEAK;
 		else {
-			yspec_fail(&y, n, "scaling", "expected strong or weak, got '%s'", s);
+			yaml_spec_fail(&y, n, "scaling", "expected strong or weak, got '%s'", s);
 			goto out;
 		}
 	}
-	if ((n = yspec_get(&y, root, "repetitions")) &&
-	    !yspec_long(&y, n, "repetitions", 1, 1000, &w->repetitions))
+	if ((n = yaml_spec_get(&y, root, "repetitions")) &&
+	    !yaml_spec_long(&y, n, "repetitions", 1, 1000, &w->repetitions))
 		goto out;
-	if ((n = yspec_get(&y, root, "target")) && !read_longs(&y, n, "target", 1, &w->targets, &w->ntargets))
+	if ((n = yaml_spec_get(&y, root, "target")) && !read_longs(&y, n, "target", 1, &w->targets, &w->ntargets))
 		goto out;
-	if ((n = yspec_get(&y, root, "trace")) && !read_trace(&y, n, w))
+	if ((n = yaml_spec_get(&y, root, "trace")) && !read_trace(&y, n, w))
 		goto out;
-	if ((n = yspec_get(&y, root, "acceptance")) && !read_acceptance(&y, n, w))
+	if ((n = yaml_spec_get(&y, root, "acceptance")) && !read_acceptance(&y, n, w))
 		goto out;
-	yaml_node_t *app = yspec_get(&y, root, "app");
+	yaml_node_t *app = yaml_spec_get(&y, root, "app");
 	if (!app) {
-		yspec_fail(&y, root, "app", "missing (app.command: the application and its arguments)");
+		yaml_spec_fail(&y, root, "app", "missing (app.command: the application and its arguments)");
 		goto out;
 	}
 	static const char *const app_keys[] = {"command", "build", NULL};
-	if (!yspec_map(&y, app, "app", app_keys))
+	if (!yaml_spec_map(&y, app, "app", app_keys))
 		goto out;
-	if (!(n = yspec_get(&y, app, "command"))) {
-		yspec_fail(&y, app, "app.command", "missing (the application and its arguments)");
+	if (!(n = yaml_spec_get(&y, app, "command"))) {
+		yaml_spec_fail(&y, app, "app.command", "missing (the application and its arguments)");
 		goto out;
 	}
 	if (!read_template(&y, n, "app.command", &w->command, &k))
 		goto out;
-	if ((n = yspec_get(&y, app, "build"))) {
+	if ((n = yaml_spec_get(&y, app, "build"))) {
 		struct known_ctx kb = {placeholders_build, w, false, false};
 		if (!read_template(&y, n, "app.build", &w->build, &kb))
 			goto out;
 	}
-	if (!(n = yspec_get(&y, root, "ladder"))) {
-		yspec_fail(&y, root, "ladder", "missing (a list of rank counts, or generate/from/to)");
+	if (!(n = yaml_spec_get(&y, root, "ladder"))) {
+		yaml_spec_fail(&y, root, "ladder", "missing (a list of rank counts, or generate/from/to)");
 		goto out;
 	}
 	if (!read_ladder(&y, n, w, &k))
@@ -520,11 +520,11 @@ bool workflow_load(const char *path, struct workflow *w, struct cerr *e)
 		char why[128];
 		tmpl_parse(builtin("merge")->command, &w->stages[0].cmd, why, sizeof why);
 	}
-	if ((n = yspec_get(&y, root, "stages")) && !read_stages(&y, n, w, &k))
+	if ((n = yaml_spec_get(&y, root, "stages")) && !read_stages(&y, n, w, &k))
 		goto out;
 	ok = true;
 out:
-	yspec_free(&y);
+	yaml_spec_free(&y);
 	if (!ok)
 		workflow_free(w);
 	return ok;

@@ -8,8 +8,10 @@
 #   small_workflow FILE [KEY=VALUE...]        write a small workflow (stencil2d, rungs 1 and 4,
 #                                             1 repetition) with overrides: ladder=, reps=,
 #                                             app= (the command), name=, stages=
-#   stencil2d_jobs           jobs of workflows/stencil2d.yaml in this build: 12 runs, the merge
-#                            and each of its stages (model, extrap, report) whose command exists
+#   STENCIL2D_JOBS           jobs of workflows/stencil2d.yaml: 12 runs (rungs 1, 4, 9, 16 x 3
+#                            repetitions), the merge and the model stage; its extrap and report
+#                            stages are left out while `ladder extrap` and `ladder report` are
+#                            not commands of the build (raise to 16 when both are)
 
 CAMP_FIX="$TOP/tests/campaign"
 
@@ -23,13 +25,7 @@ camp_state() {
 	jq -r --arg j "$2" ".jobs[] | select(.name == \$j) | .$3" "$1/state.json"
 }
 
-stencil2d_jobs() {
-	local n=13 st
-	for st in model extrap report; do
-		"$LADDER" "$st" --help > /dev/null 2>&1 && n=$((n + 1))
-	done
-	printf '%s\n' "$n"
-}
+STENCIL2D_JOBS=14
 
 camp_counter() {
 	jq -r ".counters.$2" "$1/state.json"

@@ -15,7 +15,7 @@ setup_file() {
 
 @test "local: stencil2d, 4 rungs x 3 repetitions, traced and merged; every container validates" {
 	dir=$(camp_dir stencil2d)
-	n=$(stencil2d_jobs)
+	n=$STENCIL2D_JOBS
 	run "$LADDER" campaign run "$TOP/workflows/stencil2d.yaml" --site "$TOP/site-configs/local.yaml" --dir "$dir"
 	assert_success
 	assert_output --partial "campaign stencil2d completed: $n jobs: $n completed (100% done)"

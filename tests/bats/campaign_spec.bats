@@ -14,7 +14,7 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	assert_success
 	# the dry run prints every script
 	assert_output --partial "==> $dir/jobs/run-p4-r1.sh <=="
-	[ "$(ls "$dir/jobs" | wc -l)" -eq "$(stencil2d_jobs)" ]
+	[ "$(ls "$dir/jobs" | wc -l)" -eq "$STENCIL2D_JOBS" ]
 	[ ! -e "$dir/state.json" ]
 	prefix=$(cd "$BUILD_DIR" && pwd -P)
 	for job in run-p4-r1 run-p16-r3 merge; do
@@ -115,6 +115,8 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	    command: "{prefix}/bin/ladder inspect {campaign} --target-is {target_max}"
 	  - name: plot
 	    command: "{prefix}/bin/no-such-program {campaign}"
+	  - name: topic
+	    command: "ladder site {campaign}"
 	  - name: summary
 	    command: "ladder inspect {campaign}"
 	    after: [fit, plot]
@@ -124,6 +126,8 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	assert_success
 	assert_output --partial "note: stage 'fit' skipped: 'ladder no-such-command' is not part of this build"
 	assert_output --partial "note: stage 'plot' skipped: '$BUILD_DIR"
+	# a help topic is not a command (commands.def)
+	assert_output --partial "note: stage 'topic' skipped: 'ladder site' is not part of this build"
 	[ -e "$dir/jobs/summary.sh" ]
 	# without a target, {target_max} is the largest rung
 	grep -q "/bin/ladder inspect $dir/campaign.h5 --target-is 4 || status" "$dir/jobs/largest.sh"

@@ -52,7 +52,7 @@ static const char *wf_ok =
 static void a_full_workflow_is_read(void **state)
 {
 	struct workflow w;
-	struct cerr e;
+	struct campaign_error e;
 	assert_true(workflow_load(write_tmp(wf_ok, strlen(wf_ok)), &w, &e));
 	assert_string_equal(w.name, "demo");
 	assert_int_equal(w.command.n, 6);
@@ -85,7 +85,7 @@ static void a_full_workflow_is_read(void **state)
 static void expect_workflow_error(const char *text, size_t len, const char *const *want)
 {
 	struct workflow w;
-	struct cerr e;
+	struct campaign_error e;
 	const char *p = write_tmp(text, len);
 	bool ok = workflow_load(p, &w, &e);
 	if (ok)
@@ -168,7 +168,7 @@ static void control_characters_are_refused(void **state)
 static void site_files_are_checked(void **state)
 {
 	struct site s;
-	struct cerr e;
+	struct campaign_error e;
 	const char *ok = "name: big\nscheduler: slurm\npartition: batch\naccount: p42\nranks-per-node: 128\n"
 			 "launcher: [srun, --mpi=pmix, -n, \"{ranks}\"]\ntime: {run: \"1:00:00\", default: 5}\n"
 			 "modules: gcc/12\nenv: {A_B: \"x y\"}\nsbatch: [--exclusive]\npoll: {interval: 2, max: 60}\n";

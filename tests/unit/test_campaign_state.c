@@ -43,7 +43,7 @@ static void make_campaign(struct campaign *c, const char *hash_p2)
 	c->id = strdup("0123456789abcdef");
 	const char *names[] = {"run-p1-r1", "run-p2-r1", "merge", "model"};
 	for (int i = 0; i < 4; i++) {
-		struct cjob *j = campaign_add_job(c, names[i], i < 2 ? JK_RUN : i == 2 ? JK_MERGE : JK_STAGE,
+		struct campaign_job *j = campaign_add_job(c, names[i], i < 2 ? JK_RUN : i == 2 ? JK_MERGE : JK_STAGE,
 						  i < 2 ? "run" : names[i]);
 		j->ranks = i < 2 ? i + 1 : 1;
 		j->script = malloc(64);
@@ -52,17 +52,17 @@ static void make_campaign(struct campaign *c, const char *hash_p2)
 		snprintf(j->log, 64, "logs/%s.log", names[i]);
 		hash_text(i == 1 && hash_p2 ? hash_p2 : names[i], j->hash);
 	}
-	cjob_add_dep(&c->jobs[2], "run-p1-r1");
-	cjob_add_dep(&c->jobs[2], "run-p2-r1");
-	cjob_add_dep(&c->jobs[3], "merge");
-	struct cerr e;
+	job_add_dep(&c->jobs[2], "run-p1-r1");
+	job_add_dep(&c->jobs[2], "run-p2-r1");
+	job_add_dep(&c->jobs[3], "merge");
+	struct campaign_error e;
 	assert_true(campaign_link(c, &e));
 }
 
 static void state_round_trips(void **state)
 {
 	struct campaign c, d;
-	struct cerr e;
+	struct campaign_error e;
 	make_campaign(&c, NULL);
 	c.sched = SCHED_SLURM;
 	c.partition = strdup("debug");
@@ -76,7 +76,7 @@ static void state_round_trips(void **state)
 	c.jobs[1].state = JS_FAILED;
 	c.jobs[1].has_exit = true;
 	c.jobs[1].exit_code = 3;
-	cjob_set_reason(&c.jobs[1], "exit status %d", 3);
+	job_set_reason(&c.jobs[1], "exit status %d", 3);
 	c.jobs[2].state = JS_SKIPPED;
 	assert_true(state_save(&c, &e));
 	campaign_init(&d);
@@ -105,7 +105,7 @@ static void state_round_trips(void **state)
 static void malformed_state_is_an_error(void **state)
 {
 	struct campaign c;
-	struct cerr e;
+	struct campaign_error e;
 	campaign_init(&c);
 	assert_false(state_load(dir, &c, &e));
 	assert_non_null(strstr(e.msg, "not a campaign directory"));
@@ -127,7 +127,7 @@ static void malformed_state_is_an_error(void **state)
 static void the_lock_admits_one_driver(void **state)
 {
 	struct campaign a, b;
-	struct cerr e;
+	struct campaign_error e;
 	campaign_init(&a);
 	campaign_init(&b);
 	pid_t holder = 0;
@@ -142,7 +142,7 @@ static void the_lock_admits_one_driver(void **state)
 static void resume_keeps_finished_jobs_and_redoes_changed_ones(void **state)
 {
 	struct campaign old, fresh;
-	struct cerr e;
+	struct campaign_error e;
 	make_campaign(&old, NULL);
 	old.jobs[0].state = JS_COMPLETED;
 	old.jobs[0].id = 5;
@@ -183,7 +183,7 @@ static void resume_keeps_finished_jobs_and_redoes_changed_ones(void **state)
 static void retry_resets_failures_and_their_dependants(void **state)
 {
 	struct campaign c;
-	struct cerr e;
+	struct campaign_error e;
 	make_campaign(&c, NULL);
 	c.jobs[0].state = JS_COMPLETED;
 	c.jobs[1].state = JS_FAILED;
@@ -216,12 +216,12 @@ static void retry_resets_failures_and_their_dependants(void **state)
 static void a_dependency_cycle_is_refused(void **state)
 {
 	struct campaign c;
-	struct cerr e;
+	struct campaign_error e;
 	make_campaign(&c, NULL);
-	cjob_add_dep(&c.jobs[0], "model");
+	job_add_dep(&c.jobs[0], "model");
 	assert_false(campaign_link(&c, &e));
 	assert_non_null(strstr(e.msg, "comes after it"));
-	cjob_add_dep(&c.jobs[1], "nothing");
+	job_add_dep(&c.jobs[1], "nothing");
 	campaign_free(&c);
 }
 

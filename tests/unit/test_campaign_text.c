@@ -68,11 +68,11 @@ static void template_expansion_never_splits_values(void **state)
 	struct tmpl t;
 	char why[256];
 	assert_true(tmpl_parse("app -n {ranks} --size={size} {runs} x{{y}}", &t, why, sizeof why));
-	struct tvars tv = {0};
-	tvars_set(&tv, "ranks", "4; rm -rf /");
-	tvars_set(&tv, "size", "$(id)");
+	struct template_vars tv = {0};
+	template_vars_set(&tv, "ranks", "4; rm -rf /");
+	template_vars_set(&tv, "size", "$(id)");
 	char *runs[] = {"a.h5", "b c.h5"};
-	tvars_set_list(&tv, "runs", runs, 2);
+	template_vars_set_list(&tv, "runs", runs, 2);
 	char **argv;
 	size_t argc;
 	assert_true(tmpl_expand(&t, &tv, &argv, &argc, why, sizeof why));
@@ -90,7 +90,7 @@ static void template_expansion_never_splits_values(void **state)
 	assert_false(tmpl_expand(&t, &tv, &argv, &argc, why, sizeof why));
 	assert_non_null(strstr(why, "must be a word of its own"));
 	tmpl_free(&t);
-	tvars_free(&tv);
+	template_vars_free(&tv);
 }
 
 static char *quote(const char *s)

@@ -1,13 +1,13 @@
 /*
- * cerr — formatted error messages for the campaign code. See cerr.h.
+ * campaign_error — formatted error messages for the campaign code. See campaign_error.h.
  */
-#include "campaign/cerr.h"
+#include "campaign/campaign_error.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
-bool cerr_set(struct cerr *e, const char *fmt, ...)
+bool campaign_error_set(struct campaign_error *e, const char *fmt, ...)
 {
 	if (!e)
 		return false;

@@ -1,8 +1,8 @@
 /*
- * yamlspec — YAML specification files through libyaml's document API, with field-level errors
- * that name file and line. See yamlspec.h.
+ * yaml_spec — YAML specification files through libyaml's document API, with field-level errors
+ * that name file and line. See yaml_spec.h.
  */
-#include "campaign/yamlspec.h"
+#include "campaign/yaml_spec.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -14,7 +14,7 @@
 
 #include "util/xalloc.h"
 
-bool yspec_text_ok(const char *s, size_t len, unsigned char *bad)
+bool yaml_spec_text_ok(const char *s, size_t len, unsigned char *bad)
 {
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -27,12 +27,12 @@ bool yspec_text_ok(const char *s, size_t len, unsigned char *bad)
 	return true;
 }
 
-int yspec_line(const yaml_node_t *n)
+int yaml_spec_line(const yaml_node_t *n)
 {
 	return n ? (int)n->start_mark.line + 1 : 0;
 }
 
-bool yspec_fail(struct yspec *y, const yaml_node_t *n, const char *field, const char *fmt, ...)
+bool yaml_spec_fail(struct yaml_spec *y, const yaml_node_t *n, const char *field, const char *fmt, ...)
 {
 	char what[1024];
 	va_list ap;
@@ -41,13 +41,13 @@ bool yspec_fail(struct yspec *y, const yaml_node_t *n, const char *field, const 
 	va_end(ap);
 	char where[600];
 	if (n)
-		snprintf(where, sizeof where, "%s:%d", y->path, yspec_line(n));
+		snprintf(where, sizeof where, "%s:%d", y->path, yaml_spec_line(n));
 	else
 		snprintf(where, sizeof where, "%s", y->path);
 	if (field && *field)
-		cerr_set(y->err, "%s: field '%s': %s", where, field, what);
+		campaign_error_set(y->err, "%s: field '%s': %s", where, field, what);
 	else
-		cerr_set(y->err, "%s: %s", where, what);
+		campaign_error_set(y->err, "%s: %s", where, what);
 	return false;
 }
 
@@ -66,18 +66,18 @@ static bool line_starts_flow(FILE *f, size_t n)
 	return false;
 }
 
-bool yspec_load(struct yspec *y, const char *path, struct cerr *e)
+bool yaml_spec_load(struct yaml_spec *y, const char *path, struct campaign_error *e)
 {
 	memset(y, 0, sizeof *y);
 	y->path = path;
 	y->err = e;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return cerr_set(e, "%s: cannot open: %s", path, strerror(errno));
+		return campaign_error_set(e, "%s: cannot open: %s", path, strerror(errno));
 	yaml_parser_t p;
 	if (!yaml_parser_initialize(&p)) {
 		fclose(f);
-		return cerr_set(e, "%s: cannot initialise the YAML parser", path);
+		return campaign_error_set(e, "%s: cannot initialise the YAML parser", path);
 	}
 	yaml_parser_set_input_file(&p, f);
 	bool ok = yaml_parser_load(&p, &y->doc);
@@ -99,10 +99,10 @@ bool yspec_load(struct yspec *y, const char *path, struct cerr *e)
 		if (p.error != YAML_READER_ERROR && line_starts_flow(f, line))
 			snprintf(hint, sizeof hint, "; a value that starts with '{' must be quoted");
 		if (p.context && p.error != YAML_READER_ERROR)
-			cerr_set(e, "%s:%zu: YAML syntax error: %s (%s, line %zu)%s", path, line, problem, p.context,
+			campaign_error_set(e, "%s:%zu: YAML syntax error: %s (%s, line %zu)%s", path, line, problem, p.context,
 				 p.context_mark.line + 1, hint);
 		else
-			cerr_set(e, "%s:%zu: YAML syntax error: %s%s", path, line, problem, hint);
+			campaign_error_set(e, "%s:%zu: YAML syntax error: %s%s", path, line, problem, hint);
 	}
 	yaml_parser_delete(&p);
 	fclose(f);
@@ -110,25 +110,25 @@ bool yspec_load(struct yspec *y, const char *path, struct cerr *e)
 		return false;
 	y->loaded = true;
 	if (!yaml_document_get_root_node(&y->doc))
-		return cerr_set(e, "%s: the file is empty; expected a mapping of fields", path);
+		return campaign_error_set(e, "%s: the file is empty; expected a mapping of fields", path);
 	return true;
 }
 
-void yspec_free(struct yspec *y)
+void yaml_spec_free(struct yaml_spec *y)
 {
 	if (y->loaded)
 		yaml_document_delete(&y->doc);
 	y->loaded = false;
 }
 
-yaml_node_t *yspec_root(struct yspec *y)
+yaml_node_t *yaml_spec_root(struct yaml_spec *y)
 {
 	return yaml_document_get_root_node(&y->doc);
 }
 
-bool yspec_is_seq(const yaml_node_t *n) { return n && n->type == YAML_SEQUENCE_NODE; }
-bool yspec_is_map(const yaml_node_t *n) { return n && n->type == YAML_MAPPING_NODE; }
-bool yspec_is_scalar(const yaml_node_t *n) { return n && n->type == YAML_SCALAR_NODE; }
+bool yaml_spec_is_seq(const yaml_node_t *n) { return n && n->type == YAML_SEQUENCE_NODE; }
+bool yaml_spec_is_map(const yaml_node_t *n) { return n && n->type == YAML_MAPPING_NODE; }
+bool yaml_spec_is_scalar(const yaml_node_t *n) { return n && n->type == YAML_SCALAR_NODE; }
 
 static const char *kind(const yaml_node_t *n)
 {
@@ -150,49 +150,49 @@ static bool is_null(const yaml_node_t *n)
 	return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL");
 }
 
-size_t yspec_seq_len(const yaml_node_t *seq)
+size_t yaml_spec_seq_len(const yaml_node_t *seq)
 {
 	return (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
 }
 
-yaml_node_t *yspec_seq_item(struct yspec *y, yaml_node_t *seq, size_t i)
+yaml_node_t *yaml_spec_seq_item(struct yaml_spec *y, yaml_node_t *seq, size_t i)
 {
 	return yaml_document_get_node(&y->doc, seq->data.sequence.items.start[i]);
 }
 
-size_t yspec_map_len(const yaml_node_t *map)
+size_t yaml_spec_map_len(const yaml_node_t *map)
 {
 	return (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
 }
 
-yaml_node_t *yspec_map_key(struct yspec *y, yaml_node_t *map, size_t i)
+yaml_node_t *yaml_spec_map_key(struct yaml_spec *y, yaml_node_t *map, size_t i)
 {
 	return yaml_document_get_node(&y->doc, map->data.mapping.pairs.start[i].key);
 }
 
-yaml_node_t *yspec_map_value(struct yspec *y, yaml_node_t *map, size_t i)
+yaml_node_t *yaml_spec_map_value(struct yaml_spec *y, yaml_node_t *map, size_t i)
 {
 	return yaml_document_get_node(&y->doc, map->data.mapping.pairs.start[i].value);
 }
 
-bool yspec_map(struct yspec *y, yaml_node_t *n, const char *field, const char *const *allowed)
+bool yaml_spec_map(struct yaml_spec *y, yaml_node_t *n, const char *field, const char *const *allowed)
 {
-	if (!yspec_is_map(n))
-		return yspec_fail(y, n, field, "expected a mapping of fields, got %s", kind(n));
-	size_t len = yspec_map_len(n);
+	if (!yaml_spec_is_map(n))
+		return yaml_spec_fail(y, n, field, "expected a mapping of fields, got %s", kind(n));
+	size_t len = yaml_spec_map_len(n);
 	for (size_t i = 0; i < len; i++) {
-		yaml_node_t *k = yspec_map_key(y, n, i);
+		yaml_node_t *k = yaml_spec_map_key(y, n, i);
 		char kf[256];
-		if (!yspec_is_scalar(k))
-			return yspec_fail(y, k, field, "a key must be a name, got %s", kind(k));
+		if (!yaml_spec_is_scalar(k))
+			return yaml_spec_fail(y, k, field, "a key must be a name, got %s", kind(k));
 		const char *key = (const char *)k->data.scalar.value;
 		snprintf(kf, sizeof kf, "%s%s%s", field && *field ? field : "", field && *field ? "." : "", key);
-		if (!yspec_text_ok(key, k->data.scalar.length, NULL))
-			return yspec_fail(y, k, field, "a key contains a control character");
+		if (!yaml_spec_text_ok(key, k->data.scalar.length, NULL))
+			return yaml_spec_fail(y, k, field, "a key contains a control character");
 		for (size_t j = 0; j < i; j++) {
-			yaml_node_t *o = yspec_map_key(y, n, j);
-			if (yspec_is_scalar(o) && !strcmp((const char *)o->data.scalar.value, key))
-				return yspec_fail(y, k, kf, "given twice (first on line %d)", yspec_line(o));
+			yaml_node_t *o = yaml_spec_map_key(y, n, j);
+			if (yaml_spec_is_scalar(o) && !strcmp((const char *)o->data.scalar.value, key))
+				return yaml_spec_fail(y, k, kf, "given twice (first on line %d)", yaml_spec_line(o));
 		}
 		if (!allowed)
 			continue;
@@ -205,54 +205,54 @@ bool yspec_map(struct yspec *y, yaml_node_t *n, const char *field, const char *c
 			size_t off = 0;
 			for (const char *const *a = allowed; *a && off < sizeof list - 70; a++)
 				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", a == allowed ? "" : ", ", *a);
-			return yspec_fail(y, k, kf, "unknown field (expected one of: %s)", list);
+			return yaml_spec_fail(y, k, kf, "unknown field (expected one of: %s)", list);
 		}
 	}
 	return true;
 }
 
-yaml_node_t *yspec_get(struct yspec *y, yaml_node_t *map, const char *key)
+yaml_node_t *yaml_spec_get(struct yaml_spec *y, yaml_node_t *map, const char *key)
 {
-	size_t len = yspec_map_len(map);
+	size_t len = yaml_spec_map_len(map);
 	for (size_t i = 0; i < len; i++) {
-		yaml_node_t *k = yspec_map_key(y, map, i);
-		if (yspec_is_scalar(k) && !strcmp((const char *)k->data.scalar.value, key)) {
-			yaml_node_t *v = yspec_map_value(y, map, i);
+		yaml_node_t *k = yaml_spec_map_key(y, map, i);
+		if (yaml_spec_is_scalar(k) && !strcmp((const char *)k->data.scalar.value, key)) {
+			yaml_node_t *v = yaml_spec_map_value(y, map, i);
 			return is_null(v) ? NULL : v;
 		}
 	}
 	return NULL;
 }
 
-bool yspec_scalar(struct yspec *y, yaml_node_t *n, const char *field, const char **out)
+bool yaml_spec_scalar(struct yaml_spec *y, yaml_node_t *n, const char *field, const char **out)
 {
-	if (!yspec_is_scalar(n)) {
-		if (yspec_is_map(n))
-			return yspec_fail(y, n, field, "expected a single value, got a mapping "
+	if (!yaml_spec_is_scalar(n)) {
+		if (yaml_spec_is_map(n))
+			return yaml_spec_fail(y, n, field, "expected a single value, got a mapping "
 					  "(quote values that start with '{')");
-		return yspec_fail(y, n, field, "expected a single value, got %s", kind(n));
+		return yaml_spec_fail(y, n, field, "expected a single value, got %s", kind(n));
 	}
 	unsigned char bad;
-	if (!yspec_text_ok((const char *)n->data.scalar.value, n->data.scalar.length, &bad))
-		return yspec_fail(y, n, field, "contains the control character 0x%02x; control characters "
+	if (!yaml_spec_text_ok((const char *)n->data.scalar.value, n->data.scalar.length, &bad))
+		return yaml_spec_fail(y, n, field, "contains the control character 0x%02x; control characters "
 				  "(including NUL, tab and newline) are not allowed", bad);
 	*out = (const char *)n->data.scalar.value;
 	return true;
 }
 
-bool yspec_string(struct yspec *y, yaml_node_t *n, const char *field, char **out)
+bool yaml_spec_string(struct yaml_spec *y, yaml_node_t *n, const char *field, char **out)
 {
 	const char *s;
-	if (!yspec_scalar(y, n, field, &s))
+	if (!yaml_spec_scalar(y, n, field, &s))
 		return false;
 	*out = xstrdup(s);
 	return true;
 }
 
-bool yspec_name(struct yspec *y, yaml_node_t *n, const char *field, char **out)
+bool yaml_spec_name(struct yaml_spec *y, yaml_node_t *n, const char *field, char **out)
 {
 	const char *s;
-	if (!yspec_scalar(y, n, field, &s))
+	if (!yaml_spec_scalar(y, n, field, &s))
 		return false;
 	size_t len = strlen(s);
 	bool ok = len > 0 && len <= 64 && ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') ||
@@ -260,47 +260,47 @@ bool yspec_name(struct yspec *y, yaml_node_t *n, const char *field, char **out)
 	for (size_t i = 0; ok && i < len; i++)
 		ok = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.", s[i]) != NULL;
 	if (!ok)
-		return yspec_fail(y, n, field, "'%s' is not a valid name (letters, digits, '_', '-', '.'; "
+		return yaml_spec_fail(y, n, field, "'%s' is not a valid name (letters, digits, '_', '-', '.'; "
 				  "starting with a letter or digit; at most 64 characters)", s);
 	*out = xstrdup(s);
 	return true;
 }
 
-bool yspec_long(struct yspec *y, yaml_node_t *n, const char *field, long min, long max, long *out)
+bool yaml_spec_long(struct yaml_spec *y, yaml_node_t *n, const char *field, long min, long max, long *out)
 {
 	const char *s;
-	if (!yspec_scalar(y, n, field, &s))
+	if (!yaml_spec_scalar(y, n, field, &s))
 		return false;
 	char *end;
 	errno = 0;
 	long v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < min || v > max) {
 		if (max >= 1L << 40)
-			return yspec_fail(y, n, field, "expected an integer >= %ld, got '%s'", min, s);
-		return yspec_fail(y, n, field, "expected an integer from %ld to %ld, got '%s'", min, max, s);
+			return yaml_spec_fail(y, n, field, "expected an integer >= %ld, got '%s'", min, s);
+		return yaml_spec_fail(y, n, field, "expected an integer from %ld to %ld, got '%s'", min, max, s);
 	}
 	*out = v;
 	return true;
 }
 
-bool yspec_double(struct yspec *y, yaml_node_t *n, const char *field, double min, double max, double *out)
+bool yaml_spec_double(struct yaml_spec *y, yaml_node_t *n, const char *field, double min, double max, double *out)
 {
 	const char *s;
-	if (!yspec_scalar(y, n, field, &s))
+	if (!yaml_spec_scalar(y, n, field, &s))
 		return false;
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
-		return yspec_fail(y, n, field, "expected a number from %g to %g, got '%s'", min, max, s);
+		return yaml_spec_fail(y, n, field, "expected a number from %g to %g, got '%s'", min, max, s);
 	*out = v;
 	return true;
 }
 
-bool yspec_bool(struct yspec *y, yaml_node_t *n, const char *field, bool *out)
+bool yaml_spec_bool(struct yaml_spec *y, yaml_node_t *n, const char *field, bool *out)
 {
 	const char *s;
-	if (!yspec_scalar(y, n, field, &s))
+	if (!yaml_spec_scalar(y, n, field, &s))
 		return false;
 	static const char *const yes[] = {"true", "True", "TRUE", "yes", "Yes", "on", "On", NULL};
 	static const char *const no[] = {"false", "False", "FALSE", "no", "No", "off", "Off", NULL};
@@ -314,14 +314,14 @@ bool yspec_bool(struct yspec *y, yaml_node_t *n, const char *field, bool *out)
 			*out = false;
 			return true;
 		}
-	return yspec_fail(y, n, field, "expected true or false, got '%s'", s);
+	return yaml_spec_fail(y, n, field, "expected true or false, got '%s'", s);
 }
 
-bool yspec_strings(struct yspec *y, yaml_node_t *n, const char *field, char ***out, size_t *count)
+bool yaml_spec_strings(struct yaml_spec *y, yaml_node_t *n, const char *field, char ***out, size_t *count)
 {
-	if (yspec_is_scalar(n)) {
+	if (yaml_spec_is_scalar(n)) {
 		char **v = xcalloc(2, sizeof *v);
-		if (!yspec_string(y, n, field, &v[0])) {
+		if (!yaml_spec_string(y, n, field, &v[0])) {
 			free(v);
 			return false;
 		}
@@ -329,14 +329,14 @@ bool yspec_strings(struct yspec *y, yaml_node_t *n, const char *field, char ***o
 		*count = 1;
 		return true;
 	}
-	if (!yspec_is_seq(n))
-		return yspec_fail(y, n, field, "expected a value or a list of values, got %s", kind(n));
-	size_t len = yspec_seq_len(n);
+	if (!yaml_spec_is_seq(n))
+		return yaml_spec_fail(y, n, field, "expected a value or a list of values, got %s", kind(n));
+	size_t len = yaml_spec_seq_len(n);
 	char **v = xcalloc(len + 1, sizeof *v);
 	for (size_t i = 0; i < len; i++) {
 		char f[300];
 		snprintf(f, sizeof f, "%s[%zu]", field, i);
-		if (!yspec_string(y, yspec_seq_item(y, n, i), f, &v[i])) {
+		if (!yaml_spec_string(y, yaml_spec_seq_item(y, n, i), f, &v[i])) {
 			strv_free(v);
 			return false;
 		}
