@@ -78,7 +78,10 @@ static const char help[] =
 	"are chosen with the mean of the repetitions when their noise makes it more precise than the\n"
 	"median, then fitted to the per-point values. The interval covers a bootstrap over the\n"
 	"repetitions that re-selects the model each time and the average over all hypotheses searched,\n"
-	"weighted by how well they explain the data. For each call path whose time grows faster than\n"
+	"weighted by how well they explain the data. A model that misses the measured values by more\n"
+	"than a third on average (SMAPE) is reported as a poor fit and not counted as modeled; a series\n"
+	"that is zero at its smallest rank counts only (no neighbours at p = 1) is modeled from its\n"
+	"first non-zero rung when the zeros cannot be fitted. For each call path whose time grows faster than\n"
 	"its bytes, messages or visits can explain, a note says wait states are likely.\n"
 	"\n"
 	"Exit status: 0 models printed, 1 unreadable input or data the search cannot use (too few\n"
@@ -183,15 +186,16 @@ static void print_header(FILE *out, const struct model_cli *cli, const struct mo
 
 static void print_summary(FILE *out, const struct model_results *res, size_t metric, double seconds)
 {
-	size_t counts[5] = {0}, waits = 0;
+	size_t counts[MODEL_STATUSES] = {0}, waits = 0;
 	for (size_t c = 0; c < res->ncallpaths; c++) {
 		const struct model_result *r = &res->r[model_index(res, c, metric)];
 		counts[r->status]++;
 		waits += r->wait_state;
 	}
-	fprintf(out, "\n%zu modeled, %zu too noisy, %zu with too few points, %zu not measured, %zu failed; "
-		"%zu with likely wait states (%zu model%s in %.2f s)\n",
+	fprintf(out, "\n%zu modeled, %zu too noisy, %zu with too few points, %zu not measured, %zu failed, "
+		"%zu poor fit%s (not counted as modeled); %zu with likely wait states (%zu model%s in %.2f s)\n",
 		counts[MODEL_OK], counts[MODEL_NOISY], counts[MODEL_FEW_POINTS], counts[MODEL_NO_DATA], counts[MODEL_FAILED],
+		counts[MODEL_POOR], counts[MODEL_POOR] == 1 ? "" : "s",
 		waits, res->ncallpaths * res->nmetrics, res->ncallpaths * res->nmetrics == 1 ? "" : "s", seconds);
 }
 
@@ -214,7 +218,7 @@ static bool store_models(const struct model_cli *cli, const struct model_results
 			const struct model_result *r = &res->r[model_index(res, cp, m)];
 			struct campaign_model *row = &rows[model_index(res, cp, m)];
 			char formula[512] = "";
-			if (r->status == MODEL_OK || r->status == MODEL_NOISY)
+			if (model_status_has_function(r->status))
 				pmnf_format(&r->fn, names, formula, sizeof formula);
 			row->callpath = (char *)experiment_callpath(e, cp);
 			row->metric = (char *)experiment_metric(e, m);

@@ -63,7 +63,8 @@ void fit_work_free(struct fit_work *w);
 /* the level of the tests of fit_within_noise and fit_significant */
 #define FIT_ALPHA 0.05
 
-/* Fill in sw and tss for y: relative weights (1/|y|, floored at 1e-9 of the largest) or none. */
+/* Fill in sw and tss for y: relative weights (1/|y|, zeros weighted as the smallest non-zero
+ * |y|) or none. */
 void fit_weights(size_t n, const double *y, bool relative, double *sw, double *tss);
 /* Other values at the same points, with the same weights (tss recomputed). */
 void fit_problem_set_values(struct fit_problem *p, const double *y);
