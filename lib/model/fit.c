@@ -248,16 +248,43 @@ static bool has_negligible_term(const struct fit_problem *p, const struct hypoth
 	return false;
 }
 
+/* the value of h at a point (basis: the candidates' values there, stride apart) and the sum of
+ * the magnitudes of its parts */
+static double value_and_magnitude(const struct hypothesis *h, const double *basis, size_t stride, double *magnitude)
+{
+	double v = h->c0;
+	*magnitude = fabs(h->c0);
+	for (unsigned k = 0; k < h->nterms; k++) {
+		double part = h->coef[k] * basis[h->idx[k] * stride];
+		v += part;
+		*magnitude += fabs(part);
+	}
+	return v;
+}
+
+/* positive at the check points, and not cancelling there */
 static bool positive_at_checks(const struct fit_problem *p, const struct hypothesis *h)
 {
 	for (size_t c = 0; c < p->ncheck; c++) {
-		double v = h->c0;
-		for (unsigned k = 0; k < h->nterms; k++)
-			v += h->coef[k] * p->basis_check[h->idx[k] * p->ncheck + c];
-		if (!(v > 0))
+		double magnitude, v = value_and_magnitude(h, p->basis_check + c, p->ncheck, &magnitude);
+		if (!(v > 0) || (h->nterms > 1 && magnitude > FIT_CANCEL_LIMIT * v))
 			return false;
 	}
 	return true;
+}
+
+/* terms that cancel each other at a measured point: their parts are far larger than the value
+ * they add up to (238.6 + 13.58 p^(1/2) log2(p)^2 - 68.41 p + 0.0072 p^(5/2) for 5000/p + 20) */
+static bool cancelling(const struct fit_problem *p, const struct hypothesis *h)
+{
+	if (h->nterms < 2)
+		return false;
+	for (size_t i = 0; i < p->n; i++) {
+		double magnitude, v = value_and_magnitude(h, p->basis + i, p->n, &magnitude);
+		if (magnitude > FIT_CANCEL_LIMIT * fmax(fabs(v), fabs(p->y[i])))
+			return true;
+	}
+	return false;
 }
 
 bool fit_hypothesis(const struct fit_problem *p, struct hypothesis *h, struct fit_work *w)
@@ -294,7 +321,7 @@ bool fit_hypothesis(const struct fit_problem *p, struct hypothesis *h, struct fi
 	for (unsigned k = 0; k < h->nterms; k++)
 		if (!isfinite(h->coef[k]))
 			return false;
-	if (has_negligible_term(p, h) || !positive_at_checks(p, h))
+	if (has_negligible_term(p, h) || cancelling(p, h) || !positive_at_checks(p, h))
 		return false;
 	h->valid = true;
 	return true;

@@ -25,7 +25,7 @@ void model_options_init(struct model_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->aggregate = MODEL_AGG_MEDIAN;
-	exponents_default(&o->exponents);
+	exponents_model_default(&o->exponents);
 	o->max_terms = 5;
 	o->cv = FIT_CV_LOO;
 	o->kfold = 5;

@@ -37,7 +37,8 @@
 struct model_options {
 	enum model_aggregate aggregate;   /* per-point value from the repetitions (median); the terms
 					     may be chosen with the mean (aggregate_for_selection) */
-	struct exponent_set exponents;    /* candidate terms per parameter (the paper's default) */
+	struct exponent_set exponents;    /* candidate terms per parameter (the paper's and the
+					     strong-scaling terms: exponents_model_default) */
 	unsigned max_terms;               /* terms besides the constant (5, capped by the points) */
 	enum fit_cv cv;                   /* leave-one-out (default) or k-fold */
 	unsigned kfold;                   /* folds for k-fold (5) */

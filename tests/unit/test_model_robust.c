@@ -1,7 +1,8 @@
 /* Unit tests for series the modeler used to get wrong with default options: many repetitions
  * (a GSL inverse that failed to converge aborted the process), identical repetitions (zero-width
  * intervals that excluded the truth), series with zeros (no hypothesis could be fitted),
- * constants (fitted as sqrt(p)), a model far off its data counted as modeled. */
+ * constants (fitted as sqrt(p)), a model far off its data counted as modeled, and strong
+ * scaling c/p + d without noise (fitted by cancelling terms, 72,000x off at 16x). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -202,6 +203,69 @@ static void models_far_off_their_data_are_not_modeled(void **state)
 	experiment_free(e);
 }
 
+static double strong(double p)
+{
+	return 5000 / p + 20;
+}
+
+static void strong_scaling_without_noise(void **state)
+{
+	/* the default options, no strong-scaling flag: c/p + d is found and predicted at 16x */
+	struct experiment *e = ladder(2, 7);
+	measure(e, "main/solve", strong, 5, 0, NULL);
+	struct model_results *res = model(e, 16 * 128);
+	const struct model_result *r = result(res, "main/solve");
+	assert_int_equal(r->status, MODEL_OK);
+	char buf[128];
+	pmnf_format(&r->fn, (const char *const *)e->params, buf, sizeof buf);
+	assert_string_equal(buf, "20 + 5000 * p^(-1)");
+	assert_true(fabs(r->prediction.value / strong(2048) - 1) < 1e-6);
+	model_results_free(res);
+
+	/* without the decaying terms no model fits; terms that cancel each other are not taken for
+	 * one (they were: 238.6 + 13.58 p^(1/2) log2(p)^2 - 68.41 p + 0.0072 p^(5/2), 72,000x off) */
+	struct model_options o;
+	model_options_init(&o);
+	assert_int_equal(exponents_parse("default", &o.exponents, NULL), 0);
+	o.has_target = true;
+	o.target[0] = 2048;
+	struct model_error err;
+	res = model_experiment(e, &o, &err);
+	r = &res->r[0];
+	assert_int_equal(r->status, MODEL_POOR);
+	for (unsigned k = 0; k < r->fn.nterms; k++)
+		assert_true(r->fn.term[k].coef > 0);
+	assert_true(r->prediction.value < 10 * strong(2048) && r->prediction.value > strong(2048) / 10);
+	model_results_free(res);
+	experiment_free(e);
+}
+
+static void cancelling_terms_are_not_a_fit(void **state)
+{
+	/* the model of the issue, as a hypothesis fitted to its own values: it fits them exactly,
+	 * but its parts are 50x the value they add up to */
+	double y[7], basis[3 * 7], sw[7], tss;
+	static const struct pmnf_factor terms[3] = {{0.5, 2}, {1, 0}, {2.5, 0}};
+	static const double coef[3] = {13.58, -68.41, 0.0072};
+	for (size_t i = 0; i < 7; i++) {
+		double p = (double)(2u << i);
+		y[i] = 238.6;
+		for (size_t k = 0; k < 3; k++) {
+			basis[k * 7 + i] = pmnf_factor_eval(terms[k], p);
+			y[i] += coef[k] * basis[k * 7 + i];
+		}
+	}
+	fit_weights(7, y, true, sw, &tss);
+	struct fit_problem fp = {.n = 7, .y = y, .sw = sw, .ncand = 3, .basis = basis, .tss = tss, .cv = FIT_CV_LOO};
+	struct fit_work *w = fit_work_new(7);
+	struct hypothesis h = {.nterms = 3, .constant = true, .idx = {0, 1, 2}};
+	assert_false(fit_hypothesis(&fp, &h, w));
+	/* two of its terms alone do not cancel */
+	struct hypothesis small = {.nterms = 1, .constant = true, .idx = {1}};
+	assert_true(fit_hypothesis(&fp, &small, w));
+	fit_work_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +275,8 @@ int main(void)
 		cmocka_unit_test(series_with_zeros_are_modeled),
 		cmocka_unit_test(constants_are_constants),
 		cmocka_unit_test(models_far_off_their_data_are_not_modeled),
+		cmocka_unit_test(strong_scaling_without_noise),
+		cmocka_unit_test(cancelling_terms_are_not_a_fit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
