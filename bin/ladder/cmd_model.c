@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "command.h"
+#include "model/advise.h"
 #include "model/extrap_io.h"
 #include "model/from_campaign.h"
 #include "model/model_json.h"
@@ -62,6 +63,10 @@ static const char help[] =
 	"Output:\n"
 	"  -f, --format text|json  the ranked table (default) or JSON with every model\n"
 	"      --top N             only the first N rows of the table\n"
+	"      --advise            for each call path (the ranked metric; one parameter), the rung to\n"
+	"                          measure next: where the selected model and a rival that fits the\n"
+	"                          ladder as well differ by 3 noise standard deviations, and the rung\n"
+	"                          short of the target that most narrows the prediction there\n"
 	"      --export extrap-json FILE\n"
 	"                          also write the measurements as Extra-P JSON input (Extra-P reads it\n"
 	"                          with --json) with ladder's models under the key \"ladder\"\n"
@@ -101,6 +106,7 @@ struct model_cli {
 	const char *export_path;
 	const char *target_text;
 	size_t top;
+	bool advise;
 	struct model_options o;
 };
 
@@ -202,6 +208,81 @@ static void print_summary(FILE *out, const struct model_results *res, size_t met
 		waits, res->ncallpaths * res->nmetrics, res->ncallpaths * res->nmetrics == 1 ? "" : "s", seconds);
 }
 
+static void format_fn(const struct experiment *e, const struct pmnf *f, char *buf, size_t len)
+{
+	pmnf_format(f, (const char *const *)e->params, buf, len);
+}
+
+/* one line of advice for call path cp */
+static void print_advice_line(FILE *out, const struct model_results *res, size_t cp, size_t metric)
+{
+	const struct experiment *e = res->e;
+	const char *p = e->params[0];
+	struct advice a;
+	fprintf(out, "  %s: ", experiment_callpath(e, cp));
+	if (model_advise(res, cp, metric, &a)) {
+		fprintf(out, "%s\n", a.note);
+		return;
+	}
+	char best[256], rival[256];
+	format_fn(e, &a.best, best, sizeof best);
+	if (a.has_rival) {
+		format_fn(e, &a.rival, rival, sizeof rival);
+		fprintf(out, "measure %s = %g to tell %s from %s (%.4g vs %.4g at the target): they differ by %.1f noise sd at "
+			"%s = %g, %.1f at %s = %g%s", p, a.separate_at, best, rival, a.best_pred, a.rival_pred, a.separation_now,
+			p, a.largest, a.separation, p, a.separate_at,
+			a.separation < ADVISE_SEPARATION ? " (not enough to tell them apart with one measurement)" : "");
+	} else {
+		fprintf(out, "no rival fits the ladder as well as %s", best);
+	}
+	if (a.has_narrowing)
+		fprintf(out, "; %s = %g narrows the prediction of %s at the target from +-%.1f%% to +-%.1f%% (one sd)", p,
+			a.narrow_at, best, 100 * a.sd_now, 100 * a.sd_after);
+	fprintf(out, " [noise of a per-point value %.1f%%]\n", 100 * a.noise_sd);
+}
+
+static void print_advice(FILE *out, const struct model_results *res, size_t metric, const size_t *order, size_t top)
+{
+	char target[256];
+	model_format_target(res, target, sizeof target);
+	fprintf(out, "\nadvice for %s at %s (the rung to measure next):\n", experiment_metric(res->e, metric), target);
+	size_t rows = top && top < res->ncallpaths ? top : res->ncallpaths;
+	for (size_t k = 0; k < rows; k++)
+		print_advice_line(out, res, order[k], metric);
+}
+
+/* the advice as JSON, one object per call path in ranking order */
+static json_t *advice_json(const struct model_results *res, size_t metric, const size_t *order, size_t top)
+{
+	json_t *list = json_array();
+	size_t rows = top && top < res->ncallpaths ? top : res->ncallpaths;
+	for (size_t k = 0; k < rows; k++) {
+		struct advice a;
+		json_t *o = json_pack("{s:s}", "callpath", experiment_callpath(res->e, order[k]));
+		if (model_advise(res, order[k], metric, &a)) {
+			json_object_set_new(o, "note", json_string(a.note));
+		} else {
+			char buf[256];
+			json_object_set_new(o, "noise_sd", json_real(a.noise_sd));
+			if (a.has_rival) {
+				format_fn(res->e, &a.rival, buf, sizeof buf);
+				json_object_set_new(o, "rival", json_string(buf));
+				json_object_set_new(o, "rival_prediction", json_real(a.rival_pred));
+				json_object_set_new(o, "separate_at", json_real(a.separate_at));
+				json_object_set_new(o, "separation", json_real(a.separation));
+				json_object_set_new(o, "separation_now", json_real(a.separation_now));
+			}
+			if (a.has_narrowing) {
+				json_object_set_new(o, "narrow_at", json_real(a.narrow_at));
+				json_object_set_new(o, "sd_now", json_real(a.sd_now));
+				json_object_set_new(o, "sd_after", json_real(a.sd_after));
+			}
+		}
+		json_array_append_new(list, o);
+	}
+	return list;
+}
+
 /* everything after reading: the part the campaign-container form will share */
 /* every (call path, metric) result into the campaign's /models */
 static bool store_models(const struct model_cli *cli, const struct model_results *res)
@@ -291,6 +372,8 @@ static int run_model(const struct model_cli *cli, struct experiment *e)
 	if (!strcmp(cli->format, "json")) {
 		json_t *doc = model_results_json(res, (size_t)metric, order);
 		json_object_set_new(doc, "input", json_string(cli->input));
+		if (cli->advise)
+			json_object_set_new(doc, "advice", advice_json(res, (size_t)metric, order, cli->top));
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		fputc('\n', stdout);
 		json_decref(doc);
@@ -298,6 +381,8 @@ static int run_model(const struct model_cli *cli, struct experiment *e)
 		print_header(stdout, cli, res, (size_t)metric);
 		model_print_table(stdout, res, (size_t)metric, order, cli->top);
 		print_summary(stdout, res, (size_t)metric, res->seconds);
+		if (cli->advise)
+			print_advice(stdout, res, (size_t)metric, order, cli->top);
 	}
 	free(order);
 	model_results_free(res);
@@ -316,6 +401,7 @@ static int parse_options(int argc, char **argv, struct model_cli *cli)
 		{"noise-limit", required_argument, NULL, 'N'}, {"basic", no_argument, NULL, 'B'},
 		{"top", required_argument, NULL, 'T'},        {"help", no_argument, NULL, 'h'},
 		{"params", required_argument, NULL, 'P'},     {"reduce", required_argument, NULL, 'R'},
+		{"advise", no_argument, NULL, 'A'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -395,6 +481,7 @@ static int parse_options(int argc, char **argv, struct model_cli *cli)
 			if (!rank_reduction_parse(optarg, &cli->reduce))
 				return cmd_usage_error(NAME, "--reduce expects max, min, mean, median or sum, got '%s'", optarg);
 			break;
+		case 'A': cli->advise = true; break;
 		case 'h': return cmd_print_help(NAME) == EXIT_OK ? -1 : EXIT_USAGE;
 		default: return EXIT_USAGE;
 		}
