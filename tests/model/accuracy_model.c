@@ -41,6 +41,8 @@ static const double noise_levels[NOISES] = {0, 0.02, 0.05, 0.10};
 /* one modeled series: its truth, what was predicted, at 16x and 64x */
 struct outcome {
 	double truth[2], pred[2];
+	bool has_interval[2], covered[2];
+	double width[2];            /* (hi - lo) / truth */
 	bool leading, has_function;
 	char model[160], want[160];
 	double noise;
@@ -124,6 +126,7 @@ static void basic_options(struct model_options *o)
 	o->basic = true;
 	o->aggregate = MODEL_AGG_MEAN;
 	o->relative_weights = false;
+	o->bootstrap = 0;
 }
 
 /* model the truths measured on l with noise, predict at 16x and 64x, append the outcomes */
@@ -146,7 +149,6 @@ static void run_ladder(const struct synth_ladder *l, double noise, bool basic, u
 	for (int f = 0; f < 2; f++) {
 		struct model_options o;
 		model_options_init(&o);
-		o.bootstrap = 0;
 		if (basic)
 			basic_options(&o);
 		o.has_target = true;
@@ -169,6 +171,11 @@ static void run_ladder(const struct synth_ladder *l, double noise, bool basic, u
 			o->truth[f] = pmnf_eval(&truths[k], res[f]->target);
 			o->has_function = model_status_has_function(r->status);
 			o->pred[f] = o->has_function ? r->prediction.value : NAN;
+			o->has_interval[f] = o->has_function && r->prediction.has_interval;
+			/* an exact prediction's interval has no width: rounding is no miss */
+			o->covered[f] = o->has_interval[f] && r->prediction.lo * (1 - 1e-9) <= o->truth[f] &&
+					o->truth[f] <= r->prediction.hi * (1 + 1e-9);
+			o->width[f] = o->has_interval[f] ? (r->prediction.hi - r->prediction.lo) / o->truth[f] : NAN;
 			if (f == 1) {
 				o->leading = r->status == MODEL_OK && pmnf_same_leading(&r->fn, &truths[k]);
 				pmnf_format(&r->fn, names, o->model, sizeof o->model);
@@ -195,8 +202,8 @@ static double error_factor(const struct outcome *o, int f)
 }
 
 struct figures {
-	size_t n, leading, beyond10;
-	double med[2], p90[2], maxfactor, spearman;
+	size_t n, leading, beyond10, intervals, covered[2];
+	double med[2], p90[2], maxfactor, spearman, width64;
 };
 
 /* the outcomes at one noise level (all: noise < 0) and of one family (all: family < 0) */
@@ -213,6 +220,11 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 		for (int f = 0; f < 2; f++)
 			err[f][g.n] = rel_error(o, f);
 		pred[g.n] = isfinite(o->pred[1]) ? o->pred[1] : 0;
+		if (o->has_interval[1]) {
+			work[g.intervals++] = o->width[1];
+			g.covered[0] += o->covered[0];
+			g.covered[1] += o->covered[1];
+		}
 		truth[g.n] = o->truth[1];
 		g.leading += o->leading;
 		double worst = fmax(error_factor(o, 0), error_factor(o, 1));
@@ -225,6 +237,10 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 		g.med[f] = gsl_stats_median_from_sorted_data(err[f], 1, g.n);
 		g.p90[f] = gsl_stats_quantile_from_sorted_data(err[f], 1, g.n, 0.9);
 	}
+	if (g.intervals) {
+		gsl_sort(work, 1, g.intervals);
+		g.width64 = gsl_stats_median_from_sorted_data(work, 1, g.intervals);
+	}
 	g.spearman = gsl_stats_spearman(pred, 1, truth, 1, g.n, work);
 	free(err[0]);
 	free(err[1]);
@@ -236,9 +252,13 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 
 static void print_row(const char *label, const char *modeler, const struct figures *g)
 {
-	printf("%-6s %-8s %5zu %7.1f%% %8.3g %8.3g %8.3g %8.3g %10.3g %6zu %8.3f\n", label, modeler, g->n,
+	printf("%-6s %-8s %5zu %7.1f%% %8.3g %8.3g %8.3g %8.3g %10.3g %6zu %8.3f", label, modeler, g->n,
 	       100.0 * (double)g->leading / (double)g->n, g->med[0], g->p90[0], g->med[1], g->p90[1], g->maxfactor,
 	       g->beyond10, g->spearman);
+	if (g->intervals && strcmp(modeler, "--basic"))   /* --basic gives no intervals */
+		printf(" %7.1f%% %7.1f%% %8.3g", 100.0 * (double)g->covered[0] / (double)g->intervals,
+		       100.0 * (double)g->covered[1] / (double)g->intervals, g->width64);
+	printf("\n");
 }
 
 static int by_error(const void *a, const void *b)
@@ -251,8 +271,9 @@ static void list_worst(struct tally *t, size_t count)
 {
 	qsort(t->o, t->n, sizeof t->o[0], by_error);
 	for (size_t k = 0; k < count && k < t->n; k++)
-		printf("  worst %zu: %.0f%% noise, factor %.3g at 64x: truth %s, model %s\n", k + 1, 100 * t->o[k].noise,
-		       error_factor(&t->o[k], 1), t->o[k].want, t->o[k].model);
+		printf("  worst %zu: %.0f%% noise, factor %.3g at 64x (%s): truth %s, model %s\n", k + 1, 100 * t->o[k].noise,
+		       error_factor(&t->o[k], 1), t->o[k].pred[1] > t->o[k].truth[1] ? "over" : "under", t->o[k].want,
+		       t->o[k].model);
 }
 
 static void run_all(bool basic, bool quick, struct tally *t)
@@ -280,10 +301,11 @@ int main(int argc, char **argv)
 	run_all(false, quick, &def);
 	run_all(true, quick, &basic);
 	printf("prediction accuracy on the synthetic set (%zu series per modeler; relative errors at 16x and 64x the\n"
-	       "largest rank count; factor = max(pred/truth, truth/pred); rank correlation of the predictions at 64x)\n",
+	       "largest rank count; factor = max(pred/truth, truth/pred); rank correlation of the predictions at 64x;\n"
+	       "how often the 95%% interval holds the truth at 16x and 64x, and its median width / truth at 64x)\n",
 	       def.n);
-	printf("%-6s %-8s %5s %8s %8s %8s %8s %8s %10s %6s %8s\n", "noise", "modeler", "n", "leading", "med@16x",
-	       "p90@16x", "med@64x", "p90@64x", "max factor", ">10x", "rank r");
+	printf("%-6s %-8s %5s %8s %8s %8s %8s %8s %10s %6s %8s %8s %8s %8s\n", "noise", "modeler", "n", "leading", "med@16x",
+	       "p90@16x", "med@64x", "p90@64x", "max factor", ">10x", "rank r", "cov@16x", "cov@64x", "width64");
 	for (int k = 0; k <= NOISES; k++) {
 		double noise = k < NOISES ? noise_levels[k] : -1;
 		char label[16];
