@@ -58,7 +58,7 @@ static const char help[] =
 	"      --noise-limit F     call a series too noisy when the points do not differ significantly\n"
 	"                          and repetitions spread by more than F (default 0.25 = 25%)\n"
 	"      --basic             Extra-P's basic modeler instead (one term + constant, mean, no\n"
-	"                          interval), for comparison\n"
+	"                          interval, the paper's exponents unless -e says), for comparison\n"
 	"\n"
 	"Output:\n"
 	"  -f, --format text|json  the ranked table (default) or JSON with every model\n"
@@ -107,6 +107,7 @@ struct model_cli {
 	const char *target_text;
 	size_t top;
 	bool advise;
+	bool exponents_given;
 	struct model_options o;
 };
 
@@ -420,6 +421,7 @@ static int parse_options(int argc, char **argv, struct model_cli *cli)
 		case 'e':
 			if (exponents_parse(optarg, &cli->o.exponents, &err))
 				return cmd_usage_error(NAME, "--exponents: %s", err.msg);
+			cli->exponents_given = true;
 			break;
 		case 'c':
 			if (!parse_cv(optarg, &cli->o))
@@ -486,6 +488,8 @@ static int parse_options(int argc, char **argv, struct model_cli *cli)
 		default: return EXIT_USAGE;
 		}
 	}
+	if (cli->o.basic && !cli->exponents_given)
+		exponents_default(&cli->o.exponents);   /* Extra-P's modeler: no negative exponents unless asked */
 	return EXIT_OK;
 }
 

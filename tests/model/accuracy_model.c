@@ -127,6 +127,7 @@ static void basic_options(struct model_options *o)
 	o->aggregate = MODEL_AGG_MEAN;
 	o->relative_weights = false;
 	o->bootstrap = 0;
+	exponents_default(&o->exponents);   /* as ladder model --basic */
 }
 
 /* model the truths measured on l with noise, predict at 16x and 64x, append the outcomes */

@@ -46,11 +46,12 @@ static void measure_once(enum synth_family fam, unsigned nparams, const char *ex
 	o.has_target = true;
 	synth_target(&l, 16, o.target);   /* 16x the largest rank count, the largest problem size */
 	if (basic) {
-		/* as bench_model: one term at most, means, unweighted, no intervals */
+		/* as bench_model: one term at most, means, unweighted, no intervals, the paper's terms */
 		o.basic = true;
 		o.aggregate = MODEL_AGG_MEAN;
 		o.relative_weights = false;
 		o.bootstrap = 0;
+		exponents_default(&o.exponents);
 	}
 	if (exponents)
 		assert_int_equal(exponents_parse(exponents, &o.exponents, NULL), 0);
