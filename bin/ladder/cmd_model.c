@@ -233,6 +233,8 @@ static void print_advice_line(FILE *out, const struct model_results *res, size_t
 			"%s = %g, %.1f at %s = %g%s", p, a.separate_at, best, rival, a.best_pred, a.rival_pred, a.separation_now,
 			p, a.largest, a.separation, p, a.separate_at,
 			a.separation < ADVISE_SEPARATION ? " (not enough to tell them apart with one measurement)" : "");
+		if (a.agree_to > 0)
+			fprintf(out, "; they agree within the noise up to %s = %g", p, a.agree_to);
 	} else {
 		fprintf(out, "no rival fits the ladder as well as %s", best);
 	}
@@ -272,6 +274,7 @@ static json_t *advice_json(const struct model_results *res, size_t metric, const
 				json_object_set_new(o, "separate_at", json_real(a.separate_at));
 				json_object_set_new(o, "separation", json_real(a.separation));
 				json_object_set_new(o, "separation_now", json_real(a.separation_now));
+				json_object_set_new(o, "agree_to", json_real(a.agree_to));
 			}
 			if (a.has_narrowing) {
 				json_object_set_new(o, "narrow_at", json_real(a.narrow_at));

@@ -98,6 +98,12 @@ static void candidate_rungs(const double *pts, size_t n, double target, struct a
 static void separate(struct advice *a)
 {
 	a->separation_now = advise_separation(&a->best, &a->rival, a->largest, a->noise_sd);
+	a->agree_to = a->separation_now <= 1 ? a->largest : 0;
+	for (size_t k = 0; k < a->nrungs && a->agree_to > 0; k++)
+		if (advise_separation(&a->best, &a->rival, a->rung[k], a->noise_sd) <= 1)
+			a->agree_to = a->rung[k];
+		else
+			break;
 	a->separation = -1;
 	for (size_t k = 0; k < a->nrungs; k++) {
 		double s = advise_separation(&a->best, &a->rival, a->rung[k], a->noise_sd);

@@ -53,6 +53,9 @@ struct advice {
 	double separation_now;      /* their difference at the largest measured rung, in noise sd */
 	double separate_at;         /* the rung advised to tell them apart */
 	double separation;          /* their difference there, in noise sd */
+	double agree_to;            /* the largest rung up to which they agree within one noise sd:
+				       how far the ladder supports a prediction (0: not even at the
+				       largest measured rung) */
 	/* narrowing */
 	bool has_narrowing;
 	double narrow_at;           /* the rung that most narrows the prediction at the target */

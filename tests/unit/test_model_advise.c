@@ -71,6 +71,11 @@ static void separates_two_rivals_beyond_the_ladder(void **state)
 		assert_true(a.separate_at > 16 && a.separate_at < 1024);
 		assert_true(a.separation >= ADVISE_SEPARATION);
 		assert_true(advise_separation(&a.best, &a.rival, a.separate_at / 2, a.noise_sd) < ADVISE_SEPARATION);
+		/* they agree within one sd up to a rung short of the advised one (or not even at 16) */
+		assert_true(a.agree_to < a.separate_at);
+		if (a.agree_to > 0)
+			assert_true(advise_separation(&a.best, &a.rival, a.agree_to, a.noise_sd) <= 1 &&
+				    advise_separation(&a.best, &a.rival, a.agree_to * 2, a.noise_sd) > 1);
 		/* the truth's two halves part by 3.5% at 32, 5% at 64 and 10% at 128; the rivals fitted
 		 * to the values between them (+-5% noise, five repetitions) part at one of those */
 		assert_true(a.separate_at == 32 || a.separate_at == 64 || a.separate_at == 128);
