@@ -47,6 +47,7 @@ struct outcome {
 	char model[160], want[160];
 	double noise;
 	int family;
+	size_t rungs;               /* of the ladder (along p) */
 };
 
 enum { F_ONE, F_TWO, F_STRONG, F_PARAMS, FAMILIES };
@@ -167,6 +168,7 @@ static void run_ladder(const struct synth_ladder *l, double noise, bool basic, u
 		memset(o, 0, sizeof *o);
 		o->noise = noise;
 		o->family = family[k];
+		o->rungs = l->nparams == 1 ? l->npoints : 5;
 		for (int f = 0; f < 2; f++) {
 			const struct model_result *r = &res[f]->r[model_index(res[f], k, metric)];
 			o->truth[f] = pmnf_eval(&truths[k], res[f]->target);
@@ -207,8 +209,9 @@ struct figures {
 	double med[2], p90[2], maxfactor, spearman, width64;
 };
 
-/* the outcomes at one noise level (all: noise < 0) and of one family (all: family < 0) */
-static struct figures figures_of(const struct tally *t, double noise, int family)
+/* the outcomes at one noise level (all: noise < 0), of one family (all: family < 0) and one
+ * ladder length (all: 0) */
+static struct figures figures_of(const struct tally *t, double noise, int family, size_t rungs)
 {
 	struct figures g = {0};
 	double *err[2] = {malloc((t->n + 1) * sizeof(double)), malloc((t->n + 1) * sizeof(double))};
@@ -216,7 +219,7 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 	double *work = malloc(2 * (t->n + 1) * sizeof(double));
 	for (size_t k = 0; k < t->n; k++) {
 		const struct outcome *o = &t->o[k];
-		if ((noise >= 0 && o->noise != noise) || (family >= 0 && o->family != family))
+		if ((noise >= 0 && o->noise != noise) || (family >= 0 && o->family != family) || (rungs && o->rungs != rungs))
 			continue;
 		for (int f = 0; f < 2; f++)
 			err[f][g.n] = rel_error(o, f);
@@ -311,7 +314,7 @@ int main(int argc, char **argv)
 		double noise = k < NOISES ? noise_levels[k] : -1;
 		char label[16];
 		snprintf(label, sizeof label, k < NOISES ? "%.0f%%" : "all", 100 * noise);
-		struct figures gd = figures_of(&def, noise, -1), gb = figures_of(&basic, noise, -1);
+		struct figures gd = figures_of(&def, noise, -1, 0), gb = figures_of(&basic, noise, -1, 0);
 		if (!gd.n)
 			continue;
 		print_row(label, "default", &gd);
@@ -319,12 +322,22 @@ int main(int argc, char **argv)
 	}
 	printf("by family, all noise levels:\n");
 	for (int f = 0; f < FAMILIES; f++) {
-		struct figures gd = figures_of(&def, -1, f), gb = figures_of(&basic, -1, f);
+		struct figures gd = figures_of(&def, -1, f, 0), gb = figures_of(&basic, -1, f, 0);
 		printf("  %s\n", family_names[f]);
 		print_row("all", "default", &gd);
 		print_row("all", "--basic", &gb);
 	}
-	struct figures all = figures_of(&def, -1, -1);
+	printf("by ladder, all noise levels (two parameters: 5 x 5 rungs):\n");
+	static const size_t lengths[] = {5, 7};
+	for (int k = 0; k < 2; k++) {
+		struct figures gd = figures_of(&def, -1, -1, lengths[k]), gb = figures_of(&basic, -1, -1, lengths[k]);
+		if (!gd.n)
+			continue;
+		printf("  %zu rungs\n", lengths[k]);
+		print_row("all", "default", &gd);
+		print_row("all", "--basic", &gb);
+	}
+	struct figures all = figures_of(&def, -1, -1, 0);
 	double lead = 100.0 * (double)all.leading / (double)all.n;
 	printf("goals with default options: leading term >= 80%% (%.1f%%: %s), p90 error at 64x <= 0.5 (%.3g: %s), "
 	       "no prediction off by more than 10x (%zu: %s)\n",
