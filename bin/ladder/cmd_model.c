@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "command.h"
+#include "model/advise.h"
 #include "model/extra_p.h"
 #include "model/from_campaign.h"
 #include "model/model_json.h"
@@ -47,8 +48,8 @@ static const char help[] =
 	"  -m, --metric M          the metric to rank by (default: time if present, else the first)\n"
 	"  -n, --terms N           at most N terms besides the constant (default 5, 1..8)\n"
 	"  -e, --exponents SPEC    candidate terms: default | strong | i=LIST;j=LIST | terms=I:J,...,\n"
-	"                          joined with ';' (e.g. 'default;strong' adds 1/p, log p / p, ... for\n"
-	"                          strong scaling). See 'exponents' below.\n"
+	"                          joined with ';' (without -e: 'default;strong', the paper's terms and\n"
+	"                          1/p, log p / p, ... for strong scaling). See 'exponents' below.\n"
 	"      --cv loo|k=K        cross-validation: leave-one-out (default) or K-fold\n"
 	"  -a, --aggregate A       per-point value from the repetitions: median (default), mean, min, max\n"
 	"      --level L           prediction interval level (default 0.95)\n"
@@ -57,17 +58,22 @@ static const char help[] =
 	"      --noise-limit F     call a series too noisy when the points do not differ significantly\n"
 	"                          and repetitions spread by more than F (default 0.25 = 25%)\n"
 	"      --basic             Extra-P's basic modeler instead (one term + constant, mean, no\n"
-	"                          interval), for comparison\n"
+	"                          interval, the paper's exponents unless -e says), for comparison\n"
 	"\n"
 	"Output:\n"
 	"  -f, --format text|json  the ranked table (default) or JSON with every model\n"
 	"      --top N             only the first N rows of the table\n"
+	"      --advise            for each call path (the ranked metric; one parameter), the rung to\n"
+	"                          measure next: where the selected model and a rival that fits the\n"
+	"                          ladder as well differ by 3 noise standard deviations, and the rung\n"
+	"                          short of the target that most narrows the prediction there\n"
 	"      --export extrap-json FILE\n"
 	"                          also write the measurements as Extra-P JSON input (Extra-P reads it\n"
 	"                          with --json) with ladder's models under the key \"ladder\"\n"
 	"  -h, --help              this help\n"
 	"\n"
-	"Exponents: the default set is i in {0, 1/2, 1, 3/2, 2, 5/2, 3}, j in {0, 1, 2} (20 terms).\n"
+	"Exponents: 'default' is the paper's set, i in {0, 1/2, 1, 3/2, 2, 5/2, 3}, j in {0, 1, 2} (20\n"
+	"terms); 'strong' adds i in {-1/2, -1, -3/2, -2}, j in {0, 1}. Both are searched unless -e says.\n"
 	"'i=0,1/4,1/3,1/2,1;j=0,1' gives the products of the two lists; 'terms=1:0,1/2:1' lists terms.\n"
 	"\n"
 	"How it works: repetitions are aggregated per point; if they vary more than the points differ,\n"
@@ -78,8 +84,13 @@ static const char help[] =
 	"are chosen with the mean of the repetitions when their noise makes it more precise than the\n"
 	"median, then fitted to the per-point values. The interval covers a bootstrap over the\n"
 	"repetitions that re-selects the model each time and the average over all hypotheses searched,\n"
-	"weighted by how well they explain the data. For each call path whose time grows faster than\n"
-	"its bytes, messages or visits can explain, a note says wait states are likely.\n"
+	"weighted by how well they explain the data. Hypotheses whose terms cancel each other (parts\n"
+	"more than 4x the value they add up to, in the data or at the target) are not considered. A\n"
+	"model that misses the measured values by more than a third on average (SMAPE) is reported as\n"
+	"a poor fit and not counted as modeled; a series that is zero at its smallest rank counts only\n"
+	"(no neighbours at p = 1) is modeled from its first non-zero rung when the zeros cannot be\n"
+	"fitted. For each call path whose time grows faster than its bytes, messages or visits can\n"
+	"explain, a note says wait states are likely.\n"
 	"\n"
 	"Exit status: 0 models printed, 1 unreadable input or data the search cannot use (too few\n"
 	"points, NaN or negative values, non-positive parameter values where logarithms are needed,\n"
@@ -95,6 +106,8 @@ struct model_cli {
 	const char *export_path;
 	const char *target_text;
 	size_t top;
+	bool advise;
+	bool exponents_given;
 	struct model_options o;
 };
 
@@ -183,16 +196,95 @@ static void print_header(FILE *out, const struct model_cli *cli, const struct mo
 
 static void print_summary(FILE *out, const struct model_results *res, size_t metric, double seconds)
 {
-	size_t counts[5] = {0}, waits = 0;
+	size_t counts[MODEL_STATUSES] = {0}, waits = 0;
 	for (size_t c = 0; c < res->ncallpaths; c++) {
 		const struct model_result *r = &res->r[model_index(res, c, metric)];
 		counts[r->status]++;
 		waits += r->wait_state;
 	}
-	fprintf(out, "\n%zu modeled, %zu too noisy, %zu with too few points, %zu not measured, %zu failed; "
-		"%zu with likely wait states (%zu model%s in %.2f s)\n",
+	fprintf(out, "\n%zu modeled, %zu too noisy, %zu with too few points, %zu not measured, %zu failed, "
+		"%zu poor fit%s (not counted as modeled); %zu with likely wait states (%zu model%s in %.2f s)\n",
 		counts[MODEL_OK], counts[MODEL_NOISY], counts[MODEL_FEW_POINTS], counts[MODEL_NO_DATA], counts[MODEL_FAILED],
+		counts[MODEL_POOR], counts[MODEL_POOR] == 1 ? "" : "s",
 		waits, res->ncallpaths * res->nmetrics, res->ncallpaths * res->nmetrics == 1 ? "" : "s", seconds);
+}
+
+static void format_fn(const struct experiment *e, const struct pmnf *f, char *buf, size_t len)
+{
+	pmnf_format(f, (const char *const *)e->params, buf, len);
+}
+
+/* one line of advice for call path cp */
+static void print_advice_line(FILE *out, const struct model_results *res, size_t cp, size_t metric)
+{
+	const struct experiment *e = res->e;
+	const char *p = e->params[0];
+	struct advice a;
+	fprintf(out, "  %s: ", experiment_callpath(e, cp));
+	if (model_advise(res, cp, metric, &a)) {
+		fprintf(out, "%s\n", a.note);
+		return;
+	}
+	char best[256], rival[256];
+	format_fn(e, &a.best, best, sizeof best);
+	if (a.has_rival) {
+		format_fn(e, &a.rival, rival, sizeof rival);
+		fprintf(out, "measure %s = %g to tell %s from %s (%.4g vs %.4g at the target): they differ by %.1f noise sd at "
+			"%s = %g, %.1f at %s = %g%s", p, a.separate_at, best, rival, a.best_pred, a.rival_pred, a.separation_now,
+			p, a.largest, a.separation, p, a.separate_at,
+			a.separation < ADVISE_SEPARATION ? " (not enough to tell them apart with one measurement)" : "");
+		if (a.agree_to > 0)
+			fprintf(out, "; they agree within the noise up to %s = %g", p, a.agree_to);
+	} else {
+		fprintf(out, "no rival fits the ladder as well as %s", best);
+	}
+	if (a.has_narrowing)
+		fprintf(out, "; %s = %g narrows the prediction of %s at the target from +-%.1f%% to +-%.1f%% (one sd)", p,
+			a.narrow_at, best, 100 * a.sd_now, 100 * a.sd_after);
+	fprintf(out, " [noise of a per-point value %.1f%%]\n", 100 * a.noise_sd);
+}
+
+static void print_advice(FILE *out, const struct model_results *res, size_t metric, const size_t *order, size_t top)
+{
+	char target[256];
+	model_format_target(res, target, sizeof target);
+	fprintf(out, "\nadvice for %s at %s (the rung to measure next):\n", experiment_metric(res->e, metric), target);
+	size_t rows = top && top < res->ncallpaths ? top : res->ncallpaths;
+	for (size_t k = 0; k < rows; k++)
+		print_advice_line(out, res, order[k], metric);
+}
+
+/* the advice as JSON, one object per call path in ranking order */
+static json_t *advice_json(const struct model_results *res, size_t metric, const size_t *order, size_t top)
+{
+	json_t *list = json_array();
+	size_t rows = top && top < res->ncallpaths ? top : res->ncallpaths;
+	for (size_t k = 0; k < rows; k++) {
+		struct advice a;
+		json_t *o = json_pack("{s:s}", "callpath", experiment_callpath(res->e, order[k]));
+		if (model_advise(res, order[k], metric, &a)) {
+			json_object_set_new(o, "note", json_string(a.note));
+		} else {
+			char buf[256];
+			json_object_set_new(o, "noise_sd", json_real(a.noise_sd));
+			if (a.has_rival) {
+				format_fn(res->e, &a.rival, buf, sizeof buf);
+				json_object_set_new(o, "rival", json_string(buf));
+				json_object_set_new(o, "rival_prediction", json_real(a.rival_pred));
+				json_object_set_new(o, "separate_at", json_real(a.separate_at));
+				json_object_set_new(o, "separation", json_real(a.separation));
+				json_object_set_new(o, "separation_now", json_real(a.separation_now));
+				json_object_set_new(o, "agree_to", json_real(a.agree_to));
+			}
+			if (a.has_narrowing) {
+				json_object_set_new(o, "narrow_at", json_real(a.narrow_at));
+				json_object_set_new(o, "sd_now", json_real(a.sd_now));
+				json_object_set_new(o, "sd_after", json_real(a.sd_after));
+			}
+		}
+		json_array_append_new(list, o);
+	}
+	return list;
 }
 
 /* everything after reading: the part the campaign-container form will share */
@@ -214,7 +306,7 @@ static bool store_models(const struct model_cli *cli, const struct model_results
 			const struct model_result *r = &res->r[model_index(res, cp, m)];
 			struct campaign_model *row = &rows[model_index(res, cp, m)];
 			char formula[512] = "";
-			if (r->status == MODEL_OK || r->status == MODEL_NOISY)
+			if (model_status_has_function(r->status))
 				pmnf_format(&r->fn, names, formula, sizeof formula);
 			row->callpath = (char *)experiment_callpath(e, cp);
 			row->metric = (char *)experiment_metric(e, m);
@@ -284,6 +376,8 @@ static int run_model(const struct model_cli *cli, struct experiment *e)
 	if (!strcmp(cli->format, "json")) {
 		json_t *doc = model_results_json(res, (size_t)metric, order);
 		json_object_set_new(doc, "input", json_string(cli->input));
+		if (cli->advise)
+			json_object_set_new(doc, "advice", advice_json(res, (size_t)metric, order, cli->top));
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		fputc('\n', stdout);
 		json_decref(doc);
@@ -291,6 +385,8 @@ static int run_model(const struct model_cli *cli, struct experiment *e)
 		print_header(stdout, cli, res, (size_t)metric);
 		model_print_table(stdout, res, (size_t)metric, order, cli->top);
 		print_summary(stdout, res, (size_t)metric, res->seconds);
+		if (cli->advise)
+			print_advice(stdout, res, (size_t)metric, order, cli->top);
 	}
 	free(order);
 	model_results_free(res);
@@ -309,6 +405,7 @@ static int parse_options(int argc, char **argv, struct model_cli *cli)
 		{"noise-limit", required_argument, NULL, 'N'}, {"basic", no_argument, NULL, 'B'},
 		{"top", required_argument, NULL, 'T'},        {"help", no_argument, NULL, 'h'},
 		{"params", required_argument, NULL, 'P'},     {"reduce", required_argument, NULL, 'R'},
+		{"advise", no_argument, NULL, 'A'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -327,6 +424,7 @@ static int parse_options(int argc, char **argv, struct model_cli *cli)
 		case 'e':
 			if (exponents_parse(optarg, &cli->o.exponents, &err))
 				return cmd_usage_error(NAME, "--exponents: %s", err.msg);
+			cli->exponents_given = true;
 			break;
 		case 'c':
 			if (!parse_cv(optarg, &cli->o))
@@ -388,10 +486,13 @@ static int parse_options(int argc, char **argv, struct model_cli *cli)
 			if (!rank_reduction_parse(optarg, &cli->reduce))
 				return cmd_usage_error(NAME, "--reduce expects max, min, mean, median or sum, got '%s'", optarg);
 			break;
+		case 'A': cli->advise = true; break;
 		case 'h': return cmd_print_help(NAME) == EXIT_OK ? -1 : EXIT_USAGE;
 		default: return EXIT_USAGE;
 		}
 	}
+	if (cli->o.basic && !cli->exponents_given)
+		exponents_default(&cli->o.exponents);   /* Extra-P's modeler: no negative exponents unless asked */
 	return EXIT_OK;
 }
 

@@ -119,6 +119,8 @@ static double order_statistic_variance(const double *x, size_t n, unsigned k, un
 static double simulated_median_variance(const double *dev, size_t nd, size_t r, unsigned long seed)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!rng)
+		return NAN;
 	gsl_rng_set(rng, seed);
 	double draws[NOISE_DRAWS], v[r];
 	for (size_t b = 0; b < NOISE_DRAWS; b++) {

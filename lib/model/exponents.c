@@ -46,6 +46,13 @@ static void add_strong(struct exponent_set *s)
 	add_product(s, is, 4, js, 2);
 }
 
+void exponents_model_default(struct exponent_set *s)
+{
+	exponents_default(s);
+	add_strong(s);
+	qsort(s->f, s->n, sizeof s->f[0], by_order);
+}
+
 /* "3", "-1/2", "0.25" */
 static bool parse_number(const char *tok, double *out)
 {

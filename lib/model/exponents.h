@@ -30,6 +30,9 @@ struct exponent_set {
 };
 
 void exponents_default(struct exponent_set *s);
+/* the set model_options_init chooses: the paper's and the strong-scaling terms ("default;strong"),
+ * so that strong scaling (c/p + d) needs no flag */
+void exponents_model_default(struct exponent_set *s);
 /* -1 with a message naming the bad item */
 int exponents_parse(const char *spec, struct exponent_set *s, struct model_error *err);
 /* a term needs x > 0 (logarithms, negative or fractional powers) */

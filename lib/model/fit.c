@@ -5,6 +5,7 @@
 #include "model/fit.h"
 
 #include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stdlib.h>
@@ -74,13 +75,15 @@ double fit_weighted_tss(size_t n, const double *y, const double *sw)
 
 void fit_weights(size_t n, const double *y, bool relative, double *sw, double *tss)
 {
-	double ymax = 0;
+	/* a zero value (no messages at p = 1) has no relative error: it is weighted as the smallest
+	 * non-zero value, not by 1/0 (which gave it all the leverage and left no hypothesis valid) */
+	double ymin = INFINITY;
 	for (size_t i = 0; i < n; i++)
-		ymax = fmax(ymax, fabs(y[i]));
-	for (size_t i = 0; i < n; i++) {
-		double floor_ = ymax > 0 ? 1e-9 * ymax : 1.0;
+		if (fabs(y[i]) > 0)
+			ymin = fmin(ymin, fabs(y[i]));
+	double floor_ = isfinite(ymin) ? ymin : 1.0;
+	for (size_t i = 0; i < n; i++)
 		sw[i] = relative ? 1.0 / fmax(fabs(y[i]), floor_) : 1.0;
-	}
 	*tss = fit_weighted_tss(n, y, sw);
 }
 
@@ -142,14 +145,15 @@ static bool factorise(const double *x, size_t rows, size_t m, double *qr, double
 	return true;
 }
 
-static void solve(double *qr, double *tau, size_t rows, size_t m, const double *y, double *beta, double *res)
+/* false when GSL reports an error (the error handler is off: model_experiment) */
+static bool solve(double *qr, double *tau, size_t rows, size_t m, const double *y, double *beta, double *res)
 {
 	gsl_matrix_view a = gsl_matrix_view_array(qr, rows, m);
 	gsl_vector_view t = gsl_vector_view_array(tau, m);
 	gsl_vector_const_view b = gsl_vector_const_view_array(y, rows);
 	gsl_vector_view xb = gsl_vector_view_array(beta, m);
 	gsl_vector_view r = gsl_vector_view_array(res, rows);
-	gsl_linalg_QR_lssolve(&a.matrix, &t.vector, &b.vector, &xb.vector, &r.vector);
+	return gsl_linalg_QR_lssolve(&a.matrix, &t.vector, &b.vector, &xb.vector, &r.vector) == GSL_SUCCESS;
 }
 
 /* leave-one-out residuals (weighted) from the leverages of the full fit; false when a point
@@ -162,8 +166,8 @@ static bool loo_residuals(struct fit_work *w, size_t n, size_t m, double *cvres)
 	double lev[n];
 	memset(lev, 0, sizeof lev);
 	for (size_t c = 0; c < m; c++) {
-		gsl_vector_set_basis(&v.vector, c);
-		gsl_linalg_QR_Qvec(&a.matrix, &t.vector, &v.vector);
+		if (gsl_vector_set_basis(&v.vector, c) || gsl_linalg_QR_Qvec(&a.matrix, &t.vector, &v.vector))
+			return false;
 		for (size_t i = 0; i < n; i++)
 			lev[i] += w->v[i] * w->v[i];
 	}
@@ -199,7 +203,8 @@ static bool kfold_residuals(const struct fit_problem *p, struct fit_work *w, siz
 			continue;
 		if (nt < m || !factorise(w->xt, nt, m, qr, tau))
 			return false;
-		solve(qr, tau, nt, m, w->yt, beta, res);
+		if (!solve(qr, tau, nt, m, w->yt, beta, res))
+			return false;
 		for (size_t i = 0; i < p->n; i++) {
 			if (p->fold[i] != f)
 				continue;
@@ -243,16 +248,43 @@ static bool has_negligible_term(const struct fit_problem *p, const struct hypoth
 	return false;
 }
 
+/* the value of h at a point (basis: the candidates' values there, stride apart) and the sum of
+ * the magnitudes of its parts */
+static double value_and_magnitude(const struct hypothesis *h, const double *basis, size_t stride, double *magnitude)
+{
+	double v = h->c0;
+	*magnitude = fabs(h->c0);
+	for (unsigned k = 0; k < h->nterms; k++) {
+		double part = h->coef[k] * basis[h->idx[k] * stride];
+		v += part;
+		*magnitude += fabs(part);
+	}
+	return v;
+}
+
+/* positive at the check points, and not cancelling there */
 static bool positive_at_checks(const struct fit_problem *p, const struct hypothesis *h)
 {
 	for (size_t c = 0; c < p->ncheck; c++) {
-		double v = h->c0;
-		for (unsigned k = 0; k < h->nterms; k++)
-			v += h->coef[k] * p->basis_check[h->idx[k] * p->ncheck + c];
-		if (!(v > 0))
+		double magnitude, v = value_and_magnitude(h, p->basis_check + c, p->ncheck, &magnitude);
+		if (!(v > 0) || (h->nterms > 1 && magnitude > FIT_CANCEL_LIMIT * v))
 			return false;
 	}
 	return true;
+}
+
+/* terms that cancel each other at a measured point: their parts are far larger than the value
+ * they add up to (238.6 + 13.58 p^(1/2) log2(p)^2 - 68.41 p + 0.0072 p^(5/2) for 5000/p + 20) */
+static bool cancelling(const struct fit_problem *p, const struct hypothesis *h)
+{
+	if (h->nterms < 2)
+		return false;
+	for (size_t i = 0; i < p->n; i++) {
+		double magnitude, v = value_and_magnitude(h, p->basis + i, p->n, &magnitude);
+		if (magnitude > FIT_CANCEL_LIMIT * fmax(fabs(v), fabs(p->y[i])))
+			return true;
+	}
+	return false;
 }
 
 bool fit_hypothesis(const struct fit_problem *p, struct hypothesis *h, struct fit_work *w)
@@ -268,7 +300,8 @@ bool fit_hypothesis(const struct fit_problem *p, struct hypothesis *h, struct fi
 		return false;
 	for (size_t i = 0; i < n; i++)
 		w->yp[i] = p->sw[i] * p->y[i];
-	solve(w->qr, w->tau, n, m, w->yp, w->beta, w->res);
+	if (!solve(w->qr, w->tau, n, m, w->yp, w->beta, w->res))
+		return false;
 	size_t c = 0;
 	h->c0 = h->constant ? w->beta[c] / w->scale[c] : 0.0;
 	c += h->constant ? 1 : 0;
@@ -288,7 +321,7 @@ bool fit_hypothesis(const struct fit_problem *p, struct hypothesis *h, struct fi
 	for (unsigned k = 0; k < h->nterms; k++)
 		if (!isfinite(h->coef[k]))
 			return false;
-	if (has_negligible_term(p, h) || !positive_at_checks(p, h))
+	if (has_negligible_term(p, h) || cancelling(p, h) || !positive_at_checks(p, h))
 		return false;
 	h->valid = true;
 	return true;
@@ -296,18 +329,18 @@ bool fit_hypothesis(const struct fit_problem *p, struct hypothesis *h, struct fi
 
 /* m x rows operator P with beta_scaled = P (sw y), from the QR factors of rows x[0..rows):
  * P = R^-1 Q1^T, Q1 the first m columns of Q */
-static void solution_operator(double *qr, double *tau, size_t rows, size_t m, double *pmat)
+static bool solution_operator(double *qr, double *tau, size_t rows, size_t m, double *pmat)
 {
 	gsl_matrix_view a = gsl_matrix_view_array(qr, rows, m);
 	gsl_vector_view t = gsl_vector_view_array(tau, m);
 	for (size_t c = 0; c < m; c++) {
 		gsl_vector_view v = gsl_vector_view_array(pmat + c * rows, rows);
-		gsl_vector_set_basis(&v.vector, c);
-		gsl_linalg_QR_Qvec(&a.matrix, &t.vector, &v.vector);
+		if (gsl_vector_set_basis(&v.vector, c) || gsl_linalg_QR_Qvec(&a.matrix, &t.vector, &v.vector))
+			return false;
 	}
 	gsl_matrix_view r = gsl_matrix_submatrix(&a.matrix, 0, 0, m, m);
 	gsl_matrix_view pv = gsl_matrix_view_array(pmat, m, rows);
-	gsl_blas_dtrsm(CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, 1.0, &r.matrix, &pv.matrix);
+	return gsl_blas_dtrsm(CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, 1.0, &r.matrix, &pv.matrix) == GSL_SUCCESS;
 }
 
 int fit_operators(const struct fit_problem *p, const struct hypothesis *h, const double *x0,
@@ -320,13 +353,19 @@ int fit_operators(const struct fit_problem *p, const struct hypothesis *h, const
 	ops->g = xmalloc(n * sizeof(double));
 	ops->cvop = xcalloc(n * n, sizeof(double));
 	ops->resop = xmalloc(n * n * sizeof(double));
-	solution_operator(w->qr, w->tau, n, m, w->p);
+	if (!solution_operator(w->qr, w->tau, n, m, w->p)) {
+		fit_ops_free(ops);
+		return -1;
+	}
 
 	/* residual operator I - X P */
 	gsl_matrix_view xv = gsl_matrix_view_array(w->x, n, m), pv = gsl_matrix_view_array(w->p, m, n);
 	gsl_matrix_view rv = gsl_matrix_view_array(ops->resop, n, n);
 	gsl_matrix_set_identity(&rv.matrix);
-	gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, -1.0, &xv.matrix, &pv.matrix, 1.0, &rv.matrix);
+	if (gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, -1.0, &xv.matrix, &pv.matrix, 1.0, &rv.matrix)) {
+		fit_ops_free(ops);
+		return -1;
+	}
 
 	/* prediction functional */
 	double u[FIT_MAX_COEF];
@@ -364,9 +403,10 @@ int fit_operators(const struct fit_problem *p, const struct hypothesis *h, const
 		}
 		if (nt == n)
 			continue;
-		if (nt < m || !factorise(w->xt, nt, m, qr, tau))
+		if (nt < m || !factorise(w->xt, nt, m, qr, tau) || !solution_operator(qr, tau, nt, m, pf)) {
+			fit_ops_free(ops);
 			return -1;
-		solution_operator(qr, tau, nt, m, pf);
+		}
 		for (size_t i = 0; i < n; i++) {
 			if (p->fold[i] != f)
 				continue;

@@ -63,7 +63,8 @@ void fit_work_free(struct fit_work *w);
 /* the level of the tests of fit_within_noise and fit_significant */
 #define FIT_ALPHA 0.05
 
-/* Fill in sw and tss for y: relative weights (1/|y|, floored at 1e-9 of the largest) or none. */
+/* Fill in sw and tss for y: relative weights (1/|y|, zeros weighted as the smallest non-zero
+ * |y|) or none. */
 void fit_weights(size_t n, const double *y, bool relative, double *sw, double *tss);
 /* Other values at the same points, with the same weights (tss recomputed). */
 void fit_problem_set_values(struct fit_problem *p, const double *y);
@@ -90,6 +91,11 @@ bool fit_significant(const struct fit_problem *p, const struct hypothesis *small
 /* k-fold assignment: adjacent points (in the order given by rank) go to different folds */
 void fit_assign_folds(size_t n, const double *order_key, unsigned k, unsigned *fold);
 
+/* A hypothesis whose parts (constant and terms) add up in magnitude to more than this times its
+ * value, at a measured point or a check point, has terms that cancel each other: it fits by
+ * balancing large growing terms against each other and is implausible beyond the data. */
+#define FIT_CANCEL_LIMIT 4.0
+
 /* the coefficients of a hypothesis at most */
 #define FIT_MAX_COEF (PMNF_MAX_TERMS + 1)
 /* The design of h: x (n x m, row-major) = the weights times the constant and the candidate
@@ -98,8 +104,8 @@ void fit_assign_folds(size_t n, const double *order_key, unsigned k, unsigned *f
 size_t fit_design(const struct fit_problem *p, const struct hypothesis *h, double *x, double *scale);
 
 /* Fit h (nterms, constant, idx set) to p: coefficients, cv, rss, ar2 and valid (false when the
- * hypothesis is degenerate, has too few points, a negligible term, or goes non-positive at a
- * check point). */
+ * hypothesis is degenerate, has too few points, a negligible term, terms that cancel each other
+ * (FIT_CANCEL_LIMIT), or goes non-positive at a check point). */
 bool fit_hypothesis(const struct fit_problem *p, struct hypothesis *h, struct fit_work *w);
 
 struct fit_ops {

@@ -4,20 +4,23 @@
  */
 #include "model/fit.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <string.h>
+
+#include "model/critical.h"
 
 static void critical_values(size_t n, size_t ncand, double noise_dof, double *fcrit, double *fadd)
 {
 	for (size_t m = 0; m < PMNF_MAX_TERMS + 2; m++)
-		fcrit[m] = noise_dof > 0 && n > m ? gsl_cdf_fdist_Qinv(FIT_ALPHA, (double)(n - m), noise_dof) : 0.0;
+		fcrit[m] = noise_dof > 0 && n > m ? critical_f(FIT_ALPHA, (double)(n - m), noise_dof) : 0.0;
 	/* adding a term to k terms: the best of the ncand - k terms that could be added is tested,
 	 * so the level is divided among them (Bonferroni) */
 	for (unsigned k = 0; k <= PMNF_MAX_TERMS; k++) {
 		double alpha = FIT_ALPHA / (double)(ncand > k + 1 ? ncand - k : 1);
 		double dof = noise_dof > 0 ? noise_dof : (double)n - (double)(k + 2);
-		fadd[k] = dof > 0 ? gsl_cdf_fdist_Qinv(alpha, 1.0, dof) : INFINITY;
+		fadd[k] = dof > 0 ? critical_f(alpha, 1.0, dof) : INFINITY;
+		if (!isfinite(fadd[k]))
+			fadd[k] = INFINITY;   /* no critical value: no term is shown significant */
 	}
 }
 
@@ -70,7 +73,9 @@ bool fit_significant(const struct fit_problem *p, const struct hypothesis *small
 		/* two terms at once (a stage skipped): shared among the pairs that could be added */
 		double free_ = p->ncand > k ? (double)(p->ncand - k) : 1.0, pairs = fmax(1.0, free_ * (free_ - 1) / 2);
 		double dof = p->noise_dof > 0 ? p->noise_dof : (double)(p->n - ml);
-		crit = gsl_cdf_fdist_Qinv(FIT_ALPHA / pairs, added, dof);
+		crit = critical_f(FIT_ALPHA / pairs, added, dof);
+		if (!isfinite(crit))
+			return false;
 	}
 	return (drss / added) / scale > crit;
 }

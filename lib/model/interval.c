@@ -184,12 +184,20 @@ int interval_bootstrap(const struct interval_spec *s, struct fit_work *w, double
 		maxreps = s->nreps[i] > maxreps ? s->nreps[i] : maxreps;
 		total += s->nreps[i];
 	}
-	bool repetitions = maxreps > 1;
 	double *dev = xmalloc((total + n) * sizeof *dev), *fitted = xmalloc(n * sizeof *fitted);
 	double *out = xmalloc(s->replicates * sizeof *out);
-	size_t nd = repetitions ? pooled_deviations(s, dev) : fit_residuals(s, fitted, dev);
+	size_t nd = maxreps > 1 ? pooled_deviations(s, dev) : 0;
+	/* identical repetitions say nothing about the noise: resample the residuals instead, or the
+	 * interval has no width and excludes the truth whenever the model is off */
+	bool repetitions = false;
+	for (size_t k = 0; k < nd; k++)
+		repetitions |= dev[k] != 0;
+	if (!repetitions)
+		nd = fit_residuals(s, fitted, dev);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(rng, s->seed);
+	ok &= rng != NULL;
+	if (rng)
+		gsl_rng_set(rng, s->seed);
 	double ys[n], ysel[n], yp[n];
 	unsigned counts[maxreps];
 	for (unsigned b = 0; ok && b < s->replicates; b++) {

@@ -39,7 +39,7 @@ json_t *model_result_json(const struct model_results *res, size_t cp, size_t met
 			      experiment_metric(e, metric), "status", model_status_name(r->status));
 	if (r->note[0])
 		json_object_set_new(o, "note", json_string(r->note));
-	if (r->status == MODEL_OK || r->status == MODEL_NOISY) {
+	if (model_status_has_function(r->status)) {
 		json_object_set_new(o, "model", model_pmnf_json(&r->fn, names));
 		json_object_set_new(o, "growth", json_string(r->growth));
 		json_object_set_new(o, "quality", json_pack("{s:I, s:o, s:o, s:o, s:o}", "points", (json_int_t)r->quality.npoints,

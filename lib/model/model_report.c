@@ -25,7 +25,7 @@ static void row_cells(const struct model_results *res, size_t rank, size_t cp, s
 	char buf[1024];
 	cell[C_RANK] = xasprintf("%zu", rank);
 	cell[C_PATH] = xstrdup(experiment_callpath(res->e, cp));
-	bool modeled = r->status == MODEL_OK || r->status == MODEL_NOISY;
+	bool modeled = model_status_has_function(r->status);
 	if (!modeled) {
 		for (int c = C_PRED; c < NCOLS; c++)
 			cell[c] = xstrdup(c == C_MODEL ? model_status_name(r->status) : "-");
@@ -44,7 +44,7 @@ static void row_cells(const struct model_results *res, size_t rank, size_t cp, s
 	cell[C_AR2] = xasprintf("%.4f", r->quality.ar2);
 	cell[C_SMAPE] = xasprintf("%.2f%%", r->quality.smape);
 	pmnf_format(&r->fn, (const char *const *)res->e->params, buf, sizeof buf);
-	cell[C_MODEL] = xstrdup(buf);
+	cell[C_MODEL] = r->status == MODEL_POOR ? xasprintf("(poor fit) %s", buf) : xstrdup(buf);
 }
 
 void model_print_table(FILE *out, const struct model_results *res, size_t metric, const size_t *order, size_t limit)

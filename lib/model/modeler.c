@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "model/critical.h"
 #include "model/multiparam.h"
 #include "model/series.h"
 #include "model/waitstate.h"
@@ -24,7 +25,7 @@ void model_options_init(struct model_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->aggregate = MODEL_AGG_MEDIAN;
-	exponents_default(&o->exponents);
+	exponents_model_default(&o->exponents);
 	o->max_terms = 5;
 	o->cv = FIT_CV_LOO;
 	o->kfold = 5;
@@ -38,7 +39,7 @@ void model_options_init(struct model_options *o)
 
 const char *model_status_name(enum model_status s)
 {
-	static const char *const names[] = {"ok", "noisy", "too few points", "no data", "failed"};
+	static const char *const names[] = {"ok", "noisy", "too few points", "no data", "failed", "poor fit"};
 	return names[s];
 }
 
@@ -143,6 +144,7 @@ struct model_results *model_experiment(const struct experiment *e, const struct 
 				       struct model_error *err)
 {
 	double t0 = now();
+	critical_gsl_quiet();   /* GSL errors are checked return values, never an abort */
 	if (check_options(o, err) || experiment_check(e, err) || check_parameter_values(e, o, err) ||
 	    check_point_count(e, err))
 		return NULL;

@@ -37,7 +37,8 @@
 struct model_options {
 	enum model_aggregate aggregate;   /* per-point value from the repetitions (median); the terms
 					     may be chosen with the mean (aggregate_for_selection) */
-	struct exponent_set exponents;    /* candidate terms per parameter (the paper's default) */
+	struct exponent_set exponents;    /* candidate terms per parameter (the paper's and the
+					     strong-scaling terms: exponents_model_default) */
 	unsigned max_terms;               /* terms besides the constant (5, capped by the points) */
 	enum fit_cv cv;                   /* leave-one-out (default) or k-fold */
 	unsigned kfold;                   /* folds for k-fold (5) */
@@ -62,8 +63,19 @@ enum model_status {
 	MODEL_FEW_POINTS,   /* this call path was measured at too few points */
 	MODEL_NO_DATA,      /* this (call path, metric) was never measured */
 	MODEL_FAILED,       /* no hypothesis could be fitted */
+	MODEL_POOR,         /* fitted, but the model misses the measured values by more than
+			       MODEL_POOR_SMAPE percent on average: not to be trusted */
 };
 const char *model_status_name(enum model_status s);
+#define MODEL_STATUSES 6
+/* a model misses its data when the SMAPE of the per-point values exceeds this (%): by a
+ * third on average, which no measurement noise the noise test lets through explains */
+#define MODEL_POOR_SMAPE 33.0
+/* the result has a function (a model, or the level of a noisy series) and a prediction */
+static inline bool model_status_has_function(enum model_status s)
+{
+	return s == MODEL_OK || s == MODEL_NOISY || s == MODEL_POOR;
+}
 
 struct model_quality {
 	size_t npoints;      /* points the model was fitted to */

@@ -37,7 +37,7 @@ static int compare(const void *a, const void *b)
 	size_t ca = *(const size_t *)a, cb = *(const size_t *)b;
 	const struct model_result *x = &g_rank.res->r[model_index(g_rank.res, ca, g_rank.metric)];
 	const struct model_result *y = &g_rank.res->r[model_index(g_rank.res, cb, g_rank.metric)];
-	bool mx = x->status == MODEL_OK || x->status == MODEL_NOISY, my = y->status == MODEL_OK || y->status == MODEL_NOISY;
+	bool mx = model_status_has_function(x->status), my = model_status_has_function(y->status);
 	if (mx != my)
 		return mx ? -1 : 1;
 	if (!mx)

@@ -65,7 +65,7 @@ void search_options_default(struct search_options *o);
 
 /* Every hypothesis with a constant the search screened (exact least-squares updates) that
  * stays positive at the check points, for model averaging (average.h). */
-#define SEARCH_RECORDS 512
+#define SEARCH_RECORDS 1024
 struct search_record {
 	double pred, var0;      /* prediction at the target, its variance / the noise variance */
 	double rss, logdet;     /* weighted RSS, log det X^T W X */

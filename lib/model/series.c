@@ -149,14 +149,18 @@ static void report_noisy(struct series_context *ctx, size_t n, struct model_resu
 static void quality(const struct series_context *ctx, size_t n, const struct pmnf *fn, double cv,
 		    struct model_quality *q)
 {
-	double mean = 0, rss = 0, tss = 0, smape = 0;
-	for (size_t i = 0; i < n; i++)
+	double mean = 0, rss = 0, tss = 0, smape = 0, ymax = 0;
+	for (size_t i = 0; i < n; i++) {
 		mean += ctx->y[i] / (double)n;
+		ymax = fmax(ymax, fabs(ctx->y[i]));
+	}
 	for (size_t i = 0; i < n; i++) {
 		double f = pmnf_eval(fn, ctx->pts + i * fn->nparams), y = ctx->y[i];
 		rss += (y - f) * (y - f);
 		tss += (y - mean) * (y - mean);
-		if (fabs(y) + fabs(f) > 0)
+		/* a difference that is rounding next to the largest value is no error (a model of
+		 * 1e-13 where the value is 0) */
+		if (fabs(y - f) > 1e-9 * ymax)
 			smape += 2 * fabs(y - f) / (fabs(y) + fabs(f));
 	}
 	size_t m = fn->nterms + (fn->constant != 0.0 ? 1 : 0);
@@ -176,7 +180,8 @@ static void drop_dust_constant(const struct fit_problem *fp, struct hypothesis *
 		return;
 	double ymin = INFINITY;
 	for (size_t i = 0; i < fp->n; i++)
-		ymin = fmin(ymin, fabs(fp->y[i]));
+		if (fp->y[i] != 0)
+			ymin = fmin(ymin, fabs(fp->y[i]));
 	if (!(fabs(best->c0) < EPS_CONSTANT * ymin))
 		return;
 	struct hypothesis h = *best;
@@ -227,6 +232,13 @@ static enum model_aggregate selection_values(struct series_context *ctx, size_t 
 	if (o->basic) {
 		sel = o->aggregate;
 		*noise_var = *value_var;
+	}
+	if (!(*noise_var > 0)) {
+		/* identical repetitions (counts, a timer's resolution) measure no noise: the tests fall
+		 * back on the residuals, as without repetitions, instead of taking any improvement as
+		 * real */
+		*noise_var = *value_var = 0;
+		*noise_dof = 0;
 	}
 	for (size_t i = 0; i < n; i++)
 		ctx->ysel[i] = sel == o->aggregate ? ctx->y[i] : sorted_aggregate(ctx, i, sel);
@@ -335,7 +347,62 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		widen_by_averaging(&fsel, &r, value_var, o->level, &out->prediction);
 	}
 	out->status = MODEL_OK;
+	if (out->quality.smape > MODEL_POOR_SMAPE) {
+		out->status = MODEL_POOR;
+		snprintf(out->note, sizeof out->note,
+			 "the best model misses the measured values by %.0f%% on average (SMAPE); its prediction is "
+			 "not to be trusted", out->quality.smape);
+	}
 	problem_free(&pr);
+}
+
+/* One parameter whose smallest values measured zero and the rest not (no neighbours, no
+ * messages at p = 1): leave those points out. Returns the points kept, n when there are no
+ * such zeros or too few points would remain; *below receives the smallest value kept. */
+static size_t drop_leading_zeros(struct series_context *ctx, size_t n, double *below)
+{
+	double zero_max = -INFINITY, kept_min = INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		if (ctx->y[i] == 0)
+			zero_max = fmax(zero_max, ctx->pts[i]);
+		else
+			kept_min = fmin(kept_min, ctx->pts[i]);
+	}
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		kept += ctx->y[i] != 0;
+	if (ctx->e->nparams != 1 || kept == n || kept < MODEL_MIN_POINTS || !(zero_max < kept_min))
+		return n;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (ctx->y[i] == 0)
+			continue;
+		ctx->pts[k] = ctx->pts[i];
+		ctx->y[k] = ctx->y[i];
+		ctx->reps[k] = ctx->reps[i];
+		ctx->nreps[k] = ctx->nreps[i];
+		k++;
+	}
+	*below = kept_min;
+	return k;
+}
+
+/* fit, and when that misses the data and the series starts with zeros, fit without them */
+static void fit_series_or_without_zeros(struct series_context *ctx, size_t cp, size_t m, size_t n,
+					struct model_result *out)
+{
+	fit_series(ctx, cp, m, n, out);
+	double from;
+	size_t kept;
+	if (out->status != MODEL_POOR || (kept = drop_leading_zeros(ctx, n, &from)) == n)
+		return;
+	struct model_result again = *out;
+	again.note[0] = 0;
+	fit_series(ctx, cp, m, kept, &again);
+	if (again.status != MODEL_OK)
+		return;
+	*out = again;
+	snprintf(out->note, sizeof out->note, "zero below %s = %g, modeled from there on", ctx->e->params[0], from);
 }
 
 void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_result *out)
@@ -370,5 +437,5 @@ void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_
 		report_noisy(ctx, n, out);
 		return;
 	}
-	fit_series(ctx, cp, m, n, out);
+	fit_series_or_without_zeros(ctx, cp, m, n, out);
 }

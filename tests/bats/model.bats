@@ -244,3 +244,53 @@ bad_usage() {
 	[[ $stderr == *"none.h5: No such file or directory"* ]]
 	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
 }
+
+# an Extra-P text file: p = 1..16, five repetitions of values between 30 + log2(p) and
+# 30 + p^(1/2) (the two agree within 3% there and part beyond), spread by +-5%
+between_log_and_sqrt() {
+	awk 'BEGIN {
+		print "PARAMETER p"; print "POINTS ( 1 ) ( 2 ) ( 4 ) ( 8 ) ( 16 )"; print "";
+		print "REGION main->solve"; print "METRIC time";
+		split("1 1.05 0.95 1.025 0.975", f, " ");
+		for (p = 1; p <= 16; p *= 2) {
+			v = 30 + 0.5 * (log(p) / log(2) + sqrt(p)); line = "DATA";
+			for (r = 1; r <= 5; r++) line = line " " v * f[1 + (r + p) % 5];
+			print line
+		}
+	}' > "$1"
+}
+
+@test "--advise names the rung that tells two rival models apart, and the one that narrows the prediction" {
+	between_log_and_sqrt "$TMP/rivals.txt"
+	run "$LADDER" model -i "$TMP/rivals.txt" -e 'terms=0:1,1/2:0' -n 1 -t 1024 --advise -f json
+	assert_success
+	echo "$output" > "$TMP/out.json"
+	# the selected model and its rival (the constant, log2(p) or p^(1/2)) cannot be told apart at
+	# 16, can at the advised rung; the rungs continue the ladder by 2 short of the target
+	run jq -r '.advice[0] | "\(.separate_at) \(.separation_now < 3) \(.separation >= 3) \(.narrow_at > 16 and .narrow_at < 1024)"' "$TMP/out.json"
+	assert_output --regexp '^(32|64|128) true true true$'
+	run "$LADDER" model -i "$TMP/rivals.txt" -e 'terms=0:1,1/2:0' -n 1 -t 1024 --advise
+	assert_success
+	assert_output --partial "advice for time at p=1024 (the rung to measure next):"
+	assert_output --regexp "main->solve: measure p = (32|64|128) to tell"
+	# no extrapolation, no advice
+	run "$LADDER" model -i "$TMP/rivals.txt" -t 8 --advise
+	assert_success
+	assert_output --partial "main->solve: the target is within the ladder"
+}
+
+@test "4 rungs x 156 repetitions are modeled (GSL's quantile failing to converge does not abort)" {
+	awk 'BEGIN {
+		print "PARAMETER p"; print "POINTS ( 8 ) ( 16 ) ( 32 ) ( 64 )"; print "";
+		print "REGION main->solve"; print "METRIC time";
+		for (p = 8; p <= 64; p *= 2) {
+			line = "DATA";
+			for (r = 0; r < 156; r++) line = line " " (2 + 0.1 * p) * (1 + 0.05 * ((r * 37) % 21 - 10) / 10);
+			print line
+		}
+	}' > "$TMP/many.txt"
+	run "$LADDER" model -i "$TMP/many.txt" -t 1024
+	assert_success
+	assert_output --partial "1 modeled"
+	assert_output --regexp "main->solve .* p +"
+}

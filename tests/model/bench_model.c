@@ -65,6 +65,7 @@ static void basic_options(struct model_options *o)
 	o->aggregate = MODEL_AGG_MEAN;
 	o->relative_weights = false;
 	o->bootstrap = 0;
+	exponents_default(&o->exponents);   /* as ladder model --basic */
 }
 
 static double time_modeler(const struct experiment *e, const struct model_options *o)

