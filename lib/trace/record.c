@@ -644,7 +644,9 @@ static void record_call(struct tcall *c)
 	T.prev_call = term;
 	trace_profile_call(c, dur, &sc->hint);
 	if (T.timestamps) {
-		uint64_t start = (uint64_t)((c->t_invoke - T.t0) * 1e9);
+		/* MPI_Init starts before the clock's origin: its start is 0, not a wrapped negative */
+		double since_origin = c->t_invoke - T.t0;
+		uint64_t start = since_origin > 0 ? (uint64_t)(since_origin * 1e9) : 0;
 		uint64_t last = (uint64_t)(T.ts_last_start * 1e9);
 		buf_put_uv(&T.ts_buf, start >= last ? start - last : 0);
 		buf_put_uv(&T.ts_buf, (uint64_t)(dur * 1e9));
