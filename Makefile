@@ -16,6 +16,7 @@ DEB_PACKAGES := gcc make pkg-config libc6-dev hostname procps iproute2 \
 	libopenmpi-dev openmpi-bin libpmix-dev \
 	libhdf5-dev hdf5-tools libgsl-dev libyaml-dev libjansson-dev uthash-dev libcmocka-dev \
 	slurm-wlm slurmctld slurmd slurm-client munge libslurm-dev \
+	libotf2-trace-dev otf2-tools \
 	bats bats-support bats-assert jq time gnuplot-nox \
 	lammps hpcc
 # only for `make fuzz` (libFuzzer ships with clang)
@@ -34,7 +35,7 @@ BUILD   ?= build
 PREFIX  ?= /usr/local
 CC      := gcc
 MPICC   ?= mpicc
-PKGS    := hdf5-serial gsl yaml-0.1 jansson
+PKGS    := hdf5-serial gsl yaml-0.1 jansson otf2
 VERSION := 0.1.0
 GIT_REV := $(shell git describe --always --dirty --abbrev=7 2>/dev/null || echo unknown)
 

@@ -657,7 +657,9 @@ static void account_time(struct tcall *c, struct tsig *s, struct site_cache *sc,
 	T.prev_call = term;
 	trace_profile_call(c, dur, &sc->hint);
 	if (T.timestamps) {
-		uint64_t start = (uint64_t)((c->t_invoke - T.t0) * 1e9);
+		/* MPI_Init starts before the clock's origin: its start is 0, not a wrapped negative */
+		double since_origin = c->t_invoke - T.t0;
+		uint64_t start = since_origin > 0 ? (uint64_t)(since_origin * 1e9) : 0;
 		uint64_t last = (uint64_t)(T.ts_last_start * 1e9);
 		buf_put_uv(&T.ts_buf, start >= last ? start - last : 0);
 		buf_put_uv(&T.ts_buf, (uint64_t)(dur * 1e9));

@@ -1,0 +1,175 @@
+/*
+ * ladder export — a run container (measured or extrapolated) in the formats other tools read:
+ * OTF2 for Vampir and Scalasca, Chrome trace-event JSON for Perfetto. The work is in lib/export.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "command.h"
+#include "export/chrome.h"
+#include "export/otf2.h"
+#include "store/store.h"
+#include "util/exitcode.h"
+#include "util/log.h"
+#include "util/xalloc.h"
+
+/* "0-3,8,12-15" -> flags; false on a malformed list or a rank outside the run */
+static bool parse_ranks(const char *list, uint32_t nranks, bool *selected, char *why, size_t whylen)
+{
+	const char *p = list;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p || a < 0)
+			break;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a)
+				break;
+			p = end;
+		}
+		if (b >= (long)nranks) {
+			snprintf(why, whylen, "--ranks: rank %ld does not exist (the run has ranks 0..%u)", b,
+				 nranks - 1);
+			return false;
+		}
+		for (long q = a; q <= b; q++)
+			selected[q] = true;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			break;
+		else
+			return true;
+	}
+	snprintf(why, whylen, "--ranks is a list of ranks and ranges like 0-3,8, not '%s'", list);
+	return false;
+}
+
+struct export_request {
+	const char *format, *output, *ranks, *input;
+	double from, to;
+	long max_events;
+};
+
+static int parse_export_args(int argc, char **argv, struct export_request *q)
+{
+	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
+					     {"output", required_argument, NULL, 'o'},
+					     {"ranks", required_argument, NULL, 'r'},
+					     {"from", required_argument, NULL, 'F'},
+					     {"to", required_argument, NULL, 'T'},
+					     {"max-events", required_argument, NULL, 'm'},
+					     {"help", no_argument, NULL, 'h'}, {0}};
+	*q = (struct export_request){.to = -1};
+	int c;
+	while ((c = cmd_getopt(argc, argv, "f:o:r:F:T:m:h", opts, "export")) != -1) {
+		if (c == 'f')
+			q->format = optarg;
+		else if (c == 'o')
+			q->output = optarg;
+		else if (c == 'r')
+			q->ranks = optarg;
+		else if (c == 'F' && !cmd_parse_double("export", "--from", optarg, &q->from))
+			return EXIT_USAGE;
+		else if (c == 'T' && !cmd_parse_double("export", "--to", optarg, &q->to))
+			return EXIT_USAGE;
+		else if (c == 'm' && !cmd_parse_long("export", "--max-events", optarg, 1, 1L << 62, &q->max_events))
+			return EXIT_USAGE;
+		else if (c != 'F' && c != 'T' && c != 'm' && c != 'f' && c != 'o' && c != 'r')
+			return EXIT_USAGE;
+	}
+	if (!q->format || (strcmp(q->format, "otf2") && strcmp(q->format, "chrome")))
+		return cmd_usage_error("export", "--format is otf2 or chrome");
+	if (!q->output)
+		return cmd_usage_error("export", "needs --output (a directory for otf2, a file or - for chrome)");
+	if (optind != argc - 1)
+		return cmd_usage_error("export", "needs exactly one run container");
+	if (q->from < 0 || (q->to >= 0 && q->to < q->from))
+		return cmd_usage_error("export", "--from and --to give a window of seconds since the start, "
+				       "from <= to");
+	q->input = argv[optind];
+	return EXIT_OK;
+}
+
+static bool export_chrome_file(const struct run *r, const char *path, const struct export_options *o,
+			       struct export_stats *st, char *why, size_t whylen)
+{
+	bool to_stdout = !strcmp(path, "-");
+	FILE *f = to_stdout ? stdout : fopen(path, "w");
+	if (!f) {
+		snprintf(why, whylen, "%s: cannot write: %m", path);
+		return false;
+	}
+	bool ok = export_chrome(r, f, o, st, why, whylen);
+	if ((to_stdout ? fflush(f) : fclose(f)) != 0 && ok) {
+		snprintf(why, whylen, "%s: writing failed: %m", path);
+		ok = false;
+	}
+	return ok;
+}
+
+static int run_export(int argc, char **argv)
+{
+	struct export_request q;
+	int rc = parse_export_args(argc, argv, &q);
+	if (rc != EXIT_OK)
+		return rc;
+	struct run r;
+	struct h5_err e;
+	if (!store_read_run(q.input, &r, &e)) {
+		log_error("%s", e.msg);
+		return EXIT_FAIL;
+	}
+	char why[512] = "";
+	bool *selected = NULL;
+	bool ok = true;
+	if (q.ranks) {
+		selected = xcalloc(r.nranks ? r.nranks : 1, sizeof *selected);
+		ok = parse_ranks(q.ranks, r.nranks, selected, why, sizeof why);
+	}
+	struct export_options o = {selected, q.from, q.to, (uint64_t)q.max_events, q.input};
+	struct export_stats st = {0};
+	if (ok)
+		ok = !strcmp(q.format, "otf2") ? export_otf2(&r, q.output, &o, &st, why, sizeof why)
+					       : export_chrome_file(&r, q.output, &o, &st, why, sizeof why);
+	if (ok)
+		log_info("wrote %s: %llu calls of %u ranks, timestamps %s", q.output, (unsigned long long)st.events,
+			 st.ranks, st.recorded_times && st.events ? "recorded" : "synthesized from the timing");
+	else
+		log_error("%s: %s", q.input, why);
+	free(selected);
+	run_free(&r);
+	return ok ? EXIT_OK : EXIT_FAIL;
+}
+
+const struct command command_export = {
+	"export", "write a run as an OTF2 archive (Vampir, Scalasca) or Chrome trace JSON (Perfetto)",
+	"usage: ladder export --format otf2|chrome -o OUT [--ranks LIST] [--from S] [--to S]\n"
+	"                     [--max-events N] RUN.h5\n"
+	"\n"
+	"Write a run container — measured, or extrapolated by 'ladder extrap' — in a format other tools\n"
+	"read. Every call becomes an event with its start and duration: the recorded ones when the run\n"
+	"was traced with LADDER_TRACE_TIMESTAMPS=1, otherwise synthesized from the run's timing (mean\n"
+	"compute gap before each call, mean duration of each call); the output says which.\n"
+	"\n"
+	"  otf2     OUT is a directory (created) holding traces.otf2: one location per rank, a region\n"
+	"           per MPI function, OTF2's MPI records (sends, receives, nonblocking requests and\n"
+	"           their completion, collectives with communicator, root and sizes), every\n"
+	"           communicator with its members. Read it with Vampir, Scalasca or otf2-print.\n"
+	"  chrome   OUT is a JSON file (- for standard output) of the trace-event format: one\n"
+	"           complete event per call, the rank as thread id, the call's peers, tag, root and\n"
+	"           bytes as args. Open it in Perfetto's UI or chrome://tracing.\n"
+	"\n"
+	"Both stream the trace: memory does not depend on the number of calls.\n"
+	"\n"
+	"Options:\n"
+	"  -f, --format F      otf2 or chrome\n"
+	"  -o, --output OUT    the archive directory (otf2) or the JSON file (chrome)\n"
+	"  --ranks LIST        only these ranks, e.g. 0-3,8\n"
+	"  --from S, --to S    only calls overlapping this window, in seconds since the run's start\n"
+	"  --max-events N      at most N calls per rank\n",
+	run_export,
+};

@@ -1,0 +1,156 @@
+#!/usr/bin/env bats
+# ladder export: OTF2 archives that otf2-print reads with the same calls per rank and function as
+# the container, MPI records whose sizes add up to the profile's bytes; Chrome trace JSON that jq
+# parses and that follows the trace-event format; Extra-P JSON read back into the same models.
+
+load helper
+
+setup_file() {
+	export WORK="$BATS_FILE_TMPDIR"
+	cd "$WORK"
+	"$LADDER" --quiet trace -o s2d.h5 -- mpirun --oversubscribe -np 9 "$LADDER_BUILD/apps/stencil2d" --iterations 30 > /dev/null
+	"$LADDER" --quiet trace -o cg.h5 -- mpirun --oversubscribe -np 4 "$LADDER_BUILD/apps/cg" --iterations 10 > /dev/null
+}
+
+setup() {
+	cd "$WORK"
+}
+
+# "rank<TAB>function<TAB>calls" from otf2-print's ENTER records
+otf2_counts() {
+	otf2-print "$1/traces.otf2" | sed -n 's/^ENTER *\([0-9]*\) .*Region: "\([^"]*\)".*/\1\t\2/p' |
+		sort | uniq -c | awk '{print $2 "\t" $3 "\t" $1}' | sort
+}
+
+# the same from the container's profile (traced functions only: untraced ones leave no events)
+container_counts() {
+	"$LADDER" inspect --counts "$1" | awk -F'\t' 'NR > 1 && $3 > 0 {print $1 "\t" $2 "\t" $3}' | sort
+}
+
+@test "export otf2: otf2-print reads the archive; calls per rank and function equal the container's" {
+	for f in s2d cg; do
+		rm -rf "$f.otf2"
+		run "$LADDER" export --format otf2 -o "$f.otf2" "$f.h5"
+		assert_success
+		assert_output --partial "timestamps synthesized"
+		otf2-print "$f.otf2/traces.otf2" > /dev/null
+		diff <(otf2_counts "$f.otf2") <(container_counts "$f.h5")
+	done
+}
+
+@test "export otf2: message records carry the profile's bytes, every send has its receive" {
+	rm -rf s2d.otf2 && "$LADDER" --quiet export --format otf2 -o s2d.otf2 s2d.h5
+	otf2-print s2d.otf2/traces.otf2 > events.txt
+	sends=$(grep -c '^MPI_ISEND ' events.txt)
+	recvs=$(grep -c '^MPI_IRECV ' events.txt)
+	[ "$sends" -gt 0 ]
+	[ "$sends" -eq "$recvs" ]
+	[ "$(grep -c '^MPI_ISEND_COMPLETE ' events.txt)" -eq "$sends" ]
+	# bytes per rank: the Isend records' lengths against the profile's MPI_Isend bytes sent
+	awk '$1 == "MPI_ISEND" { for (i = 1; i <= NF; i++) if ($i == "Length:") { s[$2] += $(i + 1); sub(",", "", s[$2]) } }
+	     END { for (r in s) print r "\t" s[r] }' events.txt | sort > otf2.bytes
+	"$LADDER" inspect --counts s2d.h5 | awk -F'\t' '$2 == "MPI_Isend" && $4 > 0 {print $1 "\t" $4}' | sort > profile.bytes
+	diff otf2.bytes profile.bytes
+	# collectives name their operation and communicator
+	grep -q "MPI_COLLECTIVE_END .*Operation: ALLREDUCE, Communicator: " events.txt
+	# the archive says its times were synthesized
+	otf2-print -A s2d.otf2/traces.otf2 | grep -A1 'LADDER::TIMESTAMPS' | grep -q synthesized
+}
+
+@test "export otf2: sub-communicators are defined with their members (cg's rows and columns)" {
+	rm -rf cg.otf2 && "$LADDER" --quiet export --format otf2 -o cg.otf2 cg.h5
+	run otf2-print -G cg.otf2/traces.otf2
+	assert_success
+	# world plus at least the row and column communicators, each of 2 of the 4 ranks
+	[ "$(grep -c '^COMM ' <<< "$output")" -ge 4 ]
+	grep -E '^GROUP .*Type: COMM_GROUP.* 2 Members' <<< "$output"
+}
+
+@test "export otf2: recorded timestamps are used when the run kept them" {
+	LADDER_TRACE_TIMESTAMPS=1 "$LADDER" --quiet trace -o ts.h5 -- mpirun --oversubscribe -np 4 "$LADDER_BUILD/apps/stencil2d" --iterations 5 > /dev/null
+	rm -rf ts.otf2
+	run "$LADDER" export --format otf2 -o ts.otf2 ts.h5
+	assert_success
+	assert_output --partial "timestamps recorded"
+	otf2-print -A ts.otf2/traces.otf2 | grep -A1 'LADDER::TIMESTAMPS' | grep -q recorded
+	diff <(otf2_counts ts.otf2) <(container_counts ts.h5)
+}
+
+@test "export otf2: LAMMPS (a real application) exports with the same calls per rank and function" {
+	command -v lmp || skip "LAMMPS (lmp) is not installed"
+	cp "$TOP/tests/fixtures/lammps/in.lj" .
+	run_lmp() { mpirun -np 4 lmp -in in.lj -var x 0.5 -var y 0.5 -var z 0.5 -var steps 50 -log none -screen none; }
+	"$LADDER" --quiet trace -o lmp.h5 -- bash -c "$(declare -f run_lmp); run_lmp" > /dev/null
+	rm -rf lmp.otf2
+	"$LADDER" --quiet export --format otf2 -o lmp.otf2 lmp.h5
+	diff <(otf2_counts lmp.otf2) <(container_counts lmp.h5)
+}
+
+@test "export otf2: an existing archive is not overwritten; bad usage is exit 2" {
+	rm -rf again.otf2 && "$LADDER" --quiet export --format otf2 -o again.otf2 s2d.h5
+	run --separate-stderr "$LADDER" export --format otf2 -o again.otf2 s2d.h5
+	assert_failure 1
+	[[ $stderr == *"already holds an OTF2 archive"* ]]
+	run "$LADDER" export --format vtf -o x s2d.h5
+	assert_failure 2
+	run "$LADDER" export --format otf2 s2d.h5
+	assert_failure 2
+	run --separate-stderr "$LADDER" export --format chrome -o x.json --ranks 3-99 s2d.h5
+	assert_failure 1
+	[[ $stderr == *"rank 99 does not exist"* ]]
+	run --separate-stderr "$LADDER" export --format chrome -o x.json missing.h5
+	assert_failure 1
+	[[ $stderr == *missing.h5* ]]
+}
+
+@test "export chrome: valid JSON in the trace-event format, one complete event per call" {
+	run "$LADDER" export --format chrome -o s2d.json s2d.h5
+	assert_success
+	jq empty s2d.json
+	# every event has name, ph, ts, pid, tid; complete events a non-negative duration
+	[ "$(jq '[.traceEvents[] | select((.name|type) != "string" or (.ph|type) != "string"
+	          or (.pid|type) != "number" or (.tid|type) != "number"
+	          or (.ph == "X" and ((.ts|type) != "number" or .dur < 0)))] | length' s2d.json)" -eq 0 ]
+	# only complete (X) and metadata (M) events: nothing to balance
+	[ "$(jq '[.traceEvents[] | select(.ph != "X" and .ph != "M")] | length' s2d.json)" -eq 0 ]
+	# calls per rank equal the container's
+	jq -r '.traceEvents[] | select(.ph == "X") | "\(.tid)\t\(.name)"' s2d.json | sort | uniq -c |
+		awk '{print $2 "\t" $3 "\t" $1}' | sort > chrome.counts
+	diff chrome.counts <(container_counts s2d.h5)
+	# each rank's events in time order
+	[ "$(jq '[.traceEvents[] | select(.ph == "X")] | group_by(.tid) | map(. as $e | [range(1; length)] |
+	          map(select($e[.].ts < $e[. - 1].ts)) | length) | add' s2d.json)" -eq 0 ]
+	jq -e '.otherData.timestamps | test("synthesized")' s2d.json
+	jq -e '.otherData.ranks == 9' s2d.json
+}
+
+@test "export chrome: --ranks, --from/--to and --max-events keep files small" {
+	"$LADDER" --quiet export --format chrome -o all.json s2d.h5
+	"$LADDER" --quiet export --format chrome -o two.json --ranks 2,5 s2d.h5
+	[ "$(jq -r '[.traceEvents[] | select(.ph == "X") | .tid] | unique | join(",")' two.json)" = "2,5" ]
+	"$LADDER" --quiet export --format chrome -o few.json --max-events 7 s2d.h5
+	[ "$(jq '[.traceEvents[] | select(.ph == "X" and .tid == 4)] | length' few.json)" -eq 7 ]
+	# a window in the middle of the run: every event overlaps it, and there are fewer
+	mid=$(jq '[.traceEvents[] | select(.ph == "X") | .ts] | (max + min) / 2 / 1e6' all.json)
+	"$LADDER" --quiet export --format chrome -o win.json --from "$mid" --to "$mid" s2d.h5
+	n_all=$(jq '[.traceEvents[] | select(.ph == "X")] | length' all.json)
+	n_win=$(jq '[.traceEvents[] | select(.ph == "X")] | length' win.json)
+	[ "$n_win" -lt "$n_all" ]
+	jq -e --argjson t "$mid" '[.traceEvents[] | select(.ph == "X") | select(.ts / 1e6 > $t + 1e-9 or (.ts + .dur) / 1e6 < $t - 1e-9)] | length == 0' win.json
+}
+
+@test "Extra-P interop: a campaign's models exported as Extra-P JSON read back into the same models" {
+	for p in 1 4 9 16; do
+		for rep in 1 2; do
+			"$LADDER" --quiet trace -o "p$p-r$rep.h5" --label repetition=$rep -- \
+				mpirun --oversubscribe -np $p "$LADDER_BUILD/apps/stencil2d" --scaling weak --size 32 --iterations 10 > /dev/null
+		done
+	done
+	"$LADDER" --quiet merge -o campaign.h5 p*-r*.h5
+	"$LADDER" model campaign.h5 --format json --export extrap-json exported.json > from_campaign.json
+	"$LADDER" model --input exported.json --format json > from_extrap.json
+	jq -e '.models | length > 0' from_campaign.json
+	# the same call paths, metrics and model formulas both ways
+	pick='[.models[] | {callpath, metric, model}] | sort_by(.callpath, .metric)'
+	diff <(jq -S "$pick" from_campaign.json) <(jq -S "$pick" from_extrap.json)
+}
