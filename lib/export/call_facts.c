@@ -83,7 +83,7 @@ static void account(struct call_facts *f, const struct rp_fninfo *info, const in
 		q.rank = comm_rank_of(comms, rank, f->comm, rank);
 	}
 	vol_account(info->vol, args, &q, &f->vol);
-	struct vol one = {0, 0};
+	struct vol one = {0};
 	switch (info->vol) {
 	case VOL_SEND:
 		f->send_size = f->vol.sent;

@@ -18,9 +18,9 @@ static int gap_order(const void *a, const void *b)
 
 static const struct run_timestamps *recorded_times(const struct run *r, uint32_t rank)
 {
-	for (uint32_t i = 0; i < r->nts; i++)
-		if (r->ts[i].rank == rank)
-			return &r->ts[i];
+	for (uint32_t i = 0; i < r->ntimestamps; i++)
+		if (r->timestamps[i].rank == rank)
+			return &r->timestamps[i];
 	return NULL;
 }
 
