@@ -493,6 +493,10 @@ static void site_remember(struct site_cache *sc, const struct tcall *c, uint64_t
 		sc->vals = xrealloc(sc->vals, sc->capvals * sizeof *sc->vals);
 	}
 	memcpy(sc->vals, c->vals, c->nvals * sizeof *c->vals);
+	/* the profile entry belongs to the function: another function taking the slot over must
+	 * not account its calls to the one that had it */
+	if (!sc->valid || sc->fn != c->fn)
+		sc->hint.valid = false;
 	sc->callsite = callsite;
 	sc->fn = c->fn;
 	sc->flags = flags;

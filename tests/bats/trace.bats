@@ -71,6 +71,20 @@ check_app() {
 	[ "$("$LADDER" inspect --json "$BATS_TEST_TMPDIR/is-16/t.h5" | jq .streamed_values)" -gt 0 ]
 }
 
+@test "more call sites than the call-site cache: the profile per function equals the program's own tally and the trace" {
+	for np in 1 4; do
+		mkdir -p "cs-$np"
+		"$LADDER" --quiet trace -o "cs-$np/t.h5" -- mpirun -np "$np" "$BUILD_DIR/tests/trace/callsites" "cs-$np" 3
+		# over 1,024 distinct call sites were recorded
+		[ "$(h5ls "cs-$np/t.h5/trace/callsites" | grep -o "{[0-9]*" | tr -d "{")" -gt 1024 ]
+		"$LADDER" inspect --counts "cs-$np/t.h5" | tail -n +2 | sort > "cs-$np/counts"
+		cat "cs-$np"/expect-*.tsv | sort > "cs-$np/expect"
+		diff "cs-$np/counts" "cs-$np/expect" || { echo "np=$np: profile differs from the tally"; return 1; }
+		# validate compares the profile's calls per rank and function with the trace's
+		"$LADDER" validate "cs-$np/t.h5"
+	done
+}
+
 @test "LAMMPS runs traced with unchanged output and its trace decodes" {
 	command -v lmp || skip "LAMMPS (lmp) is not installed"
 	cp "$TOP/tests/fixtures/lammps/in.lj" .
