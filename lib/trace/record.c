@@ -135,6 +135,10 @@ int64_t trace_rel_world(struct comm_info *ci, int rank)
 
 bool tcall_begin(struct tcall *c, int fn, void *ret_addr)
 {
+	if (__builtin_expect(trace_fortran.stage == FORTRAN_IN_WRAPPER, 0)) {   /* called from Fortran */
+		ret_addr = trace_fortran.caller;
+		trace_fortran.stage = FORTRAN_TAKEN;
+	}
 	if (T.state != 1 || T.disabled || S.in_call)
 		return false;
 	S.in_call = 1;
