@@ -16,3 +16,10 @@ $(BUILD)/tests/trace/%: tests/trace/%.c
 	@mkdir -p $(@D)
 	$(call say,MPICC,$@)
 	$(Q)$(MPICC) -std=c11 -O2 -g $(WARN) -o $@ $<
+
+# the mpi_f08 bindings
+TEST_HELPERS += $(BUILD)/tests/trace/f08
+$(BUILD)/tests/trace/f08: tests/trace/f08.f90
+	@mkdir -p $(@D) $(BUILD)/fmod
+	$(call say,MPIFC,$@)
+	$(Q)$(MPIFC) -O2 -g -Wall -Werror -fimplicit-none -J$(BUILD)/fmod -o $@ $<
