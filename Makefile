@@ -13,7 +13,7 @@
 
 # ---- Debian packages the project needs: the one list -------------------------------------------
 DEB_PACKAGES := gcc make pkg-config libc6-dev hostname procps iproute2 \
-	libopenmpi-dev openmpi-bin libpmix-dev \
+	libopenmpi-dev openmpi-bin libpmix-dev gfortran \
 	libhdf5-dev hdf5-tools libgsl-dev libyaml-dev libjansson-dev uthash-dev libcmocka-dev \
 	slurm-wlm slurmctld slurmd slurm-client munge libslurm-dev \
 	libotf2-trace-dev otf2-tools \

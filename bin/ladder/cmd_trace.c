@@ -28,6 +28,47 @@ static void prepend_env(const char *name, const char *value, const char *sep)
 	free(v);
 }
 
+/*
+ * What the run's rank 0 reported (LADDER_TRACE_REPORT): success is only a file this run wrote.
+ * Returns the exit status: the command's, or EXIT_FAIL when the command succeeded but no trace
+ * was written.
+ */
+static int report_outcome(const char *report_path, const char *command, int rc)
+{
+	FILE *f = report_path ? fopen(report_path, "r") : NULL;
+	char line[PATH_MAX + 32], started[PATH_MAX] = "";
+	bool written = false, quiet = false;
+	while (f && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = 0;
+		char *path = strchr(line, ' ');
+		if (!path)
+			continue;
+		*path++ = 0;
+		struct stat st;
+		if (!strcmp(line, "written") && !stat(path, &st)) {
+			log_info("trace written to %s (%lld bytes)", path, (long long)st.st_size);
+			written = true;
+		} else if (!strcmp(line, "started")) {
+			snprintf(started, sizeof started, "%s", path);
+		} else if (!strcmp(line, "disabled") || !strcmp(line, "unwritable")) {
+			quiet = true;   /* asked for, or already explained by the tracer */
+		}
+	}
+	if (f)
+		fclose(f);
+	if (written || quiet)
+		return rc;
+	if (started[0])
+		log_error("%s was not written: the run started tracing but did not reach MPI_Finalize or could not "
+			  "write the trace (see the messages above)", started);
+	else
+		log_error("nothing was traced: no process of '%s' called MPI_Init with the tracer loaded. Run an MPI "
+			  "application linked dynamically with Open MPI (C, C++ or Fortran) through mpirun or srun "
+			  "--mpi=pmix, which pass LD_PRELOAD on; statically linked applications and other MPI "
+			  "libraries cannot be traced", command);
+	return rc ? rc : EXIT_FAIL;
+}
+
 static int run_trace(int argc, char **argv)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
@@ -96,18 +137,27 @@ static int run_trace(int argc, char **argv)
 		buf_put_u8(&labels, 0);
 		setenv("LADDER_RUN_ATTRS", (char *)labels.data, 1);
 	}
+	/* what the tracer's rank 0 reports: started, written (see lib/trace/lifecycle.c) */
+	const char *tmpdir = getenv("TMPDIR");
+	char *report_path = xasprintf("%s/ladder-trace-report-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	int report_fd = mkstemp(report_path);
+	if (report_fd < 0) {
+		free(report_path);
+		report_path = NULL;
+	} else {
+		close(report_fd);
+		setenv("LADDER_TRACE_REPORT", report_path, 1);
+	}
 	/* Open MPI's mpirun forwards the variables listed here to processes on other nodes */
 	static const char *const forward[] = {"LD_PRELOAD", "LADDER_BIN", "LADDER_TRACE_FILE",
 		"LADDER_TRACE_RAW", "LADDER_TRACE_TIMESTAMPS", "LADDER_TRACE_CALLSITE_DEPTH",
-		"LADDER_TRACE_STREAM_AFTER", "LADDER_RUN_ATTRS"};
+		"LADDER_TRACE_STREAM_AFTER", "LADDER_RUN_ATTRS", "LADDER_TRACE_REPORT"};
 	for (size_t i = 0; i < sizeof forward / sizeof forward[0]; i++)
 		if (getenv(forward[i]))
 			prepend_env("OMPI_MCA_mca_base_env_list", forward[i], ";");
 	free(lib);
 	free(self);
 	buf_free(&labels);
-	struct stat st;
-	time_t started = time(NULL);
 	char *why = NULL;
 	int rc = spawn_run(argv + optind, NULL, &why);
 	if (rc < 0) {
@@ -115,10 +165,10 @@ static int run_trace(int argc, char **argv)
 		free(why);
 		rc = 127;
 	}
-	if (out && !stat(out, &st) && st.st_mtime >= started)
-		log_info("trace written to %s (%lld bytes)", out, (long long)st.st_size);
-	else if (out && !rc)
-		log_warn("%s was not written (see the messages above)", out);
+	rc = report_outcome(report_path, argv[optind], rc);
+	if (report_path)
+		unlink(report_path);
+	free(report_path);
 	free(out);
 	return rc;
 }

@@ -43,7 +43,8 @@ const struct command command_validate = {
 	"Check each file against the schema of its kind (hdf5-schema/run.yaml, campaign.yaml):\n"
 	"root attributes, groups, datasets, their types, dimensions and fields, chunking; then its\n"
 	"contents: every cross-reference, every checksum, and a full walk of every rank's grammar\n"
-	"and value streams. For a campaign, every linked run is checked too.\n"
+	"and value streams; the profile's calls per rank and function must equal the trace's. For a\n"
+	"campaign, every linked run is checked too.\n"
 	"\n"
 	"Each violation is one line on stderr naming the file and the object. Exit status 0 only when\n"
 	"every file conforms.\n",

@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "run/events.h"
+#include "run/profile_check.h"
 #include "run/run.h"
 #include "store/campaign_h5.h"
 #include "store/store.h"
@@ -186,6 +187,14 @@ static void violation(struct ctx *c, const char *fmt, ...)
 	c->violations++;
 }
 
+static void report_profile(const char *what, void *arg)
+{
+	struct ctx *c = arg;
+	char line[900];
+	snprintf(line, sizeof line, "%s: %s", c->path, what);
+	c->report(line, c->arg);
+}
+
 /* does an HDF5 type match a schema type name? */
 static bool type_matches(hid_t t, const char *want)
 {
@@ -351,6 +360,9 @@ int schema_validate(const char *path, void (*report)(const char *line, void *arg
 						  (unsigned long long)r.streams[k].nvals, r.streams[k].sig);
 			event_iter_free(&it);
 		}
+		/* the profile must count every function's calls as the trace does */
+		if (!c.violations)
+			c.violations += (int)run_check_profile(&r, 20, report_profile, &c);
 		run_free(&r);
 	} else {
 		struct campaign_run *runs;

@@ -17,6 +17,8 @@
  *   LADDER_TRACE_KEEP_RAW=1      keep the raw trace after converting it
  *   LADDER_RUN_ATTRS="k=v;..."   labels stored with the run (campaigns set rung, repetition, size)
  *   LADDER_BIN                   the ladder executable (default: ../bin/ladder next to this library)
+ *   LADDER_TRACE_REPORT=FILE     rank 0 appends "started PATH" when tracing starts and "written PATH"
+ *                                when the run's file is written (set by `ladder trace`)
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -135,6 +137,19 @@ static void open_raw_log(void)
 	free(path);
 }
 
+/* a line for `ladder trace` (LADDER_TRACE_REPORT), from rank 0 */
+static void report(const char *what, const char *path)
+{
+	const char *file = getenv("LADDER_TRACE_REPORT");
+	if (T.rank != 0 || !file || !*file)
+		return;
+	FILE *f = fopen(file, "a");
+	if (!f)
+		return;
+	fprintf(f, "%s %s\n", what, path);
+	fclose(f);
+}
+
 void trace_startup(double t_init)
 {
 	if (T.state != 0)
@@ -145,6 +160,7 @@ void trace_startup(double t_init)
 	T.disabled = env_flag("LADDER_TRACE_DISABLE", false);
 	if (T.disabled) {
 		T.state = 1;
+		report("disabled", "LADDER_TRACE_DISABLE");
 		return;
 	}
 	PMPI_Comm_dup(MPI_COMM_WORLD, &T.comm);
@@ -168,6 +184,7 @@ void trace_startup(double t_init)
 	if (broken) {
 		T.disabled = true;
 		T.state = 1;
+		report("unwritable", T.out_path);
 		return;
 	}
 	obj_init();
@@ -178,6 +195,7 @@ void trace_startup(double t_init)
 	open_raw_log();
 	profile_start(t_init);
 	T.state = 1;
+	report("started", T.out_path);
 }
 
 /* Record a call of the hand-written wrappers, with times measured by the caller. */
@@ -295,6 +313,7 @@ static void convert(void)
 	}
 	if (!T.keep_raw)
 		unlink(raw_path);
+	report("written", T.out_path);
 }
 
 void trace_state_fini(void)
@@ -331,6 +350,8 @@ LADDER_EXPORT int MPI_Finalize(void)
 	if (traced) {
 		if (T.rank == 0 && T.convert && raw_path)
 			convert();
+		else if (T.rank == 0 && raw_path && !access(raw_path, R_OK))
+			report("written", raw_path);
 		trace_state_fini();
 	}
 	free(raw_path);

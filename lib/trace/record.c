@@ -137,6 +137,10 @@ int64_t trace_rel_world(struct comm_info *ci, int rank)
 
 bool tcall_begin(struct tcall *c, int fn, void *ret_addr)
 {
+	if (__builtin_expect(trace_fortran.stage == FORTRAN_IN_WRAPPER, 0)) {   /* called from Fortran */
+		ret_addr = trace_fortran.caller;
+		trace_fortran.stage = FORTRAN_TAKEN;
+	}
 	if (T.state != 1 || T.disabled || S.in_call)
 		return false;
 	S.in_call = 1;
@@ -495,6 +499,10 @@ static void site_remember(struct site_cache *sc, const struct tcall *c, uint64_t
 		sc->vals = xrealloc(sc->vals, sc->capvals * sizeof *sc->vals);
 	}
 	memcpy(sc->vals, c->vals, c->nvals * sizeof *c->vals);
+	/* the profile entry belongs to the function: another function taking the slot over must
+	 * not account its calls to the one that had it */
+	if (!sc->valid || sc->fn != c->fn)
+		sc->hint.valid = false;
 	sc->callsite = callsite;
 	sc->fn = c->fn;
 	sc->flags = flags;

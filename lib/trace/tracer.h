@@ -342,6 +342,20 @@ uint64_t trace_intern(const char *s);
 const char *trace_string(int64_t id);
 int64_t trace_rel_world(struct comm_info *ci, int rank);
 
+/* Fortran calls (fortran.c, generated entry points): a Fortran entry point announces its function
+ * and the Fortran call site; Open MPI's binding then calls PMPI_<name>, which hands the announced
+ * call to the C wrapper; the wrapper's tcall_begin takes the Fortran call site */
+enum { FORTRAN_IDLE, FORTRAN_ANNOUNCED, FORTRAN_IN_WRAPPER, FORTRAN_TAKEN };
+struct fortran_call {
+	int fn;          /* the generated index of the announced function */
+	int stage;       /* FORTRAN_* */
+	void *caller;    /* the return address in the Fortran code */
+};
+extern __thread __attribute__((tls_model("initial-exec"))) struct fortran_call trace_fortran;
+void *fortran_real(const char *symbol);
+bool fortran_enter(int fn, void *caller);
+void fortran_leave(bool owner);
+
 /* profile (profile.c); a call site remembers its call path for the next call */
 struct profile_hint {
 	uint32_t region, node;

@@ -12,5 +12,6 @@ args_of() {
 	is) echo "--size 5000 --iterations 3 --imbalance 1" ;;
 	mw) echo "--size 60 --iterations 2 --compute 20" ;;
 	phases) echo "--size 144 --iterations 6 --switch-at 3" ;;
+	stencil2d_f) echo "--size 48 --iterations 5 --allreduce-every 2" ;;
 	esac
 }

@@ -57,6 +57,10 @@ fixed_point() {
 	for P in 4 9 16; do fixed_point phases $P; done
 }
 
+@test "fixed point: stencil2d_f (Fortran: use mpi, mpif.h) at 4 and 9 ranks" {
+	for P in 4 9; do fixed_point stencil2d_f $P; done
+}
+
 @test "fixed point one step further: the replay of the replay (stencil2d, mw, phases at 9 ranks)" {
 	for app in stencil2d mw phases; do
 		fixed_point "$app" 9

@@ -71,6 +71,60 @@ check_app() {
 	[ "$("$LADDER" inspect --json "$BATS_TEST_TMPDIR/is-16/t.h5" | jq .streamed_values)" -gt 0 ]
 }
 
+@test "more call sites than the call-site cache: the profile per function equals the program's own tally and the trace" {
+	for np in 1 4; do
+		mkdir -p "cs-$np"
+		"$LADDER" --quiet trace -o "cs-$np/t.h5" -- mpirun -np "$np" "$BUILD_DIR/tests/trace/callsites" "cs-$np" 3
+		# over 1,024 distinct call sites were recorded
+		[ "$(h5ls "cs-$np/t.h5/trace/callsites" | grep -o "{[0-9]*" | tr -d "{")" -gt 1024 ]
+		"$LADDER" inspect --counts "cs-$np/t.h5" | tail -n +2 | sort > "cs-$np/counts"
+		cat "cs-$np"/expect-*.tsv | sort > "cs-$np/expect"
+		diff "cs-$np/counts" "cs-$np/expect" || { echo "np=$np: profile differs from the tally"; return 1; }
+		# validate compares the profile's calls per rank and function with the trace's
+		"$LADDER" validate "cs-$np/t.h5"
+	done
+}
+
+@test "Fortran stencil2d_f (use mpi, mpif.h): decode equals the raw log, counts equal --expect, like the C stencil" {
+	for np in 1 4 9; do
+		check_app stencil2d_f $np --size 48 --iterations 6 --allreduce-every 2
+		# the same calls and bytes as the C stencil: equal --expect tables, equal profiles
+		diff <("$BUILD_DIR/apps/stencil2d_f" --expect --ranks $np --size 48 --iterations 6 --allreduce-every 2 | tail -n +2) \
+			<("$BUILD_DIR/apps/stencil2d" --expect --ranks $np --size 48 --iterations 6 --allreduce-every 2 | tail -n +2)
+		"$LADDER" --quiet trace -o "c-$np.h5" -- mpirun -np $np "$BUILD_DIR/apps/stencil2d" --size 48 --iterations 6 \
+			--allreduce-every 2 > /dev/null
+		run "$LADDER" compare --counts "c-$np.h5" "$BATS_TEST_TMPDIR/stencil2d_f-$np/t.h5"
+		assert_success
+		assert_output --partial "equal:"
+	done
+	# the Fortran call sites are the application's, not the tracer's: one per halo call at least
+	[ "$(h5ls "$BATS_TEST_TMPDIR/stencil2d_f-4/t.h5/trace/callsites" | grep -o "{[0-9]*" | tr -d "{")" -ge 12 ]
+}
+
+@test "use mpi_f08: calls are recorded with C handles" {
+	"$LADDER" --quiet trace -o f08.h5 -- mpirun -np 2 "$BUILD_DIR/tests/trace/f08"
+	"$LADDER" validate f08.h5
+	"$LADDER" decode --rank 1 f08.h5 > dec.txt
+	grep -q '^MPI_Allreduce .*count=1 datatype=MPI_INTEGER:4 op=MPI_SUM comm=WORLD' dec.txt
+	grep -q '^MPI_Isend .*dest=0 tag=5 comm=WORLD' dec.txt
+	grep -q '^MPI_Waitall count=2' dec.txt
+	[ "$(grep -c . dec.txt)" -eq 8 ]
+}
+
+@test "ladder trace: a command that traces nothing fails with the reason; success names the file written" {
+	run "$LADDER" trace -o none.h5 -- mpirun -np 2 /bin/true
+	assert_failure 1
+	assert_output --partial "nothing was traced: no process of 'mpirun' called MPI_Init with the tracer loaded"
+	[ ! -e none.h5 ]
+	run "$LADDER" trace -- /bin/true
+	assert_failure 1
+	# without -o the default name is reported, and only a file this run wrote
+	run "$LADDER" trace -- mpirun -np 2 "$BUILD_DIR/apps/stencil2d" --iterations 2
+	assert_success
+	f=$(ls stencil2d-2p-*.h5)
+	assert_output --partial "trace written to $f"
+}
+
 @test "LAMMPS runs traced with unchanged output and its trace decodes" {
 	command -v lmp || skip "LAMMPS (lmp) is not installed"
 	cp "$TOP/tests/fixtures/lammps/in.lj" .

@@ -1,5 +1,5 @@
-# test programs for the tracer: robustness cases and the per-call benchmark
-TRACE_TEST_PROGS := abort crash funneled ownhdf5 pingpong poll
+# test programs for the tracer: robustness cases, many call sites, and the per-call benchmark
+TRACE_TEST_PROGS := abort callsites crash funneled ownhdf5 pingpong poll
 TEST_HELPERS += $(addprefix $(BUILD)/tests/trace/,$(TRACE_TEST_PROGS))
 
 $(BUILD)/tests/trace/ownhdf5: tests/trace/ownhdf5.c
@@ -16,3 +16,10 @@ $(BUILD)/tests/trace/%: tests/trace/%.c
 	@mkdir -p $(@D)
 	$(call say,MPICC,$@)
 	$(Q)$(MPICC) -std=c11 -O2 -g $(WARN) -o $@ $<
+
+# the mpi_f08 bindings
+TEST_HELPERS += $(BUILD)/tests/trace/f08
+$(BUILD)/tests/trace/f08: tests/trace/f08.f90
+	@mkdir -p $(@D) $(BUILD)/fmod
+	$(call say,MPIFC,$@)
+	$(Q)$(MPIFC) -O2 -g -Wall -Werror -fimplicit-none -J$(BUILD)/fmod -o $@ $<

@@ -23,3 +23,12 @@ $(BUILD)/apps/%: $(APP_OBJ)/%.o $(APP_SHARED_OBJS)
 
 # keep the objects (they are intermediate files of the pattern rules above)
 .SECONDARY: $(patsubst %,$(APP_OBJ)/%.o,$(APP_NAMES) stencil transpose common expect)
+
+# the Fortran stencil (use mpi, and mpif.h for its halo exchange), built with $(MPIFC)
+MPIFC ?= mpifort
+FFLAGS_APPS := -O2 -g -Wall -Werror -fimplicit-none
+APPS += $(BUILD)/apps/stencil2d_f
+$(BUILD)/apps/stencil2d_f: $(APP_DIR)/stencil2d_f.f90 $(APP_DIR)/halo_mpif.f90
+	@mkdir -p $(BUILD)/fmod
+	$(call say,MPIFC,$@)
+	$(Q)$(MPIFC) $(FFLAGS_APPS) -J$(BUILD)/fmod -o $@ $^
