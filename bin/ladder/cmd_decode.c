@@ -3,15 +3,30 @@
  * absolute ranks: the compressed trace expanded back (like pilgrim2text). The text form is the
  * same as the tracer's raw log (LADDER_TRACE_RAW), so the two can be diffed.
  */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "command.h"
+#include "export/event_json.h"
 #include "run/events.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/log.h"
+
+/* one event as JSON text in line (jansson escapes every string) */
+static bool json_line(const struct event_view *v, struct buf *line)
+{
+	json_t *o = event_json(v);
+	char *text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(o);
+	if (!text)
+		return false;
+	buf_put(line, text, strlen(text));
+	free(text);
+	return true;
+}
 
 static bool decode_rank(const struct run *r, uint32_t rank, bool json, bool header, bool first)
 {
@@ -24,16 +39,16 @@ static bool decode_rank(const struct run *r, uint32_t rank, bool json, bool head
 		printf("%s{\"rank\":%u,\"events\":[", first ? "" : ",\n", rank);
 	else if (header)
 		printf("# rank %u\n", rank);
-	bool any = false;
-	while (event_next(&it, &ev)) {
+	bool any = false, ok = true;
+	while (ok && event_next(&it, &ev)) {
 		struct event_view v;
 		event_view_of(&it, &ev, &v);
 		buf_reset(&line);
 		if (json)
-			event_format_json(&v, &line);
+			ok = json_line(&v, &line);
 		else
 			event_format(&v, &line);
-		for (uint64_t k = 0; k < ev.repeat; k++) {
+		for (uint64_t k = 0; ok && k < ev.repeat; k++) {
 			if (json)
 				printf("%s\n%.*s", any ? "," : "", (int)line.len, line.data);
 			else
@@ -44,11 +59,22 @@ static bool decode_rank(const struct run *r, uint32_t rank, bool json, bool head
 	if (json)
 		printf("]}");
 	buf_free(&line);
-	bool ok = !it.error[0];
-	if (!ok)
+	if (ok && it.error[0]) {
 		log_error("%s", it.error);
+		ok = false;
+	}
 	event_iter_free(&it);
 	return ok;
+}
+
+/* the opening of the JSON document: {"file": PATH, "ranks": [ — the path escaped */
+static void json_opening(const char *path)
+{
+	json_t *name = json_string(path);
+	char *text = name ? json_dumps(name, JSON_ENCODE_ANY) : NULL;
+	printf("{\"file\":%s,\"ranks\":[\n", text ? text : "null");
+	free(text);
+	json_decref(name);
 }
 
 static int run_decode(int argc, char **argv)
@@ -99,7 +125,7 @@ static int run_decode(int argc, char **argv)
 		}
 	} else {
 		if (json)
-			printf("{\"file\":\"%s\",\"ranks\":[\n", path);
+			json_opening(path);
 		for (uint32_t q = 0; q < r.nranks && ok; q++)
 			if (rank < 0 || q == (uint32_t)rank)
 				ok = decode_rank(&r, q, json, rank < 0, rank >= 0 || q == 0);

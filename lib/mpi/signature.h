@@ -194,8 +194,14 @@ struct event_view {
 	uint64_t req_key;    /* the signature's request pool key (names the requests it creates) */
 };
 void event_format(const struct event_view *ev, struct buf *out);
-/* JSON object for one event (same content) */
-void event_format_json(const struct event_view *ev, struct buf *out);
+/* For writers of other forms (JSON): the token of one scalar value of kind k as event_format
+ * prints it (peers as absolute ranks, handles by name), whether that token is a name rather than
+ * a number, the string an interned id stands for (NULL when unknown), and the kind of the
+ * elements of an array kind. */
+void event_token(const struct event_view *ev, enum param_kind k, const int64_t *v, struct buf *out);
+bool event_token_is_name(enum param_kind k, int64_t first);
+const char *event_string(const struct event_view *ev, int64_t id);
+enum param_kind param_kind_element(enum param_kind k);
 
 /* Number of values of the group starting at vals[i] for kind k (arrays read their length);
  * returns 0 and sets *bad when the values run out. */

@@ -1,6 +1,6 @@
 /*
- * format — one event as a line of text or a JSON object, the same in the tracer's raw log and in
- * `ladder decode` (see event_format in mpi/signature.h).
+ * format — one event as a line of text, the same in the tracer's raw log and in `ladder decode`
+ * (see event_format in mpi/signature.h), and the tokens of its values for writers of other forms.
  */
 #include "mpi/signature.h"
 
@@ -103,10 +103,9 @@ static void put_req(struct buf *b, int64_t creator, int64_t slot)
 		put_fmt(b, "%08" PRIx32 ".%" PRId64, (uint32_t)((uint64_t)creator >> 32), slot);
 }
 
-/* ---- one parameter's value: the same tokens in text and JSON, where names are quoted --------- */
+/* ---- one parameter's value as tokens ----------------------------------------------------------- */
 
-/* JSON quotes a token that is a name (a handle, a buffer kind, a symbolic value); numbers are bare */
-static bool token_is_name(enum param_kind k, int64_t first)
+bool event_token_is_name(enum param_kind k, int64_t first)
 {
 	switch (k) {
 	case PK_BUF: case PK_COMM: case PK_NEWCOMM: case PK_DTYPE: case PK_NEWTYPE: case PK_OP:
@@ -118,8 +117,7 @@ static bool token_is_name(enum param_kind k, int64_t first)
 	}
 }
 
-/* the token of a scalar value of kind k (ranks relative to the event's rank) */
-static void put_token(struct buf *b, const struct event_view *ev, enum param_kind k, const int64_t *v)
+void event_token(const struct event_view *ev, enum param_kind k, const int64_t *v, struct buf *b)
 {
 	static const char *const buffers[] = {"user", "IN_PLACE", "BOTTOM", "NULL"};
 	switch (k) {
@@ -138,45 +136,37 @@ static void put_token(struct buf *b, const struct event_view *ev, enum param_kin
 	}
 }
 
-static void put_scalar(struct buf *b, const struct event_view *ev, enum param_kind k, const int64_t *v,
-		       bool json)
-{
-	bool quote = json && token_is_name(k, v[0]);
-	if (quote)
-		put_s(b, "\"");
-	put_token(b, ev, k, v);
-	if (quote)
-		put_s(b, "\"");
-}
 
 /* a receive from MPI_ANY_SOURCE with the source it matched (v[1], relative; symbolic: unknown) */
-static void put_any_source(struct buf *b, const int64_t *v, uint32_t me, bool json)
+static void put_any_source(struct buf *b, const int64_t *v, uint32_t me)
 {
 	char actual[32];
 	if (sv_is_symbolic(v[1]))
 		snprintf(actual, sizeof actual, "?");
 	else
 		snprintf(actual, sizeof actual, "%" PRId64, v[1] + (int64_t)me);
-	if (json)
-		put_fmt(b, "{\"any\":true,\"actual\":\"%s\"}", actual);
-	else
-		put_fmt(b, "ANY_SOURCE@%-*s", ACTUAL_SOURCE_WIDTH, actual);
+	put_fmt(b, "ANY_SOURCE@%-*s", ACTUAL_SOURCE_WIDTH, actual);
+}
+
+const char *event_string(const struct event_view *ev, int64_t id)
+{
+	for (uint32_t i = 0; i < ev->nstrings && ev->strings; i++)
+		if ((int64_t)(hash_bytes(ev->strings[i], strlen(ev->strings[i]), 0) & INT64_MAX) == id)
+			return ev->strings[i];
+	return NULL;
 }
 
 /* a string by its text when the event's string table has it, else by its id */
-static void put_string(struct buf *b, const struct event_view *ev, int64_t id, bool json)
+static void put_string(struct buf *b, const struct event_view *ev, int64_t id)
 {
-	for (uint32_t i = 0; i < ev->nstrings && ev->strings; i++)
-		if ((int64_t)(hash_bytes(ev->strings[i], strlen(ev->strings[i]), 0) & INT64_MAX) == id) {
-			put_fmt(b, "\"%s\"", ev->strings[i]);
-			return;
-		}
-	const char *q = json ? "\"" : "";
-	put_fmt(b, "%sstring#%" PRId64 "%s", q, id, q);
+	const char *s = event_string(ev, id);
+	if (s)
+		put_fmt(b, "\"%s\"", s);
+	else
+		put_fmt(b, "string#%" PRId64, id);
 }
 
-/* the kind of one element of an array kind */
-static enum param_kind element_kind(enum param_kind k)
+enum param_kind param_kind_element(enum param_kind k)
 {
 	switch (k) {
 	case PK_DTYPES: return PK_DTYPE;
@@ -186,12 +176,11 @@ static enum param_kind element_kind(enum param_kind k)
 	}
 }
 
-/* an array: [e0,e1,...] (v[0] elements), or its symbolic value; text shows coordinates signed */
-static void put_array(struct buf *b, const struct event_view *ev, enum param_kind k, const int64_t *v,
-		      bool json)
+/* an array: [e0,e1,...] (v[0] elements), or its symbolic value; coordinates signed */
+static void put_array(struct buf *b, const struct event_view *ev, enum param_kind k, const int64_t *v)
 {
 	if (sv_is_symbolic(v[0])) {
-		put_scalar(b, ev, PK_INT, v, json);
+		event_token(ev, PK_INT, v, b);
 		return;
 	}
 	put_s(b, "[");
@@ -199,37 +188,34 @@ static void put_array(struct buf *b, const struct event_view *ev, enum param_kin
 		if (i)
 			put_s(b, ",");
 		const int64_t *e = v + 1 + i * param_kind_width(k);
-		if (k == PK_COORDS && !json)
+		if (k == PK_COORDS)
 			put_fmt(b, "%+" PRId64, e[0]);
 		else
-			put_scalar(b, ev, element_kind(k), e, json);
+			event_token(ev, param_kind_element(k), e, b);
 	}
 	put_s(b, "]");
 }
 
-/* One parameter's value (w values at v) as text, or as JSON when json is set. */
+/* One parameter's value (w values at v) as text. */
 static void put_value(struct buf *b, const struct event_view *ev, enum param_kind k,
-		      const int64_t *v, uint32_t w, bool json)
+		      const int64_t *v, uint32_t w)
 {
 	if (w == 1 && v[0] == SV_STREAMED)     /* should not happen after substitution */
-		put_s(b, json ? "\"STREAMED\"" : "STREAMED");
+		put_s(b, "STREAMED");
 	else if (k == PK_SRC && v[0] == SV_ANY_SOURCE)
-		put_any_source(b, v, ev->rank, json);
+		put_any_source(b, v, ev->rank);
 	else if (k == PK_STRING)
-		put_string(b, ev, v[0], json);
+		put_string(b, ev, v[0]);
 	else if (param_kind_is_array(k))
-		put_array(b, ev, k, v, json);
+		put_array(b, ev, k, v);
 	else
-		put_scalar(b, ev, k, v, json);
+		event_token(ev, k, v, b);
 }
 
-static void format_any(const struct event_view *ev, struct buf *out, bool json)
+void event_format(const struct event_view *ev, struct buf *out)
 {
 	const struct fn_desc *fn = ev->fn;
-	if (json)
-		put_fmt(out, "{\"fn\":\"%s\"", fn->name);
-	else
-		put_s(out, fn->name);
+	put_s(out, fn->name);
 	uint32_t i = 0;
 	bool bad = false;
 	for (uint32_t p = 0; p < fn->nparams; p++) {
@@ -239,18 +225,10 @@ static void format_any(const struct event_view *ev, struct buf *out, bool json)
 		uint32_t w = group_width(k, ev->vals, i, ev->nvals, &bad);
 		if (bad)
 			break;
-		if (json)
-			put_fmt(out, ",\"%s\":", fn->params[p].name);
-		else
-			put_fmt(out, " %s=", fn->params[p].name);
-		put_value(out, ev, k, ev->vals + i, w, json);
+		put_fmt(out, " %s=", fn->params[p].name);
+		put_value(out, ev, k, ev->vals + i, w);
 		i += w;
 	}
 	if (bad || i != ev->nvals)
-		put_s(out, json ? ",\"malformed\":true" : " <malformed>");
-	if (json)
-		put_s(out, "}");
+		put_s(out, " <malformed>");
 }
-
-void event_format(const struct event_view *ev, struct buf *out) { format_any(ev, out, false); }
-void event_format_json(const struct event_view *ev, struct buf *out) { format_any(ev, out, true); }

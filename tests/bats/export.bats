@@ -154,3 +154,21 @@ container_counts() {
 	pick='[.models[] | {callpath, metric, model}] | sort_by(.callpath, .metric)'
 	diff <(jq -S "$pick" from_campaign.json) <(jq -S "$pick" from_extrap.json)
 }
+
+@test "decode --format json: valid JSON through jansson whatever the file is called, same content as the text" {
+	cp s2d.h5 'a "quoted" \ name.h5'
+	run "$LADDER" decode --format json --rank 4 'a "quoted" \ name.h5'
+	assert_success
+	[ "$(jq -r .file <<< "$output")" = 'a "quoted" \ name.h5' ]
+	# the same calls in the same order as the text form, with the same parameters
+	diff <(jq -r '.ranks[0].events[].fn' <<< "$output") <("$LADDER" decode --rank 4 s2d.h5 | awk '{print $1}')
+	[ "$(jq -r '.ranks[0].events[] | select(.fn == "MPI_Isend") | .dest' <<< "$output" | sort -un | tr '\n' ' ')" = \
+	  "$("$LADDER" decode --rank 4 s2d.h5 | sed -n 's/^MPI_Isend .* dest=\([0-9]*\) .*/\1/p' | sort -un | tr '\n' ' ')" ]
+}
+
+@test "decode --format json: a wildcard receive names the source it matched as a number" {
+	"$LADDER" --quiet trace -o mw.h5 -- mpirun --oversubscribe -np 4 "$LADDER_BUILD/apps/mw" --size 12 --iterations 2 > /dev/null
+	"$LADDER" decode --format json mw.h5 > mw.json
+	jq -e '[.ranks[0].events[] | .. | objects | select(.any == true)] | length > 0' mw.json
+	jq -e '[.ranks[0].events[] | .. | objects | select(.any == true) | .actual | type] | unique == ["number"]' mw.json
+}
