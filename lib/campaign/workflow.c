@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -430,100 +431,127 @@ static bool read_stages(struct yaml_spec *y, yaml_node_t *n, struct workflow *w,
 	return true;
 }
 
+/* the placeholders of app.command and the ladder's valid.command (and, changed, of stages) */
+static struct known_ctx app_known(const struct workflow *w)
+{
+	return (struct known_ctx){placeholders_app, w, w->has_size, false};
+}
+
+static bool read_vars_field(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	return read_vars(y, n, target);
+}
+
+static bool read_size_field(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	return read_size(y, n, target);
+}
+
+static bool read_scaling(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	struct workflow *w = target;
+	const char *s;
+	if (!yaml_spec_scalar(y, n, "scaling", &s))
+		return false;
+	if (!strcmp(s, "strong"))
+		w->scaling = SCALING_STRONG;
+	else if (!strcmp(s, "weak"))
+		w->scaling = SCALING_WEAK;
+	else
+		return yaml_spec_fail(y, n, "scaling", "expected strong or weak, got '%s'", s);
+	return true;
+}
+
+static bool read_targets(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	struct workflow *w = target;
+	return read_longs(y, n, "target", 1, &w->targets, &w->ntargets);
+}
+
+static bool read_trace_field(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	return read_trace(y, n, target);
+}
+
+static bool read_acceptance_field(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	return read_acceptance(y, n, target);
+}
+
+static bool read_app(struct yaml_spec *y, yaml_node_t *app, void *target)
+{
+	struct workflow *w = target;
+	static const char *const app_keys[] = {"command", "build", NULL};
+	if (!yaml_spec_map(y, app, "app", app_keys))
+		return false;
+	yaml_node_t *n = yaml_spec_get(y, app, "command");
+	if (!n)
+		return yaml_spec_fail(y, app, "app.command", "missing (the application and its arguments)");
+	struct known_ctx k = app_known(w);
+	if (!read_template(y, n, "app.command", &w->command, &k))
+		return false;
+	if ((n = yaml_spec_get(y, app, "build"))) {
+		struct known_ctx kb = {placeholders_build, w, false, false};
+		if (!read_template(y, n, "app.build", &w->build, &kb))
+			return false;
+	}
+	return true;
+}
+
+static bool read_ladder_field(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	struct known_ctx k = app_known(target);
+	return read_ladder(y, n, target, &k);
+}
+
+static bool read_stages_field(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	struct known_ctx k = app_known(target);
+	return read_stages(y, n, target, &k);
+}
+
+/* the fields of a workflow file, in the order they are read: each after those it refers to
+ * (templates check {size} and the names under vars; stages check target) */
+#define AT(member) offsetof(struct workflow, member)
+static const struct spec_field workflow_fields[] = {
+	{"name", SPEC_NAME, AT(name), 0, 0, 0, NULL, "the campaign's name: letters, digits, '_', '-', '.'", false},
+	{"description", SPEC_STRING, AT(description), 0, 0, 0, NULL, NULL, false},
+	{"vars", SPEC_CUSTOM, 0, 0, 0, 0, read_vars_field, NULL, false},
+	{"size", SPEC_CUSTOM, 0, 0, 0, 0, read_size_field, NULL, false},
+	{"scaling", SPEC_CUSTOM, 0, 0, 0, 0, read_scaling, NULL, false},
+	{"repetitions", SPEC_LONG, AT(repetitions), 0, 1, 1000, NULL, NULL, false},
+	{"target", SPEC_CUSTOM, 0, 0, 0, 0, read_targets, NULL, false},
+	{"trace", SPEC_CUSTOM, 0, 0, 0, 0, read_trace_field, NULL, false},
+	{"acceptance", SPEC_CUSTOM, 0, 0, 0, 0, read_acceptance_field, NULL, false},
+	{"app", SPEC_CUSTOM, 0, 0, 0, 0, read_app, "app.command: the application and its arguments", false},
+	{"ladder", SPEC_CUSTOM, 0, 0, 0, 0, read_ladder_field, "a list of rank counts, or generate/from/to", false},
+	{"stages", SPEC_CUSTOM, 0, 0, 0, 0, read_stages_field, NULL, false},
+};
+#undef AT
+
 bool workflow_load(const char *path, struct workflow *w, struct campaign_error *e)
 {
 	memset(w, 0, sizeof *w);
 	w->repetitions = 1;
 	w->stream_after = -1;
-	struct yaml_spec y;
-	if (!yaml_spec_load(&y, path, e)) {
-		yaml_spec_free(&y);
-		return false;
-	}
-	bool ok = false;
-	yaml_node_t *root = yaml_spec_root(&y), *n;
-	static const char *const keys[] = {"name", "description", "app", "ladder", "scaling", "size",
-		"repetitions", "target", "trace", "stages", "vars", "acceptance", NULL};
-	if (!yaml_spec_map(&y, root, "", keys))
-		goto out;
-	w->path = path_absolute(path);
-	w->dir = xstrdup(w->path);
-	char *slash = strrchr(w->dir, '/');
-	if (slash)
-		*(slash == w->dir ? slash + 1 : slash) = 0;
-	if (!(n = yaml_spec_get(&y, root, "name"))) {
-		yaml_spec_fail(&y, root, "name", "missing (the campaign's name: letters, digits, '_', '-', '.')");
-		goto out;
-	}
-	if (!yaml_spec_name(&y, n, "name", &w->name))
-		goto out;
-	if ((n = yaml_spec_get(&y, root, "description")) && !yaml_spec_string(&y, n, "description", &w->description))
-		goto out;
-	if ((n = yaml_spec_get(&y, root, "vars")) && !read_vars(&y, n, w))
-		goto out;
-	if ((n = yaml_spec_get(&y, root, "size")) && !read_size(&y, n, w))
-		goto out;
-	struct known_ctx k = {placeholders_app, w, w->has_size, false};
-	if ((n = yaml_spec_get(&y, root, "scaling"))) {
-		const char *s;
-		if (!yaml_spec_scalar(&y, n, "scaling", &s))
-			goto out;
-		if (!strcmp(s, "strong"))
-			w->scaling = SCALING_STRONG;
-		else if (!strcmp(s, "weak"))
-			w->scaling = SCALING_WEAK;
-		else {
-			yaml_spec_fail(&y, n, "scaling", "expected strong or weak, got '%s'", s);
-			goto out;
-		}
-	}
-	if ((n = yaml_spec_get(&y, root, "repetitions")) &&
-	    !yaml_spec_long(&y, n, "repetitions", 1, 1000, &w->repetitions))
-		goto out;
-	if ((n = yaml_spec_get(&y, root, "target")) && !read_longs(&y, n, "target", 1, &w->targets, &w->ntargets))
-		goto out;
-	if ((n = yaml_spec_get(&y, root, "trace")) && !read_trace(&y, n, w))
-		goto out;
-	if ((n = yaml_spec_get(&y, root, "acceptance")) && !read_acceptance(&y, n, w))
-		goto out;
-	yaml_node_t *app = yaml_spec_get(&y, root, "app");
-	if (!app) {
-		yaml_spec_fail(&y, root, "app", "missing (app.command: the application and its arguments)");
-		goto out;
-	}
-	static const char *const app_keys[] = {"command", "build", NULL};
-	if (!yaml_spec_map(&y, app, "app", app_keys))
-		goto out;
-	if (!(n = yaml_spec_get(&y, app, "command"))) {
-		yaml_spec_fail(&y, app, "app.command", "missing (the application and its arguments)");
-		goto out;
-	}
-	if (!read_template(&y, n, "app.command", &w->command, &k))
-		goto out;
-	if ((n = yaml_spec_get(&y, app, "build"))) {
-		struct known_ctx kb = {placeholders_build, w, false, false};
-		if (!read_template(&y, n, "app.build", &w->build, &kb))
-			goto out;
-	}
-	if (!(n = yaml_spec_get(&y, root, "ladder"))) {
-		yaml_spec_fail(&y, root, "ladder", "missing (a list of rank counts, or generate/from/to)");
-		goto out;
-	}
-	if (!read_ladder(&y, n, w, &k))
-		goto out;
 	/* the implicit merge stage comes first */
 	w->stages = xcalloc(1, sizeof *w->stages);
 	w->nstages = 1;
 	w->stages[0].name = xstrdup("merge");
 	w->stages[0].ranks = 1;
-	{
-		char why[128];
-		tmpl_parse(builtin("merge")->command, &w->stages[0].cmd, why, sizeof why);
+	char why[128];
+	tmpl_parse(builtin("merge")->command, &w->stages[0].cmd, why, sizeof why);
+	struct yaml_spec y;
+	bool ok = yaml_spec_load(&y, path, e);
+	if (ok) {
+		w->path = path_absolute(path);
+		w->dir = xstrdup(w->path);
+		char *slash = strrchr(w->dir, '/');
+		if (slash)
+			*(slash == w->dir ? slash + 1 : slash) = 0;
+		ok = yaml_spec_read_fields(&y, yaml_spec_root(&y), "", workflow_fields,
+					   sizeof workflow_fields / sizeof workflow_fields[0], w);
 	}
-	if ((n = yaml_spec_get(&y, root, "stages")) && !read_stages(&y, n, w, &k))
-		goto out;
-	ok = true;
-out:
 	yaml_spec_free(&y);
 	if (!ok)
 		workflow_free(w);
