@@ -294,104 +294,138 @@ static void add_after(struct stage_spec *s, const char *name)
 	s->after[s->nafter] = NULL;
 }
 
-/* one entry of `stages`: a name, or a mapping */
-static bool read_stage(struct yaml_spec *y, yaml_node_t *n, size_t idx, struct workflow *w, struct known_ctx *k)
+/* the parts of one entry of `stages` (a name, or a mapping); absent ones NULL */
+struct stage_nodes {
+	yaml_node_t *entry, *name, *cmd, *after, *per_target, *ranks, *launch;
+	char field[64];              /* "stages[I]" */
+};
+
+static bool stage_nodes(struct yaml_spec *y, yaml_node_t *n, size_t idx, struct stage_nodes *sn)
 {
-	char field[64], f[128];
-	snprintf(field, sizeof field, "stages[%zu]", idx);
-	yaml_node_t *name_node = n, *cmd = NULL, *after = NULL, *pt = NULL, *ranks = NULL, *launch = NULL;
-	if (yaml_spec_is_map(n)) {
-		static const char *const keys[] = {"name", "command", "after", "per-target", "ranks", "launch", NULL};
-		if (!yaml_spec_map(y, n, field, keys))
-			return false;
-		name_node = yaml_spec_get(y, n, "name");
-		if (!name_node)
-			return yaml_spec_fail(y, n, field, "a stage needs a 'name'");
-		cmd = yaml_spec_get(y, n, "command");
-		after = yaml_spec_get(y, n, "after");
-		pt = yaml_spec_get(y, n, "per-target");
-		ranks = yaml_spec_get(y, n, "ranks");
-		launch = yaml_spec_get(y, n, "launch");
-	}
-	snprintf(f, sizeof f, "%s.name", field);
-	char *name;
-	if (!yaml_spec_name(y, name_node, yaml_spec_is_map(n) ? f : field, &name))
+	memset(sn, 0, sizeof *sn);
+	sn->entry = sn->name = n;
+	snprintf(sn->field, sizeof sn->field, "stages[%zu]", idx);
+	if (!yaml_spec_is_map(n))
+		return true;
+	static const char *const keys[] = {"name", "command", "after", "per-target", "ranks", "launch", NULL};
+	if (!yaml_spec_map(y, n, sn->field, keys))
 		return false;
+	sn->name = yaml_spec_get(y, n, "name");
+	if (!sn->name)
+		return yaml_spec_fail(y, n, sn->field, "a stage needs a 'name'");
+	sn->cmd = yaml_spec_get(y, n, "command");
+	sn->after = yaml_spec_get(y, n, "after");
+	sn->per_target = yaml_spec_get(y, n, "per-target");
+	sn->ranks = yaml_spec_get(y, n, "ranks");
+	sn->launch = yaml_spec_get(y, n, "launch");
+	return true;
+}
+
+/* the stage the entry names: a new one, or the implicit merge it overrides; NULL (error) for a
+ * reserved or repeated name */
+static struct stage_spec *stage_named(struct yaml_spec *y, const struct stage_nodes *sn, struct workflow *w)
+{
+	char f[128];
+	snprintf(f, sizeof f, "%s.name", sn->field);
+	char *name;
+	if (!yaml_spec_name(y, sn->name, yaml_spec_is_map(sn->entry) ? f : sn->field, &name))
+		return NULL;
 	if (!strcmp(name, "build") || !strcmp(name, "run") || !strcmp(name, "runs")) {
 		free(name);
-		return yaml_spec_fail(y, name_node, field, "'%s' is reserved (the build step is app.build; runs come from the ladder)",
-				  yaml_spec_is_scalar(name_node) ? (const char *)name_node->data.scalar.value : "");
+		yaml_spec_fail(y, sn->name, sn->field, "'%s' is reserved (the build step is app.build; runs come from the "
+			       "ladder)", yaml_spec_is_scalar(sn->name) ? (const char *)sn->name->data.scalar.value : "");
+		return NULL;
 	}
-	struct stage_spec *s = NULL;
-	for (size_t i = 0; i < w->nstages; i++)
-		if (!strcmp(w->stages[i].name, name)) {
-			if (i > 0 || w->stages[0].line) {
-				free(name);
-				return yaml_spec_fail(y, name_node, field, "stage '%s' is listed twice (first on line %d)",
-						  w->stages[i].name, w->stages[i].line);
-			}
-			s = &w->stages[i]; /* overriding the implicit merge */
+	for (size_t i = 0; i < w->nstages; i++) {
+		if (strcmp(w->stages[i].name, name))
+			continue;
+		if (i > 0 || w->stages[0].line) {
+			free(name);
+			yaml_spec_fail(y, sn->name, sn->field, "stage '%s' is listed twice (first on line %d)", w->stages[i].name,
+				       w->stages[i].line);
+			return NULL;
 		}
-	const struct builtin_stage *b = builtin(name);
-	if (!s) {
-		w->stages = xrealloc(w->stages, (w->nstages + 1) * sizeof *w->stages);
-		s = &w->stages[w->nstages++];
-		memset(s, 0, sizeof *s);
-		s->name = name;
-	} else {
 		free(name);
-		tmpl_free(&s->cmd);
+		tmpl_free(&w->stages[i].cmd);
+		return &w->stages[i];   /* overriding the implicit merge */
 	}
-	s->line = yaml_spec_line(n);
+	w->stages = xrealloc(w->stages, (w->nstages + 1) * sizeof *w->stages);
+	struct stage_spec *s = &w->stages[w->nstages++];
+	memset(s, 0, sizeof *s);
+	s->name = name;
+	return s;
+}
+
+/* ranks, per-target and launch: the built-in stage's, or as given */
+static bool stage_shape(struct yaml_spec *y, const struct stage_nodes *sn, const struct builtin_stage *b,
+			const struct workflow *w, struct stage_spec *s)
+{
+	char f[128];
 	s->ranks = b ? b->ranks : 1;
 	s->per_target = b && b->per_target;
 	s->launch = b && b->launch;
-	if (pt && !yaml_spec_bool(y, pt, (snprintf(f, sizeof f, "%s.per-target", field), f), &s->per_target))
+	if (sn->per_target &&
+	    !yaml_spec_bool(y, sn->per_target, (snprintf(f, sizeof f, "%s.per-target", sn->field), f), &s->per_target))
 		return false;
-	if (launch && !yaml_spec_bool(y, launch, (snprintf(f, sizeof f, "%s.launch", field), f), &s->launch))
+	if (sn->launch && !yaml_spec_bool(y, sn->launch, (snprintf(f, sizeof f, "%s.launch", sn->field), f), &s->launch))
 		return false;
-	if (ranks) {
+	if (sn->ranks) {
 		const char *rs;
-		snprintf(f, sizeof f, "%s.ranks", field);
-		if (!yaml_spec_scalar(y, ranks, f, &rs))
+		snprintf(f, sizeof f, "%s.ranks", sn->field);
+		if (!yaml_spec_scalar(y, sn->ranks, f, &rs))
 			return false;
 		if (!strcmp(rs, "target"))
 			s->ranks = 0;
-		else if (!yaml_spec_long(y, ranks, f, 1, 1L << 30, &s->ranks))
+		else if (!yaml_spec_long(y, sn->ranks, f, 1, 1L << 30, &s->ranks))
 			return false;
 	}
 	if (s->ranks == 0 && !s->per_target)
-		return yaml_spec_fail(y, ranks ? ranks : n, field, "'ranks: target' needs 'per-target: true'");
+		return yaml_spec_fail(y, sn->ranks ? sn->ranks : sn->entry, sn->field,
+				      "'ranks: target' needs 'per-target: true'");
 	if (s->per_target && !w->ntargets)
-		return yaml_spec_fail(y, n, field, "stage '%s' runs per target scale, but the workflow has no 'target'", s->name);
+		return yaml_spec_fail(y, sn->entry, sn->field, "stage '%s' runs per target scale, but the workflow has no "
+				      "'target'", s->name);
+	return true;
+}
+
+/* the command: as given, or the built-in stage's */
+static bool stage_command(struct yaml_spec *y, const struct stage_nodes *sn, const struct builtin_stage *b,
+			  const struct workflow *w, struct stage_spec *s, const struct known_ctx *k)
+{
+	char f[128];
 	struct known_ctx ks = *k;
 	ks.names = placeholders_stage;
 	ks.target_ok = s->per_target;
-	snprintf(f, sizeof f, "%s.command", field);
-	if (cmd) {
-		if (!read_template(y, cmd, f, &s->cmd, &ks))
-			return false;
-	} else if (b) {
-		char why[256];
-		tmpl_parse(b->command, &s->cmd, why, sizeof why);
-		s->needs = b->needs;
-		if (s->needs && !workflow_stage(w, s->needs))
-			return yaml_spec_fail(y, n, field, "stage '%s' reads what stage '%s' writes: list '%s' above it, "
-					  "or give '%s' a command", s->name, s->needs, s->needs, s->name);
-	} else {
-		return yaml_spec_fail(y, n, field, "stage '%s' is not one ladder knows (merge, model, extrap, replay, "
-				  "report); give its 'command'", s->name);
-	}
+	snprintf(f, sizeof f, "%s.command", sn->field);
+	if (sn->cmd)
+		return read_template(y, sn->cmd, f, &s->cmd, &ks);
+	if (!b)
+		return yaml_spec_fail(y, sn->entry, sn->field, "stage '%s' is not one ladder knows (merge, model, extrap, "
+				      "replay, report); give its 'command'", s->name);
+	char why[256];
+	tmpl_parse(b->command, &s->cmd, why, sizeof why);
+	s->needs = b->needs;
+	if (s->needs && !workflow_stage(w, s->needs))
+		return yaml_spec_fail(y, sn->entry, sn->field, "stage '%s' reads what stage '%s' writes: list '%s' above it, "
+				      "or give '%s' a command", s->name, s->needs, s->needs, s->name);
+	return true;
+}
+
+/* what the stage consumes: as given (stages listed before it), or the built-in stage's inputs,
+ * or the merge */
+static bool stage_after(struct yaml_spec *y, const struct stage_nodes *sn, const struct builtin_stage *b,
+			const struct workflow *w, struct stage_spec *s)
+{
 	for (size_t i = 0; i < s->nafter; i++)
 		free(s->after[i]);
 	free(s->after);
 	s->after = NULL;
 	s->nafter = 0;
-	if (after) {
-		char **names;
+	if (sn->after) {
+		char **names, f[128];
 		size_t nn;
-		snprintf(f, sizeof f, "%s.after", field);
-		if (!yaml_spec_strings(y, after, f, &names, &nn))
+		snprintf(f, sizeof f, "%s.after", sn->field);
+		if (!yaml_spec_strings(y, sn->after, f, &names, &nn))
 			return false;
 		for (size_t i = 0; i < nn; i++) {
 			bool found = false;
@@ -399,8 +433,8 @@ static bool read_stage(struct yaml_spec *y, yaml_node_t *n, size_t idx, struct w
 				if (&w->stages[j] != s && !strcmp(w->stages[j].name, names[i]))
 					found = true;
 			if (!found) {
-				yaml_spec_fail(y, after, f, "'%s' is not a stage listed before '%s' (stages may only "
-					   "consume stages listed above them, or merge)", names[i], s->name);
+				yaml_spec_fail(y, sn->after, f, "'%s' is not a stage listed before '%s' (stages may only "
+					       "consume stages listed above them, or merge)", names[i], s->name);
 				strv_free(names);
 				return false;
 			}
@@ -417,6 +451,20 @@ static bool read_stage(struct yaml_spec *y, yaml_node_t *n, size_t idx, struct w
 		add_after(s, "merge");
 	}
 	return true;
+}
+
+/* one entry of `stages`: a name, or a mapping */
+static bool read_stage(struct yaml_spec *y, yaml_node_t *n, size_t idx, struct workflow *w, struct known_ctx *k)
+{
+	struct stage_nodes sn;
+	if (!stage_nodes(y, n, idx, &sn))
+		return false;
+	struct stage_spec *s = stage_named(y, &sn, w);
+	if (!s)
+		return false;
+	const struct builtin_stage *b = builtin(s->name);
+	s->line = yaml_spec_line(n);
+	return stage_shape(y, &sn, b, w, s) && stage_command(y, &sn, b, w, s, k) && stage_after(y, &sn, b, w, s);
 }
 
 static bool read_stages(struct yaml_spec *y, yaml_node_t *n, struct workflow *w, struct known_ctx *k)
