@@ -183,8 +183,8 @@ struct stage_plan {
 };
 
 /* job names stage `name` stands for, for target t (0: every target), into deps of j */
-static void add_stage_deps(struct campaign_job *j, const struct workflow *w, const struct stage_plan *sp, const char *name,
-			   long t, int depth)
+static void add_stage_deps(struct campaign_job *j, const struct workflow *w, const struct stage_plan *sp,
+			   const char *name, long t, int depth)
 {
 	if (depth > 64)
 		return;
@@ -266,8 +266,8 @@ static void full_program_path(const struct plan_env *env, char **argv, size_t ar
 }
 
 /* render job j's script (cmd expanded, launched on j's ranks if launch) and pair it with j */
-static bool render(struct planner *pl, struct campaign_job *j, const struct tmpl *cmd, bool launch, const char *workdir,
-		   const char *describe)
+static bool render(struct planner *pl, struct campaign_job *j, const struct tmpl *cmd, bool launch,
+		   const char *workdir, const char *describe)
 {
 	char why[512];
 	char **argv = NULL, **lw = NULL;

@@ -187,8 +187,8 @@ static void tracer_section(struct buf *b, const struct script_in *in, const char
 	}
 	buf_put_u8(&fwd, 0);
 	/* mpirun forwards these to processes on other nodes */
-	printf_buf(b, "export OMPI_MCA_mca_base_env_list='%s'${OMPI_MCA_mca_base_env_list:+\";$OMPI_MCA_mca_base_env_list\"}\n",
-		   (char *)fwd.data);
+	printf_buf(b, "export OMPI_MCA_mca_base_env_list='%s'"
+		      "${OMPI_MCA_mca_base_env_list:+\";$OMPI_MCA_mca_base_env_list\"}\n", (char *)fwd.data);
 	buf_free(&fwd);
 }
 
