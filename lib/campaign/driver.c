@@ -171,92 +171,117 @@ static bool all_handed_over(const struct campaign *c)
 	return true;
 }
 
-enum drive_result campaign_drive(struct campaign *c, const struct drive_opts *o, struct campaign_error *e)
+/* the driver between two rounds */
+struct drive {
+	struct campaign *c;
+	const struct executor *x;
+	const struct drive_opts *o;
+	struct backoff backoff;
+	double start, unreachable_since;  /* unreachable_since: 0 while the scheduler answers */
+};
+
+/* ask the executor for news; false (e) when the scheduler has not answered for controller-timeout */
+static bool poll_jobs(struct drive *d, int *polled, struct campaign_error *e)
 {
-	const struct executor *x = executor_for(c);
-	if (!x->open(c, e))
-		return DRIVE_ERROR;
-	x->adopt(c);
-	enum drive_result result = DRIVE_ERROR;
-	struct backoff b;
-	backoff_init(&b, c->poll_min, c->poll_max);
-	double start = now_wall(), unreachable_since = 0;
-	bool dirty = true;
-	for (;;) {
-		if (!o->once && cancel_requested(c)) {
-			campaign_cancel_all(c, x);
-			clear_cancel_request(c);
-			result = DRIVE_CANCELLED;
-			dirty = true;
-			break;
-		}
-		int n = x->poll(c);
-		bool changed = n > 0;
-		if (n < 0) {
-			if (!unreachable_since)
-				unreachable_since = now_wall();
-			else if (now_wall() - unreachable_since > (double)c->controller_timeout) {
-				campaign_error_set(e, "the scheduler has not answered for %ld s (controller-timeout); the campaign is "
-					 "saved: run 'ladder campaign wait %s' to follow it again", c->controller_timeout, c->dir);
-				result = DRIVE_ERROR;
-				break;
-			}
-		} else {
-			unreachable_since = 0;
-		}
-		if (propagate_failures(c, x))
-			changed = true;
-		bool transient = false;
-		if (!o->once && n >= 0) {
-			int s = start_ready(c, x, &transient, e);
-			if (s < 0) {
-				result = DRIVE_ERROR;
-				dirty = true;
-				break;
-			}
-			if (s > 0) {
-				changed = true;
-				/* the first answer about fresh jobs is worth having soon */
-				backoff_reset(&b);
-			}
-			if (transient && !unreachable_since)
-				unreachable_since = now_wall();
-		}
-		if (changed || dirty) {
-			struct campaign_error se;
-			if (!state_save(c, &se))
-				log_warn("%s", se.msg);
-			dirty = false;
-		}
-		if (campaign_done(c)) {
-			result = DRIVE_DONE;
-			for (size_t i = 0; i < c->njobs; i++)
-				if (c->jobs[i].state != JS_COMPLETED)
-					result = DRIVE_INCOMPLETE;
-			break;
-		}
-		if (o->once) {
-			result = DRIVE_SUBMITTED;
-			break;
-		}
-		if (!o->follow && all_handed_over(c)) {
-			result = DRIVE_SUBMITTED;
-			break;
-		}
-		if (o->timeout > 0 && now_wall() - start >= o->timeout) {
-			result = DRIVE_TIMEOUT;
-			break;
-		}
-		double wait = changed ? backoff_reset(&b) : backoff_next(&b);
-		if (o->timeout > 0 && now_wall() + wait - start > o->timeout)
-			wait = o->timeout - (now_wall() - start);
-		if (wait > 0)
-			x->sleep(c, wait);
+	struct campaign *c = d->c;
+	*polled = d->x->poll(c);
+	if (*polled >= 0) {
+		d->unreachable_since = 0;
+	} else if (!d->unreachable_since) {
+		d->unreachable_since = now_wall();
+	} else if (now_wall() - d->unreachable_since > (double)c->controller_timeout) {
+		return campaign_error_set(e, "the scheduler has not answered for %ld s (controller-timeout); the campaign is "
+					  "saved: run 'ladder campaign wait %s' to follow it again", c->controller_timeout,
+					  c->dir);
 	}
-	/* always: the counters (queries) changed even when no job did */
+	return true;
+}
+
+/* start or submit what is ready: 1 something started, 0 nothing, -1 error (e) */
+static int start_jobs(struct drive *d, struct campaign_error *e)
+{
+	bool transient = false;
+	int started = start_ready(d->c, d->x, &transient, e);
+	if (started > 0)
+		backoff_reset(&d->backoff);   /* the first answer about fresh jobs is worth having soon */
+	if (started >= 0 && transient && !d->unreachable_since)
+		d->unreachable_since = now_wall();
+	return started < 0 ? -1 : started > 0;
+}
+
+/* the result when the drive ends after this round, or -1 to go on */
+static int round_result(const struct drive *d)
+{
+	const struct campaign *c = d->c;
+	if (campaign_done(c)) {
+		for (size_t i = 0; i < c->njobs; i++)
+			if (c->jobs[i].state != JS_COMPLETED)
+				return DRIVE_INCOMPLETE;
+		return DRIVE_DONE;
+	}
+	if (d->o->once || (!d->o->follow && all_handed_over(c)))
+		return DRIVE_SUBMITTED;
+	if (d->o->timeout > 0 && now_wall() - d->start >= d->o->timeout)
+		return DRIVE_TIMEOUT;
+	return -1;
+}
+
+static void save_state(struct campaign *c)
+{
 	struct campaign_error se;
 	if (!state_save(c, &se))
 		log_warn("%s", se.msg);
-	x->close(c);
-	return result;
+}
+
+/* sleep until the next round: backing off while nothing changes, never past the timeout */
+static void pause_round(struct drive *d, bool changed)
+{
+	double wait = changed ? backoff_reset(&d->backoff) : backoff_next(&d->backoff);
+	double left = d->o->timeout - (now_wall() - d->start);
+	if (d->o->timeout > 0 && wait > left)
+		wait = left;
+	if (wait > 0)
+		d->x->sleep(d->c, wait);
+}
+
+enum drive_result campaign_drive(struct campaign *c, const struct drive_opts *o, struct campaign_error *e)
+{
+	struct drive d = {.c = c, .x = executor_for(c), .o = o, .start = now_wall()};
+	if (!d.x->open(c, e))
+		return DRIVE_ERROR;
+	d.x->adopt(c);
+	backoff_init(&d.backoff, c->poll_min, c->poll_max);
+	int result = -1;
+	bool dirty = true;
+	while (result < 0) {
+		if (!o->once && cancel_requested(c)) {
+			campaign_cancel_all(c, d.x);
+			clear_cancel_request(c);
+			result = DRIVE_CANCELLED;
+			break;
+		}
+		int polled;
+		if (!poll_jobs(&d, &polled, e)) {
+			result = DRIVE_ERROR;
+			break;
+		}
+		bool changed = polled > 0;
+		changed |= propagate_failures(c, d.x);
+		int started = !o->once && polled >= 0 ? start_jobs(&d, e) : 0;
+		if (started < 0) {
+			result = DRIVE_ERROR;
+			break;
+		}
+		changed |= started > 0;
+		if (changed || dirty)
+			save_state(c);
+		dirty = false;
+		result = round_result(&d);
+		if (result < 0)
+			pause_round(&d, changed);
+	}
+	/* always: the counters (queries) changed even when no job did */
+	save_state(c);
+	d.x->close(c);
+	return (enum drive_result)result;
 }

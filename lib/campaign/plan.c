@@ -33,8 +33,8 @@ static long nodes_for(const struct site *s, long ranks)
 	return (ranks + s->ranks_per_node - 1) / s->ranks_per_node;
 }
 
-long *plan_rungs(const struct workflow *w, const struct site *s, const struct plan_env *env, size_t *count,
-		 struct campaign_error *e)
+/* the ladder as listed or generated, sorted and without duplicates (count in *n) */
+static long *ladder_rungs(const struct workflow *w, size_t *count, struct campaign_error *e)
 {
 	long *v;
 	size_t n;
@@ -52,77 +52,90 @@ long *plan_rungs(const struct workflow *w, const struct site *s, const struct pl
 		v = xcalloc(n ? n : 1, sizeof *v);
 		rungs_generate(w->gen, w->from, w->to, v, n);
 	}
-	n = rungs_normalise(v, n);
-	size_t m = 0;
+	*count = rungs_normalise(v, n);
+	return v;
+}
+
+/* rung p within the site's limits, with a size; false (e) otherwise */
+static bool rung_fits(const struct workflow *w, const struct site *s, long p, long *size, struct campaign_error *e)
+{
+	if (w->has_size && !workflow_size(w, p, size))
+		return campaign_error_set(e, "%s:%d: field 'size': no size for rung %ld (give one for every rank count of the "
+					  "ladder)", w->path, w->size_line, p);
+	if (s->max_ranks && p > s->max_ranks)
+		return campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld ranks, but site %s allows %ld "
+					  "(max-ranks in %s)", w->path, w->ladder_line, p, p, s->name, s->max_ranks, s->path);
+	if (s->max_nodes && nodes_for(s, p) > s->max_nodes)
+		return campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld nodes of %ld ranks, but site %s allows "
+					  "%ld (max-nodes in %s)", w->path, w->ladder_line, p, nodes_for(s, p),
+					  s->ranks_per_node, s->name, s->max_nodes, s->path);
+	return true;
+}
+
+/* ladder.valid.command for rung p: 1 keep, 0 dropped (with a note), -1 error (e) */
+static int rung_command_valid(const struct workflow *w, const struct site *s, const struct plan_env *env, long p,
+			      long size, struct campaign_error *e)
+{
+	struct template_vars tv = {0};
+	common_vars(&tv, w, env);
+	template_vars_setf(&tv, "ranks", "%ld", p);
+	template_vars_setf(&tv, "nodes", "%ld", nodes_for(s, p));
+	if (w->has_size)
+		template_vars_setf(&tv, "size", "%ld", size);
+	char **argv;
+	size_t argc;
+	char why[512];
+	bool ok = tmpl_expand(&w->valid, &tv, &argv, &argc, why, sizeof why);
+	template_vars_free(&tv);
+	if (!ok) {
+		campaign_error_set(e, "%s: field 'ladder.valid.command': %s", w->path, why);
+		return -1;
+	}
+	char *err = NULL;
+	int rc = spawn_capture(argv, w->dir, NULL, NULL, &err, 30);
+	strv_free(argv);
+	if (rc == -1) {
+		campaign_error_set(e, "%s: field 'ladder.valid.command': %s", w->path, err);
+		free(err);
+		return -1;
+	}
+	if (rc != 0) {
+		char *nl = err ? strchr(err, '\n') : NULL;
+		if (nl)
+			*nl = 0;
+		if (!env->quiet)
+			log_info("note: rung %ld dropped by ladder.valid.command (exit status %d%s%s)", p, rc,
+				 err && *err ? ": " : "", err ? err : "");
+	}
+	free(err);
+	return rc == 0;
+}
+
+long *plan_rungs(const struct workflow *w, const struct site *s, const struct plan_env *env, size_t *count,
+		 struct campaign_error *e)
+{
+	size_t n, m = 0;
+	long *v = ladder_rungs(w, &n, e);
+	if (!v)
+		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		long p = v[i];
+		long p = v[i], size = 0;
 		if (!rungs_keep(p, &w->filter)) {
+			bool divides = w->filter.divides && w->filter.divides % p;
 			if (!env->quiet)
 				log_info("note: rung %ld dropped by ladder.valid (%s%ld)", p,
-					 w->filter.divides && w->filter.divides % p ? "does not divide " : "not a multiple of ",
-					 w->filter.divides && w->filter.divides % p ? w->filter.divides : w->filter.multiple_of);
+					 divides ? "does not divide " : "not a multiple of ",
+					 divides ? w->filter.divides : w->filter.multiple_of);
 			continue;
 		}
-		long size = 0;
-		if (w->has_size && !workflow_size(w, p, &size)) {
-			campaign_error_set(e, "%s:%d: field 'size': no size for rung %ld (give one for every rank count of the ladder)",
-				 w->path, w->size_line, p);
+		int keep = 1;
+		if (!rung_fits(w, s, p, &size, e) || (!tmpl_empty(&w->valid) &&
+						       (keep = rung_command_valid(w, s, env, p, size, e)) < 0)) {
 			free(v);
 			return NULL;
 		}
-		if (s->max_ranks && p > s->max_ranks) {
-			campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld ranks, but site %s allows %ld (max-ranks in %s)",
-				 w->path, w->ladder_line, p, p, s->name, s->max_ranks, s->path);
-			free(v);
-			return NULL;
-		}
-		if (s->max_nodes && nodes_for(s, p) > s->max_nodes) {
-			campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld nodes of %ld ranks, but site %s allows %ld "
-				 "(max-nodes in %s)", w->path, w->ladder_line, p, nodes_for(s, p), s->ranks_per_node,
-				 s->name, s->max_nodes, s->path);
-			free(v);
-			return NULL;
-		}
-		if (!tmpl_empty(&w->valid)) {
-			struct template_vars tv = {0};
-			common_vars(&tv, w, env);
-			template_vars_setf(&tv, "ranks", "%ld", p);
-			template_vars_setf(&tv, "nodes", "%ld", nodes_for(s, p));
-			if (w->has_size)
-				template_vars_setf(&tv, "size", "%ld", size);
-			char **argv;
-			size_t argc;
-			char why[512];
-			bool ok = tmpl_expand(&w->valid, &tv, &argv, &argc, why, sizeof why);
-			template_vars_free(&tv);
-			if (!ok) {
-				campaign_error_set(e, "%s: field 'ladder.valid.command': %s", w->path, why);
-				free(v);
-				return NULL;
-			}
-			char *err = NULL;
-			int rc = spawn_capture(argv, w->dir, NULL, NULL, &err, 30);
-			if (rc == -1) {
-				campaign_error_set(e, "%s: field 'ladder.valid.command': %s", w->path, err);
-				free(err);
-				strv_free(argv);
-				free(v);
-				return NULL;
-			}
-			strv_free(argv);
-			if (rc != 0) {
-				char *nl = err ? strchr(err, '\n') : NULL;
-				if (nl)
-					*nl = 0;
-				if (!env->quiet)
-					log_info("note: rung %ld dropped by ladder.valid.command (exit status %d%s%s)", p, rc,
-						 err && *err ? ": " : "", err ? err : "");
-				free(err);
-				continue;
-			}
-			free(err);
-		}
-		v[m++] = p;
+		if (keep)
+			v[m++] = p;
 	}
 	if (!m) {
 		campaign_error_set(e, "%s:%d: field 'ladder': no rung is left after the validity filter", w->path, w->ladder_line);
@@ -133,9 +146,6 @@ long *plan_rungs(const struct workflow *w, const struct site *s, const struct pl
 	return v;
 }
 
-/* ---- stages ------------------------------------------------------------------------------ */
-
-/* is the stage's program there? why receives the reason when not */
 static bool stage_available(const struct stage_spec *st, const struct template_vars *tv, const struct plan_env *env,
 			    char *why, size_t whylen)
 {
@@ -173,8 +183,8 @@ struct stage_plan {
 };
 
 /* job names stage `name` stands for, for target t (0: every target), into deps of j */
-static void add_stage_deps(struct campaign_job *j, const struct workflow *w, const struct stage_plan *sp, const char *name,
-			   long t, int depth)
+static void add_stage_deps(struct campaign_job *j, const struct workflow *w, const struct stage_plan *sp,
+			   const char *name, long t, int depth)
 {
 	if (depth > 64)
 		return;
@@ -256,8 +266,8 @@ static void full_program_path(const struct plan_env *env, char **argv, size_t ar
 }
 
 /* render job j's script (cmd expanded, launched on j's ranks if launch) and pair it with j */
-static bool render(struct planner *pl, struct campaign_job *j, const struct tmpl *cmd, bool launch, const char *workdir,
-		   const char *describe)
+static bool render(struct planner *pl, struct campaign_job *j, const struct tmpl *cmd, bool launch,
+		   const char *workdir, const char *describe)
 {
 	char why[512];
 	char **argv = NULL, **lw = NULL;

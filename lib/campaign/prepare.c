@@ -79,7 +79,8 @@ static char *campaign_dir(const struct workflow *w, const struct prepare_options
 	return abs;
 }
 
-int campaign_lock_dir(struct campaign *c, const char *dir, struct campaign_error *e)
+/* take the driver lock of dir: 1 taken, 0 another process drives it (e says which), -1 error */
+static int campaign_lock_dir(struct campaign *c, const char *dir, struct campaign_error *e)
 {
 	pid_t holder = 0;
 	int r = state_lock(c, dir, &holder, e);

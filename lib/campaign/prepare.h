@@ -43,7 +43,4 @@ bool campaign_prepare(const struct workflow *w, const struct site *s, const stru
 		      struct prepared *p, struct campaign_error *e);
 void prepared_free(struct prepared *p);
 
-/* Take the driver lock of dir. 1 taken, 0 another process drives it (e says which), -1 error. */
-int campaign_lock_dir(struct campaign *c, const char *dir, struct campaign_error *e);
-
 #endif

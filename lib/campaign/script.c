@@ -86,19 +86,163 @@ static void header(struct buf *b, const struct script_in *in)
 		printf_buf(b, "#SBATCH %s\n", s->sbatch[i]);
 }
 
+/* refuse what cannot be written into a script: control characters in words and paths */
+static bool check_input(const struct script_in *in, struct campaign_error *e)
+{
+	const struct campaign_job *j = in->job;
+	if (!check_words(in->cmd, in->ncmd, j, e) || !check_words(in->launcher, in->nlauncher, j, e))
+		return false;
+	const char *paths[] = {in->c->dir, in->workdir, in->tracer, in->ladder};
+	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+		if (paths[i] && !sh_quotable(paths[i]))
+			return campaign_error_set(e, "the path '%s' contains a control character; refused", paths[i]);
+	if (j->output) {
+		char *out = xasprintf("%s/%s", in->c->dir, j->output);
+		bool ok = sh_quotable(out);
+		free(out);
+		if (!ok)
+			return campaign_error_set(e, "job %s: the output path contains a control character; refused", j->name);
+	}
+	return true;
+}
+
+/* the site's modules, environment and setup lines */
+static void site_section(struct buf *b, const struct site *s)
+{
+	if (s->nmodules || s->nenv || s->nsetup) {
+		puts_buf(b, "\n# site ");
+		puts_buf(b, s->name);
+		buf_put_u8(b, '\n');
+	}
+	for (size_t i = 0; i < s->nmodules; i++) {
+		puts_buf(b, "module load ");
+		quoted(b, s->modules[i]);
+		buf_put_u8(b, '\n');
+	}
+	for (size_t i = 0; i < s->nenv; i++) {
+		printf_buf(b, "export %s=", s->env[i].key);
+		quoted(b, s->env[i].value);
+		buf_put_u8(b, '\n');
+	}
+	for (size_t i = 0; i < s->nsetup; i++)
+		printf_buf(b, "%s\n", s->setup[i]);
+}
+
+/* the job's variables, its working directory, and the removal of a stale output */
+static void job_section(struct buf *b, const struct script_in *in, const char *out)
+{
+	const struct campaign_job *j = in->job;
+	puts_buf(b, "\n# job\n");
+	puts_buf(b, "export LADDER_CAMPAIGN_DIR=");
+	quoted(b, in->c->dir);
+	printf_buf(b, " LADDER_JOB=%s\n", j->name);
+	puts_buf(b, "mkdir -p ");
+	quoted(b, in->workdir);
+	puts_buf(b, "\ncd ");
+	quoted(b, in->workdir);
+	buf_put_u8(b, '\n');
+	if (out) {
+		/* a stale output of an earlier attempt must not pass for this one's */
+		puts_buf(b, "rm -f ");
+		quoted(b, out);
+		if (j->kind == JK_RUN) {
+			char *raw = xasprintf("%s.raw", out);
+			buf_put_u8(b, ' ');
+			quoted(b, raw);
+			free(raw);
+		}
+		buf_put_u8(b, '\n');
+	}
+}
+
+/* run jobs: the tracer's variables, and the list mpirun forwards to other nodes */
+static void tracer_section(struct buf *b, const struct script_in *in, const char *out)
+{
+	const struct workflow *w = in->wf;
+	const struct campaign_job *j = in->job;
+	puts_buf(b, "export LADDER_BIN=");
+	quoted(b, in->ladder);
+	puts_buf(b, "\nexport LADDER_TRACE_FILE=");
+	quoted(b, out);
+	char *attrs = w->has_size ? xasprintf("rung=%ld;repetition=%ld;size=%ld", j->ranks, j->rep, j->size)
+				  : xasprintf("rung=%ld;repetition=%ld", j->ranks, j->rep);
+	puts_buf(b, "\nexport LADDER_RUN_ATTRS=");
+	quoted(b, attrs);
+	free(attrs);
+	buf_put_u8(b, '\n');
+	struct buf fwd;
+	buf_init(&fwd);
+	puts_buf(&fwd, "LD_PRELOAD;LADDER_BIN;LADDER_TRACE_FILE;LADDER_RUN_ATTRS");
+	if (w->timestamps) {
+		puts_buf(b, "export LADDER_TRACE_TIMESTAMPS=1\n");
+		puts_buf(&fwd, ";LADDER_TRACE_TIMESTAMPS");
+	}
+	if (w->callsite_depth > 0) {
+		printf_buf(b, "export LADDER_TRACE_CALLSITE_DEPTH=%ld\n", w->callsite_depth);
+		puts_buf(&fwd, ";LADDER_TRACE_CALLSITE_DEPTH");
+	}
+	if (w->stream_after >= 0) {
+		printf_buf(b, "export LADDER_TRACE_STREAM_AFTER=%ld\n", w->stream_after);
+		puts_buf(&fwd, ";LADDER_TRACE_STREAM_AFTER");
+	}
+	buf_put_u8(&fwd, 0);
+	/* mpirun forwards these to processes on other nodes */
+	printf_buf(b, "export OMPI_MCA_mca_base_env_list='%s'"
+		      "${OMPI_MCA_mca_base_env_list:+\";$OMPI_MCA_mca_base_env_list\"}\n", (char *)fwd.data);
+	buf_free(&fwd);
+}
+
+/* the command (preloaded with the tracer for run jobs, behind the launcher) and its status */
+static void command_section(struct buf *b, const struct script_in *in)
+{
+	const struct campaign_job *j = in->job;
+	puts_buf(b, "status=0\n");
+	if (j->kind == JK_RUN) {
+		puts_buf(b, "LD_PRELOAD=");
+		quoted(b, in->tracer);
+		puts_buf(b, "${LD_PRELOAD:+\":$LD_PRELOAD\"} ");
+	}
+	if (in->nlauncher) {
+		command_line(b, in->launcher, in->nlauncher);
+		buf_put_u8(b, ' ');
+		for (size_t i = 0; i < in->ncmd; i++) {
+			if (i)
+				buf_put_u8(b, ' ');
+			quoted(b, in->cmd[i]);
+		}
+	} else {
+		command_line(b, in->cmd, in->ncmd);
+	}
+	puts_buf(b, " || status=$?\n");
+	printf_buf(b, "if [ \"$status\" -ne 0 ]; then\n"
+		      "\techo \"ladder: job %s: the command exited with status $status\" >&2\n"
+		      "\texit \"$status\"\n"
+		      "fi\n", j->name);
+}
+
+/* a job that names an output fails when the command did not write it */
+static void output_check(struct buf *b, const struct campaign_job *j, const char *out)
+{
+	puts_buf(b, "if [ ! -s ");
+	quoted(b, out);
+	printf_buf(b, " ]; then\n"
+		      "\techo \"ladder: job %s: the command did not write ", j->name);
+	/* inside double quotes: the path is printed literally, so escape what is special there */
+	for (const char *p = out; *p; p++) {
+		if (strchr("\"\\$`", *p))
+			buf_put_u8(b, '\\');
+		buf_put_u8(b, (unsigned char)*p);
+	}
+	puts_buf(b, "\" >&2\n\texit 1\nfi\n");
+}
+
 char *script_render(const struct script_in *in, struct campaign_error *e)
 {
 	const struct site *s = in->site;
 	const struct campaign_job *j = in->job;
 	const struct campaign *c = in->c;
-	if (!check_words(in->cmd, in->ncmd, j, e) || !check_words(in->launcher, in->nlauncher, j, e))
+	if (!check_input(in, e))
 		return NULL;
-	const char *paths[] = {c->dir, in->workdir, in->tracer, in->ladder};
-	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
-		if (paths[i] && !sh_quotable(paths[i])) {
-			campaign_error_set(e, "the path '%s' contains a control character; refused", paths[i]);
-			return NULL;
-		}
 	struct buf b;
 	buf_init(&b);
 	printf_buf(&b, "#!%s\n", s->shell);
@@ -107,127 +251,18 @@ char *script_render(const struct script_in *in, struct campaign_error *e)
 	printf_buf(&b, "# ladder campaign %s, job %s: %s\n", c->name, j->name, in->describe);
 	puts_buf(&b, "set -e\n");
 	printf_buf(&b, "echo \"ladder: job %s started on $(uname -n) at $(date '+%%Y-%%m-%%d %%H:%%M:%%S')\"\n", j->name);
-
-	if (s->nmodules || s->nenv || s->nsetup) {
-		puts_buf(&b, "\n# site ");
-		puts_buf(&b, s->name);
-		buf_put_u8(&b, '\n');
-	}
-	for (size_t i = 0; i < s->nmodules; i++) {
-		puts_buf(&b, "module load ");
-		quoted(&b, s->modules[i]);
-		buf_put_u8(&b, '\n');
-	}
-	for (size_t i = 0; i < s->nenv; i++) {
-		printf_buf(&b, "export %s=", s->env[i].key);
-		quoted(&b, s->env[i].value);
-		buf_put_u8(&b, '\n');
-	}
-	for (size_t i = 0; i < s->nsetup; i++)
-		printf_buf(&b, "%s\n", s->setup[i]);
-
-	puts_buf(&b, "\n# job\n");
-	puts_buf(&b, "export LADDER_CAMPAIGN_DIR=");
-	quoted(&b, c->dir);
-	printf_buf(&b, " LADDER_JOB=%s\n", j->name);
-	puts_buf(&b, "mkdir -p ");
-	quoted(&b, in->workdir);
-	puts_buf(&b, "\ncd ");
-	quoted(&b, in->workdir);
-	buf_put_u8(&b, '\n');
+	site_section(&b, s);
 	char *out = j->output ? xasprintf("%s/%s", c->dir, j->output) : NULL;
-	if (out && !sh_quotable(out)) {
-		campaign_error_set(e, "job %s: the output path contains a control character; refused", j->name);
-		goto fail;
-	}
-	if (out) {
-		/* a stale output of an earlier attempt must not pass for this one's */
-		puts_buf(&b, "rm -f ");
-		quoted(&b, out);
-		if (j->kind == JK_RUN) {
-			char *raw = xasprintf("%s.raw", out);
-			buf_put_u8(&b, ' ');
-			quoted(&b, raw);
-			free(raw);
-		}
-		buf_put_u8(&b, '\n');
-	}
-	if (j->kind == JK_RUN) {
-		const struct workflow *w = in->wf;
-		puts_buf(&b, "export LADDER_BIN=");
-		quoted(&b, in->ladder);
-		puts_buf(&b, "\nexport LADDER_TRACE_FILE=");
-		quoted(&b, out);
-		char *attrs = w->has_size ? xasprintf("rung=%ld;repetition=%ld;size=%ld", j->ranks, j->rep, j->size)
-					  : xasprintf("rung=%ld;repetition=%ld", j->ranks, j->rep);
-		puts_buf(&b, "\nexport LADDER_RUN_ATTRS=");
-		quoted(&b, attrs);
-		free(attrs);
-		buf_put_u8(&b, '\n');
-		struct buf fwd;
-		buf_init(&fwd);
-		puts_buf(&fwd, "LD_PRELOAD;LADDER_BIN;LADDER_TRACE_FILE;LADDER_RUN_ATTRS");
-		if (w->timestamps) {
-			puts_buf(&b, "export LADDER_TRACE_TIMESTAMPS=1\n");
-			puts_buf(&fwd, ";LADDER_TRACE_TIMESTAMPS");
-		}
-		if (w->callsite_depth > 0) {
-			printf_buf(&b, "export LADDER_TRACE_CALLSITE_DEPTH=%ld\n", w->callsite_depth);
-			puts_buf(&fwd, ";LADDER_TRACE_CALLSITE_DEPTH");
-		}
-		if (w->stream_after >= 0) {
-			printf_buf(&b, "export LADDER_TRACE_STREAM_AFTER=%ld\n", w->stream_after);
-			puts_buf(&fwd, ";LADDER_TRACE_STREAM_AFTER");
-		}
-		buf_put_u8(&fwd, 0);
-		/* mpirun forwards these to processes on other nodes */
-		printf_buf(&b, "export OMPI_MCA_mca_base_env_list='%s'${OMPI_MCA_mca_base_env_list:+\";$OMPI_MCA_mca_base_env_list\"}\n",
-			   (char *)fwd.data);
-		buf_free(&fwd);
-	}
-	puts_buf(&b, "status=0\n");
-	if (j->kind == JK_RUN) {
-		puts_buf(&b, "LD_PRELOAD=");
-		quoted(&b, in->tracer);
-		puts_buf(&b, "${LD_PRELOAD:+\":$LD_PRELOAD\"} ");
-	}
-	if (in->nlauncher) {
-		command_line(&b, in->launcher, in->nlauncher);
-		buf_put_u8(&b, ' ');
-		for (size_t i = 0; i < in->ncmd; i++) {
-			if (i)
-				buf_put_u8(&b, ' ');
-			quoted(&b, in->cmd[i]);
-		}
-	} else {
-		command_line(&b, in->cmd, in->ncmd);
-	}
-	puts_buf(&b, " || status=$?\n");
-	printf_buf(&b, "if [ \"$status\" -ne 0 ]; then\n"
-		       "\techo \"ladder: job %s: the command exited with status $status\" >&2\n"
-		       "\texit \"$status\"\n"
-		       "fi\n", j->name);
-	if (out) {
-		puts_buf(&b, "if [ ! -s ");
-		quoted(&b, out);
-		printf_buf(&b, " ]; then\n"
-			       "\techo \"ladder: job %s: the command did not write ", j->name);
-		/* inside double quotes: the path is printed literally, so escape what is special there */
-		for (const char *p = out; *p; p++) {
-			if (strchr("\"\\$`", *p))
-				buf_put_u8(&b, '\\');
-			buf_put_u8(&b, (unsigned char)*p);
-		}
-		puts_buf(&b, "\" >&2\n\texit 1\nfi\n");
-	}
+	job_section(&b, in, out);
+	if (j->kind == JK_RUN)
+		tracer_section(&b, in, out);
+	command_section(&b, in);
+	if (out)
+		output_check(&b, j, out);
 	printf_buf(&b, "echo \"ladder: job %s finished at $(date '+%%Y-%%m-%%d %%H:%%M:%%S')\"\n", j->name);
 	free(out);
 	buf_put_u8(&b, 0);
 	char *text = xstrdup((char *)b.data);
 	buf_free(&b);
 	return text;
-fail:
-	free(out);
-	buf_free(&b);
-	return NULL;
 }

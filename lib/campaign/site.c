@@ -72,8 +72,9 @@ static bool known_launcher(const char *name, void *arg)
 	return false;
 }
 
-static bool read_times(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+static bool read_times(struct yaml_spec *y, yaml_node_t *n, void *target)
 {
+	struct site *s = target;
 	if (yaml_spec_is_scalar(n)) {
 		const char *v;
 		if (!yaml_spec_scalar(y, n, "time", &v))
@@ -115,8 +116,9 @@ static bool read_times(struct yaml_spec *y, yaml_node_t *n, struct site *s)
 	return true;
 }
 
-static bool read_env(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+static bool read_env(struct yaml_spec *y, yaml_node_t *n, void *target)
 {
+	struct site *s = target;
 	if (!yaml_spec_map(y, n, "env", NULL))
 		return false;
 	size_t len = yaml_spec_map_len(n);
@@ -135,8 +137,9 @@ static bool read_env(struct yaml_spec *y, yaml_node_t *n, struct site *s)
 	return true;
 }
 
-static bool read_poll(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+static bool read_poll(struct yaml_spec *y, yaml_node_t *n, void *target)
 {
+	struct site *s = target;
 	static const char *const keys[] = {"interval", "max", NULL};
 	if (!yaml_spec_map(y, n, "poll", keys))
 		return false;
@@ -150,13 +153,9 @@ static bool read_poll(struct yaml_spec *y, yaml_node_t *n, struct site *s)
 	return true;
 }
 
-static bool read_name(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+static bool read_scheduler(struct yaml_spec *y, yaml_node_t *n, void *target)
 {
-	return yaml_spec_name(y, n, "name", &s->name);
-}
-
-static bool read_scheduler(struct yaml_spec *y, yaml_node_t *n, struct site *s)
-{
+	struct site *s = target;
 	const char *sched;
 	if (!yaml_spec_scalar(y, n, "scheduler", &sched))
 		return false;
@@ -169,8 +168,9 @@ static bool read_scheduler(struct yaml_spec *y, yaml_node_t *n, struct site *s)
 	return true;
 }
 
-static bool read_launcher(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+static bool read_launcher(struct yaml_spec *y, yaml_node_t *n, void *target)
 {
+	struct site *s = target;
 	char why[512];
 	if (yaml_spec_is_seq(n)) {
 		char **words;
@@ -193,8 +193,9 @@ static bool read_launcher(struct yaml_spec *y, yaml_node_t *n, struct site *s)
 	return true;
 }
 
-static bool read_sbatch(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+static bool read_sbatch(struct yaml_spec *y, yaml_node_t *n, void *target)
 {
+	struct site *s = target;
 	if (!yaml_spec_strings(y, n, "sbatch", &s->sbatch, &s->nsbatch))
 		return false;
 	for (size_t i = 0; i < s->nsbatch; i++)
@@ -204,8 +205,9 @@ static bool read_sbatch(struct yaml_spec *y, yaml_node_t *n, struct site *s)
 	return true;
 }
 
-static bool read_shell(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+static bool read_shell(struct yaml_spec *y, yaml_node_t *n, void *target)
 {
+	struct site *s = target;
 	free(s->shell);
 	s->shell = NULL;
 	if (!yaml_spec_string(y, n, "shell", &s->shell))
@@ -215,8 +217,9 @@ static bool read_shell(struct yaml_spec *y, yaml_node_t *n, struct site *s)
 	return true;
 }
 
-static bool read_submit(struct yaml_spec *y, yaml_node_t *n, struct site *s)
+static bool read_submit(struct yaml_spec *y, yaml_node_t *n, void *target)
 {
+	struct site *s = target;
 	const char *m;
 	if (!yaml_spec_scalar(y, n, "submit", &m))
 		return false;
@@ -231,70 +234,67 @@ static bool read_submit(struct yaml_spec *y, yaml_node_t *n, struct site *s)
 	return true;
 }
 
-/* ---- the fields of a site file, in the order they are read and checked ------------------ */
+static bool read_partition(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	return read_token(y, n, "partition", &((struct site *)target)->partition);
+}
 
-enum site_field_kind {
-	FIELD_TOKEN,    /* a Slurm name (char *) */
-	FIELD_LONG,     /* an integer in [min, max] (long) */
-	FIELD_STRING,   /* any text (char *) */
-	FIELD_STRINGS,  /* a list of text (char **, with its count) */
-	FIELD_CUSTOM,   /* read by the field's function */
-	FIELD_CHECK,    /* not a field: a check of what was read so far, by the function */
-};
+static bool read_account(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	return read_token(y, n, "account", &((struct site *)target)->account);
+}
 
-struct site_field {
-	const char *key;
-	enum site_field_kind kind;
-	size_t offset, count_offset;  /* of the value (and count) in struct site */
-	long min, max;
-	bool (*read)(struct yaml_spec *y, yaml_node_t *n, struct site *s);
-	const char *missing;          /* required: what to say when it is missing */
-	bool slurm_only;
-};
+static bool read_qos(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	return read_token(y, n, "qos", &((struct site *)target)->qos);
+}
 
-static bool check_slurm_only(struct yaml_spec *y, yaml_node_t *root, struct site *s);
-static bool check_ranks(struct yaml_spec *y, yaml_node_t *root, struct site *s);
+static bool check_slurm_only(struct yaml_spec *y, yaml_node_t *root, void *target);
+static bool check_ranks(struct yaml_spec *y, yaml_node_t *root, void *target);
 
+/* the fields of a site file, in the order they are read and checked (mark: only for Slurm) */
 #define AT(member) offsetof(struct site, member)
-static const struct site_field site_fields[] = {
-	{"name", FIELD_CUSTOM, 0, 0, 0, 0, read_name, "the site's name", false},
-	{"scheduler", FIELD_CUSTOM, 0, 0, 0, 0, read_scheduler, "local or slurm", false},
-	{NULL, FIELD_CHECK, 0, 0, 0, 0, check_slurm_only, NULL, false},
-	{"partition", FIELD_TOKEN, AT(partition), 0, 0, 0, NULL, NULL, true},
-	{"account", FIELD_TOKEN, AT(account), 0, 0, 0, NULL, NULL, true},
-	{"qos", FIELD_TOKEN, AT(qos), 0, 0, 0, NULL, NULL, true},
-	{"ranks-per-node", FIELD_LONG, AT(ranks_per_node), 0, 1, 1L << 20, NULL, NULL, false},
-	{"max-ranks", FIELD_LONG, AT(max_ranks), 0, 1, 1L << 30, NULL, NULL, false},
-	{"max-nodes", FIELD_LONG, AT(max_nodes), 0, 1, 1L << 24, NULL, NULL, false},
-	{NULL, FIELD_CHECK, 0, 0, 0, 0, check_ranks, NULL, false},
-	{"launcher", FIELD_CUSTOM, 0, 0, 0, 0, read_launcher,
+static const struct spec_field site_fields[] = {
+	{"name", SPEC_NAME, AT(name), 0, 0, 0, NULL, "the site's name", false},
+	{"scheduler", SPEC_CUSTOM, 0, 0, 0, 0, read_scheduler, "local or slurm", false},
+	{NULL, SPEC_CHECK, 0, 0, 0, 0, check_slurm_only, NULL, false},
+	{"partition", SPEC_CUSTOM, 0, 0, 0, 0, read_partition, NULL, true},
+	{"account", SPEC_CUSTOM, 0, 0, 0, 0, read_account, NULL, true},
+	{"qos", SPEC_CUSTOM, 0, 0, 0, 0, read_qos, NULL, true},
+	{"ranks-per-node", SPEC_LONG, AT(ranks_per_node), 0, 1, 1L << 20, NULL, NULL, false},
+	{"max-ranks", SPEC_LONG, AT(max_ranks), 0, 1, 1L << 30, NULL, NULL, false},
+	{"max-nodes", SPEC_LONG, AT(max_nodes), 0, 1, 1L << 24, NULL, NULL, false},
+	{NULL, SPEC_CHECK, 0, 0, 0, 0, check_ranks, NULL, false},
+	{"launcher", SPEC_CUSTOM, 0, 0, 0, 0, read_launcher,
 	 "e.g. \"srun --mpi=pmix -n {ranks}\" or \"mpirun -np {ranks}\"", false},
-	{"time", FIELD_CUSTOM, 0, 0, 0, 0, read_times, NULL, false},
-	{"modules", FIELD_STRINGS, AT(modules), AT(nmodules), 0, 0, NULL, NULL, false},
-	{"env", FIELD_CUSTOM, 0, 0, 0, 0, read_env, NULL, false},
-	{"setup", FIELD_STRINGS, AT(setup), AT(nsetup), 0, 0, NULL, NULL, false},
-	{"sbatch", FIELD_CUSTOM, 0, 0, 0, 0, read_sbatch, NULL, true},
-	{"shell", FIELD_CUSTOM, 0, 0, 0, 0, read_shell, NULL, false},
-	{"submit", FIELD_CUSTOM, 0, 0, 0, 0, read_submit, NULL, true},
-	{"poll", FIELD_CUSTOM, 0, 0, 0, 0, read_poll, NULL, false},
-	{"jobcomp", FIELD_STRING, AT(jobcomp), 0, 0, 0, NULL, NULL, true},
-	{"controller-timeout", FIELD_LONG, AT(controller_timeout), 0, 1, 7L * 24 * 3600, NULL, NULL, false},
+	{"time", SPEC_CUSTOM, 0, 0, 0, 0, read_times, NULL, false},
+	{"modules", SPEC_STRINGS, AT(modules), AT(nmodules), 0, 0, NULL, NULL, false},
+	{"env", SPEC_CUSTOM, 0, 0, 0, 0, read_env, NULL, false},
+	{"setup", SPEC_STRINGS, AT(setup), AT(nsetup), 0, 0, NULL, NULL, false},
+	{"sbatch", SPEC_CUSTOM, 0, 0, 0, 0, read_sbatch, NULL, true},
+	{"shell", SPEC_CUSTOM, 0, 0, 0, 0, read_shell, NULL, false},
+	{"submit", SPEC_CUSTOM, 0, 0, 0, 0, read_submit, NULL, true},
+	{"poll", SPEC_CUSTOM, 0, 0, 0, 0, read_poll, NULL, false},
+	{"jobcomp", SPEC_STRING, AT(jobcomp), 0, 0, 0, NULL, NULL, true},
+	{"controller-timeout", SPEC_LONG, AT(controller_timeout), 0, 1, 7L * 24 * 3600, NULL, NULL, false},
 };
 #undef AT
 #define NFIELDS (sizeof site_fields / sizeof site_fields[0])
 
 /* the fields only a Slurm site may have, refused for a local one */
-static bool check_slurm_only(struct yaml_spec *y, yaml_node_t *root, struct site *s)
+static bool check_slurm_only(struct yaml_spec *y, yaml_node_t *root, void *target)
 {
+	const struct site *s = target;
 	yaml_node_t *n;
 	for (size_t i = 0; i < NFIELDS && s->scheduler != SCHED_SLURM; i++)
-		if (site_fields[i].slurm_only && (n = yaml_spec_get(y, root, site_fields[i].key)))
+		if (site_fields[i].mark && (n = yaml_spec_get(y, root, site_fields[i].key)))
 			return yaml_spec_fail(y, n, site_fields[i].key, "only for 'scheduler: slurm'");
 	return true;
 }
 
-static bool check_ranks(struct yaml_spec *y, yaml_node_t *root, struct site *s)
+static bool check_ranks(struct yaml_spec *y, yaml_node_t *root, void *target)
 {
+	struct site *s = target;
 	bool slurm = s->scheduler == SCHED_SLURM;
 	if (!s->max_ranks && !slurm)
 		return yaml_spec_fail(y, root, "max-ranks", "missing (how many ranks the local executor may run at a time)");
@@ -306,25 +306,6 @@ static bool check_ranks(struct yaml_spec *y, yaml_node_t *root, struct site *s)
 	return true;
 }
 
-/* read field f of the site (root: the whole file) */
-static bool read_field(struct yaml_spec *y, yaml_node_t *root, const struct site_field *f, struct site *s)
-{
-	if (f->kind == FIELD_CHECK)
-		return f->read(y, root, s);
-	yaml_node_t *n = yaml_spec_get(y, root, f->key);
-	if (!n)
-		return f->missing ? yaml_spec_fail(y, root, f->key, "missing (%s)", f->missing) : true;
-	char *base = (char *)s;
-	switch (f->kind) {
-	case FIELD_TOKEN: return read_token(y, n, f->key, (char **)(base + f->offset));
-	case FIELD_LONG: return yaml_spec_long(y, n, f->key, f->min, f->max, (long *)(base + f->offset));
-	case FIELD_STRING: return yaml_spec_string(y, n, f->key, (char **)(base + f->offset));
-	case FIELD_STRINGS:
-		return yaml_spec_strings(y, n, f->key, (char ***)(base + f->offset), (size_t *)(base + f->count_offset));
-	default: return f->read(y, n, s);
-	}
-}
-
 bool site_load(const char *path, struct site *s, struct campaign_error *e)
 {
 	memset(s, 0, sizeof *s);
@@ -334,26 +315,13 @@ bool site_load(const char *path, struct site *s, struct campaign_error *e)
 	s->controller_timeout = 3600;
 	s->shell = xstrdup("/bin/bash");
 	struct yaml_spec y;
-	if (!yaml_spec_load(&y, path, e)) {
-		yaml_spec_free(&y);
-		site_free(s);
-		return false;
-	}
-	const char *keys[NFIELDS + 1];
-	size_t nkeys = 0;
-	for (size_t i = 0; i < NFIELDS; i++)
-		if (site_fields[i].key)
-			keys[nkeys++] = site_fields[i].key;
-	keys[nkeys] = NULL;
-	yaml_node_t *root = yaml_spec_root(&y);
-	bool ok = yaml_spec_map(&y, root, "", keys);
+	bool ok = yaml_spec_load(&y, path, e);
 	if (ok) {
 		s->path = realpath(path, NULL);
 		if (!s->path)
 			s->path = xstrdup(path);
+		ok = yaml_spec_read_fields(&y, yaml_spec_root(&y), "", site_fields, NFIELDS, s);
 	}
-	for (size_t i = 0; ok && i < NFIELDS; i++)
-		ok = read_field(&y, root, &site_fields[i], s);
 	yaml_spec_free(&y);
 	if (!ok)
 		site_free(s);

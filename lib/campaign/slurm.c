@@ -215,7 +215,8 @@ static char *dependency(const struct campaign *c, const struct campaign_job *j)
 	return s;
 }
 
-static int submit_sbatch(struct campaign *c, struct campaign_job *j, const char *dep, uint32_t *id, struct campaign_error *e)
+static int submit_sbatch(struct campaign *c, struct campaign_job *j, const char *dep, uint32_t *id,
+			 struct campaign_error *e)
 {
 	char *script = campaign_path(c, j->script);
 	char *comment = xasprintf("--comment=ladder:%s:%s", c->id, j->name);
@@ -248,7 +249,8 @@ static int submit_sbatch(struct campaign *c, struct campaign_job *j, const char 
 			log_debug("sbatch for %s: %s; retrying", j->name, err ? err : "");
 			result = 0;
 		} else {
-			campaign_error_set(e, "submitting job %s with sbatch failed (status %d): %s", j->name, rc, err && *err ? err : "no message");
+			campaign_error_set(e, "submitting job %s with sbatch failed (status %d): %s", j->name, rc,
+					   err && *err ? err : "no message");
 			result = -1;
 		}
 	}
@@ -260,7 +262,8 @@ static int submit_sbatch(struct campaign *c, struct campaign_job *j, const char 
 	return result;
 }
 
-static int submit_lib(struct campaign *c, struct campaign_job *j, const char *dep, uint32_t *id, struct campaign_error *e)
+static int submit_lib(struct campaign *c, struct campaign_job *j, const char *dep, uint32_t *id,
+		      struct campaign_error *e)
 {
 	char *path = campaign_path(c, j->script);
 	char *text = read_file(path);

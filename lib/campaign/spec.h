@@ -8,7 +8,7 @@
  *             rank budget, launcher template, modules, environment, setup lines, extra #SBATCH
  *             lines, time limits per stage, polling
  *
- * The formats are documented in `ladder help workflow` and `ladder help site` (cmd_campaign.c).
+ * The formats are documented in `ladder help workflow` and `ladder help site` (bin/ladder/topic_campaign.c).
  * Workflow values are untrusted: every command is an argument vector, every value is checked for
  * control characters here and quoted when it is written into a script. Site files are the
  * administrator's: their `setup` lines are shell, on purpose.

@@ -310,7 +310,8 @@ char *tmpl_expand_word(const char *word, const struct template_vars *tv, char *w
 	return s;
 }
 
-bool tmpl_expand(const struct tmpl *t, const struct template_vars *tv, char ***argv, size_t *argc, char *why, size_t whylen)
+bool tmpl_expand(const struct tmpl *t, const struct template_vars *tv, char ***argv, size_t *argc, char *why,
+		 size_t whylen)
 {
 	char **w = xcalloc(1, sizeof *w);
 	size_t n = 0, cap = 1;

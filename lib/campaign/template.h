@@ -44,7 +44,8 @@ struct template_vars {
 };
 
 void template_vars_set(struct template_vars *tv, const char *name, const char *value);
-void template_vars_setf(struct template_vars *tv, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void template_vars_setf(struct template_vars *tv, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void template_vars_set_list(struct template_vars *tv, const char *name, char *const *vals, size_t n);
 const struct template_var *template_vars_find(const struct template_vars *tv, const char *name);
 void template_vars_free(struct template_vars *tv);

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,104 +294,138 @@ static void add_after(struct stage_spec *s, const char *name)
 	s->after[s->nafter] = NULL;
 }
 
-/* one entry of `stages`: a name, or a mapping */
-static bool read_stage(struct yaml_spec *y, yaml_node_t *n, size_t idx, struct workflow *w, struct known_ctx *k)
+/* the parts of one entry of `stages` (a name, or a mapping); absent ones NULL */
+struct stage_nodes {
+	yaml_node_t *entry, *name, *cmd, *after, *per_target, *ranks, *launch;
+	char field[64];              /* "stages[I]" */
+};
+
+static bool stage_nodes(struct yaml_spec *y, yaml_node_t *n, size_t idx, struct stage_nodes *sn)
 {
-	char field[64], f[128];
-	snprintf(field, sizeof field, "stages[%zu]", idx);
-	yaml_node_t *name_node = n, *cmd = NULL, *after = NULL, *pt = NULL, *ranks = NULL, *launch = NULL;
-	if (yaml_spec_is_map(n)) {
-		static const char *const keys[] = {"name", "command", "after", "per-target", "ranks", "launch", NULL};
-		if (!yaml_spec_map(y, n, field, keys))
-			return false;
-		name_node = yaml_spec_get(y, n, "name");
-		if (!name_node)
-			return yaml_spec_fail(y, n, field, "a stage needs a 'name'");
-		cmd = yaml_spec_get(y, n, "command");
-		after = yaml_spec_get(y, n, "after");
-		pt = yaml_spec_get(y, n, "per-target");
-		ranks = yaml_spec_get(y, n, "ranks");
-		launch = yaml_spec_get(y, n, "launch");
-	}
-	snprintf(f, sizeof f, "%s.name", field);
-	char *name;
-	if (!yaml_spec_name(y, name_node, yaml_spec_is_map(n) ? f : field, &name))
+	memset(sn, 0, sizeof *sn);
+	sn->entry = sn->name = n;
+	snprintf(sn->field, sizeof sn->field, "stages[%zu]", idx);
+	if (!yaml_spec_is_map(n))
+		return true;
+	static const char *const keys[] = {"name", "command", "after", "per-target", "ranks", "launch", NULL};
+	if (!yaml_spec_map(y, n, sn->field, keys))
 		return false;
+	sn->name = yaml_spec_get(y, n, "name");
+	if (!sn->name)
+		return yaml_spec_fail(y, n, sn->field, "a stage needs a 'name'");
+	sn->cmd = yaml_spec_get(y, n, "command");
+	sn->after = yaml_spec_get(y, n, "after");
+	sn->per_target = yaml_spec_get(y, n, "per-target");
+	sn->ranks = yaml_spec_get(y, n, "ranks");
+	sn->launch = yaml_spec_get(y, n, "launch");
+	return true;
+}
+
+/* the stage the entry names: a new one, or the implicit merge it overrides; NULL (error) for a
+ * reserved or repeated name */
+static struct stage_spec *stage_named(struct yaml_spec *y, const struct stage_nodes *sn, struct workflow *w)
+{
+	char f[128];
+	snprintf(f, sizeof f, "%s.name", sn->field);
+	char *name;
+	if (!yaml_spec_name(y, sn->name, yaml_spec_is_map(sn->entry) ? f : sn->field, &name))
+		return NULL;
 	if (!strcmp(name, "build") || !strcmp(name, "run") || !strcmp(name, "runs")) {
 		free(name);
-		return yaml_spec_fail(y, name_node, field, "'%s' is reserved (the build step is app.build; runs come from the ladder)",
-				  yaml_spec_is_scalar(name_node) ? (const char *)name_node->data.scalar.value : "");
+		yaml_spec_fail(y, sn->name, sn->field, "'%s' is reserved (the build step is app.build; runs come from the "
+			       "ladder)", yaml_spec_is_scalar(sn->name) ? (const char *)sn->name->data.scalar.value : "");
+		return NULL;
 	}
-	struct stage_spec *s = NULL;
-	for (size_t i = 0; i < w->nstages; i++)
-		if (!strcmp(w->stages[i].name, name)) {
-			if (i > 0 || w->stages[0].line) {
-				free(name);
-				return yaml_spec_fail(y, name_node, field, "stage '%s' is listed twice (first on line %d)",
-						  w->stages[i].name, w->stages[i].line);
-			}
-			s = &w->stages[i]; /* overriding the implicit merge */
+	for (size_t i = 0; i < w->nstages; i++) {
+		if (strcmp(w->stages[i].name, name))
+			continue;
+		if (i > 0 || w->stages[0].line) {
+			free(name);
+			yaml_spec_fail(y, sn->name, sn->field, "stage '%s' is listed twice (first on line %d)", w->stages[i].name,
+				       w->stages[i].line);
+			return NULL;
 		}
-	const struct builtin_stage *b = builtin(name);
-	if (!s) {
-		w->stages = xrealloc(w->stages, (w->nstages + 1) * sizeof *w->stages);
-		s = &w->stages[w->nstages++];
-		memset(s, 0, sizeof *s);
-		s->name = name;
-	} else {
 		free(name);
-		tmpl_free(&s->cmd);
+		tmpl_free(&w->stages[i].cmd);
+		return &w->stages[i];   /* overriding the implicit merge */
 	}
-	s->line = yaml_spec_line(n);
+	w->stages = xrealloc(w->stages, (w->nstages + 1) * sizeof *w->stages);
+	struct stage_spec *s = &w->stages[w->nstages++];
+	memset(s, 0, sizeof *s);
+	s->name = name;
+	return s;
+}
+
+/* ranks, per-target and launch: the built-in stage's, or as given */
+static bool stage_shape(struct yaml_spec *y, const struct stage_nodes *sn, const struct builtin_stage *b,
+			const struct workflow *w, struct stage_spec *s)
+{
+	char f[128];
 	s->ranks = b ? b->ranks : 1;
 	s->per_target = b && b->per_target;
 	s->launch = b && b->launch;
-	if (pt && !yaml_spec_bool(y, pt, (snprintf(f, sizeof f, "%s.per-target", field), f), &s->per_target))
+	if (sn->per_target &&
+	    !yaml_spec_bool(y, sn->per_target, (snprintf(f, sizeof f, "%s.per-target", sn->field), f), &s->per_target))
 		return false;
-	if (launch && !yaml_spec_bool(y, launch, (snprintf(f, sizeof f, "%s.launch", field), f), &s->launch))
+	if (sn->launch && !yaml_spec_bool(y, sn->launch, (snprintf(f, sizeof f, "%s.launch", sn->field), f), &s->launch))
 		return false;
-	if (ranks) {
+	if (sn->ranks) {
 		const char *rs;
-		snprintf(f, sizeof f, "%s.ranks", field);
-		if (!yaml_spec_scalar(y, ranks, f, &rs))
+		snprintf(f, sizeof f, "%s.ranks", sn->field);
+		if (!yaml_spec_scalar(y, sn->ranks, f, &rs))
 			return false;
 		if (!strcmp(rs, "target"))
 			s->ranks = 0;
-		else if (!yaml_spec_long(y, ranks, f, 1, 1L << 30, &s->ranks))
+		else if (!yaml_spec_long(y, sn->ranks, f, 1, 1L << 30, &s->ranks))
 			return false;
 	}
 	if (s->ranks == 0 && !s->per_target)
-		return yaml_spec_fail(y, ranks ? ranks : n, field, "'ranks: target' needs 'per-target: true'");
+		return yaml_spec_fail(y, sn->ranks ? sn->ranks : sn->entry, sn->field,
+				      "'ranks: target' needs 'per-target: true'");
 	if (s->per_target && !w->ntargets)
-		return yaml_spec_fail(y, n, field, "stage '%s' runs per target scale, but the workflow has no 'target'", s->name);
+		return yaml_spec_fail(y, sn->entry, sn->field, "stage '%s' runs per target scale, but the workflow has no "
+				      "'target'", s->name);
+	return true;
+}
+
+/* the command: as given, or the built-in stage's */
+static bool stage_command(struct yaml_spec *y, const struct stage_nodes *sn, const struct builtin_stage *b,
+			  const struct workflow *w, struct stage_spec *s, const struct known_ctx *k)
+{
+	char f[128];
 	struct known_ctx ks = *k;
 	ks.names = placeholders_stage;
 	ks.target_ok = s->per_target;
-	snprintf(f, sizeof f, "%s.command", field);
-	if (cmd) {
-		if (!read_template(y, cmd, f, &s->cmd, &ks))
-			return false;
-	} else if (b) {
-		char why[256];
-		tmpl_parse(b->command, &s->cmd, why, sizeof why);
-		s->needs = b->needs;
-		if (s->needs && !workflow_stage(w, s->needs))
-			return yaml_spec_fail(y, n, field, "stage '%s' reads what stage '%s' writes: list '%s' above it, "
-					  "or give '%s' a command", s->name, s->needs, s->needs, s->name);
-	} else {
-		return yaml_spec_fail(y, n, field, "stage '%s' is not one ladder knows (merge, model, extrap, replay, "
-				  "report); give its 'command'", s->name);
-	}
+	snprintf(f, sizeof f, "%s.command", sn->field);
+	if (sn->cmd)
+		return read_template(y, sn->cmd, f, &s->cmd, &ks);
+	if (!b)
+		return yaml_spec_fail(y, sn->entry, sn->field, "stage '%s' is not one ladder knows (merge, model, extrap, "
+				      "replay, report); give its 'command'", s->name);
+	char why[256];
+	tmpl_parse(b->command, &s->cmd, why, sizeof why);
+	s->needs = b->needs;
+	if (s->needs && !workflow_stage(w, s->needs))
+		return yaml_spec_fail(y, sn->entry, sn->field, "stage '%s' reads what stage '%s' writes: list '%s' above it, "
+				      "or give '%s' a command", s->name, s->needs, s->needs, s->name);
+	return true;
+}
+
+/* what the stage consumes: as given (stages listed before it), or the built-in stage's inputs,
+ * or the merge */
+static bool stage_after(struct yaml_spec *y, const struct stage_nodes *sn, const struct builtin_stage *b,
+			const struct workflow *w, struct stage_spec *s)
+{
 	for (size_t i = 0; i < s->nafter; i++)
 		free(s->after[i]);
 	free(s->after);
 	s->after = NULL;
 	s->nafter = 0;
-	if (after) {
-		char **names;
+	if (sn->after) {
+		char **names, f[128];
 		size_t nn;
-		snprintf(f, sizeof f, "%s.after", field);
-		if (!yaml_spec_strings(y, after, f, &names, &nn))
+		snprintf(f, sizeof f, "%s.after", sn->field);
+		if (!yaml_spec_strings(y, sn->after, f, &names, &nn))
 			return false;
 		for (size_t i = 0; i < nn; i++) {
 			bool found = false;
@@ -398,8 +433,8 @@ static bool read_stage(struct yaml_spec *y, yaml_node_t *n, size_t idx, struct w
 				if (&w->stages[j] != s && !strcmp(w->stages[j].name, names[i]))
 					found = true;
 			if (!found) {
-				yaml_spec_fail(y, after, f, "'%s' is not a stage listed before '%s' (stages may only "
-					   "consume stages listed above them, or merge)", names[i], s->name);
+				yaml_spec_fail(y, sn->after, f, "'%s' is not a stage listed before '%s' (stages may only "
+					       "consume stages listed above them, or merge)", names[i], s->name);
 				strv_free(names);
 				return false;
 			}
@@ -418,6 +453,20 @@ static bool read_stage(struct yaml_spec *y, yaml_node_t *n, size_t idx, struct w
 	return true;
 }
 
+/* one entry of `stages`: a name, or a mapping */
+static bool read_stage(struct yaml_spec *y, yaml_node_t *n, size_t idx, struct workflow *w, struct known_ctx *k)
+{
+	struct stage_nodes sn;
+	if (!stage_nodes(y, n, idx, &sn))
+		return false;
+	struct stage_spec *s = stage_named(y, &sn, w);
+	if (!s)
+		return false;
+	const struct builtin_stage *b = builtin(s->name);
+	s->line = yaml_spec_line(n);
+	return stage_shape(y, &sn, b, w, s) && stage_command(y, &sn, b, w, s, k) && stage_after(y, &sn, b, w, s);
+}
+
 static bool read_stages(struct yaml_spec *y, yaml_node_t *n, struct workflow *w, struct known_ctx *k)
 {
 	if (yaml_spec_is_scalar(n))
@@ -430,100 +479,127 @@ static bool read_stages(struct yaml_spec *y, yaml_node_t *n, struct workflow *w,
 	return true;
 }
 
+/* the placeholders of app.command and the ladder's valid.command (and, changed, of stages) */
+static struct known_ctx app_known(const struct workflow *w)
+{
+	return (struct known_ctx){placeholders_app, w, w->has_size, false};
+}
+
+static bool read_vars_field(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	return read_vars(y, n, target);
+}
+
+static bool read_size_field(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	return read_size(y, n, target);
+}
+
+static bool read_scaling(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	struct workflow *w = target;
+	const char *s;
+	if (!yaml_spec_scalar(y, n, "scaling", &s))
+		return false;
+	if (!strcmp(s, "strong"))
+		w->scaling = SCALING_STRONG;
+	else if (!strcmp(s, "weak"))
+		w->scaling = SCALING_WEAK;
+	else
+		return yaml_spec_fail(y, n, "scaling", "expected strong or weak, got '%s'", s);
+	return true;
+}
+
+static bool read_targets(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	struct workflow *w = target;
+	return read_longs(y, n, "target", 1, &w->targets, &w->ntargets);
+}
+
+static bool read_trace_field(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	return read_trace(y, n, target);
+}
+
+static bool read_acceptance_field(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	return read_acceptance(y, n, target);
+}
+
+static bool read_app(struct yaml_spec *y, yaml_node_t *app, void *target)
+{
+	struct workflow *w = target;
+	static const char *const app_keys[] = {"command", "build", NULL};
+	if (!yaml_spec_map(y, app, "app", app_keys))
+		return false;
+	yaml_node_t *n = yaml_spec_get(y, app, "command");
+	if (!n)
+		return yaml_spec_fail(y, app, "app.command", "missing (the application and its arguments)");
+	struct known_ctx k = app_known(w);
+	if (!read_template(y, n, "app.command", &w->command, &k))
+		return false;
+	if ((n = yaml_spec_get(y, app, "build"))) {
+		struct known_ctx kb = {placeholders_build, w, false, false};
+		if (!read_template(y, n, "app.build", &w->build, &kb))
+			return false;
+	}
+	return true;
+}
+
+static bool read_ladder_field(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	struct known_ctx k = app_known(target);
+	return read_ladder(y, n, target, &k);
+}
+
+static bool read_stages_field(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	struct known_ctx k = app_known(target);
+	return read_stages(y, n, target, &k);
+}
+
+/* the fields of a workflow file, in the order they are read: each after those it refers to
+ * (templates check {size} and the names under vars; stages check target) */
+#define AT(member) offsetof(struct workflow, member)
+static const struct spec_field workflow_fields[] = {
+	{"name", SPEC_NAME, AT(name), 0, 0, 0, NULL, "the campaign's name: letters, digits, '_', '-', '.'", false},
+	{"description", SPEC_STRING, AT(description), 0, 0, 0, NULL, NULL, false},
+	{"vars", SPEC_CUSTOM, 0, 0, 0, 0, read_vars_field, NULL, false},
+	{"size", SPEC_CUSTOM, 0, 0, 0, 0, read_size_field, NULL, false},
+	{"scaling", SPEC_CUSTOM, 0, 0, 0, 0, read_scaling, NULL, false},
+	{"repetitions", SPEC_LONG, AT(repetitions), 0, 1, 1000, NULL, NULL, false},
+	{"target", SPEC_CUSTOM, 0, 0, 0, 0, read_targets, NULL, false},
+	{"trace", SPEC_CUSTOM, 0, 0, 0, 0, read_trace_field, NULL, false},
+	{"acceptance", SPEC_CUSTOM, 0, 0, 0, 0, read_acceptance_field, NULL, false},
+	{"app", SPEC_CUSTOM, 0, 0, 0, 0, read_app, "app.command: the application and its arguments", false},
+	{"ladder", SPEC_CUSTOM, 0, 0, 0, 0, read_ladder_field, "a list of rank counts, or generate/from/to", false},
+	{"stages", SPEC_CUSTOM, 0, 0, 0, 0, read_stages_field, NULL, false},
+};
+#undef AT
+
 bool workflow_load(const char *path, struct workflow *w, struct campaign_error *e)
 {
 	memset(w, 0, sizeof *w);
 	w->repetitions = 1;
 	w->stream_after = -1;
-	struct yaml_spec y;
-	if (!yaml_spec_load(&y, path, e)) {
-		yaml_spec_free(&y);
-		return false;
-	}
-	bool ok = false;
-	yaml_node_t *root = yaml_spec_root(&y), *n;
-	static const char *const keys[] = {"name", "description", "app", "ladder", "scaling", "size",
-		"repetitions", "target", "trace", "stages", "vars", "acceptance", NULL};
-	if (!yaml_spec_map(&y, root, "", keys))
-		goto out;
-	w->path = path_absolute(path);
-	w->dir = xstrdup(w->path);
-	char *slash = strrchr(w->dir, '/');
-	if (slash)
-		*(slash == w->dir ? slash + 1 : slash) = 0;
-	if (!(n = yaml_spec_get(&y, root, "name"))) {
-		yaml_spec_fail(&y, root, "name", "missing (the campaign's name: letters, digits, '_', '-', '.')");
-		goto out;
-	}
-	if (!yaml_spec_name(&y, n, "name", &w->name))
-		goto out;
-	if ((n = yaml_spec_get(&y, root, "description")) && !yaml_spec_string(&y, n, "description", &w->description))
-		goto out;
-	if ((n = yaml_spec_get(&y, root, "vars")) && !read_vars(&y, n, w))
-		goto out;
-	if ((n = yaml_spec_get(&y, root, "size")) && !read_size(&y, n, w))
-		goto out;
-	struct known_ctx k = {placeholders_app, w, w->has_size, false};
-	if ((n = yaml_spec_get(&y, root, "scaling"))) {
-		const char *s;
-		if (!yaml_spec_scalar(&y, n, "scaling", &s))
-			goto out;
-		if (!strcmp(s, "strong"))
-			w->scaling = SCALING_STRONG;
-		else if (!strcmp(s, "weak"))
-			w->scaling = SCALING_WEAK;
-		else {
-			yaml_spec_fail(&y, n, "scaling", "expected strong or weak, got '%s'", s);
-			goto out;
-		}
-	}
-	if ((n = yaml_spec_get(&y, root, "repetitions")) &&
-	    !yaml_spec_long(&y, n, "repetitions", 1, 1000, &w->repetitions))
-		goto out;
-	if ((n = yaml_spec_get(&y, root, "target")) && !read_longs(&y, n, "target", 1, &w->targets, &w->ntargets))
-		goto out;
-	if ((n = yaml_spec_get(&y, root, "trace")) && !read_trace(&y, n, w))
-		goto out;
-	if ((n = yaml_spec_get(&y, root, "acceptance")) && !read_acceptance(&y, n, w))
-		goto out;
-	yaml_node_t *app = yaml_spec_get(&y, root, "app");
-	if (!app) {
-		yaml_spec_fail(&y, root, "app", "missing (app.command: the application and its arguments)");
-		goto out;
-	}
-	static const char *const app_keys[] = {"command", "build", NULL};
-	if (!yaml_spec_map(&y, app, "app", app_keys))
-		goto out;
-	if (!(n = yaml_spec_get(&y, app, "command"))) {
-		yaml_spec_fail(&y, app, "app.command", "missing (the application and its arguments)");
-		goto out;
-	}
-	if (!read_template(&y, n, "app.command", &w->command, &k))
-		goto out;
-	if ((n = yaml_spec_get(&y, app, "build"))) {
-		struct known_ctx kb = {placeholders_build, w, false, false};
-		if (!read_template(&y, n, "app.build", &w->build, &kb))
-			goto out;
-	}
-	if (!(n = yaml_spec_get(&y, root, "ladder"))) {
-		yaml_spec_fail(&y, root, "ladder", "missing (a list of rank counts, or generate/from/to)");
-		goto out;
-	}
-	if (!read_ladder(&y, n, w, &k))
-		goto out;
 	/* the implicit merge stage comes first */
 	w->stages = xcalloc(1, sizeof *w->stages);
 	w->nstages = 1;
 	w->stages[0].name = xstrdup("merge");
 	w->stages[0].ranks = 1;
-	{
-		char why[128];
-		tmpl_parse(builtin("merge")->command, &w->stages[0].cmd, why, sizeof why);
+	char why[128];
+	tmpl_parse(builtin("merge")->command, &w->stages[0].cmd, why, sizeof why);
+	struct yaml_spec y;
+	bool ok = yaml_spec_load(&y, path, e);
+	if (ok) {
+		w->path = path_absolute(path);
+		w->dir = xstrdup(w->path);
+		char *slash = strrchr(w->dir, '/');
+		if (slash)
+			*(slash == w->dir ? slash + 1 : slash) = 0;
+		ok = yaml_spec_read_fields(&y, yaml_spec_root(&y), "", workflow_fields,
+					   sizeof workflow_fields / sizeof workflow_fields[0], w);
 	}
-	if ((n = yaml_spec_get(&y, root, "stages")) && !read_stages(&y, n, w, &k))
-		goto out;
-	ok = true;
-out:
 	yaml_spec_free(&y);
 	if (!ok)
 		workflow_free(w);

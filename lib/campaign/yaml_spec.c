@@ -345,3 +345,37 @@ bool yaml_spec_strings(struct yaml_spec *y, yaml_node_t *n, const char *field, c
 	*count = len;
 	return true;
 }
+
+/* read field f (map: the mapping it belongs to) into target */
+static bool read_field(struct yaml_spec *y, yaml_node_t *map, const struct spec_field *f, void *target)
+{
+	if (f->kind == SPEC_CHECK)
+		return f->read(y, map, target);
+	yaml_node_t *n = yaml_spec_get(y, map, f->key);
+	if (!n)
+		return f->missing ? yaml_spec_fail(y, map, f->key, "missing (%s)", f->missing) : true;
+	char *at = (char *)target + f->offset;
+	switch (f->kind) {
+	case SPEC_STRING: return yaml_spec_string(y, n, f->key, (char **)at);
+	case SPEC_NAME: return yaml_spec_name(y, n, f->key, (char **)at);
+	case SPEC_LONG: return yaml_spec_long(y, n, f->key, f->min, f->max, (long *)at);
+	case SPEC_STRINGS:
+		return yaml_spec_strings(y, n, f->key, (char ***)at, (size_t *)((char *)target + f->count_offset));
+	default: return f->read(y, n, target);
+	}
+}
+
+bool yaml_spec_read_fields(struct yaml_spec *y, yaml_node_t *map, const char *field, const struct spec_field *fields,
+			   size_t nfields, void *target)
+{
+	const char **keys = xcalloc(nfields + 1, sizeof *keys);
+	size_t nkeys = 0;
+	for (size_t i = 0; i < nfields; i++)
+		if (fields[i].key)
+			keys[nkeys++] = fields[i].key;
+	bool ok = yaml_spec_map(y, map, field, keys);
+	free(keys);
+	for (size_t i = 0; ok && i < nfields; i++)
+		ok = read_field(y, map, &fields[i], target);
+	return ok;
+}

@@ -64,6 +64,32 @@ bool yaml_spec_bool(struct yaml_spec *y, yaml_node_t *n, const char *field, bool
 /* a string or a list of strings (each copied); *out is NULL-terminated */
 bool yaml_spec_strings(struct yaml_spec *y, yaml_node_t *n, const char *field, char ***out, size_t *count);
 
+/* ---- a mapping read from a table of its fields ------------------------------------------- */
+
+enum spec_field_kind {
+	SPEC_STRING,   /* any text (char *) */
+	SPEC_NAME,     /* a name, as yaml_spec_name (char *) */
+	SPEC_LONG,     /* an integer in [min, max] (long) */
+	SPEC_STRINGS,  /* a string or a list of strings (char **, and its count) */
+	SPEC_CUSTOM,   /* read by the field's function (given the value) */
+	SPEC_CHECK,    /* no field: a check of what was read so far (given the mapping) */
+};
+
+struct spec_field {
+	const char *key;              /* NULL for SPEC_CHECK */
+	enum spec_field_kind kind;
+	size_t offset, count_offset;  /* where the value (and its count) go in the target struct */
+	long min, max;                /* SPEC_LONG */
+	bool (*read)(struct yaml_spec *y, yaml_node_t *n, void *target);  /* SPEC_CUSTOM, SPEC_CHECK */
+	const char *missing;          /* required fields: the hint in "missing (HINT)" */
+	bool mark;                    /* the reader's own mark (sites: only for Slurm) */
+};
+
+/* Check that map has only the table's keys, then read its fields into target in table order;
+ * false at the first failure. */
+bool yaml_spec_read_fields(struct yaml_spec *y, yaml_node_t *map, const char *field, const struct spec_field *fields,
+			   size_t nfields, void *target);
+
 /* true when s holds no byte below 0x20 and no DEL; else *bad is the first such byte */
 bool yaml_spec_text_ok(const char *s, size_t len, unsigned char *bad);
 

@@ -171,7 +171,7 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	printf 'name: bad\napp:\n  command: app\nladder: [1]\nrepetitons: 3\n' > "$wf"
 	run "$LADDER" campaign run "$wf" --site "$TOP/site-configs/local.yaml" --dir "$dir"
 	assert_failure 1
-	assert_output --partial "$wf:5: field 'repetitons': unknown field (expected one of: name, description, app, "
+	assert_output --partial "$wf:5: field 'repetitons': unknown field (expected one of: name, description, vars, size, "
 	printf 'name: bad\napp:\n  command: app\n ladder: [1]\n' > "$wf"
 	run "$LADDER" campaign run "$wf" --site "$TOP/site-configs/local.yaml" --dir "$dir"
 	assert_failure 1
