@@ -29,6 +29,6 @@ MPIFC ?= mpifort
 FFLAGS_APPS := -O2 -g -Wall -Werror -fimplicit-none
 APPS += $(BUILD)/apps/stencil2d_f
 $(BUILD)/apps/stencil2d_f: $(APP_DIR)/stencil2d_f.f90 $(APP_DIR)/halo_mpif.f90
-	@mkdir -p $(BUILD)/fmod
+	@mkdir -p $(@D) $(BUILD)/fmod
 	$(call say,MPIFC,$@)
 	$(Q)$(MPIFC) $(FFLAGS_APPS) -J$(BUILD)/fmod -o $@ $^
