@@ -565,23 +565,40 @@ static bool read_header_field(const struct source *src, struct run *r, const str
 	return true;
 }
 
+/* the labels in name order, in one pass (HDF5 attribute names are unique: no duplicates) */
+struct label_reader {
+	struct run *r;
+	size_t capacity;
+};
+
+static herr_t add_label(hid_t labels, const char *name, const H5A_info_t *info, void *arg)
+{
+	(void)info;
+	struct label_reader *lr = arg;
+	char *value = h5_get_attr_str(labels, name);
+	if (!value)
+		return 0;
+	XGROW(lr->r->attrs, lr->capacity, lr->r->nattrs + 1);
+	lr->r->attrs[lr->r->nattrs++] = (struct run_attr){xstrdup(name), value};
+	return 0;
+}
+
 static bool read_labels(const struct source *src, struct run *r)
 {
 	if (!h5_exists(src->f, "labels"))
 		return true;
-	hid_t labels = H5Gopen2(src->f, "labels", H5P_DEFAULT);
-	H5O_info_t info;
-	H5Oget_info(labels, &info);
-	for (hsize_t i = 0; i < info.num_attrs; i++) {
-		char name[256];
-		if (H5Aget_name_by_idx(labels, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT) < 0)
-			continue;
-		char *v = h5_get_attr_str(labels, name);
-		if (v)
-			run_set_attr(r, name, v);
-		free(v);
+	if (!h5_hard_links_only(src->f, "labels")) {
+		h5_fail(src->e, src->path, "labels is a soft or external link; ladder reads data only from the container itself");
+		return false;
 	}
+	hid_t labels = H5Gopen2(src->f, "labels", H5P_DEFAULT);
+	struct label_reader lr = {r, 0};
+	herr_t rc = H5Aiterate2(labels, H5_INDEX_NAME, H5_ITER_INC, NULL, add_label, &lr);
 	H5Gclose(labels);
+	if (rc < 0) {
+		h5_fail(src->e, src->path, "/labels cannot be read (damaged?)");
+		return false;
+	}
 	return true;
 }
 
