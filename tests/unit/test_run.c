@@ -362,6 +362,23 @@ static void timing_must_be_finite(void **state)
 	assert_false(run_check(&r, why, sizeof why));
 	assert_non_null(strstr(why, "/profile/time: callpaths 1 of ranks 2 is -1"));
 	run_free(&r);
+	build(&r);
+	r.groups[0].durs[0].max = INFINITY;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "group 0: the durations of signature"));
+	run_free(&r);
+	build(&r);
+	r.groups[0].gaps[0].bins[0].sum = NAN;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "group 0: gap histogram 0 holds times"));
+	run_free(&r);
+	build(&r);
+	fill_header(&r);
+	assert_true(run_check(&r, why, sizeof why));
+	r.timestamps[0].dur[1] = -3e-6;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "timestamp 1 of rank 2"));
+	run_free(&r);
 }
 
 int main(void)
