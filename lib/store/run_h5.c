@@ -107,9 +107,20 @@ static const struct h5_table metric_table = {"metrics", sizeof(struct metric_row
 
 /* ---- identity --------------------------------------------------------------------------------- */
 
+/* one to four decimal digits */
+static bool parse_version_number(const char **p, int *out)
+{
+	int n = 0, digits = 0;
+	for (; **p >= '0' && **p <= '9' && digits < 5; ++*p, digits++)
+		n = n * 10 + (**p - '0');
+	*out = n;
+	return digits >= 1 && digits <= 4;
+}
+
+/* "MAJOR.MINOR" and nothing else */
 static bool parse_version(const char *v, int *major, int *minor)
 {
-	return v && sscanf(v, "%d.%d", major, minor) == 2;
+	return v && parse_version_number(&v, major) && *v++ == '.' && parse_version_number(&v, minor) && !*v;
 }
 
 bool store_identify(const char *path, struct store_identity *id, struct h5_err *e)

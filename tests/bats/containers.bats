@@ -41,6 +41,8 @@ damaged_files() {
 	head -c $(($(stat -c %s run.h5) / 2)) run.h5 > bad/truncated.h5
 	cp run.h5 bad/missing.h5 && "$BUILD_DIR/tests/h5edit" delete bad/missing.h5 /trace/signatures
 	cp run.h5 bad/newer.h5 && "$BUILD_DIR/tests/h5edit" attr bad/newer.h5 schema_version 9.0
+	cp run.h5 bad/absurd.h5 && "$BUILD_DIR/tests/h5edit" attr bad/absurd.h5 schema_version 1.99999999999999999999
+	cp run.h5 bad/trailing.h5 && "$BUILD_DIR/tests/h5edit" attr bad/trailing.h5 schema_version 1.0-beta
 	cp run.h5 bad/flipped.h5
 	read -r off size < <("$BUILD_DIR/tests/h5edit" offset run.h5 /trace/rule_symbols)
 	"$BUILD_DIR/tests/h5edit" flip bad/flipped.h5 $((off + size / 2)) 8
@@ -107,6 +109,8 @@ damaged_files() {
 		one_line_error $cmd bad/foreign.h5 "not a ladder container"
 		one_line_error $cmd bad/truncated.h5 "truncated or damaged"
 		one_line_error $cmd bad/newer.h5 "schema version 9.0"
+		one_line_error $cmd bad/absurd.h5 "no valid schema_version (found '1.99999999999999999999'"
+		one_line_error $cmd bad/trailing.h5 "no valid schema_version (found '1.0-beta'"
 	done
 	one_line_error inspect bad/missing.h5 "missing dataset trace/signatures"
 	one_line_error decode bad/missing.h5 "missing dataset trace/signatures"
