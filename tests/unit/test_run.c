@@ -381,11 +381,39 @@ static void timing_must_be_finite(void **state)
 	run_free(&r);
 }
 
+/* a streamed array length so large that its element count overflows 64 bits is an error when
+ * walked (the stream runs out), not a silently empty array */
+static void huge_streamed_array_lengths_run_out(void **state)
+{
+	struct run r;
+	char why[300];
+	build(&r);
+	/* signature 0 becomes a call of a function whose streamed array has two values per element */
+	struct param_desc *p = xcalloc(2, sizeof *p);
+	p[0] = (struct param_desc){xstrdup("types"), PK_DTYPES};
+	p[1] = (struct param_desc){xstrdup("dest"), PK_PEER};
+	r.fns = xrealloc(r.fns, 3 * sizeof *r.fns);
+	r.fns[2] = (struct fn_desc){xstrdup("MPI_Typed"), FNF_P2P, 2, p};
+	r.nfns = 3;
+	r.sigs[0].fn = 2;
+	r.streams[0].vals[0] = (INT64_C(1) << 62) + 1;
+	assert_true(run_check(&r, why, sizeof why));
+	assert_int_equal(r.streams[0].rank, 0);
+	struct event_iter it;
+	event_iter_init(&it, &r, 0);
+	struct event ev;
+	assert_false(event_next(&it, &ev));
+	assert_non_null(strstr(it.error, "ran out"));
+	event_iter_free(&it);
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(layout_fields_survive_both_formats),
 		cmocka_unit_test(timing_must_be_finite),
+		cmocka_unit_test(huge_streamed_array_lengths_run_out),
 		cmocka_unit_test(raw_round_trip),
 		cmocka_unit_test(container_round_trip),
 		cmocka_unit_test(check_catches_inconsistencies),
