@@ -24,8 +24,13 @@ static bool read_whole(const char *path, struct buf *b)
 	}
 	char tmp[1 << 16];
 	size_t n;
-	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
+	size_t magic = strlen(RUN_RAW_MAGIC);
+	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) {
 		buf_put(b, tmp, n);
+		/* not a raw trace (say /dev/zero): stop here, run_parse names the problem */
+		if (b->len >= magic && memcmp(b->data, RUN_RAW_MAGIC, magic))
+			break;
+	}
 	bool ok = !ferror(f);
 	fclose(f);
 	if (!ok)

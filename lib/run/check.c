@@ -89,19 +89,30 @@ static bool check_group_length(const struct run *r, uint32_t i, char *why, size_
 	return true;
 }
 
+static bool seconds(double x) { return isfinite(x) && x >= 0; }
+
 static bool check_group_timing(const struct run *r, uint32_t i, char *why, size_t whylen)
 {
 	const struct run_group *g = &r->groups[i];
-	for (uint32_t k = 0; k < g->ndurs; k++)
-		if (g->durs[k].sig >= r->nsigs)
-			FAIL("group %u: duration of unknown signature %u", i, g->durs[k].sig);
+	for (uint32_t k = 0; k < g->ndurs; k++) {
+		const struct run_dur *d = &g->durs[k];
+		if (d->sig >= r->nsigs)
+			FAIL("group %u: duration of unknown signature %u", i, d->sig);
+		if (!seconds(d->sum) || !seconds(d->sumsq) || !seconds(d->min) || !seconds(d->max))
+			FAIL("group %u: the durations of signature %u are not finite non-negative seconds", i, d->sig);
+	}
 	for (uint32_t k = 0; k < g->ngaps; k++) {
 		const struct run_gap *gp = &g->gaps[k];
 		if (gp->sig >= r->nsigs || (gp->prev != RUN_NO_PREV && gp->prev >= r->nsigs))
 			FAIL("group %u: gap histogram of unknown signature", i);
+		bool finite = seconds(gp->sum) && seconds(gp->sumsq) && seconds(gp->min) && seconds(gp->max);
 		uint64_t n = 0;
-		for (uint32_t j = 0; j < gp->nbins; j++)
+		for (uint32_t j = 0; j < gp->nbins; j++) {
 			n += gp->bins[j].count;
+			finite &= seconds(gp->bins[j].sum) && seconds(gp->bins[j].min) && seconds(gp->bins[j].max);
+		}
+		if (!finite)
+			FAIL("group %u: gap histogram %u holds times that are not finite non-negative seconds", i, k);
 		if (n != gp->count)
 			FAIL("group %u: gap histogram %u holds %llu samples in its bins, %llu in total", i, k,
 			     (unsigned long long)n, (unsigned long long)gp->count);
@@ -203,9 +214,15 @@ static bool check_profile_arrays(struct run *r, char *why, size_t whylen)
 
 static bool check_timestamps(struct run *r, char *why, size_t whylen)
 {
-	for (uint32_t i = 0; i < r->ntimestamps; i++)
-		if (r->timestamps[i].rank >= r->nranks)
-			FAIL("timestamps of rank %u, but the run has %u ranks", r->timestamps[i].rank, r->nranks);
+	for (uint32_t i = 0; i < r->ntimestamps; i++) {
+		const struct run_timestamps *t = &r->timestamps[i];
+		if (t->rank >= r->nranks)
+			FAIL("timestamps of rank %u, but the run has %u ranks", t->rank, r->nranks);
+		for (uint64_t k = 0; k < t->n; k++)
+			if (!seconds(t->start[k]) || !seconds(t->dur[k]))
+				FAIL("timestamp %llu of rank %u is not finite non-negative seconds (start %g, duration %g)",
+				     (unsigned long long)k, t->rank, t->start[k], t->dur[k]);
+	}
 	return true;
 }
 

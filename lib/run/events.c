@@ -123,7 +123,9 @@ bool event_next(struct event_iter *it, struct event *ev)
 			if (!pull(it, si, &len))
 				return false;
 			put_val(it, &n, len);
-			int64_t elems = sv_is_symbolic(len) || len < 0 ? 0 : len * param_kind_width(k);
+			int64_t width = param_kind_width(k), elems = 0;
+			if (!sv_is_symbolic(len) && len > 0)   /* too long: the stream runs out below */
+				elems = len > INT64_MAX / width ? INT64_MAX : len * width;
 			for (int64_t j = 0; j < elems; j++) {
 				int64_t v;
 				if (!pull(it, si, &v))

@@ -1,7 +1,7 @@
 /*
  * layout — the run's layout, described once: the header fields (their order in the raw format,
  * their attribute names and order in the container, which ones a container must have) and the
- * dense profile arrays (their datasets, element types and extents). The raw format (run.c), the
+ * dense profile arrays (their datasets, element types and extents). The raw format (raw.c), the
  * container (store/run_h5.c) and run_check all read and write these parts from the tables below.
  *
  * The nested sections (functions, call sites, signatures, groups with their grammars and timing,

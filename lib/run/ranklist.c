@@ -8,6 +8,7 @@
  */
 #include "run/ranklist.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,8 @@ static size_t fold(struct box *boxes, size_t n)
 void ranklist_from_ranks(struct ranklist *rl, const uint32_t *ranks, size_t n)
 {
 	rl->len = 0;
+	for (size_t i = 1; i < n; i++)
+		assert(ranks[i] > ranks[i - 1]);   /* sorted, no duplicates: the boxes come out disjoint */
 	struct box *boxes = xmalloc((n ? n : 1) * sizeof *boxes);
 	size_t nb = 0;
 	for (size_t i = 0; i < n;) {
@@ -120,6 +123,9 @@ void ranklist_from_ranks(struct ranklist *rl, const uint32_t *ranks, size_t n)
 	}
 	free(boxes);
 }
+
+static uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static uint64_t saturating_mul(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
 
 /* Parse box at v[*pos]; false when the encoding is malformed. */
 static bool next_box(const int64_t *v, size_t len, size_t *pos, struct box *b)
@@ -152,19 +158,25 @@ bool ranklist_check(const int64_t *v, size_t len, uint64_t nranks, char *why, si
 			snprintf(why, whylen, "box %zu starts at negative rank %lld", box, (long long)b.start);
 			return false;
 		}
-		int64_t last = b.start;
+		/* the last rank, start + sum (len - 1) * stride, in arithmetic that saturates instead
+		 * of overflowing */
+		uint64_t last = (uint64_t)b.start;
 		for (int k = 0; k < b.dims; k++) {
-			if (b.len[k] < 1 || b.stride[k] < 1 || b.len[k] > (int64_t)nranks ||
-			    b.stride[k] > (int64_t)nranks) {
+			if (b.len[k] < 1 || b.stride[k] < 1 || (uint64_t)b.len[k] > nranks ||
+			    (uint64_t)b.stride[k] > nranks) {
 				snprintf(why, whylen, "box %zu has length %lld / stride %lld in dimension %d",
 					 box, (long long)b.len[k], (long long)b.stride[k], k);
 				return false;
 			}
-			last += (b.len[k] - 1) * b.stride[k];
+			last = saturating_add(last, saturating_mul((uint64_t)(b.len[k] - 1), (uint64_t)b.stride[k]));
 		}
-		if ((uint64_t)last >= nranks) {
-			snprintf(why, whylen, "box %zu reaches rank %lld, but the run has %llu ranks", box,
-				 (long long)last, (unsigned long long)nranks);
+		if (last >= nranks) {
+			if (last == UINT64_MAX)
+				snprintf(why, whylen, "box %zu reaches beyond any rank, but the run has %llu ranks", box,
+					 (unsigned long long)nranks);
+			else
+				snprintf(why, whylen, "box %zu reaches rank %llu, but the run has %llu ranks", box,
+					 (unsigned long long)last, (unsigned long long)nranks);
 			return false;
 		}
 	}
@@ -179,8 +191,8 @@ uint64_t ranklist_count(const int64_t *v, size_t len)
 	while (pos < len && next_box(v, len, &pos, &b)) {
 		uint64_t n = 1;
 		for (int k = 0; k < b.dims; k++)
-			n *= (uint64_t)b.len[k];
-		total += n;
+			n = saturating_mul(n, b.len[k] > 0 ? (uint64_t)b.len[k] : 0);
+		total = saturating_add(total, n);
 	}
 	return total;
 }
@@ -200,6 +212,8 @@ void ranklist_each(const int64_t *v, size_t len, bool (*fn)(uint64_t rank, void 
 	struct box b;
 	while (pos < len && next_box(v, len, &pos, &b)) {
 		int64_t idx[RANKLIST_MAX_DIMS] = {0};
+		for (int k = 0; k < b.dims; k++)
+			assert(b.len[k] >= 1 && b.stride[k] >= 1);   /* ranklist_check passed */
 		for (;;) {
 			int64_t r = b.start;
 			for (int k = 0; k < b.dims; k++)

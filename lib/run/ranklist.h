@@ -32,10 +32,12 @@ void ranklist_from_ranks(struct ranklist *rl, const uint32_t *ranks, size_t n);
  * [0, nranks)); on error fills why. */
 bool ranklist_check(const int64_t *v, size_t len, uint64_t nranks, char *why, size_t whylen);
 
-/* Number of ranks (boxes are disjoint when produced by ranklist_from_ranks). */
+/* Number of ranks (boxes are disjoint when produced by ranklist_from_ranks); UINT64_MAX when
+ * the count does not fit. */
 uint64_t ranklist_count(const int64_t *v, size_t len);
 
-/* Call fn for every rank, box by box in index order. Stops early when fn returns false. */
+/* Call fn for every rank, box by box in index order. Stops early when fn returns false. The
+ * list must have passed ranklist_check. */
 void ranklist_each(const int64_t *v, size_t len, bool (*fn)(uint64_t rank, void *arg), void *arg);
 
 /* Number of boxes. */

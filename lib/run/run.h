@@ -1,10 +1,10 @@
 /*
  * run — one traced run in memory: everything a run container holds (hdf5-schema/run.yaml).
  *
- * The tracer assembles it at MPI_Finalize and serializes it (run_serialize: the raw format that
- * `ladder import` reads); the store reads and writes it as HDF5; decode, replay, compare and
- * extrapolation work on it. run_check validates every cross-reference, so tools can trust a run
- * that passed it.
+ * The tracer assembles it at MPI_Finalize and serializes it (run_serialize, raw.c: the raw
+ * format that `ladder import` reads); the store reads and writes it as HDF5; decode, replay,
+ * compare and extrapolation work on it. run_check (check.c) validates every cross-reference, so
+ * tools can trust a run that passed it. layout.h describes the parts all of them share.
  */
 #ifndef LADDER_RUN_RUN_H
 #define LADDER_RUN_RUN_H

@@ -17,6 +17,12 @@ uint32_t run_function_counts(const struct run *r, int64_t rank, struct fn_count 
 {
 	struct fn_count *c = xcalloc(r->nnodes + 1, sizeof *c);
 	uint32_t n = 0;
+	/* the ranks summed: one or all (a per-rank table over every rank stays linear in ranks) */
+	uint32_t first = 0, end = r->nranks;
+	if (rank >= 0) {
+		first = rank < r->nranks ? (uint32_t)rank : r->nranks;
+		end = first < r->nranks ? first + 1 : first;
+	}
 	for (uint32_t i = 0; i < r->nnodes; i++) {
 		if (r->nodes[i].kind == PNODE_REGION)
 			continue;
@@ -25,9 +31,7 @@ uint32_t run_function_counts(const struct run *r, int64_t rank, struct fn_count 
 			k++;
 		if (k == n)
 			c[n++].name = r->nodes[i].name;
-		for (uint32_t q = 0; q < r->nranks; q++) {
-			if (rank >= 0 && q != (uint64_t)rank)
-				continue;
+		for (uint32_t q = first; q < end; q++) {
 			const uint64_t *m = r->counts + ((size_t)q * r->nnodes + i) * RUN_PC_COUNT;
 			c[k].calls += (double)m[RUN_PC_VISITS];
 			c[k].bytes_sent += (double)m[RUN_PC_BYTES_SENT];

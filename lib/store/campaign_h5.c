@@ -108,6 +108,11 @@ static bool read_input(const char *path, struct input *in, struct h5_err *e)
 	h5_get_attr_u32(f, "ranks", &in->r.ranks);
 	in->r.command = h5_get_attr_str(f, "command");
 	in->r.created = h5_get_attr_str(f, "created");
+	if (h5_exists(f, "labels") && !h5_hard_links_only(f, "labels")) {
+		h5_fail(e, path, "labels is a soft or external link; ladder reads data only from the container itself");
+		H5Fclose(f);
+		return false;
+	}
 	hid_t labels = h5_exists(f, "labels") ? H5Gopen2(f, "labels", H5P_DEFAULT) : -1;
 	in->rung_label = label_u32(labels, "rung");
 	in->rep_label = label_u32(labels, "repetition");

@@ -273,12 +273,67 @@ bool h5_write_table(hid_t loc, const char *name, const struct h5_table *t, const
 	return ok;
 }
 
-/* Open a dataset and check its rank; returns the element count */
+bool h5_hard_links_only(hid_t loc, const char *path)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", path);
+	char *p = buf[0] == '/' ? buf + 1 : buf;
+	for (;;) {
+		char *slash = strchr(p, '/');
+		if (slash)
+			*slash = 0;
+		H5L_info_t info;
+		if (H5Lget_info(loc, buf, &info, H5P_DEFAULT) < 0 || info.type != H5L_TYPE_HARD)
+			return false;
+		if (!slash)
+			return true;
+		*slash = '/';
+		p = slash + 1;
+	}
+}
+
+/* Deflate expands at most ~1032 times; a dataset declaring more than that over what it stores
+ * holds unwritten chunks (or lies), and reading it would allocate what the file does not hold. */
+#define MAX_EXPANSION 1100
+#define SMALL_DATASET 4096
+
+/* the dataset's data lies in this file, in a layout ladder writes, and is no larger than what
+ * the file can hold: NULL, or what is wrong */
+static const char *storage_problem(hid_t d, hsize_t elements)
+{
+	hid_t dcpl = H5Dget_create_plist(d);
+	H5D_layout_t layout = H5Pget_layout(dcpl);
+	int external = H5Pget_external_count(dcpl);
+	H5Pclose(dcpl);
+	if (external != 0 || (layout != H5D_CHUNKED && layout != H5D_CONTIGUOUS && layout != H5D_COMPACT))
+		return "keeps its data outside the container (external storage or a virtual dataset)";
+	hid_t type = H5Dget_type(d);
+	size_t element_size = H5Tget_size(type);
+	H5Tclose(type);
+	hsize_t stored = H5Dget_storage_size(d), file_size = 0;
+	hid_t f = H5Iget_file_id(d);
+	H5Fget_filesize(f, &file_size);
+	H5Fclose(f);
+	if (stored > file_size)
+		return "claims more storage than the file has";
+	if (element_size && elements > (UINT64_MAX / 2) / element_size)
+		return "declares more elements than any file can hold";
+	hsize_t declared = elements * element_size;
+	if (declared > SMALL_DATASET && declared / MAX_EXPANSION > stored)
+		return "declares far more data than it stores (unwritten chunks)";
+	return NULL;
+}
+
+/* Open a dataset and check its rank and its storage; fills dims */
 static hid_t open_checked(hid_t loc, const char *name, int rank, hsize_t *dims, const char *file,
 			  struct h5_err *e)
 {
 	if (!h5_exists(loc, name)) {
 		h5_fail(e, file, "missing dataset %s", name);
+		return -1;
+	}
+	if (!h5_hard_links_only(loc, name)) {
+		h5_fail(e, file, "%s is a soft or external link; ladder reads data only from the container itself", name);
 		return -1;
 	}
 	hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
@@ -295,7 +350,14 @@ static hid_t open_checked(hid_t loc, const char *name, int rank, hsize_t *dims, 
 		return -1;
 	}
 	H5Sget_simple_extent_dims(s, dims, NULL);
+	hssize_t elements = H5Sget_simple_extent_npoints(s);
 	H5Sclose(s);
+	const char *problem = elements < 0 ? "has an unreadable extent" : storage_problem(d, (hsize_t)elements);
+	if (problem) {
+		h5_fail(e, file, "dataset %s %s", name, problem);
+		H5Dclose(d);
+		return -1;
+	}
 	return d;
 }
 

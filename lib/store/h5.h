@@ -46,6 +46,9 @@ hid_t h5_open(const char *path, bool write, struct h5_err *e);
 
 hid_t h5_group(hid_t loc, const char *name);         /* create (or open) */
 bool h5_exists(hid_t loc, const char *path);
+/* true when every component of an existing path is a hard link: no soft or external link may lead
+ * a reader to another object or another file (every dataset read checks this) */
+bool h5_hard_links_only(hid_t loc, const char *path);
 
 bool h5_write_table(hid_t loc, const char *name, const struct h5_table *t, const void *rows, size_t n);
 /* read a whole table; on error fills e (file is the file name for messages) */

@@ -107,9 +107,20 @@ static const struct h5_table metric_table = {"metrics", sizeof(struct metric_row
 
 /* ---- identity --------------------------------------------------------------------------------- */
 
+/* one to four decimal digits */
+static bool parse_version_number(const char **p, int *out)
+{
+	int n = 0, digits = 0;
+	for (; **p >= '0' && **p <= '9' && digits < 5; ++*p, digits++)
+		n = n * 10 + (**p - '0');
+	*out = n;
+	return digits >= 1 && digits <= 4;
+}
+
+/* "MAJOR.MINOR" and nothing else */
 static bool parse_version(const char *v, int *major, int *minor)
 {
-	return v && sscanf(v, "%d.%d", major, minor) == 2;
+	return v && parse_version_number(&v, major) && *v++ == '.' && parse_version_number(&v, minor) && !*v;
 }
 
 bool store_identify(const char *path, struct store_identity *id, struct h5_err *e)
@@ -565,23 +576,40 @@ static bool read_header_field(const struct source *src, struct run *r, const str
 	return true;
 }
 
+/* the labels in name order, in one pass (HDF5 attribute names are unique: no duplicates) */
+struct label_reader {
+	struct run *r;
+	size_t capacity;
+};
+
+static herr_t add_label(hid_t labels, const char *name, const H5A_info_t *info, void *arg)
+{
+	(void)info;
+	struct label_reader *lr = arg;
+	char *value = h5_get_attr_str(labels, name);
+	if (!value)
+		return 0;
+	XGROW(lr->r->attrs, lr->capacity, lr->r->nattrs + 1);
+	lr->r->attrs[lr->r->nattrs++] = (struct run_attr){xstrdup(name), value};
+	return 0;
+}
+
 static bool read_labels(const struct source *src, struct run *r)
 {
 	if (!h5_exists(src->f, "labels"))
 		return true;
-	hid_t labels = H5Gopen2(src->f, "labels", H5P_DEFAULT);
-	H5O_info_t info;
-	H5Oget_info(labels, &info);
-	for (hsize_t i = 0; i < info.num_attrs; i++) {
-		char name[256];
-		if (H5Aget_name_by_idx(labels, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT) < 0)
-			continue;
-		char *v = h5_get_attr_str(labels, name);
-		if (v)
-			run_set_attr(r, name, v);
-		free(v);
+	if (!h5_hard_links_only(src->f, "labels")) {
+		h5_fail(src->e, src->path, "labels is a soft or external link; ladder reads data only from the container itself");
+		return false;
 	}
+	hid_t labels = H5Gopen2(src->f, "labels", H5P_DEFAULT);
+	struct label_reader lr = {r, 0};
+	herr_t rc = H5Aiterate2(labels, H5_INDEX_NAME, H5_ITER_INC, NULL, add_label, &lr);
 	H5Gclose(labels);
+	if (rc < 0) {
+		h5_fail(src->e, src->path, "/labels cannot be read (damaged?)");
+		return false;
+	}
 	return true;
 }
 

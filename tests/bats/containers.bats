@@ -41,6 +41,8 @@ damaged_files() {
 	head -c $(($(stat -c %s run.h5) / 2)) run.h5 > bad/truncated.h5
 	cp run.h5 bad/missing.h5 && "$BUILD_DIR/tests/h5edit" delete bad/missing.h5 /trace/signatures
 	cp run.h5 bad/newer.h5 && "$BUILD_DIR/tests/h5edit" attr bad/newer.h5 schema_version 9.0
+	cp run.h5 bad/absurd.h5 && "$BUILD_DIR/tests/h5edit" attr bad/absurd.h5 schema_version 1.99999999999999999999
+	cp run.h5 bad/trailing.h5 && "$BUILD_DIR/tests/h5edit" attr bad/trailing.h5 schema_version 1.0-beta
 	cp run.h5 bad/flipped.h5
 	read -r off size < <("$BUILD_DIR/tests/h5edit" offset run.h5 /trace/rule_symbols)
 	"$BUILD_DIR/tests/h5edit" flip bad/flipped.h5 $((off + size / 2)) 8
@@ -107,6 +109,8 @@ damaged_files() {
 		one_line_error $cmd bad/foreign.h5 "not a ladder container"
 		one_line_error $cmd bad/truncated.h5 "truncated or damaged"
 		one_line_error $cmd bad/newer.h5 "schema version 9.0"
+		one_line_error $cmd bad/absurd.h5 "no valid schema_version (found '1.99999999999999999999'"
+		one_line_error $cmd bad/trailing.h5 "no valid schema_version (found '1.0-beta'"
 	done
 	one_line_error inspect bad/missing.h5 "missing dataset trace/signatures"
 	one_line_error decode bad/missing.h5 "missing dataset trace/signatures"
@@ -116,6 +120,73 @@ damaged_files() {
 	assert_failure 1
 	[[ $stderr == *"bad/foreign.h5"*"not a ladder container"* ]]
 	one_line_error model bad/text.h5 "is not an HDF5 file"
+}
+
+# containers that point outside themselves or declare what they do not hold
+hostile_files() {
+	cd "$DIR"
+	rm -rf hostile && mkdir hostile
+	local h="$BUILD_DIR/tests/h5edit"
+	printf 'SECRET-MARKER-%04d\n' $(seq 1 200) > hostile/secret.txt
+	mkfifo hostile/fifo
+	cp run.h5 hostile/external.h5 && "$h" external hostile/external.h5 /trace/signature_values "$DIR/hostile/secret.txt"
+	cp run.h5 hostile/fifo.h5 && "$h" external hostile/fifo.h5 /trace/signature_values "$DIR/hostile/fifo"
+	cp run.h5 hostile/sparse.h5 && "$h" sparse hostile/sparse.h5 /trace/stream_values 1099511627776
+	cp run.h5 hostile/soft.h5 && "$h" softlink hostile/soft.h5 /trace/signature_values /trace/stream_values
+	cp run.h5 hostile/extlink.h5 && "$h" extlink hostile/extlink.h5 /trace/signature_values "$DIR/other.h5" /trace/signature_values
+	cp run.h5 hostile/labels.h5 && "$h" extlink hostile/labels.h5 /labels "$DIR/p2-r1.h5" /labels
+}
+
+# refused FILE EXPECT COMMAND...: exit 1 within seconds, one line naming the file and the problem,
+# nothing of the file outside the container printed, memory bounded
+refused() {
+	local file=$1 expect=$2
+	shift 2
+	run --separate-stderr /usr/bin/time -f 'peak-kb %M' -o "$DIR/hostile/rss" timeout 20 "$LADDER" "$@" "$file"
+	assert_failure 1
+	[ "$(printf '%s\n' "$stderr" | grep -c .)" -eq 1 ] || { echo "stderr: $stderr"; return 1; }
+	[[ $stderr == *"$file"* && $stderr == *"$expect"* ]] || { echo "$*: stderr: $stderr"; return 1; }
+	[[ $stderr$output != *SECRET* && $stderr$output != *4702111234474983745* ]] || { echo "$* printed the secret"; return 1; }
+	local kb
+	kb=$(awk '/peak-kb/ {print $2}' "$DIR/hostile/rss")
+	[ "$kb" -lt 200000 ] || { echo "$* peaked at $kb KiB"; return 1; }
+}
+
+@test "readers trust nothing: external storage, links and unwritten chunks are refused before reading" {
+	hostile_files
+	cd "$DIR"
+	for cmd in inspect decode "compare run.h5"; do
+		# shellcheck disable=SC2086
+		refused hostile/external.h5 "keeps its data outside the container" $cmd
+		refused hostile/fifo.h5 "keeps its data outside the container" $cmd
+		refused hostile/sparse.h5 "declares far more data than it stores" $cmd
+		refused hostile/soft.h5 "is a soft or external link" $cmd
+		refused hostile/extlink.h5 "is a soft or external link" $cmd
+		refused hostile/labels.h5 "labels is a soft or external link" $cmd
+	done
+	for f in external fifo sparse soft extlink; do
+		run --separate-stderr timeout 20 "$LADDER" validate "hostile/$f.h5"
+		assert_failure 1
+		[[ $stderr$output != *SECRET* ]]
+	done
+	run --separate-stderr timeout 20 "$LADDER" merge -o hostile/c.h5 hostile/labels.h5
+	assert_failure 1
+	[[ $stderr == *"labels is a soft or external link"* ]]
+	# the unmodified run still reads
+	run "$LADDER" inspect run.h5
+	assert_success
+}
+
+@test "many labels are read in one pass (not once per label)" {
+	cd "$DIR"
+	mkdir -p hostile
+	cp run.h5 hostile/labels20k.h5
+	"$BUILD_DIR/tests/h5edit" labels hostile/labels20k.h5 20000
+	# the quadratic reader took minutes for 5,000 labels; the timeout only catches that
+	run timeout 120 "$LADDER" inspect --json hostile/labels20k.h5
+	assert_success
+	[ "$(printf '%s' "$output" | grep -o '"label[0-9]*":' | wc -l)" -eq 20000 ]
+	[[ $output == *'"label000000":"label000000"'*'"label019999":"label019999"'* ]]
 }
 
 @test "--debug shows the HDF5 error stack" {
@@ -194,6 +265,12 @@ damaged_files() {
 	assert_failure 1
 	[[ $stderr == *"cut.raw: truncated"* ]]
 	[ ! -e cut.h5 ]
+	# an endless input that is not a raw trace is refused after its first bytes (memory capped
+	# at 1 GB: reading it all would exhaust it)
+	run --separate-stderr bash -c "ulimit -v 1000000; timeout 20 \"\$0\" import /dev/zero -o zero.h5" "$LADDER"
+	assert_failure 1
+	[[ $stderr == *"/dev/zero: not a ladder raw trace (bad magic)"* ]]
+	[ ! -e zero.h5 ]
 }
 
 @test "the schema is printed for people from the same YAML the validator reads" {

@@ -5,8 +5,16 @@
  *   h5edit foreign FILE                create an HDF5 file that is not a ladder container
  *   h5edit offset FILE DATASET         print the file offset and size of DATASET's first chunk
  *   h5edit flip FILE OFFSET COUNT      invert COUNT bytes at OFFSET (flipped bytes)
+ * and makes hostile ones, which replace a 1-D dataset by one of the same type that
+ *   h5edit external FILE DATASET TARGET    keeps its data in the file TARGET (external storage)
+ *   h5edit sparse FILE DATASET N           declares N elements in chunks never written
+ *   h5edit labels FILE N                   adds N labels (string attributes of /labels)
+ * or replace an object by a link:
+ *   h5edit softlink FILE OBJECT PATH       a soft link to PATH in the same file
+ *   h5edit extlink FILE OBJECT TARGET PATH an external link to PATH in the file TARGET
  */
 #include <hdf5.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +31,75 @@ static int set_attr(hid_t f, const char *name, const char *value)
 	H5Aclose(a);
 	H5Sclose(s);
 	H5Tclose(t);
+	return rc;
+}
+
+/* replace the 1-D dataset `name` by an empty one of the same type, extent n, made with dcpl */
+static int replace_dataset(const char *file, const char *name, hsize_t n, hid_t dcpl, bool chunked)
+{
+	hid_t f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT);
+	hid_t d = f < 0 ? -1 : H5Dopen2(f, name, H5P_DEFAULT);
+	if (d < 0)
+		return 1;
+	hid_t type = H5Dget_type(d);
+	hid_t space = H5Dget_space(d);
+	hsize_t dims[1];
+	if (H5Sget_simple_extent_ndims(space) != 1)
+		return 1;
+	H5Sget_simple_extent_dims(space, dims, NULL);
+	H5Sclose(space);
+	H5Dclose(d);
+	H5Ldelete(f, name, H5P_DEFAULT);
+	if (n)
+		dims[0] = n;
+	hsize_t maxdims[1] = {chunked ? H5S_UNLIMITED : dims[0]};
+	space = H5Screate_simple(1, dims, maxdims);
+	d = H5Dcreate2(f, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+	int rc = d < 0;
+	H5Dclose(d);
+	H5Sclose(space);
+	H5Tclose(type);
+	return H5Fclose(f) < 0 || rc;
+}
+
+static int replace_by_link(const char *file, const char *name, const char *target_file, const char *path)
+{
+	hid_t f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT);
+	if (f < 0 || H5Ldelete(f, name, H5P_DEFAULT) < 0)
+		return 1;
+	herr_t rc = target_file ? H5Lcreate_external(target_file, path, f, name, H5P_DEFAULT, H5P_DEFAULT)
+				: H5Lcreate_soft(path, f, name, H5P_DEFAULT, H5P_DEFAULT);
+	return H5Fclose(f) < 0 || rc < 0;
+}
+
+static int hostile(int argc, char **argv)
+{
+	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	int rc = 2;
+	if (argc == 5 && !strcmp(argv[1], "external")) {
+		H5Pset_external(dcpl, argv[4], 0, H5F_UNLIMITED);
+		rc = replace_dataset(argv[2], argv[3], 0, dcpl, false);
+	} else if (argc == 5 && !strcmp(argv[1], "sparse")) {
+		hsize_t chunk[1] = {1024};
+		H5Pset_chunk(dcpl, 1, chunk);
+		rc = replace_dataset(argv[2], argv[3], strtoull(argv[4], NULL, 10), dcpl, true);
+	} else if (argc == 4 && !strcmp(argv[1], "labels")) {
+		hid_t f = H5Fopen(argv[2], H5F_ACC_RDWR, H5P_DEFAULT);
+		hid_t g = f < 0 ? -1 : H5Gopen2(f, "labels", H5P_DEFAULT);
+		rc = g < 0;
+		for (long i = 0; i < atol(argv[3]) && !rc; i++) {
+			char name[32];
+			snprintf(name, sizeof name, "label%06ld", i);
+			rc = set_attr(g, name, name);
+		}
+		H5Gclose(g);
+		rc |= H5Fclose(f) < 0;
+	} else if (argc == 5 && !strcmp(argv[1], "softlink")) {
+		rc = replace_by_link(argv[2], argv[3], NULL, argv[4]);
+	} else if (argc == 6 && !strcmp(argv[1], "extlink")) {
+		rc = replace_by_link(argv[2], argv[3], argv[4], argv[5]);
+	}
+	H5Pclose(dcpl);
 	return rc;
 }
 
@@ -80,6 +157,10 @@ int main(int argc, char **argv)
 		int rc = fwrite(buf, 1, got, f) != got || (long)got != n;
 		return fclose(f) || rc;
 	}
-	fprintf(stderr, "usage: h5edit delete FILE OBJECT | attr FILE NAME VALUE | foreign FILE | offset FILE DATASET | flip FILE OFFSET COUNT\n");
-	return 2;
+	int rc = hostile(argc, argv);
+	if (rc == 2)
+		fprintf(stderr, "usage: h5edit delete FILE OBJECT | attr FILE NAME VALUE | foreign FILE | offset FILE DATASET | "
+			"flip FILE OFFSET COUNT | external FILE DATASET TARGET | sparse FILE DATASET N | "
+			"softlink FILE OBJECT PATH | extlink FILE OBJECT TARGET PATH\n");
+	return rc;
 }

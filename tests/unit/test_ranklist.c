@@ -125,6 +125,26 @@ static void malformed_encodings_are_refused(void **state)
 	assert_true(ranklist_check(good, 4, 10, why, sizeof why));
 }
 
+/* Four dimensions of (2^31 + 1) ranks at stride 2^31 reach 4 * 2^62 = 2^64 past the start: in
+ * 64-bit arithmetic that wraps to the start itself, which must not make the box look valid; and
+ * the box's rank count (2^31 + 1)^4 does not fit in 64 bits either. */
+static void huge_boxes_do_not_wrap_around(void **state)
+{
+	(void)state;
+	char why[200];
+	const int64_t len = (INT64_C(1) << 31) + 1, stride = INT64_C(1) << 31;
+	int64_t wraps[] = {4, 0, len, stride, len, stride, len, stride, len, stride};
+	assert_false(ranklist_check(wraps, 10, UINT32_MAX, why, sizeof why));
+	assert_non_null(strstr(why, "beyond"));
+	assert_int_equal(ranklist_count(wraps, 10), UINT64_MAX);
+	int64_t two_boxes[] = {4, 0, len, stride, len, stride, len, stride, len, stride, 1, 0, 1, 1};
+	assert_int_equal(ranklist_count(two_boxes, 14), UINT64_MAX);
+	/* the largest box that fits is still accepted */
+	int64_t fits[] = {2, 0, 2, INT64_C(1) << 31, INT64_C(1) << 31, 1};
+	assert_true(ranklist_check(fits, 6, UINT64_C(1) << 32, why, sizeof why));
+	assert_int_equal(ranklist_count(fits, 6), UINT64_C(1) << 32);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +152,7 @@ int main(void)
 		cmocka_unit_test(grid_groups_are_single_boxes),
 		cmocka_unit_test(strided_and_blocky_sets),
 		cmocka_unit_test(malformed_encodings_are_refused),
+		cmocka_unit_test(huge_boxes_do_not_wrap_around),
 	};
 	return cmocka_run_group_tests_name("ranklist", tests, NULL, NULL);
 }

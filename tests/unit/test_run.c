@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "run/events.h"
+#include "run/layout.h"
 #include "run/run.h"
 #include "grammar/sequitur.h"
 #include "store/store.h"
@@ -258,9 +259,161 @@ static void check_catches_inconsistencies(void **state)
 	run_free(&r);
 }
 
+/* the header fields of layout.h: values nobody would default to survive both formats */
+static void fill_header(struct run *r)
+{
+	free(r->slurm_job_id);
+	free(r->options);
+	r->slurm_job_id = xstrdup("4711");
+	r->options = xstrdup("callsite_depth=2");
+	r->t_start = 1700000000.25;
+	r->t_end = 1700000012.5;
+	r->synthetic = true;
+	r->timestamps = xcalloc(1, sizeof *r->timestamps);
+	r->ntimestamps = 1;
+	r->timestamps[0] = (struct run_timestamps){2, 2, xmalloc(2 * sizeof(double)), xmalloc(2 * sizeof(double))};
+	r->timestamps[0].start[0] = 0.5, r->timestamps[0].start[1] = 0.75;
+	r->timestamps[0].dur[0] = 1e-6, r->timestamps[0].dur[1] = 3e-6;
+	r->time = xcalloc(4 * 3, sizeof *r->time);
+	r->time[5] = 0.125;
+}
+
+static void expect_same_header(const struct run *a, const struct run *b)
+{
+	for (int i = 0; i < RUN_HEADER_FIELDS; i++) {
+		const struct run_header_field *h = &run_header_fields[i];
+		const char *x = (const char *)a + h->offset, *y = (const char *)b + h->offset;
+		switch (h->type) {
+		case RUN_VALUE_STR: assert_string_equal(*(char *const *)x, *(char *const *)y); break;
+		case RUN_VALUE_U32: assert_int_equal(*(const uint32_t *)x, *(const uint32_t *)y); break;
+		case RUN_VALUE_BOOL: assert_int_equal(*(const bool *)x, *(const bool *)y); break;
+		case RUN_VALUE_F64: assert_true(*(const double *)x == *(const double *)y); break;
+		case RUN_VALUE_U64: assert_int_equal(*(const uint64_t *)x, *(const uint64_t *)y); break;
+		}
+	}
+	assert_int_equal(b->ntimestamps, 1);
+	assert_int_equal(b->timestamps[0].rank, 2);
+	assert_true(b->timestamps[0].start[1] == 0.75 && b->timestamps[0].dur[1] == 3e-6);
+	assert_non_null(b->time);
+	assert_true(b->time[5] == 0.125);
+}
+
+static void layout_fields_survive_both_formats(void **state)
+{
+	struct run r, back;
+	build(&r);
+	fill_header(&r);
+	char why[300];
+	assert_true(run_check(&r, why, sizeof why));
+	struct buf b, again;
+	buf_init(&b);
+	buf_init(&again);
+	run_serialize(&r, &b);
+	assert_true(run_parse(&back, b.data, b.len, why, sizeof why));
+	expect_same_header(&r, &back);
+	run_serialize(&back, &again);   /* parsing and writing again gives the same bytes */
+	assert_int_equal(again.len, b.len);
+	assert_memory_equal(again.data, b.data, b.len);
+	run_free(&back);
+	char path[] = "/tmp/ladder-test-layout-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	struct h5_err e;
+	assert_true(store_write_run(path, &r, &e));
+	if (!store_read_run(path, &back, &e))
+		fail_msg("%s", e.msg);
+	expect_same_header(&r, &back);
+	run_free(&back);
+	/* a profile array whose extent disagrees with the run is named with what was expected */
+	r.nranks = 5;
+	r.counts = xrealloc(r.counts, 5 * 3 * RUN_PC_COUNT * sizeof *r.counts);
+	r.time = xrealloc(r.time, 5 * 3 * sizeof *r.time);
+	assert_true(store_write_run(path, &r, &e));
+	r.nranks = 4;
+	hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	uint32_t four = 4;
+	H5Adelete(f, "ranks");
+	hid_t space = H5Screate(H5S_SCALAR), attr = H5Acreate2(f, "ranks", H5T_NATIVE_UINT32, space, H5P_DEFAULT, H5P_DEFAULT);
+	H5Awrite(attr, H5T_NATIVE_UINT32, &four);
+	H5Aclose(attr);
+	H5Sclose(space);
+	H5Fclose(f);
+	assert_false(store_read_run(path, &back, &e));
+	assert_non_null(strstr(e.msg, "/profile/counts is 5x3x5, expected ranks x callpaths x metrics = 4x3x5"));
+	unlink(path);
+	buf_free(&b);
+	buf_free(&again);
+	run_free(&r);
+}
+
+static void timing_must_be_finite(void **state)
+{
+	struct run r;
+	char why[300];
+	build(&r);
+	r.time_stats[1 * RUN_STAT_COUNT + RUN_STAT_SUM] = NAN;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "/profile/time_stats: 'sum' of callpaths 1 is nan"));
+	run_free(&r);
+	build(&r);
+	r.time = xcalloc(4 * 3, sizeof *r.time);
+	r.time[2 * 3 + 1] = -1;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "/profile/time: callpaths 1 of ranks 2 is -1"));
+	run_free(&r);
+	build(&r);
+	r.groups[0].durs[0].max = INFINITY;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "group 0: the durations of signature"));
+	run_free(&r);
+	build(&r);
+	r.groups[0].gaps[0].bins[0].sum = NAN;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "group 0: gap histogram 0 holds times"));
+	run_free(&r);
+	build(&r);
+	fill_header(&r);
+	assert_true(run_check(&r, why, sizeof why));
+	r.timestamps[0].dur[1] = -3e-6;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "timestamp 1 of rank 2"));
+	run_free(&r);
+}
+
+/* a streamed array length so large that its element count overflows 64 bits is an error when
+ * walked (the stream runs out), not a silently empty array */
+static void huge_streamed_array_lengths_run_out(void **state)
+{
+	struct run r;
+	char why[300];
+	build(&r);
+	/* signature 0 becomes a call of a function whose streamed array has two values per element */
+	struct param_desc *p = xcalloc(2, sizeof *p);
+	p[0] = (struct param_desc){xstrdup("types"), PK_DTYPES};
+	p[1] = (struct param_desc){xstrdup("dest"), PK_PEER};
+	r.fns = xrealloc(r.fns, 3 * sizeof *r.fns);
+	r.fns[2] = (struct fn_desc){xstrdup("MPI_Typed"), FNF_P2P, 2, p};
+	r.nfns = 3;
+	r.sigs[0].fn = 2;
+	r.streams[0].vals[0] = (INT64_C(1) << 62) + 1;
+	assert_true(run_check(&r, why, sizeof why));
+	assert_int_equal(r.streams[0].rank, 0);
+	struct event_iter it;
+	event_iter_init(&it, &r, 0);
+	struct event ev;
+	assert_false(event_next(&it, &ev));
+	assert_non_null(strstr(it.error, "ran out"));
+	event_iter_free(&it);
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(layout_fields_survive_both_formats),
+		cmocka_unit_test(timing_must_be_finite),
+		cmocka_unit_test(huge_streamed_array_lengths_run_out),
 		cmocka_unit_test(raw_round_trip),
 		cmocka_unit_test(container_round_trip),
 		cmocka_unit_test(check_catches_inconsistencies),
