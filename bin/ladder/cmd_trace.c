@@ -3,6 +3,7 @@
  * report the run container it produced. The tracer itself is configured by environment variables
  * (documented here); this command only sets them.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -69,6 +70,26 @@ static int report_outcome(const char *report_path, const char *command, int rc)
 	return rc ? rc : EXIT_FAIL;
 }
 
+/* Open MPI's launchers, by their base name */
+static bool is_mpirun(const char *command)
+{
+	const char *base = strrchr(command, '/');
+	base = base ? base + 1 : command;
+	return !strcmp(base, "mpirun") || !strcmp(base, "mpiexec") || !strcmp(base, "orterun");
+}
+
+/* a label's key (before '='): stored as an HDF5 attribute name, so checked before the run starts */
+static bool label_key_ok(const char *label)
+{
+	size_t n = strcspn(label, "=");
+	if (n == 0 || label[0] == '.')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)label[i]) && !strchr("_-.", label[i]))
+			return false;
+	return true;
+}
+
 static int run_trace(int argc, char **argv)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
@@ -111,6 +132,9 @@ static int run_trace(int argc, char **argv)
 		case 'l':
 			if (!strchr(optarg, '=') || strchr(optarg, ';'))
 				return cmd_usage_error("trace", "--label expects KEY=VALUE without ';', got '%s'", optarg);
+			if (!label_key_ok(optarg))
+				return cmd_usage_error("trace", "--label KEY must be letters, digits, '_', '-' or '.', not "
+							"starting with '.', got '%s'", optarg);
 			if (labels.len)
 				buf_put_u8(&labels, ';');
 			buf_put(&labels, optarg, strlen(optarg));
@@ -148,18 +172,35 @@ static int run_trace(int argc, char **argv)
 		close(report_fd);
 		setenv("LADDER_TRACE_REPORT", report_path, 1);
 	}
-	/* Open MPI's mpirun forwards the variables listed here to processes on other nodes */
+	/* Open MPI's mpirun forwards the variables listed here to processes on other nodes: given
+	 * as -x options to an mpirun command line (which may have -x options of its own: mpirun
+	 * refuses -x together with mca_base_env_list), else in mca_base_env_list */
 	static const char *const forward[] = {"LD_PRELOAD", "LADDER_BIN", "LADDER_TRACE_FILE",
 		"LADDER_TRACE_RAW", "LADDER_TRACE_TIMESTAMPS", "LADDER_TRACE_CALLSITE_DEPTH",
 		"LADDER_TRACE_STREAM_AFTER", "LADDER_RUN_ATTRS", "LADDER_TRACE_REPORT"};
-	for (size_t i = 0; i < sizeof forward / sizeof forward[0]; i++)
-		if (getenv(forward[i]))
-			prepend_env("OMPI_MCA_mca_base_env_list", forward[i], ";");
+	size_t nforward = sizeof forward / sizeof forward[0];
+	char **command = argv + optind;
+	if (is_mpirun(command[0]) && !getenv("OMPI_MCA_mca_base_env_list")) {
+		int n = argc - optind, k = 0;
+		command = xcalloc((size_t)n + 2 * nforward + 1, sizeof *command);
+		command[k++] = argv[optind];
+		for (size_t i = 0; i < nforward; i++)
+			if (getenv(forward[i])) {
+				command[k++] = "-x";
+				command[k++] = (char *)forward[i];
+			}
+		for (int i = 1; i < n; i++)
+			command[k++] = argv[optind + i];
+	} else {
+		for (size_t i = 0; i < nforward; i++)
+			if (getenv(forward[i]))
+				prepend_env("OMPI_MCA_mca_base_env_list", forward[i], ";");
+	}
 	free(lib);
 	free(self);
 	buf_free(&labels);
 	char *why = NULL;
-	int rc = spawn_run(argv + optind, NULL, &why);
+	int rc = spawn_run(command, NULL, &why);
 	if (rc < 0) {
 		log_error("%s", why);
 		free(why);
@@ -169,6 +210,8 @@ static int run_trace(int argc, char **argv)
 	if (report_path)
 		unlink(report_path);
 	free(report_path);
+	if (command != argv + optind)
+		free(command);
 	free(out);
 	return rc;
 }
@@ -180,7 +223,9 @@ const struct command command_trace = {
 	"\n"
 	"Run COMMAND with libladder-trace.so preloaded into its MPI processes (mpirun or srun\n"
 	"--mpi=pmix, the application unchanged). At MPI_Finalize the tracer merges the ranks'\n"
-	"traces and writes one run container. The exit status is COMMAND's.\n"
+	"traces and writes one run container. C, C++ and Fortran (mpif.h, use mpi, use mpi_f08)\n"
+	"applications are traced alike. The exit status is COMMAND's, or 1 when COMMAND succeeded\n"
+	"but wrote no trace (the message says why: e.g. no process called MPI_Init with the tracer).\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE       the run container (default APP-<P>p-<time>.h5 in the current directory)\n"

@@ -19,6 +19,9 @@
  *   LADDER_BIN                   the ladder executable (default: ../bin/ladder next to this library)
  *   LADDER_TRACE_REPORT=FILE     rank 0 appends "started PATH" when tracing starts and "written PATH"
  *                                when the run's file is written (set by `ladder trace`)
+ *
+ * Processes started by MPI_Comm_spawn are not traced (a note says so): they would write over the
+ * trace of the run that spawned them.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -161,6 +164,16 @@ void trace_startup(double t_init)
 	if (T.disabled) {
 		T.state = 1;
 		report("disabled", "LADDER_TRACE_DISABLE");
+		return;
+	}
+	MPI_Comm parent;
+	PMPI_Comm_get_parent(&parent);
+	if (parent != MPI_COMM_NULL) {
+		T.disabled = true;
+		T.state = 1;
+		if (T.rank == 0)
+			say("the %d processes started by MPI_Comm_spawn are not traced (only the run that spawned them)",
+			    T.size);
 		return;
 	}
 	PMPI_Comm_dup(MPI_COMM_WORLD, &T.comm);

@@ -71,6 +71,12 @@ check_app() {
 	[ "$("$LADDER" inspect --json "$BATS_TEST_TMPDIR/is-16/t.h5" | jq .streamed_values)" -gt 0 ]
 }
 
+@test "halo27: per-neighbour counts varying by position and iteration: decode equals the raw log, counts equal --expect" {
+	for np in 1 8 12; do
+		check_app halo27 $np --scaling weak --size 3 --iterations 12 --allreduce-every 5
+	done
+}
+
 @test "more call sites than the call-site cache: the profile per function equals the program's own tally and the trace" {
 	for np in 1 4; do
 		mkdir -p "cs-$np"
@@ -123,6 +129,22 @@ check_app() {
 	assert_success
 	f=$(ls stencil2d-2p-*.h5)
 	assert_output --partial "trace written to $f"
+}
+
+@test "MPI_Comm_spawn: the children are not traced and leave the parent's trace alone; mpirun -x works" {
+	run "$LADDER" trace -o sp.h5 -- mpirun -np 2 "$BUILD_DIR/tests/trace/spawn"
+	assert_success
+	assert_output --partial "spawn ok"
+	assert_output --partial "the 2 processes started by MPI_Comm_spawn are not traced"
+	[ "$("$LADDER" inspect --json sp.h5 | jq .ranks)" -eq 2 ]
+	"$LADDER" decode --rank 0 sp.h5 | grep -q '^MPI_Send .*tag=1'
+	# the command's own -x options and the tracer's variables reach the processes together
+	FOO=bar run "$LADDER" trace -o x.h5 -- mpirun -np 2 -x FOO sh -c 'echo "FOO=$FOO"; exec "$0" --iterations 2' \
+		"$BUILD_DIR/apps/stencil2d"
+	assert_success
+	[ "$(grep -c '^FOO=bar$' <<< "$output")" -eq 2 ]
+	assert_output --partial "/x.h5 ("
+	"$LADDER" validate x.h5
 }
 
 @test "LAMMPS runs traced with unchanged output and its trace decodes" {
@@ -208,6 +230,12 @@ check_app() {
 	run "$LADDER" trace
 	assert_failure 2
 	run "$LADDER" trace --label oops -- true
+	assert_failure 2
+	# a key HDF5 cannot store is refused before the command starts
+	run "$LADDER" trace --label =x -- touch started
+	assert_failure 2
+	[ ! -e started ]
+	run "$LADDER" trace --label "a b=x" -- true
 	assert_failure 2
 	run "$LADDER" trace --callsite-depth 99 -- true
 	assert_failure 2
