@@ -1,0 +1,51 @@
+/*
+ * align — one position class across the rungs (papers/000 §3.2): its grammar must have the same
+ * shape at every rung where the class exists, and each terminal the same function, call site and
+ * flags; values and repetition counts that differ become laws (law.h) evaluated at the target.
+ *
+ * The result is the class's grammar at the target with its terminals numbered as occurrences:
+ * occurrence k is the k-th terminal position in rule order, with the values of its signature at
+ * the target. Request names (creator hash, slot) are resolved afterwards (synth.c), when every
+ * creator's signature is known.
+ */
+#ifndef LADDER_EXTRAP_ALIGN_H
+#define LADDER_EXTRAP_ALIGN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "extrap/law.h"
+#include "grammar/grammar.h"
+#include "run/run.h"
+
+struct occurrence {
+	uint32_t fn, flags;
+	uint64_t callsite;
+	uint32_t nvals;
+	int64_t *vals;          /* at the target; request creators still as at the reference rung */
+	uint32_t ref_sig;       /* the signature at the class's reference rung */
+};
+
+struct aligned_class {
+	uint32_t cls;
+	const struct run *ref;  /* the largest rung where the class exists */
+	uint32_t ref_group;
+	struct grammar g;       /* terminals are occurrence numbers */
+	uint32_t nocc;
+	struct occurrence *occ;
+};
+
+/* the class's runs (rank-group of the class at each rung, all members checked to agree) */
+struct class_rungs {
+	size_t n;
+	const struct run **runs;
+	const struct grid *grids;
+	uint32_t *groups;
+};
+
+bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *target, struct aligned_class *out,
+		 char *why, size_t whylen);
+void aligned_class_free(struct aligned_class *a);
+
+#endif

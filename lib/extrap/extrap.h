@@ -1,0 +1,34 @@
+/*
+ * extrap — build the run an SPMD application would produce at a rank count nobody ran, from the
+ * ladder of its traced runs (papers/000 §3).
+ *
+ * The rungs' process grids come from their MPI_Cart_create (topology.h); the target grid from
+ * MPI_Dims_create's rule or the user. Each position class (boundary or interior per dimension) is
+ * aligned across the rungs where it exists: the same grammar shape, the same functions at the same
+ * call sites. Every value that differs across rungs (relative peers, counts, sizes, dims, loop trip
+ * counts) becomes an integer law in the grid's dimension sizes (law.h), evaluated at the target.
+ * The result is an ordinary run marked synthetic; its size depends on the classes, not on P.
+ *
+ * Anything that does not extrapolate is refused with a message saying which class, call and
+ * parameter failed, why, and which rungs would help; nothing is produced then.
+ */
+#ifndef LADDER_EXTRAP_EXTRAP_H
+#define LADDER_EXTRAP_EXTRAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "extrap/law.h"
+#include "run/run.h"
+
+struct extrap_options {
+	int64_t target;            /* rank count */
+	struct grid target_grid;   /* ndims 0: from MPI_Dims_create's rule */
+};
+
+/* rungs: one run per rank count, any order. False with a one-line reason in why. */
+bool extrap_build(struct run *const *rungs, size_t nrungs, const struct extrap_options *o, struct run *out,
+		  char *why, size_t whylen);
+
+#endif
