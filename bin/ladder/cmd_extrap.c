@@ -94,7 +94,8 @@ static int run_extrap(int argc, char **argv)
 	static const struct option opts[] = {{"target", required_argument, NULL, 't'},
 					     {"output", required_argument, NULL, 'o'},
 					     {"help", no_argument, NULL, 'h'}, {0}};
-	struct extrap_options o = {0};
+	struct extrap_options o = {.profile_limit = 65536};
+	struct extrap_notes notes;
 	const char *output = NULL;
 	int c, rc;
 	while ((c = cmd_getopt(argc, argv, "t:o:h", opts, "extrap")) != -1) {
@@ -117,12 +118,14 @@ static int run_extrap(int argc, char **argv)
 	char why[1024];
 	rc = EXIT_FAIL;
 	if (read_ladder(argv[optind], &rungs, &n)) {
-		if (!extrap_build(rungs, n, &o, &out, why, sizeof why))
+		if (!extrap_build(rungs, n, &o, &out, &notes, why, sizeof why))
 			log_error("%s: cannot extrapolate to %lld ranks: %s", argv[optind], (long long)o.target, why);
 		else {
 			if (write_atomically(output, &out)) {
 				printf("extrapolated %s to %lld ranks: %s (%u groups, %u signatures)\n", argv[optind],
 				       (long long)o.target, output, out.ngroups, out.nsigs);
+				if (notes.text[0])
+					printf("note: %s\n", notes.text);
 				rc = EXIT_OK;
 			}
 			run_free(&out);

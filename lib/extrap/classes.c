@@ -33,8 +33,7 @@ bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, char 
 	return true;
 }
 
-/* the rank counts, not in the ladder, whose balanced grid has the class: what to add */
-static void advice(uint32_t cls, const struct grid *grids, struct run *const *rungs, size_t n, char *out,
+void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *rungs, size_t n, char *out,
 		   size_t outlen)
 {
 	size_t used = 0, found = 0;
@@ -88,7 +87,7 @@ bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *gr
 	}
 	if (cr->n < 2) {
 		char add[64];
-		advice(cls, grids, rungs, n, add, sizeof add);
+		classes_advice(cls, grids, rungs, n, add, sizeof add);
 		snprintf(why, whylen,
 			 "class %s exists at %zu rung%s of the ladder, too few to tell its laws (2 at least); add "
 			 "rungs whose grid has it, e.g. %s ranks",

@@ -17,6 +17,9 @@ bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, char 
  * fewer than two rungs (naming rank counts to add) */
 bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *grids, size_t n, struct class_rungs *cr,
 		   char *why, size_t whylen);
+/* up to three rank counts not in the ladder whose balanced grid has the class: what to add */
+void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *rungs, size_t n, char *out,
+		    size_t outlen);
 void class_rungs_free(struct class_rungs *cr);
 
 #endif

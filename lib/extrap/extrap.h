@@ -25,10 +25,16 @@
 struct extrap_options {
 	int64_t target;            /* rank count */
 	struct grid target_grid;   /* ndims 0: from MPI_Dims_create's rule */
+	int64_t profile_limit;     /* build the per-rank profile up to this many ranks (0: never) */
+};
+
+/* what the build could not do without failing (the profile), for the user; "" when nothing */
+struct extrap_notes {
+	char text[512];
 };
 
 /* rungs: one run per rank count, any order. False with a one-line reason in why. */
 bool extrap_build(struct run *const *rungs, size_t nrungs, const struct extrap_options *o, struct run *out,
-		  char *why, size_t whylen);
+		  struct extrap_notes *notes, char *why, size_t whylen);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "extrap/align.h"
 #include "extrap/classes.h"
+#include "extrap/profile.h"
 #include "extrap/topology.h"
 #include "run/merge.h"
 #include "util/xalloc.h"
@@ -227,6 +228,12 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, si
 		     align_class(cls, &cr, target, &a, why, whylen) && resolve_requests(&a, why, whylen);
 		if (ok)
 			place_class(out, &sigs, &a, target);
+		else if (cr.n >= 2 && strstr(why, law_status_name(LAW_TOO_FEW))) {
+			char add[64];
+			size_t used = strlen(why);
+			classes_advice(cls, grids, rungs, n, add, sizeof add);
+			snprintf(why + used, whylen - used, "; add rungs whose grid has this class, e.g. %s ranks", add);
+		}
 		aligned_class_free(&a);
 		class_rungs_free(&cr);
 	}
@@ -237,10 +244,40 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, si
 	return ok;
 }
 
-bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_options *o, struct run *out, char *why,
-		  size_t whylen)
+/* the profile when it is wanted and can be had; otherwise a note saying why not */
+static void add_profile(struct run *const *rungs, const struct grid *grids, size_t n, const struct grid *target,
+			const struct extrap_options *o, struct run *out, struct extrap_notes *notes)
+{
+	char why[400];
+	if (o->target > o->profile_limit)
+		snprintf(notes->text, sizeof notes->text,
+			 "no profile: it is per rank, and %lld ranks is above the limit of %lld",
+			 (long long)o->target, (long long)o->profile_limit);
+	else if (!extrap_profile(rungs, grids, n, target, out, why, sizeof why))
+		snprintf(notes->text, sizeof notes->text, "no profile: %s", why);
+}
+
+static void stamp(struct run *out, const struct grid *target)
+{
+	char text[64], now[32];
+	time_t t = time(NULL);
+	strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	free(out->created);
+	out->created = xstrdup(now);
+	free(out->slurm_job_id);
+	out->slurm_job_id = xstrdup("");
+	out->synthetic = true;
+	grid_format(target, text, sizeof text);
+	run_set_attr(out, "grid", text);
+	snprintf(text, sizeof text, "%u", out->nranks);
+	run_set_attr(out, "rung", text);
+}
+
+bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_options *o, struct run *out,
+		  struct extrap_notes *notes, char *why, size_t whylen)
 {
 	run_init(out);
+	notes->text[0] = 0;
 	if (n < 2) {
 		snprintf(why, whylen, "the ladder has %zu rung%s; extrapolation needs 2 at least (3 or more to confirm "
 			 "laws with more than one term)", n, n == 1 ? "" : "s");
@@ -263,19 +300,16 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 	if (ok)
 		clone_header(rungs[ref], out);
 	ok = ok && build_classes(rungs, grids, n, &target, out, why, whylen);
+	if (ok) {
+		out->nranks = (uint32_t)o->target;
+		add_profile(rungs, grids, n, &target, o, out, notes);
+		stamp(out, &target);
+	}
 	free(grids);
 	if (!ok) {
 		run_free(out);
 		return false;
 	}
-	out->nranks = (uint32_t)o->target;
-	out->synthetic = true;
-	char text[64];
-	grid_format(&target, text, sizeof text);
-	char rung[32];
-	snprintf(rung, sizeof rung, "%lld", (long long)o->target);
-	run_set_attr(out, "rung", rung);
-	run_set_attr(out, "grid", text);
 	if (!run_check(out, why, whylen)) {
 		run_free(out);
 		return false;
