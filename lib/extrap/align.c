@@ -177,6 +177,7 @@ static bool align_symbol(struct site *s, size_t ref, const struct grid *target, 
 		grammar_add_symbol(&out->g, sym0.val, (uint64_t)exp);
 	else if (ok) {
 		XGROW(out->occ, *capocc, out->nocc + 1);
+		memset(&out->occ[out->nocc], 0, sizeof *out->occ);
 		ok = align_terminal(s, terms, ref, target, &out->occ[out->nocc], why, whylen);
 		if (ok || out->occ[out->nocc].vals)
 			out->nocc++;

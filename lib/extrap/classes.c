@@ -17,11 +17,11 @@ bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, char 
 	for (size_t i = 0; i < n; i++) {
 		bool periodic;
 		char cwhy[200];
-		if (!topology_from_cart(rungs[i], &grids[i], &periodic, cwhy, sizeof cwhy)) {
-			snprintf(why, whylen,
-				 "p%u: %s; without a recorded Cartesian grid the topology cannot be taken from the "
-				 "trace (detection from the communication pattern is not implemented)",
-				 rungs[i]->nranks, cwhy);
+		char pwhy[200];
+		if (!topology_from_cart(rungs[i], &grids[i], &periodic, cwhy, sizeof cwhy) &&
+		    !topology_from_pattern(rungs[i], &grids[i], pwhy, sizeof pwhy)) {
+			snprintf(why, whylen, "p%u: %s, and the grid cannot be detected from the communication pattern: %s",
+				 rungs[i]->nranks, cwhy, pwhy);
 			return false;
 		}
 		if (grids[i].ndims != grids[0].ndims) {

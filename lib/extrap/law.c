@@ -10,14 +10,14 @@
 #include <stdio.h>
 #include <string.h>
 
-enum term_kind { TERM_ONE, TERM_DIM, TERM_SIZE, TERM_INV_DIM, TERM_INV_SIZE };
+enum term_kind { TERM_ONE, TERM_DIM, TERM_SIZE, TERM_INV_DIM, TERM_INV_SIZE, TERM_INV_SIZE_SQ };
 
 struct term {
 	enum term_kind kind;
 	uint32_t dim;
 };
 
-#define MAX_TERMS (3 + 2 * LAW_MAX_DIMS)
+#define MAX_TERMS (4 + 2 * LAW_MAX_DIMS)
 
 int64_t grid_size(const struct grid *g)
 {
@@ -54,6 +54,7 @@ static size_t terms_of(uint32_t ndims, struct term *t)
 		t[n++] = (struct term){TERM_INV_DIM, k};
 	if (ndims > 1)
 		t[n++] = (struct term){TERM_INV_SIZE, 0};
+	t[n++] = (struct term){TERM_INV_SIZE_SQ, 0};   /* an all-to-all's block of a distributed 2-D array */
 	return n;
 }
 
@@ -64,12 +65,17 @@ static int64_t term_base(const struct term *t, const struct grid *g)
 		return 1;
 	case TERM_DIM: case TERM_INV_DIM:
 		return g->dims[t->dim];
+	case TERM_INV_SIZE_SQ:
+		return grid_size(g) * grid_size(g);
 	default:
 		return grid_size(g);
 	}
 }
 
-static bool term_inverse(const struct term *t) { return t->kind == TERM_INV_DIM || t->kind == TERM_INV_SIZE; }
+static bool term_inverse(const struct term *t)
+{
+	return t->kind == TERM_INV_DIM || t->kind == TERM_INV_SIZE || t->kind == TERM_INV_SIZE_SQ;
+}
 
 /* exact integer value of sum coef[i] * term[i] on g; false when a 1/x term does not divide */
 static bool evaluate(const struct term *t, const int64_t *coef, size_t s, const struct grid *g, int64_t *out)
@@ -134,6 +140,8 @@ static void law_text(const struct term *t, const int64_t *coef, size_t s, char *
 		char base[16];
 		if (t[i].kind == TERM_SIZE || t[i].kind == TERM_INV_SIZE)
 			snprintf(base, sizeof base, "P");
+		else if (t[i].kind == TERM_INV_SIZE_SQ)
+			snprintf(base, sizeof base, "P^2");
 		else
 			snprintf(base, sizeof base, "d%u", t[i].dim);
 		const char *sep = i == 0 ? (coef[i] < 0 ? "-" : "") : (coef[i] < 0 ? " - " : " + ");
@@ -223,7 +231,7 @@ void law_solve(const int64_t *values, const struct grid *grids, size_t n, const 
 		if (solve_size(s, all, m, values, grids, n, target, out))
 			break;
 		out->status = LAW_NO_FIT;
-		snprintf(out->text, sizeof out->text, "no law of up to %zu terms in 1, d_k, P, 1/d_k, 1/P fits", s);
+		snprintf(out->text, sizeof out->text, "no law of up to %zu terms in 1, d_k, P, 1/d_k, 1/P, 1/P^2 fits", s);
 	}
 	gsl_set_error_handler(old);
 }

@@ -1,6 +1,7 @@
 /*
  * law — one integer parameter as a function of the process grid's dimension sizes (papers/000
- * §3.3): value = sum of integer coefficients times terms 1, d_k, P = prod d_k, 1/d_k, 1/P.
+ * §3.3): value = sum of integer coefficients times terms 1, d_k, P = prod d_k, 1/d_k, 1/P,
+ * 1/P^2.
  *
  * The coefficients come from a least-squares solve (GSL) over the ladder's rungs; a law is
  * accepted only when it reproduces every rung exactly in integer arithmetic and has fewer unknowns

@@ -153,3 +153,147 @@ void topology_class_name(uint32_t cls, uint32_t ndims, char *out, size_t outlen)
 	for (uint32_t k = 0; k < ndims && used < outlen; k++)
 		used += (size_t)snprintf(out + used, outlen - used, "%s%s", k ? "/" : "", names[class_pos(cls, ndims, k)]);
 }
+
+/* every relative peer of a point-to-point call in the group's grammar, through fn(offset) */
+struct peer_check {
+	const struct grid *g;
+	const struct run_group *group;
+	bool ok;
+	uint64_t pairs;
+};
+
+static bool neighbours(const struct grid *g, int64_t a, int64_t b)
+{
+	int differ = 0;
+	for (int k = (int)g->ndims - 1; k >= 0; k--) {
+		int64_t ca = a % g->dims[k], cb = b % g->dims[k], d = ca > cb ? ca - cb : cb - ca;
+		a /= g->dims[k], b /= g->dims[k];
+		if (d == 0)
+			continue;
+		if (d != 1 && d != g->dims[k] - 1)
+			return false;
+		differ++;
+	}
+	return differ == 1;
+}
+
+static void check_offset(struct peer_check *pc, int64_t offset, int64_t nranks)
+{
+	for (uint32_t i = 0; pc->ok && i < pc->group->nranks; i++) {
+		int64_t me = pc->group->ranks[i], peer = me + offset;
+		pc->ok = peer >= 0 && peer < nranks && neighbours(pc->g, me, peer);
+		pc->pairs++;
+	}
+}
+
+/* the relative peers of a signature: PEER values and the posted source of SRC groups */
+static void check_signature(const struct run *r, const struct run_signature *s, struct peer_check *pc)
+{
+	const struct fn_desc *d = &r->fns[s->fn];
+	const int64_t *v = r->sigvals + s->voff;
+	uint32_t i = 0;
+	if (!(d->flags & FNF_P2P))
+		return;
+	for (uint32_t p = 0; pc->ok && p < d->nparams; p++) {
+		bool bad = false;
+		enum param_kind k = d->params[p].kind;
+		uint32_t w = group_width(k, v, i, s->nvals, &bad);
+		if (bad)
+			return;
+		if ((k == PK_PEER || k == PK_SRC) && !sv_is_symbolic(v[i]) && v[i] != 0)
+			check_offset(pc, v[i], r->nranks);
+		i += w;
+	}
+}
+
+/* does the grid explain every point-to-point pair as grid neighbours? pairs: how many were seen */
+static bool grid_explains(const struct run *r, const struct grid *g, uint64_t *pairs)
+{
+	struct peer_check pc = {g, NULL, true, 0};
+	bool *seen = calloc(r->nsigs + 1, sizeof *seen);
+	for (uint32_t gi = 0; pc.ok && gi < r->ngroups; gi++) {
+		pc.group = &r->groups[gi];
+		memset(seen, 0, (r->nsigs + 1) * sizeof *seen);
+		const struct grammar *gr = &pc.group->g;
+		for (uint64_t k = 0; pc.ok && k < gr->nsyms; k++) {
+			struct gsymbol sym = gr->syms[k];
+			if (gsym_is_rule(sym) || seen[sym.val])
+				continue;
+			seen[sym.val] = true;
+			check_signature(r, &r->sigs[sym.val], &pc);
+		}
+	}
+	free(seen);
+	*pairs = pc.pairs;
+	return pc.ok;
+}
+
+/* the ndims the run asked MPI_Dims_create for, or 0 */
+static uint32_t dims_create_ndims(const struct run *r)
+{
+	for (uint32_t i = 0; i < r->nsigs; i++) {
+		const struct run_signature *s = &r->sigs[i];
+		const int64_t *v = r->sigvals + s->voff;
+		if (!strcmp(r->fns[s->fn].name, "MPI_Dims_create") && s->nvals >= 2 && v[1] >= 1 && v[1] <= LAW_MAX_DIMS)
+			return (uint32_t)v[1];
+	}
+	return 0;
+}
+
+/* every ordered factorization of the rank count into ndims factors, through fn */
+static void each_grid(struct grid *g, uint32_t k, int64_t left, void (*fn)(const struct grid *, void *), void *arg)
+{
+	if (k + 1 == g->ndims) {
+		g->dims[k] = left;
+		fn(g, arg);
+		return;
+	}
+	for (int64_t f = 1; f <= left; f++)
+		if (left % f == 0) {
+			g->dims[k] = f;
+			each_grid(g, k + 1, left / f, fn, arg);
+		}
+}
+
+struct detection {
+	const struct run *r;
+	struct grid balanced, found;
+	uint32_t nfound;
+	bool balanced_fits;
+	uint64_t pairs;
+};
+
+static void try_grid(const struct grid *g, void *arg)
+{
+	struct detection *d = arg;
+	uint64_t pairs;
+	if (!grid_explains(d->r, g, &pairs))
+		return;
+	d->pairs = pairs;
+	if (!memcmp(g->dims, d->balanced.dims, g->ndims * sizeof *g->dims))
+		d->balanced_fits = true;
+	if (d->nfound++ == 0)
+		d->found = *g;
+}
+
+bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_t whylen)
+{
+	uint32_t ndims = dims_create_ndims(r);
+	if (!ndims)   /* nothing tells the dimensionality: the ranks in a line (collective-only codes) */
+		ndims = 1;
+	struct detection d = {r, {0}, {0}, 0, false, 0};
+	topology_dims_create(r->nranks, ndims, &d.balanced);
+	struct grid cand = {ndims, {0}};
+	each_grid(&cand, 0, r->nranks, try_grid, &d);
+	if (d.balanced_fits || d.nfound == 1) {
+		*g = d.balanced_fits ? d.balanced : d.found;
+		return true;
+	}
+	if (!d.nfound)
+		snprintf(why, whylen, "no %u-D grid of %u ranks has every point-to-point peer as a grid neighbour", ndims,
+			 r->nranks);
+	else
+		snprintf(why, whylen, "%u %u-D grids of %u ranks explain the point-to-point peers equally", d.nfound, ndims,
+			 r->nranks);
+	return false;
+}

@@ -28,6 +28,13 @@ enum { POS_LOW = 0, POS_INTERIOR = 1, POS_HIGH = 2, POS_SINGLE = 3, POS_KINDS = 
  * run made none or the recorded values are not a grid of its rank count. */
 bool topology_from_cart(const struct run *r, struct grid *g, bool *periodic, char *why, size_t whylen);
 
+/* For codes that compute neighbours by hand (papers/000 §3.1): the grid of the dimensionality the
+ * run asked MPI_Dims_create for on which every point-to-point peer of every rank is a grid
+ * neighbour (row-major, wrap-around allowed). MPI_Dims_create's balanced grid wins when it fits;
+ * otherwise exactly one grid must fit. Without MPI_Dims_create the ranks are taken as a line (1-D),
+ * which every code without point-to-point calls fits. */
+bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_t whylen);
+
 /* MPI_Dims_create(nranks, ndims) with every dim free: the most balanced factorization, largest
  * dimension first. */
 void topology_dims_create(int64_t nranks, uint32_t ndims, struct grid *out);

@@ -49,6 +49,9 @@ matches() {
 S2W="stencil2d --scaling weak --size 8 --iterations 4 --allreduce-every 2"
 S2S="stencil2d --scaling strong --size 48 --iterations 4 --allreduce-every 3"
 S1S="stencil1d --scaling strong --size 1440 --iterations 3 --allreduce-every 2"
+S2M="stencil2d --scaling weak --size 8 --iterations 3 --manual-neighbours"
+SWEEP="sweep --scaling weak --size 4 --iterations 2 --kblock 2"
+FT="ft --scaling strong --size 576 --iterations 2"
 S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 
 @test "stencil2d (Cart) weak scaling: 4, 9, 16 ranks extrapolated to 36 and 64 equal the real runs" {
@@ -62,13 +65,40 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	[[ "$output" == *"synthetic"* && "$output" == *"grid=8x8"* ]]
 }
 
-@test "stencil2d (Cart) strong scaling: counts as laws in 1/d (48/d) extrapolate to 36 and 64" {
+@test "stencil2d (Cart) strong scaling: counts as laws in 1/d (48/d) extrapolate to 36" {
 	# shellcheck disable=SC2086
 	ladder s2s "4 9 16" $S2S > /dev/null
 	# shellcheck disable=SC2086
 	matches s2s 36 $S2S
+}
+
+@test "stencil2d with hand-computed neighbours: the grid detected from the peers, extrapolated to 36" {
 	# shellcheck disable=SC2086
-	matches s2s 64 $S2S
+	ladder s2m "4 9 16" $S2M > /dev/null
+	# shellcheck disable=SC2086
+	matches s2m 36 $S2M
+}
+
+@test "sweep (wavefront, hand-computed neighbours, blocking Send/Recv) extrapolated to 36" {
+	# shellcheck disable=SC2086
+	ladder sweep "4 9 16" $SWEEP > /dev/null
+	# shellcheck disable=SC2086
+	matches sweep 36 $SWEEP
+}
+
+@test "ft (Alltoall transposes, strong scaling): block counts as a 1/P^2 law, extrapolated to 36" {
+	# shellcheck disable=SC2086
+	ladder ft "4 9 16" $FT > /dev/null
+	# shellcheck disable=SC2086
+	matches ft 36 $FT
+}
+
+@test "refused: is, whose Alltoallv count arrays grow with P, names the call and why" {
+	c=$(ladder is "4 9" is --size 500 --iterations 1)
+	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"MPI_Alltoallv at p9 has a different number of values (an array's length changes)"* ]]
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
 
 @test "stencil1d (Cart) strong scaling: 4, 9, 16 ranks extrapolated to 36" {
@@ -147,7 +177,7 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	c=$(ladder mw "4 9" mw --size 24 --iterations 1)
 	run "$LADDER" extrap "$c" --target 16 -o "$BATS_FILE_TMPDIR/never.h5"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"p4: the run made no MPI_Cart_create call"* ]]
+	[[ "$output" == *"p4: the run made no MPI_Cart_create call, and the grid cannot be detected"* ]]
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
 
