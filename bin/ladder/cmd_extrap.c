@@ -11,6 +11,7 @@
 #include "command.h"
 #include "extrap/extrap.h"
 #include "extrap/topology.h"
+#include "store/campaign_extrap.h"
 #include "store/campaign_h5.h"
 #include "store/store.h"
 #include "util/exitcode.h"
@@ -121,7 +122,13 @@ static int run_extrap(int argc, char **argv)
 		if (!extrap_build(rungs, n, &o, &out, &notes, why, sizeof why))
 			log_error("%s: cannot extrapolate to %lld ranks: %s", argv[optind], (long long)o.target, why);
 		else {
-			if (write_atomically(output, &out)) {
+			struct h5_err e;
+			const char *grid = run_attr(&out, "grid");
+			if (!write_atomically(output, &out))
+				;
+			else if (!campaign_write_extrap(argv[optind], out.nranks, output, grid ? grid : "", notes.text, &e))
+				log_error("%s", e.msg);
+			else {
 				printf("extrapolated %s to %lld ranks: %s (%u groups, %u signatures)\n", argv[optind],
 				       (long long)o.target, output, out.ngroups, out.nsigs);
 				if (notes.text[0])
@@ -162,7 +169,8 @@ const struct command command_extrap = {
 	"Options:\n"
 	"  -t, --target P|AxB   the rank count, or the grid (\"32x32\") when MPI_Dims_create's balanced\n"
 	"                       grid is not the one the application would use\n"
-	"  -o, --output FILE    the synthetic run (default extrap-pP.h5), written atomically\n"
+	"  -o, --output FILE    the synthetic run (default extrap-pP.h5), written atomically; the\n"
+	"                       campaign records it as /extrap/pP (a link, with a row in /extrap/index)\n"
 	"\n"
 	"Exit status: 0 written, 1 the ladder cannot support the extrapolation or a file cannot be read,\n"
 	"2 usage error.\n",

@@ -192,3 +192,35 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"usage: ladder extrap"* ]]
 }
+
+@test "the campaign records each extrapolation under /extrap/pP; validate checks it is a synthetic run" {
+	# shellcheck disable=SC2086
+	c=$(ladder s2w "4 9 16" $S2W)
+	cp "$c" "$BATS_FILE_TMPDIR/rec.h5"
+	c="$BATS_FILE_TMPDIR/rec.h5"
+	"$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/rec-36.h5" > /dev/null
+	"$LADDER" extrap "$c" --target 64 -o "$BATS_FILE_TMPDIR/rec-64.h5" > /dev/null
+	run h5ls -r "$c"
+	[[ "$output" == *"/extrap/p36"*"External Link {rec-36.h5//}"* && "$output" == *"/extrap/p64"* ]]
+	run "$LADDER" validate "$c"
+	[ "$status" -eq 0 ]
+	# a measured run in place of a synthetic one is a violation
+	cp "$(trace s2w 36 $S2W)" "$BATS_FILE_TMPDIR/rec-36.h5"
+	run "$LADDER" validate "$c"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"extrapolation extrap/p36"*"not marked synthetic"* ]]
+}
+
+@test "campaign stage extrap: the stencil2d workflow extrapolates to its target and records it" {
+	dir="$BATS_FILE_TMPDIR/camp"
+	run timeout "$T" "$LADDER" campaign run "$TOP/workflows/stencil2d.yaml" --site "$TOP/site-configs/local.yaml" \
+		--dir "$dir" --timeout 280
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"extrap-t64"*"COMPLETED"* ]]
+	run "$LADDER" inspect "$dir/extrap/p64/trace.h5"
+	[[ "$output" == *"synthetic"* && "$output" == *"grid=8x8"* ]]
+	run "$LADDER" validate "$dir/campaign.h5"
+	[ "$status" -eq 0 ]
+	run h5ls "$dir/campaign.h5/extrap"
+	[[ "$output" == *"p64"* ]]
+}
