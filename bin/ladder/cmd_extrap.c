@@ -94,17 +94,24 @@ static int run_extrap(int argc, char **argv)
 {
 	static const struct option opts[] = {{"target", required_argument, NULL, 't'},
 					     {"output", required_argument, NULL, 'o'},
+					     {"profile-limit", required_argument, NULL, 'p'},
 					     {"help", no_argument, NULL, 'h'}, {0}};
 	struct extrap_options o = {.profile_limit = 65536};
 	struct extrap_notes notes;
 	const char *output = NULL;
 	int c, rc;
-	while ((c = cmd_getopt(argc, argv, "t:o:h", opts, "extrap")) != -1) {
+	while ((c = cmd_getopt(argc, argv, "t:o:p:h", opts, "extrap")) != -1) {
 		if (c == 't') {
 			if ((rc = parse_target(optarg, &o)) != EXIT_OK)
 				return rc;
 		} else if (c == 'o')
 			output = optarg;
+		else if (c == 'p') {
+			long v;
+			if (!cmd_parse_long("extrap", "--profile-limit", optarg, 0, 1L << 31, &v))
+				return EXIT_USAGE;
+			o.profile_limit = v;
+		}
 		else
 			return EXIT_USAGE;
 	}
@@ -145,7 +152,7 @@ static int run_extrap(int argc, char **argv)
 
 const struct command command_extrap = {
 	"extrap", "extrapolate a campaign's trace to a rank count nobody ran",
-	"usage: ladder extrap CAMPAIGN.h5 --target P [-o OUT.h5]\n"
+	"usage: ladder extrap CAMPAIGN.h5 --target P [-o OUT.h5] [--profile-limit N]\n"
 	"\n"
 	"Build the run an SPMD application would produce at P ranks from the ladder of its traced runs\n"
 	"(the first repetition of each rung): who calls what, with which peers, counts, communicators and\n"
@@ -166,11 +173,16 @@ const struct command command_extrap = {
 	"the target (give the grid with --target AxB, or add rungs), data-dependent (streamed) values.\n"
 	"Nothing is written then.\n"
 	"\n"
+	"The profile (visits, bytes and messages per rank and call path) follows the same laws per class\n"
+	"but is per rank: it is built only up to --profile-limit ranks, so that the container's size does\n"
+	"not depend on P beyond that. Exclusive times in it are the largest rung's, not extrapolated.\n"
+	"\n"
 	"Options:\n"
 	"  -t, --target P|AxB   the rank count, or the grid (\"32x32\") when MPI_Dims_create's balanced\n"
 	"                       grid is not the one the application would use\n"
 	"  -o, --output FILE    the synthetic run (default extrap-pP.h5), written atomically; the\n"
 	"                       campaign records it as /extrap/pP (a link, with a row in /extrap/index)\n"
+	"  --profile-limit N    build the per-rank profile only up to N ranks (default 65536; 0: never)\n"
 	"\n"
 	"Exit status: 0 written, 1 the ladder cannot support the extrapolation or a file cannot be read,\n"
 	"2 usage error.\n",
