@@ -239,6 +239,7 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, si
 	}
 	for (uint32_t i = 0; i < out->ngroups; i++)
 		qsort(out->groups[i].ranks, out->groups[i].nranks, sizeof(uint32_t), cmp_u32);
+	out->streams = xcalloc(1, sizeof *out->streams);   /* none: streamed values are refused */
 	out->sigs = sigs.sigs, out->nsigs = sigs.n;
 	out->sigvals = sigs.vals, out->nsigvals = sigs.nvals;
 	return ok;
@@ -267,6 +268,12 @@ static void stamp(struct run *out, const struct grid *target)
 	free(out->slurm_job_id);
 	out->slurm_job_id = xstrdup("");
 	out->synthetic = true;
+	for (uint32_t i = 0; i < out->nattrs; i++)   /* a synthetic run is no repetition of anything */
+		if (!strcmp(out->attrs[i].key, "repetition")) {
+			free(out->attrs[i].key);
+			free(out->attrs[i].value);
+			out->attrs[i--] = out->attrs[--out->nattrs];
+		}
 	grid_format(target, text, sizeof text);
 	run_set_attr(out, "grid", text);
 	snprintf(text, sizeof text, "%u", out->nranks);
