@@ -95,6 +95,7 @@ static int run_extrap(int argc, char **argv)
 	static const struct option opts[] = {{"target", required_argument, NULL, 't'},
 					     {"output", required_argument, NULL, 'o'},
 					     {"profile-limit", required_argument, NULL, 'p'},
+					     {"lossy", no_argument, NULL, 'l'},
 					     {"help", no_argument, NULL, 'h'}, {0}};
 	struct extrap_options o = {.profile_limit = 65536};
 	struct extrap_notes notes;
@@ -106,6 +107,8 @@ static int run_extrap(int argc, char **argv)
 				return rc;
 		} else if (c == 'o')
 			output = optarg;
+		else if (c == 'l')
+			o.lossy = true;
 		else if (c == 'p') {
 			long v;
 			if (!cmd_parse_long("extrap", "--profile-limit", optarg, 0, 1L << 31, &v))
@@ -138,6 +141,14 @@ static int run_extrap(int argc, char **argv)
 			else {
 				printf("extrapolated %s to %lld ranks: %s (%u groups, %u signatures)\n", argv[optind],
 				       (long long)o.target, output, out.ngroups, out.nsigs);
+				if (notes.replaced)
+					printf("lossy: %llu rank%s of the rungs behaved unlike most of their grid position "
+					       "and were left out of the laws\n",
+					       (unsigned long long)notes.replaced, notes.replaced == 1 ? "" : "s");
+				if (notes.dropped)
+					printf("lossy: dropped %llu of %llu calls (%.4f%%); first: %s\n",
+					       (unsigned long long)notes.dropped, (unsigned long long)notes.calls,
+					       100.0 * (double)notes.dropped / (double)notes.calls, notes.lossy);
 				if (notes.text[0])
 					printf("note: %s\n", notes.text);
 				rc = EXIT_OK;
@@ -152,7 +163,7 @@ static int run_extrap(int argc, char **argv)
 
 const struct command command_extrap = {
 	"extrap", "extrapolate a campaign's trace to a rank count nobody ran",
-	"usage: ladder extrap CAMPAIGN.h5 --target P [-o OUT.h5] [--profile-limit N]\n"
+	"usage: ladder extrap CAMPAIGN.h5 --target P [-o OUT.h5] [--lossy] [--profile-limit N]\n"
 	"\n"
 	"Build the run an SPMD application would produce at P ranks from the ladder of its traced runs\n"
 	"(the first repetition of each rung): who calls what, with which peers, counts, communicators and\n"
@@ -182,6 +193,12 @@ const struct command command_extrap = {
 	"                       grid is not the one the application would use\n"
 	"  -o, --output FILE    the synthetic run (default extrap-pP.h5), written atomically; the\n"
 	"                       campaign records it as /extrap/pP (a link, with a row in /extrap/index)\n"
+	"  --lossy              keep what extrapolates and drop the calls whose values have no law (the\n"
+	"                       same function, call site and shape at every rung are still required);\n"
+	"                       the number and share of calls dropped are printed and stored in the\n"
+	"                       run's labels (lossy_dropped_calls, lossy_dropped_share); ranks of a\n"
+	"                       rung that behave unlike most of their grid position are left out of\n"
+	"                       the laws (counted in lossy_replaced_rung_ranks)\n"
 	"  --profile-limit N    build the per-rank profile only up to N ranks (default 65536; 0: never)\n"
 	"\n"
 	"Exit status: 0 written, 1 the ladder cannot support the extrapolation or a file cannot be read,\n"

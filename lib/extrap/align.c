@@ -183,18 +183,26 @@ static bool align_symbol(struct site *s, size_t ref, const struct grid *target, 
 			out->nocc++;
 		if (ok)
 			grammar_add_symbol(&out->g, out->nocc - 1, (uint64_t)exp);
+		else if (out->lossy) {   /* leave the call out, and say so */
+			out->dropped = xrealloc(out->dropped, (out->ndropped + 1) * sizeof *out->dropped);
+			out->dropped[out->ndropped++] = (struct dropped_call){s->rule, (uint64_t)exp};
+			if (!out->first_dropped[0])
+				snprintf(out->first_dropped, sizeof out->first_dropped, "%s", why);
+			ok = true;
+		}
 	}
 	free(exps);
 	free(terms);
 	return ok;
 }
 
-bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *target, struct aligned_class *out,
-		 char *why, size_t whylen)
+bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *target, bool lossy,
+		 struct aligned_class *out, char *why, size_t whylen)
 {
 	memset(out, 0, sizeof *out);
 	grammar_init(&out->g);
 	out->cls = cls;
+	out->lossy = lossy;
 	size_t ref = 0;
 	for (size_t i = 1; i < cr->n; i++)
 		if (cr->runs[i]->nranks > cr->runs[ref]->nranks)
@@ -213,7 +221,42 @@ bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *
 				return false;
 	}
 	grammar_end(&out->g);
+	for (uint32_t r = 0; r < out->g.nrules; r++)
+		if (!grammar_rule_len(&out->g, r)) {
+			char name[64];
+			topology_class_name(cls, target->ndims, name, sizeof name);
+			snprintf(why, whylen, "class %s: lossy mode would drop every call of rule R%u: %s", name, r,
+				 out->first_dropped);
+			return false;
+		}
 	return true;
+}
+
+/* times rule r is expanded in one walk of the grammar (it has no recursion) */
+static uint64_t expansions(const struct grammar *g, uint32_t r, uint64_t *memo)
+{
+	if (r == 0)
+		return 1;
+	if (memo[r])
+		return memo[r];
+	uint64_t n = 0;
+	for (uint32_t q = 0; q < g->nrules; q++)
+		for (uint64_t k = 0; k < grammar_rule_len(g, q); k++) {
+			struct gsymbol sym = grammar_rule_syms(g, q)[k];
+			if (gsym_is_rule(sym) && gsym_rule(sym) == r)
+				n += sym.exp * expansions(g, q, memo);
+		}
+	return memo[r] = n;
+}
+
+uint64_t aligned_class_dropped(const struct aligned_class *a, uint64_t *kept)
+{
+	uint64_t *memo = xcalloc(a->g.nrules + 1, sizeof *memo), n = 0;
+	for (uint32_t i = 0; i < a->ndropped; i++)
+		n += a->dropped[i].exp * expansions(&a->g, a->dropped[i].rule, memo);
+	free(memo);
+	*kept = grammar_expanded_length(&a->g);
+	return n;
 }
 
 void aligned_class_free(struct aligned_class *a)
@@ -221,6 +264,7 @@ void aligned_class_free(struct aligned_class *a)
 	for (uint32_t i = 0; i < a->nocc; i++)
 		free(a->occ[i].vals);
 	free(a->occ);
+	free(a->dropped);
 	grammar_free(&a->g);
 	memset(a, 0, sizeof *a);
 }

@@ -27,8 +27,17 @@ struct occurrence {
 	uint32_t ref_sig;       /* the signature at the class's reference rung */
 };
 
+struct dropped_call {       /* lossy mode: a call of the class left out, where it was */
+	uint32_t rule;
+	uint64_t exp;           /* its repetition count at the target (per expansion of the rule) */
+};
+
 struct aligned_class {
 	uint32_t cls;
+	bool lossy;             /* drop calls whose values have no law instead of refusing */
+	uint32_t ndropped;
+	struct dropped_call *dropped;
+	char first_dropped[300];   /* why the first dropped call was dropped */
 	const struct run *ref;  /* the largest rung where the class exists */
 	uint32_t ref_group;
 	struct grammar g;       /* terminals are occurrence numbers */
@@ -42,10 +51,14 @@ struct class_rungs {
 	const struct run **runs;
 	const struct grid *grids;
 	uint32_t *groups;
+	bool lossy;            /* in: take the group most of the class's ranks are in */
+	uint64_t replaced;     /* out: ranks of the rungs whose own group was not taken */
 };
 
-bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *target, struct aligned_class *out,
-		 char *why, size_t whylen);
+bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *target, bool lossy,
+		 struct aligned_class *out, char *why, size_t whylen);
+/* lossy mode: the calls dropped per rank of the class at the target, and the calls kept */
+uint64_t aligned_class_dropped(const struct aligned_class *a, uint64_t *kept);
 void aligned_class_free(struct aligned_class *a);
 
 #endif

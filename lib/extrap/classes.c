@@ -55,6 +55,25 @@ void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *r
 	}
 }
 
+/* lossy mode: the group most of the class's ranks are in (UINT32_MAX when none); the others are
+ * counted as replaced */
+static uint32_t dominant_group(const struct run *r, const struct grid *g, uint32_t cls, uint64_t *replaced)
+{
+	uint32_t *count = xcalloc(r->ngroups + 1, sizeof *count), best = UINT32_MAX, members = 0;
+	for (uint32_t rank = 0; rank < r->nranks; rank++)
+		if (topology_class(g, rank) == cls) {
+			count[r->rank_group[rank]]++;
+			members++;
+		}
+	for (uint32_t k = 0; k < r->ngroups; k++)
+		if (count[k] && (best == UINT32_MAX || count[k] > count[best]))
+			best = k;
+	if (best != UINT32_MAX)
+		*replaced += members - count[best];
+	free(count);
+	return best;
+}
+
 bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *grids, size_t n, struct class_rungs *cr,
 		   char *why, size_t whylen)
 {
@@ -67,7 +86,9 @@ bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *gr
 	for (size_t i = 0; i < n; i++) {
 		const struct run *r = rungs[i];
 		uint32_t group = UINT32_MAX;
-		for (uint32_t rank = 0; rank < r->nranks; rank++) {
+		if (cr->lossy)
+			group = dominant_group(r, &grids[i], cls, &cr->replaced);
+		for (uint32_t rank = 0; group == UINT32_MAX || !cr->lossy ? rank < r->nranks : false; rank++) {
 			if (topology_class(&grids[i], rank) != cls)
 				continue;
 			if (group != UINT32_MAX && r->rank_group[rank] != group) {

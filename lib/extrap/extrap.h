@@ -26,11 +26,15 @@ struct extrap_options {
 	int64_t target;            /* rank count */
 	struct grid target_grid;   /* ndims 0: from MPI_Dims_create's rule */
 	int64_t profile_limit;     /* build the per-rank profile up to this many ranks (0: never) */
+	bool lossy;                /* drop calls whose values have no law (papers/000 §3.4) */
 };
 
 /* what the build could not do without failing (the profile), for the user; "" when nothing */
 struct extrap_notes {
 	char text[512];
+	uint64_t dropped, calls;   /* lossy mode: calls left out, and all calls of the target run */
+	uint64_t replaced;         /* lossy mode: ranks of the rungs that were not their class's dominant group */
+	char lossy[400];           /* lossy mode: what was dropped and why, "" when nothing */
 };
 
 /* rungs: one run per rank count, any order. False with a one-line reason in why. */

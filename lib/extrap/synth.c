@@ -211,7 +211,8 @@ static void place_class(struct run *out, struct sigtab *sigs, struct aligned_cla
 }
 
 static bool build_classes(struct run *const *rungs, const struct grid *grids, size_t n, const struct grid *target,
-			  struct run *out, char *why, size_t whylen)
+			  const struct extrap_options *o, struct run *out, struct extrap_notes *notes, char *why,
+			  size_t whylen)
 {
 	struct sigtab sigs = {0};
 	uint32_t nclasses = 1;
@@ -222,12 +223,21 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, si
 		int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS];
 		if (!topology_class_box(target, cls, lo, hi))
 			continue;
-		struct class_rungs cr = {0};
+		struct class_rungs cr = {.lossy = o->lossy};
 		struct aligned_class a = {0};
 		ok = classes_rungs(cls, rungs, grids, n, &cr, why, whylen) &&
-		     align_class(cls, &cr, target, &a, why, whylen) && resolve_requests(&a, why, whylen);
-		if (ok)
+		     align_class(cls, &cr, target, o->lossy, &a, why, whylen) && resolve_requests(&a, why, whylen);
+		if (ok) {
+			uint64_t kept, dropped = aligned_class_dropped(&a, &kept), members = 1;
+			for (uint32_t k = 0; k < target->ndims; k++)
+				members *= (uint64_t)(hi[k] - lo[k] + 1);
+			notes->dropped += dropped * members;
+			notes->calls += (dropped + kept) * members;
+			notes->replaced += cr.replaced;
+			if (dropped && !notes->lossy[0])
+				snprintf(notes->lossy, sizeof notes->lossy, "%s", a.first_dropped);
 			place_class(out, &sigs, &a, target);
+		}
 		else if (cr.n >= 2 && strstr(why, law_status_name(LAW_TOO_FEW))) {
 			char add[64];
 			size_t used = strlen(why);
@@ -258,6 +268,19 @@ static void add_profile(struct run *const *rungs, const struct grid *grids, size
 		snprintf(notes->text, sizeof notes->text, "no profile: %s", why);
 }
 
+/* what lossy mode left out, in the container's labels */
+static void record_lossy(struct run *out, const struct extrap_notes *notes)
+{
+	char text[64];
+	snprintf(text, sizeof text, "%llu", (unsigned long long)notes->dropped);
+	run_set_attr(out, "lossy_dropped_calls", text);
+	snprintf(text, sizeof text, "%.6f", (double)notes->dropped / (double)notes->calls);
+	run_set_attr(out, "lossy_dropped_share", text);
+	run_set_attr(out, "lossy_first_dropped", notes->lossy);
+	snprintf(text, sizeof text, "%llu", (unsigned long long)notes->replaced);
+	run_set_attr(out, "lossy_replaced_rung_ranks", text);
+}
+
 static void stamp(struct run *out, const struct grid *target)
 {
 	char text[64], now[32];
@@ -284,7 +307,7 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		  struct extrap_notes *notes, char *why, size_t whylen)
 {
 	run_init(out);
-	notes->text[0] = 0;
+	memset(notes, 0, sizeof *notes);
 	if (n < 2) {
 		snprintf(why, whylen, "the ladder has %zu rung%s; extrapolation needs 2 at least (3 or more to confirm "
 			 "laws with more than one term)", n, n == 1 ? "" : "s");
@@ -306,11 +329,13 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		ref = rungs[i]->nranks > rungs[ref]->nranks ? i : ref;
 	if (ok)
 		clone_header(rungs[ref], out);
-	ok = ok && build_classes(rungs, grids, n, &target, out, why, whylen);
+	ok = ok && build_classes(rungs, grids, n, &target, o, out, notes, why, whylen);
 	if (ok) {
 		out->nranks = (uint32_t)o->target;
 		add_profile(rungs, grids, n, &target, o, out, notes);
 		stamp(out, &target);
+		if (notes->dropped || notes->replaced)
+			record_lossy(out, notes);
 	}
 	free(grids);
 	if (!ok) {

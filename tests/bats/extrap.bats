@@ -101,6 +101,19 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
 
+@test "lossy mode: is keeps its Alltoall/Exscan pattern, drops the Alltoallv and records the share" {
+	c=$(ladder is-lossy "4 9 16" is --size 500 --iterations 1)
+	e="$BATS_FILE_TMPDIR/is-lossy-e36.h5"
+	run "$LADDER" extrap "$c" --target 36 --lossy -o "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# one Alltoallv per rank and iteration: 36 of the calls at 36 ranks
+	[[ "$output" == *"lossy: dropped 36 of "*"MPI_Alltoallv at p9 has a different number of values"* ]]
+	run "$LADDER" inspect "$e"
+	[[ "$output" == *"lossy_dropped_calls=36"* && "$output" == *"lossy_dropped_share=0."* ]]
+	run "$LADDER" decode "$e"
+	[[ "$output" == *"MPI_Alltoall "* && "$output" != *"MPI_Alltoallv"* ]]
+}
+
 @test "stencil1d (Cart) strong scaling: 4, 9, 16 ranks extrapolated to 36" {
 	# shellcheck disable=SC2086
 	ladder s1s "4 9 16" $S1S > /dev/null
