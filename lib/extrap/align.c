@@ -99,7 +99,9 @@ static bool align_terminal(const struct site *s, const uint32_t *terms, size_t r
 	const struct run_signature *rs = &rr->sigs[terms[ref]];
 	const struct fn_desc *d = &rr->fns[rs->fn];
 	*o = (struct occurrence){rs->fn, rs->flags, rs->callsite, rs->nvals, xcalloc(rs->nvals + 1, sizeof(int64_t)),
-				 terms[ref]};
+				 terms[ref], NULL};
+	o->rung_sigs = xmalloc(s->cr->n * sizeof *o->rung_sigs);
+	memcpy(o->rung_sigs, terms, s->cr->n * sizeof *terms);
 	const int64_t *rv = rr->sigvals + rs->voff;
 	int64_t *v = xmalloc(s->cr->n * sizeof *v);
 	uint32_t i = 0;
@@ -209,6 +211,11 @@ bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *
 			ref = i;
 	out->ref = cr->runs[ref];
 	out->ref_group = cr->groups[ref];
+	out->nrungs = cr->n;
+	out->runs = xmalloc(cr->n * sizeof *out->runs);
+	out->groups = xmalloc(cr->n * sizeof *out->groups);
+	memcpy(out->runs, cr->runs, cr->n * sizeof *out->runs);
+	memcpy(out->groups, cr->groups, cr->n * sizeof *out->groups);
 	struct site s = {cls, target->ndims, 0, 0, cr};
 	if (!same_shape(&s, why, whylen))
 		return false;
@@ -261,8 +268,12 @@ uint64_t aligned_class_dropped(const struct aligned_class *a, uint64_t *kept)
 
 void aligned_class_free(struct aligned_class *a)
 {
-	for (uint32_t i = 0; i < a->nocc; i++)
+	for (uint32_t i = 0; i < a->nocc; i++) {
 		free(a->occ[i].vals);
+		free(a->occ[i].rung_sigs);
+	}
+	free(a->runs);
+	free(a->groups);
 	free(a->occ);
 	free(a->dropped);
 	grammar_free(&a->g);

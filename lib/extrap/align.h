@@ -25,6 +25,7 @@ struct occurrence {
 	uint32_t nvals;
 	int64_t *vals;          /* at the target; request creators still as at the reference rung */
 	uint32_t ref_sig;       /* the signature at the class's reference rung */
+	uint32_t *rung_sigs;    /* the signature at each of the class's rungs */
 };
 
 struct dropped_call {       /* lossy mode: a call of the class left out, where it was */
@@ -38,6 +39,9 @@ struct aligned_class {
 	uint32_t ndropped;
 	struct dropped_call *dropped;
 	char first_dropped[300];   /* why the first dropped call was dropped */
+	size_t nrungs;          /* the rungs where the class exists, and its group at each */
+	const struct run **runs;
+	uint32_t *groups;
 	const struct run *ref;  /* the largest rung where the class exists */
 	uint32_t ref_group;
 	struct grammar g;       /* terminals are occurrence numbers */

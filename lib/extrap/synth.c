@@ -15,6 +15,7 @@
 #include "extrap/align.h"
 #include "extrap/classes.h"
 #include "extrap/profile.h"
+#include "extrap/timing.h"
 #include "extrap/topology.h"
 #include "run/merge.h"
 #include "util/xalloc.h"
@@ -190,7 +191,8 @@ static bool same_vocabulary(struct run *const *rungs, size_t n, char *why, size_
 }
 
 /* the groups at the target: classes with equal grammars share one */
-static void place_class(struct run *out, struct sigtab *sigs, struct aligned_class *a, const struct grid *target)
+static void place_class(struct run *out, struct sigtab *sigs, struct aligned_class *a, const struct grid *target,
+			struct timing_summary *timing)
 {
 	uint32_t *occ_sig = xmalloc((a->nocc + 1) * sizeof *occ_sig);
 	for (uint32_t i = 0; i < a->nocc; i++)
@@ -205,6 +207,7 @@ static void place_class(struct run *out, struct sigtab *sigs, struct aligned_cla
 		memset(g, 0, sizeof *g);
 		grammar_copy(&g->g, &a->g);
 		class_timing(a, occ_sig, g);
+		timing_extrapolate(a, occ_sig, grid_size(target), g, timing);
 	}
 	add_box(&out->groups[gi], target, a->cls);
 	free(occ_sig);
@@ -215,6 +218,7 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, si
 			  size_t whylen)
 {
 	struct sigtab sigs = {0};
+	struct timing_summary timing = {0, 0};
 	uint32_t nclasses = 1;
 	for (uint32_t k = 0; k < target->ndims; k++)
 		nclasses *= POS_KINDS;
@@ -236,7 +240,7 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, si
 			notes->replaced += cr.replaced;
 			if (dropped && !notes->lossy[0])
 				snprintf(notes->lossy, sizeof notes->lossy, "%s", a.first_dropped);
-			place_class(out, &sigs, &a, target);
+			place_class(out, &sigs, &a, target, &timing);
 		}
 		else if (cr.n >= 2 && strstr(why, law_status_name(LAW_TOO_FEW))) {
 			char add[64];
@@ -249,6 +253,9 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, si
 	}
 	for (uint32_t i = 0; i < out->ngroups; i++)
 		qsort(out->groups[i].ranks, out->groups[i].nranks, sizeof(uint32_t), cmp_u32);
+	char text[96];
+	snprintf(text, sizeof text, "pmnf: %u histograms modeled, %u as at the largest rung", timing.modeled, timing.kept);
+	run_set_attr(out, "timing", text);
 	out->streams = xcalloc(1, sizeof *out->streams);   /* none: streamed values are refused */
 	out->sigs = sigs.sigs, out->nsigs = sigs.n;
 	out->sigvals = sigs.vals, out->nsigvals = sigs.nvals;

@@ -71,7 +71,14 @@ bool campaign_write_extrap(const char *campaign, uint32_t ranks, const char *run
 	char *rel = campaign_relative_path(campaign, run_path);
 	rows[k++] = (struct campaign_extrap){ranks, rel, (char *)grid, when, link, (char *)(note ? note : "")};
 	qsort(rows, k, sizeof *rows, by_ranks);
+	/* another stage (the model's) may be writing the campaign right now: HDF5 locks the file, so
+	 * wait for it a little rather than fail */
 	hid_t f = h5_open(campaign, true, e);
+	for (int tries = 0; f < 0 && tries < 120; tries++) {
+		struct timespec pause = {0, 250 * 1000 * 1000};
+		nanosleep(&pause, NULL);
+		f = h5_open(campaign, true, e);
+	}
 	bool ok = f >= 0;
 	if (ok) {
 		hid_t g = h5_group(f, "extrap");

@@ -126,6 +126,14 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	ladder s2p "4 6 8 9 12 16" $S2P > /dev/null
 	# shellcheck disable=SC2086
 	matches s2p 36 $S2P
+	# six rungs are enough for lib/model's PMNF search of the durations and gaps; three are not
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s2p-e36.h5"
+	[[ "$output" =~ timing=pmnf:\ [1-9][0-9]*\ histograms\ modeled ]]
+	# shellcheck disable=SC2086
+	c=$(ladder s2w "4 9 16" $S2W)
+	"$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/three-rungs.h5" > /dev/null
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/three-rungs.h5"
+	[[ "$output" == *"timing=pmnf: 0 histograms modeled"* ]]
 }
 
 @test "the extrapolated trace replays at its rank count" {
