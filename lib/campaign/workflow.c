@@ -35,7 +35,9 @@ struct builtin_stage {
 static const struct builtin_stage builtins[] = {
 	{"merge", "ladder merge -o {campaign} {runs}", "", false, false, 1, NULL},
 	{"model", "ladder model {campaign} --target {target_max}", "merge", false, false, 1, NULL},
-	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "merge", true, false, 1, NULL},
+	/* extrap records its result in the campaign, as model does: after model when there is one, so
+	 * that the two never write the campaign container at the same time */
+	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "model", true, false, 1, NULL},
 	{"replay", "ladder-replay {campaign_dir}/extrap/p{target}/trace.h5", "extrap", true, true, 0, "extrap"},
 	{"report", "ladder report {campaign} -o {outdir}", "*", false, false, 1, NULL},
 };

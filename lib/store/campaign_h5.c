@@ -375,3 +375,5 @@ bool campaign_write_models(const char *path, const struct campaign_model *m, uin
 		h5_fail(e, path, "cannot write the models into the campaign container");
 	return ok;
 }
+
+char *campaign_relative_path(const char *campaign, const char *target) { return relative_to(campaign, target); }

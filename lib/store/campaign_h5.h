@@ -31,6 +31,9 @@ void campaign_runs_free(struct campaign_run *runs, uint32_t n);
 /* absolute or cwd-relative path of a run of the campaign at `campaign` */
 char *campaign_run_path(const char *campaign, const struct campaign_run *run);
 
+/* target's path relative to the campaign file's directory (how the campaign links files) */
+char *campaign_relative_path(const char *campaign, const char *target);
+
 /* What `ladder inspect` shows of a campaign: its runs and root attributes. */
 struct campaign_summary {
 	char *application, *created;   /* NULL when the file lacks them */

@@ -15,6 +15,7 @@
 #include "run/events.h"
 #include "run/profile_check.h"
 #include "run/run.h"
+#include "store/campaign_extrap.h"
 #include "store/campaign_h5.h"
 #include "store/store.h"
 #include "util/buf.h"
@@ -305,6 +306,33 @@ static void check_objects(struct ctx *c, hid_t f, const struct schema *s)
 	}
 }
 
+/* every extrapolation of a campaign: a readable run, synthetic, with the rank count of its row */
+static void check_extraps(const char *path, struct ctx *c)
+{
+	struct campaign_extrap *x;
+	uint32_t n;
+	struct h5_err e;
+	if (!campaign_read_extraps(path, &x, &n, &e)) {
+		violation(c, "extrap/index: %s", e.msg);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct campaign_run as_run = {.path = x[i].path};
+		char *rp = campaign_run_path(path, &as_run);
+		struct run r;
+		if (!store_read_run(rp, &r, &e))
+			violation(c, "extrapolation %s (%u ranks): %s", x[i].link, x[i].ranks, e.msg);
+		else {
+			if (r.nranks != x[i].ranks || !r.synthetic)
+				violation(c, "extrapolation %s: the run has %u ranks%s, the index says %u", x[i].link, r.nranks,
+					  r.synthetic ? "" : " and is not marked synthetic", x[i].ranks);
+			run_free(&r);
+		}
+		free(rp);
+	}
+	campaign_extraps_free(x, n);
+}
+
 int schema_validate(const char *path, void (*report)(const char *line, void *arg), void *arg)
 {
 	struct ctx c = {path, 0, report, arg};
@@ -386,6 +414,7 @@ int schema_validate(const char *path, void (*report)(const char *line, void *arg
 			free(rp);
 		}
 		campaign_runs_free(runs, n);
+		check_extraps(path, &c);
 	}
 	return c.violations;
 }

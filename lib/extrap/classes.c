@@ -1,0 +1,127 @@
+/*
+ * classes — the rungs' grids and each position class's runs across the ladder: which group the
+ * class's ranks are in at every rung where it exists (all of them in one, or the code is not SPMD
+ * over the grid), and which rungs to add when a class exists at too few of them.
+ */
+#include "extrap/classes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "extrap/topology.h"
+#include "util/xalloc.h"
+
+bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, char *why, size_t whylen)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool periodic;
+		char cwhy[200];
+		char pwhy[200];
+		if (!topology_from_cart(rungs[i], &grids[i], &periodic, cwhy, sizeof cwhy) &&
+		    !topology_from_pattern(rungs[i], &grids[i], pwhy, sizeof pwhy)) {
+			snprintf(why, whylen, "p%u: %s, and the grid cannot be detected from the communication pattern: %s",
+				 rungs[i]->nranks, cwhy, pwhy);
+			return false;
+		}
+		if (grids[i].ndims != grids[0].ndims) {
+			snprintf(why, whylen, "inconsistent topology: p%u has a %u-D grid, p%u a %u-D one", rungs[i]->nranks,
+				 grids[i].ndims, rungs[0]->nranks, grids[0].ndims);
+			return false;
+		}
+	}
+	return true;
+}
+
+void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *rungs, size_t n, char *out,
+		   size_t outlen)
+{
+	size_t used = 0, found = 0;
+	int64_t top = 0;
+	out[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		top = rungs[i]->nranks > top ? rungs[i]->nranks : top;
+	for (int64_t p = 2; p <= 4 * top + 64 && found < 3 && used < outlen; p++) {
+		struct grid g;
+		int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS];
+		bool have = false;
+		for (size_t i = 0; i < n; i++)
+			have = have || rungs[i]->nranks == p;
+		topology_dims_create(p, grids[0].ndims, &g);
+		if (have || !topology_class_box(&g, cls, lo, hi))
+			continue;
+		used += (size_t)snprintf(out + used, outlen - used, "%s%lld", found ? ", " : "", (long long)p);
+		found++;
+	}
+}
+
+/* lossy mode: the group most of the class's ranks are in (UINT32_MAX when none); the others are
+ * counted as replaced */
+static uint32_t dominant_group(const struct run *r, const struct grid *g, uint32_t cls, uint64_t *replaced)
+{
+	uint32_t *count = xcalloc(r->ngroups + 1, sizeof *count), best = UINT32_MAX, members = 0;
+	for (uint32_t rank = 0; rank < r->nranks; rank++)
+		if (topology_class(g, rank) == cls) {
+			count[r->rank_group[rank]]++;
+			members++;
+		}
+	for (uint32_t k = 0; k < r->ngroups; k++)
+		if (count[k] && (best == UINT32_MAX || count[k] > count[best]))
+			best = k;
+	if (best != UINT32_MAX)
+		*replaced += members - count[best];
+	free(count);
+	return best;
+}
+
+bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *grids, size_t n, struct class_rungs *cr,
+		   char *why, size_t whylen)
+{
+	char name[64];
+	topology_class_name(cls, grids[0].ndims, name, sizeof name);
+	cr->n = 0;
+	cr->runs = xmalloc(n * sizeof *cr->runs);
+	cr->grids = xmalloc(n * sizeof *cr->grids);
+	cr->groups = xmalloc(n * sizeof *cr->groups);
+	for (size_t i = 0; i < n; i++) {
+		const struct run *r = rungs[i];
+		uint32_t group = UINT32_MAX;
+		if (cr->lossy)
+			group = dominant_group(r, &grids[i], cls, &cr->replaced);
+		for (uint32_t rank = 0; group == UINT32_MAX || !cr->lossy ? rank < r->nranks : false; rank++) {
+			if (topology_class(&grids[i], rank) != cls)
+				continue;
+			if (group != UINT32_MAX && r->rank_group[rank] != group) {
+				snprintf(why, whylen,
+					 "class %s at p%u: ranks of the same grid position behave differently (rank %u "
+					 "in group %u, others in group %u): not SPMD over the grid",
+					 name, r->nranks, rank, r->rank_group[rank], group);
+				return false;
+			}
+			group = r->rank_group[rank];
+		}
+		if (group == UINT32_MAX)
+			continue;
+		cr->runs[cr->n] = r;
+		((struct grid *)cr->grids)[cr->n] = grids[i];
+		cr->groups[cr->n++] = group;
+	}
+	if (cr->n < 2) {
+		char add[64];
+		classes_advice(cls, grids, rungs, n, add, sizeof add);
+		snprintf(why, whylen,
+			 "class %s exists at %zu rung%s of the ladder, too few to tell its laws (2 at least); add "
+			 "rungs whose grid has it, e.g. %s ranks",
+			 name, cr->n, cr->n == 1 ? "" : "s", add);
+		return false;
+	}
+	return true;
+}
+
+void class_rungs_free(struct class_rungs *cr)
+{
+	free(cr->runs);
+	free((void *)cr->grids);
+	free(cr->groups);
+	memset(cr, 0, sizeof *cr);
+}

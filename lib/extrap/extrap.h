@@ -1,0 +1,44 @@
+/*
+ * extrap — build the run an SPMD application would produce at a rank count nobody ran, from the
+ * ladder of its traced runs (papers/000 §3).
+ *
+ * The rungs' process grids come from their MPI_Cart_create (topology.h); the target grid from
+ * MPI_Dims_create's rule or the user. Each position class (boundary or interior per dimension) is
+ * aligned across the rungs where it exists: the same grammar shape, the same functions at the same
+ * call sites. Every value that differs across rungs (relative peers, counts, sizes, dims, loop trip
+ * counts) becomes an integer law in the grid's dimension sizes (law.h), evaluated at the target.
+ * The result is an ordinary run marked synthetic; its size depends on the classes, not on P.
+ *
+ * Anything that does not extrapolate is refused with a message saying which class, call and
+ * parameter failed, why, and which rungs would help; nothing is produced then.
+ */
+#ifndef LADDER_EXTRAP_EXTRAP_H
+#define LADDER_EXTRAP_EXTRAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "extrap/law.h"
+#include "run/run.h"
+
+struct extrap_options {
+	int64_t target;            /* rank count */
+	struct grid target_grid;   /* ndims 0: from MPI_Dims_create's rule */
+	int64_t profile_limit;     /* build the per-rank profile up to this many ranks (0: never) */
+	bool lossy;                /* drop calls whose values have no law (papers/000 §3.4) */
+};
+
+/* what the build could not do without failing (the profile), for the user; "" when nothing */
+struct extrap_notes {
+	char text[512];
+	uint64_t dropped, calls;   /* lossy mode: calls left out, and all calls of the target run */
+	uint64_t replaced;         /* lossy mode: ranks of the rungs that were not their class's dominant group */
+	char lossy[400];           /* lossy mode: what was dropped and why, "" when nothing */
+};
+
+/* rungs: one run per rank count, any order. False with a one-line reason in why. */
+bool extrap_build(struct run *const *rungs, size_t nrungs, const struct extrap_options *o, struct run *out,
+		  struct extrap_notes *notes, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * synth — extrap_build: the synthetic run at the target from the aligned classes. Request names
+ * are resolved (a request is named by its creator signature's hash, which changes with the
+ * creator's values), signatures deduplicated, classes with equal grammars merged into one group
+ * whose ranks are the union of the classes' boxes, and the timing of each class's reference rung
+ * carried over. See extrap.h.
+ */
+#include "extrap/extrap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "extrap/align.h"
+#include "extrap/classes.h"
+#include "extrap/profile.h"
+#include "extrap/timing.h"
+#include "extrap/topology.h"
+#include "run/merge.h"
+#include "util/xalloc.h"
+
+struct sigtab {
+	struct run_signature *sigs;
+	uint32_t n;
+	size_t cap;
+	int64_t *vals;
+	uint64_t nvals;
+	size_t capvals;
+};
+
+static uint32_t sigtab_add(struct sigtab *t, const struct occurrence *o)
+{
+	for (uint32_t i = 0; i < t->n; i++) {
+		const struct run_signature *s = &t->sigs[i];
+		if (s->fn == o->fn && s->callsite == o->callsite && s->flags == o->flags && s->nvals == o->nvals &&
+		    !memcmp(t->vals + s->voff, o->vals, o->nvals * sizeof *o->vals))
+			return i;
+	}
+	XGROW(t->sigs, t->cap, t->n + 1);
+	XGROW(t->vals, t->capvals, t->nvals + o->nvals + 1);
+	t->sigs[t->n] = (struct run_signature){o->fn, o->callsite, o->flags, o->nvals, t->nvals};
+	memcpy(t->vals + t->nvals, o->vals, o->nvals * sizeof *o->vals);
+	t->nvals += o->nvals;
+	return t->n++;
+}
+
+/* replace request creators (hashes at the reference rung) by the target's hashes */
+static bool resolve_requests(struct aligned_class *a, char *why, size_t whylen)
+{
+	const struct run *ref = a->ref;
+	uint64_t *ref_key = xmalloc((a->nocc + 1) * sizeof *ref_key), *out_key = xmalloc((a->nocc + 1) * sizeof *out_key);
+	for (uint32_t i = 0; i < a->nocc; i++) {
+		const struct run_signature *s = &ref->sigs[a->occ[i].ref_sig];
+		ref_key[i] = run_signature_req_key(s->fn, s->callsite, s->flags, &ref->fns[s->fn], ref->sigvals + s->voff,
+						   s->nvals);
+		const struct occurrence *o = &a->occ[i];
+		out_key[i] = run_signature_req_key(o->fn, o->callsite, o->flags, &ref->fns[o->fn], o->vals, o->nvals);
+	}
+	bool ok = true;
+	for (uint32_t i = 0; ok && i < a->nocc; i++) {
+		struct occurrence *o = &a->occ[i];
+		const struct fn_desc *d = &ref->fns[o->fn];
+		uint32_t pos = 0;
+		for (uint32_t p = 0; ok && p < d->nparams; p++) {
+			bool bad = false;
+			enum param_kind k = d->params[p].kind;
+			uint32_t w = group_width(k, o->vals, pos, o->nvals, &bad);
+			for (uint32_t j = 0; ok && j < w; j++) {
+				if (!((k == PK_REQ && j == 0) || (k == PK_REQS && j > 0 && j % 2 == 1)))
+					continue;
+				int64_t *v = &o->vals[pos + j];
+				if (sv_is_symbolic(*v))
+					continue;
+				uint32_t c = 0;
+				while (c < a->nocc && ref_key[c] != (uint64_t)*v)
+					c++;
+				if (c == a->nocc) {
+					snprintf(why, whylen, "%s at p%u completes a request whose creating call is not found",
+						 d->name, ref->nranks);
+					ok = false;
+				} else
+					*v = (int64_t)out_key[c];
+			}
+			pos += w;
+		}
+	}
+	free(ref_key);
+	free(out_key);
+	return ok;
+}
+
+/* the class's timing at its reference rung, signatures renumbered */
+static void class_timing(const struct aligned_class *a, const uint32_t *occ_sig, struct run_group *g)
+{
+	const struct run_group *rg = &a->ref->groups[a->ref_group];
+	uint32_t *map = xmalloc((a->ref->nsigs + 1) * sizeof *map);
+	for (uint32_t i = 0; i < a->ref->nsigs; i++)
+		map[i] = UINT32_MAX;
+	for (uint32_t i = a->nocc; i-- > 0;)
+		map[a->occ[i].ref_sig] = occ_sig[i];
+	g->durs = xcalloc(rg->ndurs + 1, sizeof *g->durs);
+	for (uint32_t i = 0; i < rg->ndurs; i++)
+		if (map[rg->durs[i].sig] != UINT32_MAX) {
+			g->durs[g->ndurs] = rg->durs[i];
+			g->durs[g->ndurs++].sig = map[rg->durs[i].sig];
+		}
+	g->gaps = xcalloc(rg->ngaps + 1, sizeof *g->gaps);
+	for (uint32_t i = 0; i < rg->ngaps; i++) {
+		const struct run_gap *x = &rg->gaps[i];
+		uint32_t prev = x->prev == RUN_NO_PREV ? RUN_NO_PREV : map[x->prev], sig = map[x->sig];
+		if (sig == UINT32_MAX || prev == UINT32_MAX)
+			continue;
+		struct run_gap *y = &g->gaps[g->ngaps++];
+		*y = *x;
+		y->prev = prev, y->sig = sig;
+		y->bins = xmalloc((x->nbins + 1) * sizeof *y->bins);
+		memcpy(y->bins, x->bins, x->nbins * sizeof *x->bins);
+	}
+	qsort(g->durs, g->ndurs, sizeof *g->durs, run_dur_order);
+	qsort(g->gaps, g->ngaps, sizeof *g->gaps, run_gap_order);
+	free(map);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* append the class's box of ranks on the target grid */
+static void add_box(struct run_group *g, const struct grid *t, uint32_t cls)
+{
+	int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS], c[LAW_MAX_DIMS];
+	if (!topology_class_box(t, cls, lo, hi))
+		return;
+	uint64_t count = 1;
+	for (uint32_t k = 0; k < t->ndims; k++)
+		count *= (uint64_t)(hi[k] - lo[k] + 1), c[k] = lo[k];
+	g->ranks = xrealloc(g->ranks, (g->nranks + count) * sizeof *g->ranks);
+	for (uint64_t i = 0; i < count; i++) {
+		int64_t rank = 0;
+		for (uint32_t k = 0; k < t->ndims; k++)
+			rank = rank * t->dims[k] + c[k];
+		g->ranks[g->nranks++] = (uint32_t)rank;
+		for (int k = (int)t->ndims - 1; k >= 0 && ++c[k] > hi[k]; k--)
+			c[k] = lo[k];
+	}
+}
+
+/* out becomes a copy of ref's header and vocabulary, with an empty trace and no profile */
+static void clone_header(const struct run *ref, struct run *out)
+{
+	struct buf b;
+	buf_init(&b);
+	run_serialize(ref, &b);
+	char why[200];
+	run_init(out);
+	if (!run_parse(out, b.data, b.len, why, sizeof why))
+		abort();   /* a run that passed run_check always serializes to a parsable one */
+	buf_free(&b);
+	struct run keep = *out;
+	keep.sigs = NULL, keep.sigvals = NULL, keep.groups = NULL, keep.streams = NULL;
+	keep.nodes = NULL, keep.counts = NULL, keep.time_stats = NULL, keep.time = NULL, keep.timestamps = NULL;
+	keep.rank_group = NULL, keep.stream_first = NULL;
+	keep.nsigs = keep.ngroups = keep.nstreams = keep.nnodes = keep.ntimestamps = 0;
+	keep.nsigvals = 0;
+	out->nattrs = 0, out->attrs = NULL, out->nfns = 0, out->fns = NULL, out->nstrings = 0, out->strings = NULL;
+	out->ncallsites = 0, out->callsites = NULL, out->command = out->host = out->slurm_job_id = NULL;
+	out->tool_version = out->created = out->options = NULL;
+	run_free(out);
+	*out = keep;
+}
+
+static bool same_vocabulary(struct run *const *rungs, size_t n, char *why, size_t whylen)
+{
+	for (size_t i = 1; i < n; i++) {
+		const struct run *a = rungs[0], *b = rungs[i];
+		bool same = a->nfns == b->nfns && a->nstrings == b->nstrings;
+		for (uint32_t f = 0; same && f < a->nfns; f++)
+			same = !strcmp(a->fns[f].name, b->fns[f].name);
+		for (uint32_t s = 0; same && s < a->nstrings; s++)
+			same = !strcmp(a->strings[s], b->strings[s]);
+		if (!same) {
+			snprintf(why, whylen, "p%u and p%u record different function or string tables (different tracer "
+				 "versions or applications)", a->nranks, b->nranks);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* the groups at the target: classes with equal grammars share one */
+static void place_class(struct run *out, struct sigtab *sigs, struct aligned_class *a, const struct grid *target,
+			struct timing_summary *timing)
+{
+	uint32_t *occ_sig = xmalloc((a->nocc + 1) * sizeof *occ_sig);
+	for (uint32_t i = 0; i < a->nocc; i++)
+		occ_sig[i] = sigtab_add(sigs, &a->occ[i]);
+	grammar_map_terminals(&a->g, occ_sig, a->nocc);
+	uint32_t gi = 0;
+	while (gi < out->ngroups && !grammar_equal(&out->groups[gi].g, &a->g))
+		gi++;
+	if (gi == out->ngroups) {
+		out->groups = xrealloc(out->groups, (out->ngroups + 1) * sizeof *out->groups);
+		struct run_group *g = &out->groups[out->ngroups++];
+		memset(g, 0, sizeof *g);
+		grammar_copy(&g->g, &a->g);
+		class_timing(a, occ_sig, g);
+		timing_extrapolate(a, occ_sig, grid_size(target), g, timing);
+	}
+	add_box(&out->groups[gi], target, a->cls);
+	free(occ_sig);
+}
+
+static bool build_classes(struct run *const *rungs, const struct grid *grids, size_t n, const struct grid *target,
+			  const struct extrap_options *o, struct run *out, struct extrap_notes *notes, char *why,
+			  size_t whylen)
+{
+	struct sigtab sigs = {0};
+	struct timing_summary timing = {0, 0};
+	uint32_t nclasses = 1;
+	for (uint32_t k = 0; k < target->ndims; k++)
+		nclasses *= POS_KINDS;
+	bool ok = true;
+	for (uint32_t cls = 0; ok && cls < nclasses; cls++) {
+		int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS];
+		if (!topology_class_box(target, cls, lo, hi))
+			continue;
+		struct class_rungs cr = {.lossy = o->lossy};
+		struct aligned_class a = {0};
+		ok = classes_rungs(cls, rungs, grids, n, &cr, why, whylen) &&
+		     align_class(cls, &cr, target, o->lossy, &a, why, whylen) && resolve_requests(&a, why, whylen);
+		if (ok) {
+			uint64_t kept, dropped = aligned_class_dropped(&a, &kept), members = 1;
+			for (uint32_t k = 0; k < target->ndims; k++)
+				members *= (uint64_t)(hi[k] - lo[k] + 1);
+			notes->dropped += dropped * members;
+			notes->calls += (dropped + kept) * members;
+			notes->replaced += cr.replaced;
+			if (dropped && !notes->lossy[0])
+				snprintf(notes->lossy, sizeof notes->lossy, "%s", a.first_dropped);
+			place_class(out, &sigs, &a, target, &timing);
+		}
+		else if (cr.n >= 2 && strstr(why, law_status_name(LAW_TOO_FEW))) {
+			char add[64];
+			size_t used = strlen(why);
+			classes_advice(cls, grids, rungs, n, add, sizeof add);
+			snprintf(why + used, whylen - used, "; add rungs whose grid has this class, e.g. %s ranks", add);
+		}
+		aligned_class_free(&a);
+		class_rungs_free(&cr);
+	}
+	for (uint32_t i = 0; i < out->ngroups; i++)
+		qsort(out->groups[i].ranks, out->groups[i].nranks, sizeof(uint32_t), cmp_u32);
+	char text[96];
+	snprintf(text, sizeof text, "pmnf: %u histograms modeled, %u as at the largest rung", timing.modeled, timing.kept);
+	run_set_attr(out, "timing", text);
+	out->streams = xcalloc(1, sizeof *out->streams);   /* none: streamed values are refused */
+	out->sigs = sigs.sigs, out->nsigs = sigs.n;
+	out->sigvals = sigs.vals, out->nsigvals = sigs.nvals;
+	return ok;
+}
+
+/* the profile when it is wanted and can be had; otherwise a note saying why not */
+static void add_profile(struct run *const *rungs, const struct grid *grids, size_t n, const struct grid *target,
+			const struct extrap_options *o, struct run *out, struct extrap_notes *notes)
+{
+	char why[400];
+	if (o->target > o->profile_limit)
+		snprintf(notes->text, sizeof notes->text,
+			 "no profile: it is per rank, and %lld ranks is above the limit of %lld",
+			 (long long)o->target, (long long)o->profile_limit);
+	else if (!extrap_profile(rungs, grids, n, target, out, why, sizeof why))
+		snprintf(notes->text, sizeof notes->text, "no profile: %s", why);
+}
+
+/* what lossy mode left out, in the container's labels */
+static void record_lossy(struct run *out, const struct extrap_notes *notes)
+{
+	char text[64];
+	snprintf(text, sizeof text, "%llu", (unsigned long long)notes->dropped);
+	run_set_attr(out, "lossy_dropped_calls", text);
+	snprintf(text, sizeof text, "%.6f", (double)notes->dropped / (double)notes->calls);
+	run_set_attr(out, "lossy_dropped_share", text);
+	run_set_attr(out, "lossy_first_dropped", notes->lossy);
+	snprintf(text, sizeof text, "%llu", (unsigned long long)notes->replaced);
+	run_set_attr(out, "lossy_replaced_rung_ranks", text);
+}
+
+static void stamp(struct run *out, const struct grid *target)
+{
+	char text[64], now[32];
+	time_t t = time(NULL);
+	strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	free(out->created);
+	out->created = xstrdup(now);
+	free(out->slurm_job_id);
+	out->slurm_job_id = xstrdup("");
+	out->synthetic = true;
+	for (uint32_t i = 0; i < out->nattrs; i++)   /* a synthetic run is no repetition of anything */
+		if (!strcmp(out->attrs[i].key, "repetition")) {
+			free(out->attrs[i].key);
+			free(out->attrs[i].value);
+			out->attrs[i--] = out->attrs[--out->nattrs];
+		}
+	grid_format(target, text, sizeof text);
+	run_set_attr(out, "grid", text);
+	snprintf(text, sizeof text, "%u", out->nranks);
+	run_set_attr(out, "rung", text);
+}
+
+bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_options *o, struct run *out,
+		  struct extrap_notes *notes, char *why, size_t whylen)
+{
+	run_init(out);
+	memset(notes, 0, sizeof *notes);
+	if (n < 2) {
+		snprintf(why, whylen, "the ladder has %zu rung%s; extrapolation needs 2 at least (3 or more to confirm "
+			 "laws with more than one term)", n, n == 1 ? "" : "s");
+		return false;
+	}
+	struct grid *grids = xcalloc(n, sizeof *grids), target = o->target_grid;
+	bool ok = same_vocabulary(rungs, n, why, whylen) && classes_grids(rungs, n, grids, why, whylen);
+	if (ok && !target.ndims)
+		topology_dims_create(o->target, grids[0].ndims, &target);
+	if (ok && (target.ndims != grids[0].ndims || grid_size(&target) != o->target)) {
+		char text[64];
+		grid_format(&target, text, sizeof text);
+		snprintf(why, whylen, "the target grid %s is not a %u-D grid of %lld ranks", text, grids[0].ndims,
+			 (long long)o->target);
+		ok = false;
+	}
+	size_t ref = 0;
+	for (size_t i = 1; i < n; i++)
+		ref = rungs[i]->nranks > rungs[ref]->nranks ? i : ref;
+	if (ok)
+		clone_header(rungs[ref], out);
+	ok = ok && build_classes(rungs, grids, n, &target, o, out, notes, why, whylen);
+	if (ok) {
+		out->nranks = (uint32_t)o->target;
+		add_profile(rungs, grids, n, &target, o, out, notes);
+		stamp(out, &target);
+		if (notes->dropped || notes->replaced)
+			record_lossy(out, notes);
+	}
+	free(grids);
+	if (!ok) {
+		run_free(out);
+		return false;
+	}
+	if (!run_check(out, why, whylen)) {
+		run_free(out);
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,24 @@
+/*
+ * timing — the synthetic group's call durations and compute gaps at the target (papers/000 §3.5),
+ * by lib/model's PMNF search over the class's rungs: for each duration and gap histogram, the
+ * mean per call at every rung is modeled as a function of p and predicted at the target; the
+ * largest rung's histogram (every bin, min, max, sum of squares) is scaled to that mean. With
+ * fewer rungs than the search needs, or when no model fits, the largest rung's values stay.
+ */
+#ifndef LADDER_EXTRAP_TIMING_H
+#define LADDER_EXTRAP_TIMING_H
+
+#include <stdint.h>
+
+#include "extrap/align.h"
+#include "run/run.h"
+
+struct timing_summary {
+	uint32_t modeled, kept;    /* histograms scaled by a model / left as at the largest rung */
+};
+
+/* g: the class's group at the target, its signatures renumbered through occ_sig */
+void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target, struct run_group *g,
+			struct timing_summary *sum);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * topology — grids from MPI_Cart_create, MPI_Dims_create's factorization, position classes.
+ * See topology.h.
+ */
+#include "extrap/topology.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the values of the dims and periods groups of an MPI_Cart_create signature */
+static bool cart_values(const struct run *r, const struct run_signature *s, const int64_t **dims,
+			const int64_t **periods, int64_t *ndims)
+{
+	const struct fn_desc *d = &r->fns[s->fn];
+	const int64_t *v = r->sigvals + s->voff;
+	uint32_t i = 0;
+	*dims = *periods = NULL;
+	for (uint32_t p = 0; p < d->nparams; p++) {
+		bool bad = false;
+		uint32_t w = group_width(d->params[p].kind, v, i, s->nvals, &bad);
+		if (bad)
+			return false;
+		if (d->params[p].kind == PK_INTS && v[i] != SV_STREAMED) {
+			if (!strcmp(d->params[p].name, "dims"))
+				*dims = v + i + 1, *ndims = v[i];
+			else if (!strcmp(d->params[p].name, "periods"))
+				*periods = v + i + 1;
+		}
+		i += w;
+	}
+	return *dims && *periods;
+}
+
+bool topology_from_cart(const struct run *r, struct grid *g, bool *periodic, char *why, size_t whylen)
+{
+	for (uint32_t i = 0; i < r->nsigs; i++) {
+		if (strcmp(r->fns[r->sigs[i].fn].name, "MPI_Cart_create"))
+			continue;
+		const int64_t *dims, *periods;
+		int64_t ndims = 0;
+		if (!cart_values(r, &r->sigs[i], &dims, &periods, &ndims) || ndims < 1 || ndims > LAW_MAX_DIMS) {
+			snprintf(why, whylen, "MPI_Cart_create's dims are not recorded as a grid of 1 to %d dimensions",
+				 LAW_MAX_DIMS);
+			return false;
+		}
+		g->ndims = (uint32_t)ndims;
+		*periodic = false;
+		for (uint32_t k = 0; k < g->ndims; k++) {
+			g->dims[k] = dims[k];
+			*periodic = *periodic || periods[k];
+		}
+		if (grid_size(g) != r->nranks) {
+			char text[64];
+			grid_format(g, text, sizeof text);
+			snprintf(why, whylen, "MPI_Cart_create's grid %s does not hold the run's %u ranks", text, r->nranks);
+			return false;
+		}
+		return true;
+	}
+	snprintf(why, whylen, "the run made no MPI_Cart_create call");
+	return false;
+}
+
+/* best factorization of n into `left` factors, each <= cap, non-increasing; spread = max - min */
+static void factor(int64_t n, uint32_t left, int64_t cap, int64_t *cur, uint32_t depth, int64_t *best,
+		   int64_t *best_spread)
+{
+	if (left == 1) {
+		if (n > cap)
+			return;
+		cur[depth] = n;
+		int64_t spread = cur[0] - n;
+		if (*best_spread < 0 || spread < *best_spread) {
+			*best_spread = spread;
+			memcpy(best, cur, (depth + 1) * sizeof *cur);
+		}
+		return;
+	}
+	for (int64_t f = cap < n ? cap : n; f >= 1; f--) {
+		if (n % f)
+			continue;
+		cur[depth] = f;
+		factor(n / f, left - 1, f, cur, depth + 1, best, best_spread);
+	}
+}
+
+void topology_dims_create(int64_t nranks, uint32_t ndims, struct grid *out)
+{
+	int64_t cur[LAW_MAX_DIMS], spread = -1;
+	out->ndims = ndims;
+	factor(nranks, ndims, nranks, cur, 0, out->dims, &spread);
+}
+
+bool topology_parse_grid(const char *s, struct grid *out)
+{
+	out->ndims = 0;
+	for (;;) {
+		char *end;
+		long long v = strtoll(s, &end, 10);
+		if (end == s || v < 1 || v > (1LL << 30) || out->ndims == LAW_MAX_DIMS)
+			return false;
+		out->dims[out->ndims++] = v;
+		if (*end == 0)
+			return grid_size(out) <= (1LL << 31);
+		if (*end != 'x')
+			return false;
+		s = end + 1;
+	}
+}
+
+uint32_t topology_class(const struct grid *g, int64_t rank)
+{
+	uint32_t cls = 0, weight = 1;
+	for (int k = (int)g->ndims - 1; k >= 0; k--) {
+		int64_t c = rank % g->dims[k];
+		rank /= g->dims[k];
+		uint32_t pos = g->dims[k] == 1 ? POS_SINGLE : c == 0 ? POS_LOW : c == g->dims[k] - 1 ? POS_HIGH : POS_INTERIOR;
+		cls += pos * weight;
+		weight *= POS_KINDS;
+	}
+	return cls;
+}
+
+static uint32_t class_pos(uint32_t cls, uint32_t ndims, uint32_t k)
+{
+	for (uint32_t j = ndims - 1; j > k; j--)
+		cls /= POS_KINDS;
+	return cls % POS_KINDS;
+}
+
+bool topology_class_box(const struct grid *g, uint32_t cls, int64_t *lo, int64_t *hi)
+{
+	for (uint32_t k = 0; k < g->ndims; k++) {
+		int64_t d = g->dims[k];
+		switch (class_pos(cls, g->ndims, k)) {
+		case POS_LOW: lo[k] = 0, hi[k] = 0; break;
+		case POS_HIGH: lo[k] = d - 1, hi[k] = d - 1; break;
+		case POS_INTERIOR: lo[k] = 1, hi[k] = d - 2; break;
+		default: lo[k] = 0, hi[k] = d == 1 ? 0 : -1; break;
+		}
+		if (d == 1 ? class_pos(cls, g->ndims, k) != POS_SINGLE : hi[k] < lo[k])
+			return false;
+	}
+	return true;
+}
+
+void topology_class_name(uint32_t cls, uint32_t ndims, char *out, size_t outlen)
+{
+	static const char *const names[] = {"low", "interior", "high", "single"};
+	size_t used = 0;
+	out[0] = 0;
+	for (uint32_t k = 0; k < ndims && used < outlen; k++)
+		used += (size_t)snprintf(out + used, outlen - used, "%s%s", k ? "/" : "", names[class_pos(cls, ndims, k)]);
+}
+
+/* every relative peer of a point-to-point call in the group's grammar, through fn(offset) */
+struct peer_check {
+	const struct grid *g;
+	const struct run_group *group;
+	bool ok;
+	uint64_t pairs;
+};
+
+static bool neighbours(const struct grid *g, int64_t a, int64_t b)
+{
+	int differ = 0;
+	for (int k = (int)g->ndims - 1; k >= 0; k--) {
+		int64_t ca = a % g->dims[k], cb = b % g->dims[k], d = ca > cb ? ca - cb : cb - ca;
+		a /= g->dims[k], b /= g->dims[k];
+		if (d == 0)
+			continue;
+		if (d != 1 && d != g->dims[k] - 1)
+			return false;
+		differ++;
+	}
+	return differ == 1;
+}
+
+static void check_offset(struct peer_check *pc, int64_t offset, int64_t nranks)
+{
+	for (uint32_t i = 0; pc->ok && i < pc->group->nranks; i++) {
+		int64_t me = pc->group->ranks[i], peer = me + offset;
+		pc->ok = peer >= 0 && peer < nranks && neighbours(pc->g, me, peer);
+		pc->pairs++;
+	}
+}
+
+/* the relative peers of a signature: PEER values and the posted source of SRC groups */
+static void check_signature(const struct run *r, const struct run_signature *s, struct peer_check *pc)
+{
+	const struct fn_desc *d = &r->fns[s->fn];
+	const int64_t *v = r->sigvals + s->voff;
+	uint32_t i = 0;
+	if (!(d->flags & FNF_P2P))
+		return;
+	for (uint32_t p = 0; pc->ok && p < d->nparams; p++) {
+		bool bad = false;
+		enum param_kind k = d->params[p].kind;
+		uint32_t w = group_width(k, v, i, s->nvals, &bad);
+		if (bad)
+			return;
+		if ((k == PK_PEER || k == PK_SRC) && !sv_is_symbolic(v[i]) && v[i] != 0)
+			check_offset(pc, v[i], r->nranks);
+		i += w;
+	}
+}
+
+/* does the grid explain every point-to-point pair as grid neighbours? pairs: how many were seen */
+static bool grid_explains(const struct run *r, const struct grid *g, uint64_t *pairs)
+{
+	struct peer_check pc = {g, NULL, true, 0};
+	bool *seen = calloc(r->nsigs + 1, sizeof *seen);
+	for (uint32_t gi = 0; pc.ok && gi < r->ngroups; gi++) {
+		pc.group = &r->groups[gi];
+		memset(seen, 0, (r->nsigs + 1) * sizeof *seen);
+		const struct grammar *gr = &pc.group->g;
+		for (uint64_t k = 0; pc.ok && k < gr->nsyms; k++) {
+			struct gsymbol sym = gr->syms[k];
+			if (gsym_is_rule(sym) || seen[sym.val])
+				continue;
+			seen[sym.val] = true;
+			check_signature(r, &r->sigs[sym.val], &pc);
+		}
+	}
+	free(seen);
+	*pairs = pc.pairs;
+	return pc.ok;
+}
+
+/* the ndims the run asked MPI_Dims_create for, or 0 */
+static uint32_t dims_create_ndims(const struct run *r)
+{
+	for (uint32_t i = 0; i < r->nsigs; i++) {
+		const struct run_signature *s = &r->sigs[i];
+		const int64_t *v = r->sigvals + s->voff;
+		if (!strcmp(r->fns[s->fn].name, "MPI_Dims_create") && s->nvals >= 2 && v[1] >= 1 && v[1] <= LAW_MAX_DIMS)
+			return (uint32_t)v[1];
+	}
+	return 0;
+}
+
+/* every ordered factorization of the rank count into ndims factors, through fn */
+static void each_grid(struct grid *g, uint32_t k, int64_t left, void (*fn)(const struct grid *, void *), void *arg)
+{
+	if (k + 1 == g->ndims) {
+		g->dims[k] = left;
+		fn(g, arg);
+		return;
+	}
+	for (int64_t f = 1; f <= left; f++)
+		if (left % f == 0) {
+			g->dims[k] = f;
+			each_grid(g, k + 1, left / f, fn, arg);
+		}
+}
+
+struct detection {
+	const struct run *r;
+	struct grid balanced, found;
+	uint32_t nfound;
+	bool balanced_fits;
+	uint64_t pairs;
+};
+
+static void try_grid(const struct grid *g, void *arg)
+{
+	struct detection *d = arg;
+	uint64_t pairs;
+	if (!grid_explains(d->r, g, &pairs))
+		return;
+	d->pairs = pairs;
+	if (!memcmp(g->dims, d->balanced.dims, g->ndims * sizeof *g->dims))
+		d->balanced_fits = true;
+	if (d->nfound++ == 0)
+		d->found = *g;
+}
+
+bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_t whylen)
+{
+	uint32_t ndims = dims_create_ndims(r);
+	if (!ndims)   /* nothing tells the dimensionality: the ranks in a line (collective-only codes) */
+		ndims = 1;
+	struct detection d = {r, {0}, {0}, 0, false, 0};
+	topology_dims_create(r->nranks, ndims, &d.balanced);
+	struct grid cand = {ndims, {0}};
+	each_grid(&cand, 0, r->nranks, try_grid, &d);
+	if (d.balanced_fits || d.nfound == 1) {
+		*g = d.balanced_fits ? d.balanced : d.found;
+		return true;
+	}
+	if (!d.nfound)
+		snprintf(why, whylen, "no %u-D grid of %u ranks has every point-to-point peer as a grid neighbour", ndims,
+			 r->nranks);
+	else
+		snprintf(why, whylen, "%u %u-D grids of %u ranks explain the point-to-point peers equally", d.nfound, ndims,
+			 r->nranks);
+	return false;
+}

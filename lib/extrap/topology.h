@@ -1,0 +1,52 @@
+/*
+ * topology — the process grid of a run and where each rank sits in it (papers/000 §3.1).
+ *
+ * The grid comes first from what the tracer recorded: the dims of the run's MPI_Cart_create. A
+ * target grid is what MPI_Dims_create would give for the target rank count (balanced, outermost
+ * dimension largest), unless the user names it ("32x32").
+ *
+ * Ranks are put in position classes: per dimension, whether the rank's coordinate (row-major, last
+ * dimension fastest, as MPI numbers a Cartesian grid) is the low boundary, interior, or the high
+ * boundary. SPMD stencil-like codes behave alike within a class, so a class is the unit that is
+ * aligned across rungs and extrapolated: its ranks at the target form one box.
+ */
+#ifndef LADDER_EXTRAP_TOPOLOGY_H
+#define LADDER_EXTRAP_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "extrap/law.h"
+#include "run/run.h"
+
+enum { POS_LOW = 0, POS_INTERIOR = 1, POS_HIGH = 2, POS_SINGLE = 3, POS_KINDS = 4 };
+
+#define TOPOLOGY_MAX_CLASSES 64   /* POS_KINDS ^ LAW_MAX_DIMS */
+
+/* The grid of the run's first MPI_Cart_create (periodic: any period set). False with why when the
+ * run made none or the recorded values are not a grid of its rank count. */
+bool topology_from_cart(const struct run *r, struct grid *g, bool *periodic, char *why, size_t whylen);
+
+/* For codes that compute neighbours by hand (papers/000 §3.1): the grid of the dimensionality the
+ * run asked MPI_Dims_create for on which every point-to-point peer of every rank is a grid
+ * neighbour (row-major, wrap-around allowed). MPI_Dims_create's balanced grid wins when it fits;
+ * otherwise exactly one grid must fit. Without MPI_Dims_create the ranks are taken as a line (1-D),
+ * which every code without point-to-point calls fits. */
+bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_t whylen);
+
+/* MPI_Dims_create(nranks, ndims) with every dim free: the most balanced factorization, largest
+ * dimension first. */
+void topology_dims_create(int64_t nranks, uint32_t ndims, struct grid *out);
+
+/* "32x32" or "4x4x4"; false when malformed */
+bool topology_parse_grid(const char *s, struct grid *out);
+
+/* the position class of a rank */
+uint32_t topology_class(const struct grid *g, int64_t rank);
+/* the class's coordinate range in each dimension; false when the class has no rank on g */
+bool topology_class_box(const struct grid *g, uint32_t cls, int64_t *lo, int64_t *hi);
+/* "low/interior" per dimension, for messages */
+void topology_class_name(uint32_t cls, uint32_t ndims, char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,247 @@
+#!/usr/bin/env bats
+# Trace extrapolation (ladder extrap): ladders of real traced runs (largest rung 16) extrapolated
+# to 36 and 64 ranks and compared event by event (ladder compare) and by calls and bytes per rank
+# and function (compare --counts) with the real traced run at that count; the synthetic run
+# replays; ladders that cannot support an extrapolation are refused with the class, the parameter
+# and the rungs to add, and nothing is written. Traces are cached per file in $BATS_FILE_TMPDIR.
+
+load helper
+
+APPS_BIN="$BUILD_DIR/apps"
+T=${LADDER_TEST_TIMEOUT:-300}
+
+# trace NAME P APP ARGS...: $BATS_FILE_TMPDIR/NAME-P.h5, traced once
+trace() {
+	local name=$1 P=$2 app=$3 f="$BATS_FILE_TMPDIR/$1-$2.h5"
+	shift 3
+	if [ ! -s "$f" ]; then
+		timeout "$T" "$LADDER" --quiet trace -o "$f" -- mpirun --oversubscribe -np "$P" "$APPS_BIN/$app" "$@" \
+			> "$f.out" 2> "$f.err" || { cat "$f.err" >&2; return 1; }
+	fi
+	echo "$f"
+}
+
+# ladder NAME "P..." APP ARGS...: the campaign $BATS_FILE_TMPDIR/NAME.h5 of those rungs
+ladder() {
+	local name=$1 rungs=$2 c="$BATS_FILE_TMPDIR/$1.h5" runs=() P
+	shift 2
+	for P in $rungs; do runs+=("$(trace "$name" "$P" "$@")"); done
+	[ -s "$c" ] || "$LADDER" merge -o "$c" "${runs[@]}" > /dev/null 2>&1
+	echo "$c"
+}
+
+# matches NAME TARGET APP ARGS...: extrapolate NAME's campaign to TARGET, compare with the real run
+matches() {
+	local name=$1 target=$2 c="$BATS_FILE_TMPDIR/$1.h5" e="$BATS_FILE_TMPDIR/$1-e$2.h5" real
+	shift 2
+	real=$(trace "$name" "$target" "$@")
+	run "$LADDER" extrap "$c" --target "$target" -o "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"extrapolated"* && "$output" != *"note:"* ]] || { echo "$output"; return 1; }
+	run "$LADDER" compare "$e" "$real"
+	[ "$status" -eq 0 ] || { echo "$name at $target ranks:"; echo "$output"; return 1; }
+	[[ "$output" == *"equal:"* ]]
+	run "$LADDER" compare --counts "$e" "$real"
+	[ "$status" -eq 0 ] || { echo "$name at $target ranks (counts):"; echo "$output"; return 1; }
+	[[ "$output" == *"equal:"* ]]
+}
+
+S2W="stencil2d --scaling weak --size 8 --iterations 4 --allreduce-every 2"
+S2S="stencil2d --scaling strong --size 48 --iterations 4 --allreduce-every 3"
+S1S="stencil1d --scaling strong --size 1440 --iterations 3 --allreduce-every 2"
+S2M="stencil2d --scaling weak --size 8 --iterations 3 --manual-neighbours"
+SWEEP="sweep --scaling weak --size 4 --iterations 2 --kblock 2"
+FT="ft --scaling strong --size 576 --iterations 2"
+S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
+
+@test "stencil2d (Cart) weak scaling: 4, 9, 16 ranks extrapolated to 36 and 64 equal the real runs" {
+	# shellcheck disable=SC2086
+	ladder s2w "4 9 16" $S2W > /dev/null
+	# shellcheck disable=SC2086
+	matches s2w 36 $S2W
+	# shellcheck disable=SC2086
+	matches s2w 64 $S2W
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s2w-e64.h5"
+	[[ "$output" == *"synthetic"* && "$output" == *"grid=8x8"* ]]
+}
+
+@test "stencil2d (Cart) strong scaling: counts as laws in 1/d (48/d) extrapolate to 36" {
+	# shellcheck disable=SC2086
+	ladder s2s "4 9 16" $S2S > /dev/null
+	# shellcheck disable=SC2086
+	matches s2s 36 $S2S
+}
+
+@test "stencil2d with hand-computed neighbours: the grid detected from the peers, extrapolated to 36" {
+	# shellcheck disable=SC2086
+	ladder s2m "4 9 16" $S2M > /dev/null
+	# shellcheck disable=SC2086
+	matches s2m 36 $S2M
+}
+
+@test "sweep (wavefront, hand-computed neighbours, blocking Send/Recv) extrapolated to 36" {
+	# shellcheck disable=SC2086
+	ladder sweep "4 9 16" $SWEEP > /dev/null
+	# shellcheck disable=SC2086
+	matches sweep 36 $SWEEP
+}
+
+@test "ft (Alltoall transposes, strong scaling): block counts as a 1/P^2 law, extrapolated to 36" {
+	# shellcheck disable=SC2086
+	ladder ft "4 9 16" $FT > /dev/null
+	# shellcheck disable=SC2086
+	matches ft 36 $FT
+}
+
+@test "refused: is, whose Alltoallv count arrays grow with P, names the call and why" {
+	c=$(ladder is "4 9" is --size 500 --iterations 1)
+	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"MPI_Alltoallv at p9 has a different number of values (an array's length changes)"* ]]
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
+}
+
+@test "lossy mode: is keeps its Alltoall/Exscan pattern, drops the Alltoallv and records the share" {
+	c=$(ladder is-lossy "4 9 16" is --size 500 --iterations 1)
+	e="$BATS_FILE_TMPDIR/is-lossy-e36.h5"
+	run "$LADDER" extrap "$c" --target 36 --lossy -o "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# one Alltoallv per rank and iteration: 36 of the calls at 36 ranks
+	[[ "$output" == *"lossy: dropped 36 of "*"MPI_Alltoallv at p9 has a different number of values"* ]]
+	run "$LADDER" inspect "$e"
+	[[ "$output" == *"lossy_dropped_calls=36"* && "$output" == *"lossy_dropped_share=0."* ]]
+	run "$LADDER" decode "$e"
+	[[ "$output" == *"MPI_Alltoall "* && "$output" != *"MPI_Alltoallv"* ]]
+}
+
+@test "stencil1d (Cart) strong scaling: 4, 9, 16 ranks extrapolated to 36" {
+	# shellcheck disable=SC2086
+	ladder s1s "4 9 16" $S1S > /dev/null
+	# shellcheck disable=SC2086
+	matches s1s 36 $S1S
+}
+
+@test "periodic stencil2d with Sendrecv: non-square rungs up to 16 give the wrap-around laws for 36" {
+	# shellcheck disable=SC2086
+	ladder s2p "4 6 8 9 12 16" $S2P > /dev/null
+	# shellcheck disable=SC2086
+	matches s2p 36 $S2P
+	# six rungs are enough for lib/model's PMNF search of the durations and gaps; three are not
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s2p-e36.h5"
+	[[ "$output" =~ timing=pmnf:\ [1-9][0-9]*\ histograms\ modeled ]]
+	# shellcheck disable=SC2086
+	c=$(ladder s2w "4 9 16" $S2W)
+	"$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/three-rungs.h5" > /dev/null
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/three-rungs.h5"
+	[[ "$output" == *"timing=pmnf: 0 histograms modeled"* ]]
+}
+
+@test "the extrapolated trace replays at its rank count" {
+	# shellcheck disable=SC2086
+	ladder s2w "4 9 16" $S2W > /dev/null
+	e="$BATS_FILE_TMPDIR/s2w-replay36.h5"
+	"$LADDER" extrap "$BATS_FILE_TMPDIR/s2w.h5" --target 36 -o "$e" > /dev/null
+	run timeout "$T" "$LADDER" replay --quiet "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+}
+
+@test "the container's size does not grow with the target; a grid target is taken as given" {
+	# shellcheck disable=SC2086
+	ladder s2w "4 9 16" $S2W > /dev/null
+	c="$BATS_FILE_TMPDIR/s2w.h5"
+	"$LADDER" extrap "$c" --target 4096 -o "$BATS_FILE_TMPDIR/big1.h5" > /dev/null
+	run "$LADDER" extrap "$c" --target 1048576 -o "$BATS_FILE_TMPDIR/big2.h5"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"note: no profile"* ]]
+	a=$(stat -c %s "$BATS_FILE_TMPDIR/big1.h5") b=$(stat -c %s "$BATS_FILE_TMPDIR/big2.h5")
+	# the small one carries the per-rank profile; without it the big one is no larger
+	[ "$b" -le "$a" ]
+	# square rungs cannot tell d0 from d1: a non-square target is ambiguous, and refused
+	run "$LADDER" extrap "$c" --target 32x8 -o "$BATS_FILE_TMPDIR/wide.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"MPI_Cart_create dims"*"ambiguous: d0 or d1"* ]]
+	[ ! -e "$BATS_FILE_TMPDIR/wide.h5" ]
+	# non-square rungs tell them apart
+	# shellcheck disable=SC2086
+	c=$(ladder s2p "4 6 8 9 12 16" $S2P)
+	run "$LADDER" extrap "$c" --target 32x8 -o "$BATS_FILE_TMPDIR/wide.h5"
+	[ "$status" -eq 0 ]
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/wide.h5"
+	[[ "$output" == *"grid=32x8"* && "$output" == *"ranks       256"* ]]
+}
+
+@test "refused: too few rungs names the class and the rank counts to add; nothing is written" {
+	# shellcheck disable=SC2086
+	c=$(ladder s2w-short "4 9" $S2W)
+	out="$BATS_FILE_TMPDIR/never.h5"
+	run "$LADDER" extrap "$c" --target 36 -o "$out"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"class low/interior exists at 1 rung"* && "$output" == *"e.g. 12, 15, 16 ranks"* ]]
+	[ ! -e "$out" ]
+	c1=$(ladder s2w-one "4" $S2W)
+	run "$LADDER" extrap "$c1" --target 36 -o "$out"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"needs 2 at least"* ]]
+	[ ! -e "$out" ]
+}
+
+@test "refused: a wrap-around law with as many unknowns as rungs, with the rungs to add" {
+	# shellcheck disable=SC2086
+	c=$(ladder s2p-square "4 9 16" $S2P)
+	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"MPI_Cart_shift"* && "$output" == *"too few rungs"* && "$output" == *"add rungs"* ]]
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
+}
+
+@test "refused: master-worker (mw) has no grid to extrapolate over" {
+	c=$(ladder mw "4 9" mw --size 24 --iterations 1)
+	run "$LADDER" extrap "$c" --target 16 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"p4: the run made no MPI_Cart_create call, and the grid cannot be detected"* ]]
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
+}
+
+@test "usage errors exit 2: no target, a malformed grid, no campaign" {
+	run "$LADDER" extrap --target 36
+	[ "$status" -eq 2 ]
+	run "$LADDER" extrap x.h5
+	[ "$status" -eq 2 ]
+	run "$LADDER" extrap x.h5 --target 4x
+	[ "$status" -eq 2 ]
+	run "$LADDER" extrap --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: ladder extrap"* ]]
+}
+
+@test "the campaign records each extrapolation under /extrap/pP; validate checks it is a synthetic run" {
+	# shellcheck disable=SC2086
+	c=$(ladder s2w "4 9 16" $S2W)
+	cp "$c" "$BATS_FILE_TMPDIR/rec.h5"
+	c="$BATS_FILE_TMPDIR/rec.h5"
+	"$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/rec-36.h5" > /dev/null
+	"$LADDER" extrap "$c" --target 64 -o "$BATS_FILE_TMPDIR/rec-64.h5" > /dev/null
+	run h5ls -r "$c"
+	[[ "$output" == *"/extrap/p36"*"External Link {rec-36.h5//}"* && "$output" == *"/extrap/p64"* ]]
+	run "$LADDER" validate "$c"
+	[ "$status" -eq 0 ]
+	# a measured run in place of a synthetic one is a violation
+	cp "$(trace s2w 36 $S2W)" "$BATS_FILE_TMPDIR/rec-36.h5"
+	run "$LADDER" validate "$c"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"extrapolation extrap/p36"*"not marked synthetic"* ]]
+}
+
+@test "campaign stage extrap: the stencil2d workflow extrapolates to its target and records it" {
+	dir="$BATS_FILE_TMPDIR/camp"
+	run timeout "$T" "$LADDER" campaign run "$TOP/workflows/stencil2d.yaml" --site "$TOP/site-configs/local.yaml" \
+		--dir "$dir" --timeout 280
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"extrap-t64"*"COMPLETED"* ]]
+	run "$LADDER" inspect "$dir/extrap/p64/trace.h5"
+	[[ "$output" == *"synthetic"* && "$output" == *"grid=8x8"* ]]
+	run "$LADDER" validate "$dir/campaign.h5"
+	[ "$status" -eq 0 ]
+	run h5ls "$dir/campaign.h5/extrap"
+	[[ "$output" == *"p64"* ]]
+}

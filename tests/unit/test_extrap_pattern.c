@@ -1,0 +1,134 @@
+/* Unit tests for extrap/topology's detection of the grid from the point-to-point pattern of codes
+ * that compute neighbours by hand: unique, ambiguous and inconsistent patterns. The runs are built
+ * by hand: a Dims_create call saying the dimensionality and sends to relative peers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "extrap/topology.h"
+#include "util/xalloc.h"
+
+static const struct param_desc send_params[] = {{"dest", PK_PEER}};
+static const struct param_desc dims_params[] = {{"nnodes", PK_INT}, {"ndims", PK_INT}, {"dims", PK_INTS}};
+static const struct fn_desc fns[] = {{"MPI_Send", FNF_P2P, 1, send_params}, {"MPI_Dims_create", 0, 3, dims_params}};
+
+struct fake {
+	struct run r;
+	struct run_signature sigs[8];
+	int64_t vals[32];
+	struct run_group groups[8];
+	uint32_t ranks[8][16];
+};
+
+/* a run of nranks whose group i holds ranks members[i] and sends to offsets[i] (0 ends a list) */
+static void build(struct fake *f, uint32_t nranks, uint32_t ndims, uint32_t ngroups, const uint32_t members[][16],
+		  const int64_t *offsets)
+{
+	memset(f, 0, sizeof *f);
+	f->r.nranks = nranks;
+	f->r.fns = (struct fn_desc *)fns;
+	f->r.nfns = 2;
+	f->r.sigs = f->sigs;
+	f->r.sigvals = f->vals;
+	f->r.groups = f->groups;
+	f->r.ngroups = ngroups;
+	int64_t dims[] = {nranks, ndims, 2, 0, 0};
+	memcpy(f->vals, dims, sizeof dims);
+	f->sigs[0] = (struct run_signature){1, 0, 0, 5, 0};
+	f->r.nsigs = 1;
+	for (uint32_t g = 0; g < ngroups; g++) {
+		f->vals[5 + g] = offsets[g];
+		f->sigs[f->r.nsigs] = (struct run_signature){0, 0, 0, 1, 5 + g};
+		struct run_group *gr = &f->groups[g];
+		grammar_init(&gr->g);
+		grammar_begin_rule(&gr->g);
+		grammar_add_symbol(&gr->g, 0, 1);
+		grammar_add_symbol(&gr->g, f->r.nsigs++, 1);
+		grammar_end(&gr->g);
+		gr->ranks = f->ranks[g];
+		while (gr->nranks < 16 && (gr->nranks == 0 || members[g][gr->nranks]))
+			f->ranks[g][gr->nranks] = members[g][gr->nranks], gr->nranks++;
+	}
+}
+
+static void release(struct fake *f)
+{
+	for (uint32_t g = 0; g < f->r.ngroups; g++)
+		grammar_free(&f->groups[g].g);
+}
+
+static void unique_grid(void **state)
+{
+	(void)state;
+	/* 2x2: the top row sends down (+2), the bottom row up (-2) */
+	static const uint32_t members[][16] = {{0, 1}, {2, 3}};
+	static const int64_t offsets[] = {2, -2};
+	struct fake f;
+	build(&f, 4, 2, 2, members, offsets);
+	struct grid g;
+	char why[200];
+	assert_true(topology_from_pattern(&f.r, &g, why, sizeof why));
+	assert_int_equal(g.ndims, 2);
+	assert_int_equal(g.dims[0], 2);
+	assert_int_equal(g.dims[1], 2);
+	release(&f);
+}
+
+static void ambiguous_chain(void **state)
+{
+	(void)state;
+	/* a chain 0 -> 1 -> 2 -> 3 asked to be 2-D: 4x1 and 1x4 both fit, the balanced 2x2 does not */
+	static const uint32_t members[][16] = {{0, 1, 2}, {3}};
+	static const int64_t offsets[] = {1, -1};
+	struct fake f;
+	build(&f, 4, 2, 2, members, offsets);
+	struct grid g;
+	char why[200];
+	assert_false(topology_from_pattern(&f.r, &g, why, sizeof why));
+	assert_non_null(strstr(why, "2 2-D grids of 4 ranks explain"));
+	release(&f);
+}
+
+static void inconsistent_pattern(void **state)
+{
+	(void)state;
+	/* on 9 ranks, 0 -> 4 is a diagonal on 3x3 and no neighbour on 9x1 or 1x9 */
+	static const uint32_t members[][16] = {{0}, {1, 2, 3, 4, 5, 6, 7, 8}};
+	static const int64_t offsets[] = {4, 0};
+	struct fake f;
+	build(&f, 9, 2, 2, members, offsets);
+	struct grid g;
+	char why[200];
+	assert_false(topology_from_pattern(&f.r, &g, why, sizeof why));
+	assert_non_null(strstr(why, "no 2-D grid of 9 ranks"));
+	release(&f);
+}
+
+static void periodic_wrap_is_a_neighbour(void **state)
+{
+	(void)state;
+	/* a 1-D ring of 5: everyone sends +1, the last wraps to the first (-4) */
+	static const uint32_t members[][16] = {{0, 1, 2, 3}, {4}};
+	static const int64_t offsets[] = {1, -4};
+	struct fake f;
+	build(&f, 5, 1, 2, members, offsets);
+	struct grid g;
+	char why[200];
+	assert_true(topology_from_pattern(&f.r, &g, why, sizeof why));
+	assert_int_equal(g.dims[0], 5);
+	release(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(unique_grid),
+		cmocka_unit_test(ambiguous_chain),
+		cmocka_unit_test(inconsistent_pattern),
+		cmocka_unit_test(periodic_wrap_is_a_neighbour),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
