@@ -450,9 +450,12 @@ static bool write_legend(hid_t profile, const struct run_array *a)
 
 static bool write_profile_array(hid_t profile, const struct run *r, const struct run_array *a)
 {
+	static const uint64_t no_values[1];
 	const void *data = run_array_data(r, a);
-	if (!data)
+	if (!data && (a->optional || run_array_length(r, a)))
 		return a->optional;
+	if (!data)
+		data = no_values;   /* an empty array (a run without a profile): written with its zero extent */
 	if (a->legend && !write_legend(profile, a))
 		return false;
 	hsize_t dims[3];
