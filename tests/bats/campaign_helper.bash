@@ -9,9 +9,9 @@
 #                                             1 repetition) with overrides: ladder=, reps=,
 #                                             app= (the command), name=, stages=
 #   STENCIL2D_JOBS           jobs of workflows/stencil2d.yaml: 12 runs (rungs 1, 4, 9, 16 x 3
-#                            repetitions), the merge and the model stage; its extrap and report
-#                            stages are left out while `ladder extrap` and `ladder report` are
-#                            not commands of the build (raise to 16 when both are)
+#                            repetitions), the merge, the model stage and the extrap stage at
+#                            its target; its report stage is left out while `ladder report` is
+#                            not a command of the build
 
 CAMP_FIX="$TOP/tests/campaign"
 
@@ -25,7 +25,7 @@ camp_state() {
 	jq -r --arg j "$2" ".jobs[] | select(.name == \$j) | .$3" "$1/state.json"
 }
 
-STENCIL2D_JOBS=14
+STENCIL2D_JOBS=15
 
 camp_counter() {
 	jq -r ".counters.$2" "$1/state.json"
