@@ -14,6 +14,7 @@
  * A call that forces completion (engine.c) keeps only the wanted positions of its array; the
  * others are hidden (set to MPI_REQUEST_NULL for the call and restored after it).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -35,6 +36,14 @@ struct rp_reqent {
 	struct vol vol;            /* a persistent request's bytes, accounted at each start */
 	UT_hash_handle hh;
 };
+
+/* An entry completed early has no slot; any other owns exactly its slot. */
+static bool entry_placed(const struct rp_ring *g, const struct rp_reqent *e)
+{
+	if (e->early)
+		return e->at == NO_SLOT;
+	return e->at < g->size && g->owner[e->at] == e;
+}
 
 struct keep {
 	void **blocks;
@@ -69,9 +78,11 @@ static void keep_free(struct rp_ring *g, uint32_t at)
 static void vacate(struct rp *x, struct rp_reqent *e, bool early)
 {
 	struct rp_ring *g = &x->ring;
+	assert(entry_placed(g, e));
 	if (e->at != NO_SLOT) {
 		keep_free(g, e->at);
 		g->owner[e->at] = NULL;
+		assert(e->persistent || g->live > 0);   /* live counts the placed non-persistent entries */
 		if (!e->persistent && g->live)
 			g->live--;
 		e->at = NO_SLOT;
@@ -103,6 +114,7 @@ static struct rp_reqent *find(struct rp *x, int64_t pool, int64_t slot)
 	key.key.pool = pool;
 	key.key.slot = slot;
 	HASH_FIND(hh, x->ring.map, &key.key, sizeof key.key, e);
+	assert(!e || entry_placed(&x->ring, e));
 	return e;
 }
 
@@ -230,6 +242,7 @@ MPI_Request *rp_req_new(struct rp *x, struct rp_call *k, int p)
 	int64_t want = sv_is_symbolic(slot) ? -1
 			: rp_lookahead_slot(x, (int64_t)k->ev->req_key, slot, x->nev, &k->new_by_poll);
 	if (want >= 0) {    /* where the array that first uses it will have it */
+		assert(want < (int64_t)g->size && !g->owner[want]);
 		k->new_at = (uint32_t)want;
 		g->h[want] = MPI_REQUEST_NULL;
 		return &g->h[want];
@@ -259,6 +272,7 @@ void rp_out_req(struct rp *x, struct rp_call *k, int p)
 	struct rp_reqent *e = find(x, (int64_t)k->ev->req_key, slot);
 	if (e)   /* the name was reused: the old request is gone */
 		release(x, e);
+	assert(k->new_at < x->ring.size && !x->ring.owner[k->new_at]);   /* rp_req_new chose a free slot */
 	e = xcalloc(1, sizeof *e);
 	e->key.pool = (int64_t)k->ev->req_key;
 	e->key.slot = slot;
