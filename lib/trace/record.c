@@ -495,6 +495,8 @@ static void site_remember(struct site_cache *sc, const struct tcall *c, uint64_t
 		sc->vals = xrealloc(sc->vals, sc->capvals * sizeof *sc->vals);
 	}
 	memcpy(sc->vals, c->vals, c->nvals * sizeof *c->vals);
+	if (sc->fn != c->fn)
+		sc->hint.valid = false;   /* its profile node is another function's */
 	sc->callsite = callsite;
 	sc->fn = c->fn;
 	sc->flags = flags;

@@ -209,3 +209,13 @@ within() {   # within PERCENT A B
 	# the number of signatures does not follow the number of polls
 	[ "$("$LADDER" inspect --json p.h5 | jq .signatures)" -lt 20 ]
 }
+
+@test "256 call sites of four functions sharing the tracer's per-site caches: the profile counts each call under its function" {
+	"$LADDER" --quiet trace -o c.h5 -- mpirun -np 2 "$BUILD_DIR/tests/trace/callsites" 3 > out
+	grep -q '^sites=256 iterations=3 ' out
+	"$LADDER" inspect --counts c.h5 | awk -F'\t' 'NR > 1 {c[$2] += $3} END {for (f in c) print f, c[f]}' | sort > profile
+	"$LADDER" decode c.h5 | awk '/^MPI_/ {c[$1]++} END {for (f in c) print f, c[f]}' | sort > decoded
+	[ "$(grep -c ' 384$' decoded)" -eq 4 ]   # 2 ranks x 3 iterations x 64 sites of each function
+	diff profile decoded
+}
+
