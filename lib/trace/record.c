@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "run/histogram.h"
+#include "mpi/fninfo.h"
 #include "mpi/volume.h"
 #include "trace/tracer.h"
 #include "util/hash.h"
@@ -708,6 +709,8 @@ static void record_call(struct tcall *c)
 
 static void account_volume(struct tcall *c)
 {
+	if (rp_fninfo[c->fn].vol == VOL_NONE)
+		return;   /* most calls: completions, queries, communicator management */
 	const struct fn_desc *d = &ladder_functions[c->fn];
 	const int64_t *params[FN_MAXPARAMS] = {0};
 	uint32_t group = 0;
