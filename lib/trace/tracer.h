@@ -221,7 +221,6 @@ void obj_release_dtype(struct tcall *c);
 void obj_release_group(struct tcall *c);
 void obj_release_op(struct tcall *c);
 void obj_release_msg(MPI_Message m);
-int obj_type_size(MPI_Datatype t);
 
 /* ---- requests (request_names.c) ------------------------------------------------------------------ */
 struct request_entry {
