@@ -20,6 +20,7 @@
  */
 #include "grammar/sequitur.h"
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,6 +269,32 @@ static void unindex(struct sequitur *q, struct sym *s)
 		}
 	}
 }
+
+/*
+ * The index's invariant (a debug check): every entry is the first symbol of a live digram inside
+ * a rule body, no two entries hold equal digrams, and the counts of used entries and tombstones
+ * are exact. O(table size): run after appends number 1, 2, 4, 8 ... and before an export, so it
+ * costs O(log n) passes over a trace of n calls; compiled out under NDEBUG.
+ */
+#ifndef NDEBUG
+static bool index_consistent(struct sequitur *q)
+{
+	size_t used = 0, tombs = 0;
+	for (size_t k = 0; k < q->tabcap; k++) {
+		struct sym *e = q->tab[k];
+		if (e == TOMB) {
+			tombs++;
+			continue;
+		}
+		if (!e)
+			continue;
+		used++;
+		if (e->dead || e->guard || e->next->guard || e->next->prev != e || tab_find(q, e) != e)
+			return false;
+	}
+	return used == q->tabused && tombs == q->tabtomb;
+}
+#endif
 
 /* ---- the algorithm ---------------------------------------------------------------------------- */
 
@@ -592,6 +619,7 @@ void sequitur_append(struct sequitur *q, uint32_t terminal)
 {
 	struct fastpath *fp = &q->fp;
 	q->length++;
+	assert((q->length & (q->length - 1)) || index_consistent(q));
 	if (fp->armed) {
 		if (fp_expect(fp) && fp->term == terminal) {
 			fp_take(fp);
@@ -621,6 +649,7 @@ size_t sequitur_memory(const struct sequitur *q)
 void sequitur_export(struct sequitur *q, struct grammar *out)
 {
 	fp_flush(q);
+	assert(index_consistent(q));
 	grammar_init(out);
 	/* number rules in order of first reference (breadth over a queue keeps it simple) */
 	struct rule **order = xmalloc((q->nrules + 1) * sizeof *order);

@@ -214,10 +214,10 @@ static void emit_ignored(const struct gparam *p, int i)
 		gen_die("no placeholder for an ignored parameter of type '%s'", p->type);
 }
 
-static void emit_issuer(const struct gfn *f)
+/* the issuer's local variables: inputs decoded, outputs initialised, placeholders for the rest
+ * (inputs first: peers and roots need the communicator the engine already resolved) */
+static void emit_decoders(const struct gfn *f)
 {
-	emit("\nstatic int issue_%s(struct rp *x, struct rp_call *k)\n{\n", f->name);
-	/* inputs first (peers and roots need the communicator the engine already resolved) */
 	for (int i = 0; i < f->np; i++) {
 		const struct gparam *p = &f->p[i];
 		if (p->kind == PK_BUF)
@@ -246,17 +246,11 @@ static void emit_issuer(const struct gfn *f)
 		if (!done)
 			gen_die("%s: no decoder for kind %s", f->name, param_kind_name(p->kind));
 	}
-	int ordinal = 0;
-	for (int i = 0; i < f->np; i++) {
-		const struct gparam *p = &f->p[i];
-		if (p->kind != PK_BUF)
-			continue;
-		emit("\tvoid *%s = rp_buf(x, k, %d, %s, ", p->name, i, region_of(f, p));
-		emit_need(f, i, ordinal++);
-		emit(");\n");
-	}
-	emit("\tif (!rp_ready(x, k))\n\t\treturn RP_CANNOT;\n");
-	emit("\tint rc = %s(", f->name);
+}
+
+/* the MPI call's arguments */
+static void emit_arguments(const struct gfn *f)
+{
 	for (int i = 0; i < f->np; i++) {
 		const struct gparam *p = &f->p[i];
 		emit("%s", i ? ", " : "");
@@ -277,6 +271,24 @@ static void emit_issuer(const struct gfn *f)
 		else
 			emit("%s", p->name);
 	}
+}
+
+static void emit_issuer(const struct gfn *f)
+{
+	emit("\nstatic int issue_%s(struct rp *x, struct rp_call *k)\n{\n", f->name);
+	emit_decoders(f);
+	int ordinal = 0;
+	for (int i = 0; i < f->np; i++) {
+		const struct gparam *p = &f->p[i];
+		if (p->kind != PK_BUF)
+			continue;
+		emit("\tvoid *%s = rp_buf(x, k, %d, %s, ", p->name, i, region_of(f, p));
+		emit_need(f, i, ordinal++);
+		emit(");\n");
+	}
+	emit("\tif (!rp_ready(x, k))\n\t\treturn RP_CANNOT;\n");
+	emit("\tint rc = %s(", f->name);
+	emit_arguments(f);
 	emit(");\n");
 	for (int i = 0; i < f->np; i++) {
 		const struct gparam *p = &f->p[i];

@@ -52,13 +52,10 @@ static bool receives_from_root(const struct vol_ctx *q, const int64_t *root)
 	return scalar(root) != SV_PROC_NULL && !(q->inter && is_root(q, root));
 }
 
-void vol_account(enum vol_class c, const int64_t *const *a, const struct vol_ctx *q, struct vol *o)
+/* point to point: counts, messages; nothing to or from MPI_PROC_NULL */
+static void account_point_to_point(enum vol_class c, const int64_t *const *a, struct vol *o)
 {
-	uint64_t p = q->size > 0 ? (uint64_t)q->size : 0;
-	int64_t n = q->size, in = q->indeg, out = q->outdeg;
 	switch (c) {
-	case VOL_NONE:
-		return;
 	case VOL_SEND:      /* count, type, dest */
 		if (scalar(a[2]) != SV_PROC_NULL) {
 			o->sent += nbytes(scalar(a[0]), a[1]);
@@ -72,8 +69,8 @@ void vol_account(enum vol_class c, const int64_t *const *a, const struct vol_ctx
 		}
 		return;
 	case VOL_SENDRECV:  /* scount, stype, dest, rcount, rtype, source */
-		vol_account(VOL_SEND, a, q, o);
-		vol_account(VOL_RECV, a + 3, q, o);
+		account_point_to_point(VOL_SEND, a, o);
+		account_point_to_point(VOL_RECV, a + 3, o);
 		return;
 	case VOL_MRECV:     /* count, type, message */
 		if (scalar(a[2]) != 0) { /* message id 0: MPI_MESSAGE_NO_PROC */
@@ -81,6 +78,17 @@ void vol_account(enum vol_class c, const int64_t *const *a, const struct vol_ctx
 			o->msgs_recv++;
 		}
 		return;
+	default:
+		return;
+	}
+}
+
+/* collectives with a root: what the root and the others send and receive */
+static void account_rooted(enum vol_class c, const int64_t *const *a, const struct vol_ctx *q, struct vol *o)
+{
+	uint64_t p = q->size > 0 ? (uint64_t)q->size : 0;
+	int64_t n = q->size;
+	switch (c) {
 	case VOL_BCAST:     /* count, type, root, comm */
 		if (is_root(q, a[2]))
 			o->sent += nbytes(scalar(a[0]), a[1]);
@@ -91,18 +99,6 @@ void vol_account(enum vol_class c, const int64_t *const *a, const struct vol_ctx
 		o->sent += nbytes(scalar(a[0]), a[1]);
 		if (is_root(q, a[2]))
 			o->recv += nbytes(scalar(a[0]), a[1]);
-		return;
-	case VOL_ALLREDUCE: /* count, type */
-		o->sent += nbytes(scalar(a[0]), a[1]);
-		o->recv += nbytes(scalar(a[0]), a[1]);
-		return;
-	case VOL_REDUCE_SCATTER:        /* recvcounts, type, comm */
-		o->sent += sum(a[0], n, a[1], false);
-		o->recv += nbytes(elem(a[0], q->rank), a[1]);
-		return;
-	case VOL_REDUCE_SCATTER_BLOCK:  /* recvcount, type, comm */
-		o->sent += nbytes(scalar(a[0]), a[1]) * p;
-		o->recv += nbytes(scalar(a[0]), a[1]);
 		return;
 	case VOL_GATHER:    /* sbuf, scount, stype, rcount, rtype, root, comm */
 		o->sent += in_place(a[0]) && is_root(q, a[5]) ? nbytes(scalar(a[3]), a[4])
@@ -132,6 +128,30 @@ void vol_account(enum vol_class c, const int64_t *const *a, const struct vol_ctx
 		else if (receives_from_root(q, a[5]))
 			o->recv += nbytes(scalar(a[3]), a[4]);
 		return;
+	default:
+		return;
+	}
+}
+
+/* collectives every rank of the communicator sends to and receives from */
+static void account_all_to_all(enum vol_class c, const int64_t *const *a, const struct vol_ctx *q,
+			       struct vol *o)
+{
+	uint64_t p = q->size > 0 ? (uint64_t)q->size : 0;
+	int64_t n = q->size;
+	switch (c) {
+	case VOL_ALLREDUCE: /* count, type */
+		o->sent += nbytes(scalar(a[0]), a[1]);
+		o->recv += nbytes(scalar(a[0]), a[1]);
+		return;
+	case VOL_REDUCE_SCATTER:        /* recvcounts, type, comm */
+		o->sent += sum(a[0], n, a[1], false);
+		o->recv += nbytes(elem(a[0], q->rank), a[1]);
+		return;
+	case VOL_REDUCE_SCATTER_BLOCK:  /* recvcount, type, comm */
+		o->sent += nbytes(scalar(a[0]), a[1]) * p;
+		o->recv += nbytes(scalar(a[0]), a[1]);
+		return;
 	case VOL_ALLGATHER: /* sbuf, scount, stype, rcount, rtype, comm */
 		o->sent += in_place(a[0]) ? nbytes(scalar(a[3]), a[4]) : nbytes(scalar(a[1]), a[2]);
 		o->recv += nbytes(scalar(a[3]), a[4]) * p;
@@ -151,6 +171,17 @@ void vol_account(enum vol_class c, const int64_t *const *a, const struct vol_ctx
 		o->recv += sum(a[3], n, a[4], w);
 		return;
 	}
+	default:
+		return;
+	}
+}
+
+/* neighbour collectives: to the out-neighbours, from the in-neighbours of a topology */
+static void account_neighbours(enum vol_class c, const int64_t *const *a, const struct vol_ctx *q,
+			       struct vol *o)
+{
+	int64_t in = q->indeg, out = q->outdeg;
+	switch (c) {
 	case VOL_NB_ALLGATHER: /* scount, stype, rcount, rtype, comm */
 	case VOL_NB_ALLTOALL:
 		o->sent += nbytes(scalar(a[0]), a[1]) * (uint64_t)(out > 0 ? out : 0);
@@ -167,7 +198,30 @@ void vol_account(enum vol_class c, const int64_t *const *a, const struct vol_ctx
 		o->recv += sum(a[2], in, a[3], w);
 		return;
 	}
-	case VOL_NCLASSES:
+	default:
+		return;
+	}
+}
+
+void vol_account(enum vol_class c, const int64_t *const *a, const struct vol_ctx *q, struct vol *o)
+{
+	switch (c) {
+	case VOL_SEND: case VOL_RECV: case VOL_SENDRECV: case VOL_MRECV:
+		account_point_to_point(c, a, o);
+		return;
+	case VOL_BCAST: case VOL_REDUCE: case VOL_GATHER: case VOL_GATHERV: case VOL_SCATTER:
+	case VOL_SCATTERV:
+		account_rooted(c, a, q, o);
+		return;
+	case VOL_ALLREDUCE: case VOL_REDUCE_SCATTER: case VOL_REDUCE_SCATTER_BLOCK: case VOL_ALLGATHER:
+	case VOL_ALLGATHERV: case VOL_ALLTOALL: case VOL_ALLTOALLV: case VOL_ALLTOALLW:
+		account_all_to_all(c, a, q, o);
+		return;
+	case VOL_NB_ALLGATHER: case VOL_NB_ALLGATHERV: case VOL_NB_ALLTOALL: case VOL_NB_ALLTOALLV:
+	case VOL_NB_ALLTOALLW:
+		account_neighbours(c, a, q, o);
+		return;
+	case VOL_NONE: case VOL_NCLASSES:
 		return;
 	}
 }

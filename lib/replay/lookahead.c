@@ -13,6 +13,7 @@
  * that of the array's requests already in the ring, or a run of free slots reserved for it until
  * the replay has passed the call. Memory is bounded by the window, not by the run.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -83,8 +84,10 @@ static struct name *name_get(struct rp_lookahead *la, int64_t pool, int64_t slot
 static void unreserve(struct rp *x, struct array *a)
 {
 	if (a->reserved)
-		for (uint32_t j = 0; j < a->n; j++)
+		for (uint32_t j = 0; j < a->n; j++) {
+			assert(a->base >= 0 && a->base + j < x->ring.size && x->la->reserved[a->base + j]);
 			x->la->reserved[a->base + j] = 0;
+		}
 	a->reserved = false;
 }
 
@@ -268,6 +271,7 @@ static int64_t place_array(struct rp *x, struct array *a)
 	for (uint32_t t = 0; t < size; t++) {
 		uint32_t base = (x->ring.next + t) % size;
 		if (slots_free(x, base, a->n)) {
+			assert(base + a->n <= size);   /* a reserved run never wraps around the ring */
 			a->base = base;
 			a->reserved = true;
 			for (uint32_t j = 0; j < a->n; j++)
@@ -311,6 +315,7 @@ int64_t rp_lookahead_slot(struct rp *x, int64_t pool, int64_t slot, int64_t ev, 
 	if (base == NONE || base + pos < 0 || base + pos >= (int64_t)x->ring.size)
 		return NONE;
 	uint32_t at = (uint32_t)(base + pos);
+	assert(at < x->ring.size);
 	return x->ring.owner[at] ? NONE : (int64_t)at;
 }
 

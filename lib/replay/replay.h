@@ -83,14 +83,14 @@ struct rp_handles {
 	MPI_Info info;            /* the replay's stand-in for a non-null info */
 };
 
-struct rp_reqent;
+struct rp_request_entry;
 
 struct rp_ring {              /* where requests live; see request_ring.c */
 	MPI_Request *h;
-	struct rp_reqent **owner;
+	struct rp_request_entry **owner;
 	void **keep;              /* arrays a nonblocking call reads until it completes */
 	uint32_t size, next, live;
-	struct rp_reqent *map;    /* (pool, slot) -> slot of the ring (uthash) */
+	struct rp_request_entry *map;    /* (pool, slot) -> slot of the ring (uthash) */
 };
 
 struct rp_region {

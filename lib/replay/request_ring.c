@@ -14,6 +14,7 @@
  * A call that forces completion (engine.c) keeps only the wanted positions of its array; the
  * others are hidden (set to MPI_REQUEST_NULL for the call and restored after it).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -25,7 +26,7 @@
 #define RING_SIZE (1u << 16)
 #define NO_SLOT UINT32_MAX
 
-struct rp_reqent {
+struct rp_request_entry {
 	struct {
 		int64_t pool, slot;
 	} key;
@@ -35,6 +36,14 @@ struct rp_reqent {
 	struct vol vol;            /* a persistent request's bytes, accounted at each start */
 	UT_hash_handle hh;
 };
+
+/* An entry completed early has no slot; any other owns exactly its slot. */
+static bool entry_placed(const struct rp_ring *g, const struct rp_request_entry *e)
+{
+	if (e->early)
+		return e->at == NO_SLOT;
+	return e->at < g->size && g->owner[e->at] == e;
+}
 
 struct keep {
 	void **blocks;
@@ -66,12 +75,14 @@ static void keep_free(struct rp_ring *g, uint32_t at)
 }
 
 /* the request is gone from MPI: free its slot; early: keep its name, completed */
-static void vacate(struct rp *x, struct rp_reqent *e, bool early)
+static void vacate(struct rp *x, struct rp_request_entry *e, bool early)
 {
 	struct rp_ring *g = &x->ring;
+	assert(entry_placed(g, e));
 	if (e->at != NO_SLOT) {
 		keep_free(g, e->at);
 		g->owner[e->at] = NULL;
+		assert(e->persistent || g->live > 0);   /* live counts the placed non-persistent entries */
 		if (!e->persistent && g->live)
 			g->live--;
 		e->at = NO_SLOT;
@@ -83,11 +94,11 @@ static void vacate(struct rp *x, struct rp_reqent *e, bool early)
 	}
 }
 
-static void release(struct rp *x, struct rp_reqent *e) { vacate(x, e, false); }
+static void release(struct rp *x, struct rp_request_entry *e) { vacate(x, e, false); }
 
 void rp_requests_free(struct rp *x)
 {
-	struct rp_reqent *e, *tmp;
+	struct rp_request_entry *e, *tmp;
 	HASH_ITER(hh, x->ring.map, e, tmp)
 		release(x, e);
 	free(x->ring.h);
@@ -96,25 +107,26 @@ void rp_requests_free(struct rp *x)
 	memset(&x->ring, 0, sizeof x->ring);
 }
 
-static struct rp_reqent *find(struct rp *x, int64_t pool, int64_t slot)
+static struct rp_request_entry *find(struct rp *x, int64_t pool, int64_t slot)
 {
-	struct rp_reqent key, *e;
+	struct rp_request_entry key, *e;
 	memset(&key, 0, sizeof key);
 	key.key.pool = pool;
 	key.key.slot = slot;
 	HASH_FIND(hh, x->ring.map, &key.key, sizeof key.key, e);
+	assert(!e || entry_placed(&x->ring, e));
 	return e;
 }
 
 MPI_Request *rp_request_lookup(struct rp *x, int64_t pool, int64_t slot)
 {
-	struct rp_reqent *e = find(x, pool, slot);
+	struct rp_request_entry *e = find(x, pool, slot);
 	return e && !e->early ? &x->ring.h[e->at] : NULL;
 }
 
 MPI_Request *rp_request_pollable(struct rp *x, int64_t pool, int64_t slot)
 {
-	struct rp_reqent *e = find(x, pool, slot);
+	struct rp_request_entry *e = find(x, pool, slot);
 	return e && !e->early && e->by_poll ? &x->ring.h[e->at] : NULL;
 }
 
@@ -122,13 +134,13 @@ enum rp_req_state rp_request_state(struct rp *x, int64_t pool, int64_t slot)
 {
 	if (sv_is_symbolic(pool) || sv_is_symbolic(slot))
 		return RP_REQ_NULL;
-	struct rp_reqent *e = find(x, pool, slot);
+	struct rp_request_entry *e = find(x, pool, slot);
 	return !e ? RP_REQ_UNKNOWN : e->early ? RP_REQ_EARLY : RP_REQ_LIVE;
 }
 
 void rp_request_forget(struct rp *x, int64_t pool, int64_t slot)
 {
-	struct rp_reqent *e = find(x, pool, slot);
+	struct rp_request_entry *e = find(x, pool, slot);
 	if (e && e->early)
 		release(x, e);
 }
@@ -143,14 +155,14 @@ bool rp_request_done(MPI_Request *h)
 
 void rp_request_set_vol(struct rp *x, int64_t pool, int64_t slot, const struct vol *v)
 {
-	struct rp_reqent *e = find(x, pool, slot);
+	struct rp_request_entry *e = find(x, pool, slot);
 	if (e)
 		e->vol = *v;
 }
 
 struct vol rp_request_vol(struct rp *x, int64_t pool, int64_t slot)
 {
-	struct rp_reqent *e = find(x, pool, slot);
+	struct rp_request_entry *e = find(x, pool, slot);
 	return e ? e->vol : (struct vol){0};
 }
 
@@ -165,7 +177,7 @@ static uint32_t slot_of(struct rp *x, struct rp_call *k, int p, const int64_t *n
 		rp_fail(k, "%s names a request the tracer did not see created", k->d->params[p].name);
 		return NO_SLOT;
 	}
-	struct rp_reqent *e = find(x, name[0], name[1]);
+	struct rp_request_entry *e = find(x, name[0], name[1]);
 	if (e && (e->early || (k->mode == RP_FAILED_POLL && !e->by_poll)))
 		return NO_SLOT;   /* completed early, or one a failed poll must not complete (polls.c) */
 	if (!e) {
@@ -230,6 +242,7 @@ MPI_Request *rp_req_new(struct rp *x, struct rp_call *k, int p)
 	int64_t want = sv_is_symbolic(slot) ? -1
 			: rp_lookahead_slot(x, (int64_t)k->ev->req_key, slot, x->nev, &k->new_by_poll);
 	if (want >= 0) {    /* where the array that first uses it will have it */
+		assert(want < (int64_t)g->size && !g->owner[want]);
 		k->new_at = (uint32_t)want;
 		g->h[want] = MPI_REQUEST_NULL;
 		return &g->h[want];
@@ -256,9 +269,10 @@ void rp_out_req(struct rp *x, struct rp_call *k, int p)
 	int64_t slot = k->v[p] ? k->v[p][0] : SV_NULL;
 	if (k->new_at == NO_SLOT || sv_is_symbolic(slot))
 		return;
-	struct rp_reqent *e = find(x, (int64_t)k->ev->req_key, slot);
+	struct rp_request_entry *e = find(x, (int64_t)k->ev->req_key, slot);
 	if (e)   /* the name was reused: the old request is gone */
 		release(x, e);
+	assert(k->new_at < x->ring.size && !x->ring.owner[k->new_at]);   /* rp_req_new chose a free slot */
 	e = xcalloc(1, sizeof *e);
 	e->key.pool = (int64_t)k->ev->req_key;
 	e->key.slot = slot;
@@ -300,7 +314,7 @@ void rp_requests_after(struct rp *x, struct rp_call *k)
 		for (int j = 0; j < n; j++) {
 			if (kind == PK_REQS && k->mode == RP_FORCE && !(k->want && k->want[j]))
 				continue;   /* hidden from this call */
-			struct rp_reqent *e = find(x, names[2 * j], names[2 * j + 1]);
+			struct rp_request_entry *e = find(x, names[2 * j], names[2 * j + 1]);
 			if (!e || (e->early && k->mode == RP_FAILED_POLL))
 				continue;
 			if (e->early || g->h[e->at] == MPI_REQUEST_NULL)

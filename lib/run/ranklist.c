@@ -74,6 +74,7 @@ static size_t fold(struct box *boxes, size_t n)
 			}
 		}
 		if (j - i >= 2) {
+			assert(first.dims < RANKLIST_MAX_DIMS && stride > span(&first));
 			struct box b = first;
 			memmove(b.len + 1, first.len, first.dims * sizeof b.len[0]);
 			memmove(b.stride + 1, first.stride, first.dims * sizeof b.stride[0]);
@@ -87,6 +88,9 @@ static size_t fold(struct box *boxes, size_t n)
 		}
 		i = j;
 	}
+	/* boxes stay disjoint and ordered: each ends before the next starts */
+	for (size_t k = 1; k < out; k++)
+		assert(boxes[k - 1].start + span(&boxes[k - 1]) < boxes[k].start);
 	return out;
 }
 
@@ -99,6 +103,7 @@ void ranklist_from_ranks(struct ranklist *rl, const uint32_t *ranks, size_t n)
 	size_t nb = 0;
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
+		assert(i == 0 || ranks[i] > ranks[i - 1]);   /* sorted and duplicate-free (run_check) */
 		while (j < n && ranks[j] == ranks[j - 1] + 1)
 			j++;
 		struct box b = {.dims = 1, .start = ranks[i]};
@@ -122,6 +127,7 @@ void ranklist_from_ranks(struct ranklist *rl, const uint32_t *ranks, size_t n)
 		}
 	}
 	free(boxes);
+	assert(ranklist_count(rl->v, rl->len) == n);   /* folding neither lost nor invented a rank */
 }
 
 static uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
@@ -216,8 +222,10 @@ void ranklist_each(const int64_t *v, size_t len, bool (*fn)(uint64_t rank, void 
 			assert(b.len[k] >= 1 && b.stride[k] >= 1);   /* ranklist_check passed */
 		for (;;) {
 			int64_t r = b.start;
-			for (int k = 0; k < b.dims; k++)
+			for (int k = 0; k < b.dims; k++) {
+				assert(idx[k] >= 0 && idx[k] < b.len[k]);
 				r += idx[k] * b.stride[k];
+			}
 			if (!fn((uint64_t)r, arg))
 				return;
 			int k = b.dims - 1;

@@ -18,7 +18,7 @@ static int64_t rel_world(struct tcall *c, int rank)
 	if (rank == MPI_ROOT)
 		return SV_ROOT;
 	int w = obj_comm_to_world(c->ci, rank);
-	return w < 0 ? SV_UNKNOWN : (int64_t)w - T.rank;
+	return w < 0 ? SV_UNKNOWN : (int64_t)w - tracer.rank;
 }
 
 static int64_t *scalar(struct tcall *c, enum param_kind k, enum stream_mode m)
@@ -139,7 +139,7 @@ void enc_string(struct tcall *c, const char *s)
 	*scalar(c, PK_STRING, SM_NONE) = s ? (int64_t)trace_intern(s) : SV_NULL;
 }
 
-static bool named_in_call(struct tcall *c, struct reqent *e)
+static bool named_in_call(struct tcall *c, struct request_entry *e)
 {
 	for (uint32_t i = 0; i < c->nreqs; i++)
 		if (c->reqs[i].e == e)
@@ -150,7 +150,7 @@ static bool named_in_call(struct tcall *c, struct reqent *e)
 static void encode_req(struct tcall *c, MPI_Request *where, int64_t *v)
 {
 	MPI_Request h = where ? *where : MPI_REQUEST_NULL;
-	struct reqent *e = req_lookup(where, h);
+	struct request_entry *e = req_lookup(where, h);
 	/* found by handle value only (not at its creation address): requests sharing a value, such as
 	 * Open MPI's requests to MPI_PROC_NULL, get the oldest one this call has not named yet */
 	if (e && e->where != where)

@@ -34,22 +34,22 @@ enum { TAG_LEN = 0x1add, TAG_DATA = 0x1ade };
 static void send_buf(const struct buf *b, int to)
 {
 	uint64_t n = b->len;
-	PMPI_Send(&n, 1, MPI_UINT64_T, to, TAG_LEN, T.comm);
+	PMPI_Send(&n, 1, MPI_UINT64_T, to, TAG_LEN, tracer.comm);
 	for (uint64_t off = 0; off < n; off += CHUNK) {
 		int len = (int)(n - off < CHUNK ? n - off : CHUNK);
-		PMPI_Send(b->data + off, len, MPI_BYTE, to, TAG_DATA, T.comm);
+		PMPI_Send(b->data + off, len, MPI_BYTE, to, TAG_DATA, tracer.comm);
 	}
 }
 
 static void recv_buf(struct buf *b, int from)
 {
 	uint64_t n;
-	PMPI_Recv(&n, 1, MPI_UINT64_T, from, TAG_LEN, T.comm, MPI_STATUS_IGNORE);
+	PMPI_Recv(&n, 1, MPI_UINT64_T, from, TAG_LEN, tracer.comm, MPI_STATUS_IGNORE);
 	buf_reset(b);
 	XGROW(b->data, b->cap, n);
 	for (uint64_t off = 0; off < n; off += CHUNK) {
 		int len = (int)(n - off < CHUNK ? n - off : CHUNK);
-		PMPI_Recv(b->data + off, len, MPI_BYTE, from, TAG_DATA, T.comm, MPI_STATUS_IGNORE);
+		PMPI_Recv(b->data + off, len, MPI_BYTE, from, TAG_DATA, tracer.comm, MPI_STATUS_IGNORE);
 	}
 	b->len = n;
 }
@@ -57,11 +57,11 @@ static void recv_buf(struct buf *b, int from)
 static void bcast_buf(struct buf *b)
 {
 	uint64_t n = b->len;
-	PMPI_Bcast(&n, 1, MPI_UINT64_T, 0, T.comm);
+	PMPI_Bcast(&n, 1, MPI_UINT64_T, 0, tracer.comm);
 	XGROW(b->data, b->cap, n);
 	for (uint64_t off = 0; off < n; off += CHUNK) {
 		int len = (int)(n - off < CHUNK ? n - off : CHUNK);
-		PMPI_Bcast(b->data + off, len, MPI_BYTE, 0, T.comm);
+		PMPI_Bcast(b->data + off, len, MPI_BYTE, 0, tracer.comm);
 	}
 	b->len = n;
 }
@@ -72,14 +72,14 @@ static void tree_reduce(void *acc, void (*ser)(void *acc, struct buf *b),
 {
 	struct buf b;
 	buf_init(&b);
-	for (int step = 1; step < T.size; step <<= 1) {
-		if (T.rank & step) {
+	for (int step = 1; step < tracer.size; step <<= 1) {
+		if (tracer.rank & step) {
 			ser(acc, &b);
-			send_buf(&b, T.rank - step);
+			send_buf(&b, tracer.rank - step);
 			break;
 		}
-		if (T.rank + step < T.size) {
-			recv_buf(&b, T.rank + step);
+		if (tracer.rank + step < tracer.size) {
+			recv_buf(&b, tracer.rank + step);
 			struct reader rd;
 			reader_init(&rd, b.data, b.len);
 			merge(acc, &rd);
@@ -97,8 +97,8 @@ static void site_cb(uint64_t id, uint32_t n, const char *const *mods, const uint
 static void vocab_local(struct vocab *v)
 {
 	memset(v, 0, sizeof *v);
-	for (uint32_t t = 0; t < T.nsigs; t++) {
-		struct tsig *s = T.sigs[t];
+	for (uint32_t t = 0; t < tracer.nsigs; t++) {
+		struct call_signature *s = tracer.sigs[t];
 		vocab_add_sig(v, s->fn, s->flags, s->callsite, s->vals, s->nvals);
 	}
 	callsite_each(site_cb, v);
@@ -117,21 +117,21 @@ static void vocab_local(struct vocab *v)
 static void local_group(struct run_group *g, const uint32_t *term_map)
 {
 	memset(g, 0, sizeof *g);
-	sequitur_export(T.grammar, &g->g);
-	grammar_map_terminals(&g->g, term_map, T.nsigs);
+	sequitur_export(tracer.grammar, &g->g);
+	grammar_map_terminals(&g->g, term_map, tracer.nsigs);
 	g->nranks = 1;
 	g->ranks = xmalloc(sizeof *g->ranks);
-	g->ranks[0] = (uint32_t)T.rank;
-	g->durs = xcalloc(T.nsigs ? T.nsigs : 1, sizeof *g->durs);
-	for (uint32_t t = 0; t < T.nsigs; t++) {
-		struct dur_stats *d = &T.durs[t];
+	g->ranks[0] = (uint32_t)tracer.rank;
+	g->durs = xcalloc(tracer.nsigs ? tracer.nsigs : 1, sizeof *g->durs);
+	for (uint32_t t = 0; t < tracer.nsigs; t++) {
+		struct dur_stats *d = &tracer.durs[t];
 		if (!d->count)
 			continue;
 		g->durs[g->ndurs++] = (struct run_dur){term_map[t], d->count, d->sum, d->sumsq, d->min, d->max};
 	}
 	qsort(g->durs, g->ndurs, sizeof *g->durs, run_dur_order);
-	g->gaps = xcalloc(HASH_COUNT(T.gaps) + 1, sizeof *g->gaps);
-	for (struct gaphist *h = T.gaps; h; h = h->hh.next) {
+	g->gaps = xcalloc(HASH_COUNT(tracer.gaps) + 1, sizeof *g->gaps);
+	for (struct gaphist *h = tracer.gaps; h; h = h->hh.next) {
 		uint32_t prev = (uint32_t)(h->key >> 32), term = (uint32_t)h->key;
 		struct run_gap *gp = &g->gaps[g->ngaps++];
 		gp->prev = prev == RUN_NO_PREV ? RUN_NO_PREV : term_map[prev];
@@ -153,11 +153,11 @@ static void local_group(struct run_group *g, const uint32_t *term_map)
 static void local_payload(struct buf *b, const uint32_t *term_map, const struct vocab *g)
 {
 	uint32_t nstreams = 0;
-	for (uint32_t t = 0; t < T.nsigs; t++)
-		nstreams += T.streams[t].n > 0;
+	for (uint32_t t = 0; t < tracer.nsigs; t++)
+		nstreams += tracer.streams[t].n > 0;
 	buf_put_uv(b, nstreams);
-	for (uint32_t t = 0; t < T.nsigs; t++) {
-		struct tstream *s = &T.streams[t];
+	for (uint32_t t = 0; t < tracer.nsigs; t++) {
+		struct tstream *s = &tracer.streams[t];
 		if (!s->n)
 			continue;
 		buf_put_uv(b, term_map[t]);
@@ -192,8 +192,8 @@ static void local_payload(struct buf *b, const uint32_t *term_map, const struct 
 	free(times);
 	free(node_map);
 	/* lossless timestamps: already varint-encoded */
-	buf_put_uv(b, T.ts_buf.len);
-	buf_put(b, T.ts_buf.data, T.ts_buf.len);
+	buf_put_uv(b, tracer.ts_buf.len);
+	buf_put(b, tracer.ts_buf.data, tracer.ts_buf.len);
 }
 
 static bool read_payload(struct run *r, double *time, uint32_t rank, struct reader *rd)
@@ -265,7 +265,7 @@ static char *command_line(void)
 
 static void fill_header(struct run *r, double t_end_wall)
 {
-	r->nranks = (uint32_t)T.size;
+	r->nranks = (uint32_t)tracer.size;
 	r->command = command_line();
 	char host[256] = "";
 	gethostname(host, sizeof host - 1);
@@ -278,10 +278,10 @@ static void fill_header(struct run *r, double t_end_wall)
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	r->created = xstrdup(when);
 	r->options = xasprintf("stream_after=%d;callsite_depth=%d;timestamps=%d;hist_bins=%d;profile=%s",
-			       T.stream_after, T.callsite_depth, T.timestamps, T.hist_bins,
-			       T.profile_ranks ? "ranks" : "statistics");
+			       tracer.stream_after, tracer.callsite_depth, tracer.timestamps, tracer.hist_bins,
+			       tracer.profile_ranks ? "ranks" : "statistics");
 	r->t_end = t_end_wall;
-	r->t_start = t_end_wall - (trace_now() - T.t0);
+	r->t_start = t_end_wall - (trace_now() - tracer.t0);
 	const char *attrs = getenv("LADDER_RUN_ATTRS");
 	if (attrs) {
 		char *copy = xstrdup(attrs), *save;
@@ -370,7 +370,7 @@ void trace_write_raw(const char *path)
 	tree_reduce(&local, vocab_serialize, vocab_merge);
 	struct buf b;
 	buf_init(&b);
-	if (T.rank == 0)
+	if (tracer.rank == 0)
 		vocab_serialize(&local, &b);
 	bcast_buf(&b);
 	memset(&global, 0, sizeof global);
@@ -378,9 +378,9 @@ void trace_write_raw(const char *path)
 	reader_init(&rd, b.data, b.len);
 	vocab_merge(&global, &rd);
 	vocab_free(&local);
-	uint32_t *term_map = xcalloc(T.nsigs ? T.nsigs : 1, sizeof *term_map);
-	for (uint32_t t = 0; t < T.nsigs; t++) {
-		struct tsig *s = T.sigs[t];
+	uint32_t *term_map = xcalloc(tracer.nsigs ? tracer.nsigs : 1, sizeof *term_map);
+	for (uint32_t t = 0; t < tracer.nsigs; t++) {
+		struct call_signature *s = tracer.sigs[t];
 		struct vsig *gs = vocab_find_sig(&global, s->fn, s->flags, s->callsite, s->vals, s->nvals);
 		term_map[t] = gs ? gs->index : 0;
 	}
@@ -388,7 +388,7 @@ void trace_write_raw(const char *path)
 	/* 2. groups */
 	struct groups gs;
 	memset(&gs, 0, sizeof gs);
-	gs.maxbins = (uint32_t)T.hist_bins;
+	gs.maxbins = (uint32_t)tracer.hist_bins;
 	struct run_group mine;
 	local_group(&mine, term_map);
 	groups_add(&gs, &mine);
@@ -400,18 +400,18 @@ void trace_write_raw(const char *path)
 	int len = b.len > INT_MAX ? 0 : (int)b.len;
 	if (b.len > INT_MAX)
 		fprintf(stderr, "ladder-trace: rank %d: per-rank data of %zu bytes is too large; dropped\n",
-			T.rank, b.len);
+			tracer.rank, b.len);
 	int *lens = NULL, *displs = NULL;
 	struct buf all;
 	buf_init(&all);
-	if (T.rank == 0) {
-		lens = xcalloc((size_t)T.size, sizeof *lens);
-		displs = xcalloc((size_t)T.size, sizeof *displs);
+	if (tracer.rank == 0) {
+		lens = xcalloc((size_t)tracer.size, sizeof *lens);
+		displs = xcalloc((size_t)tracer.size, sizeof *displs);
 	}
-	PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, T.comm);
-	if (T.rank == 0) {
+	PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, tracer.comm);
+	if (tracer.rank == 0) {
 		uint64_t total = 0;
-		for (int i = 0; i < T.size; i++) {
+		for (int i = 0; i < tracer.size; i++) {
 			displs[i] = (int)total;
 			total += (uint64_t)lens[i];
 		}
@@ -423,9 +423,9 @@ void trace_write_raw(const char *path)
 		XGROW(all.data, all.cap, total + 1);
 		all.len = total;
 	}
-	PMPI_Gatherv(b.data, len, MPI_BYTE, all.data, lens, displs, MPI_BYTE, 0, T.comm);
+	PMPI_Gatherv(b.data, len, MPI_BYTE, all.data, lens, displs, MPI_BYTE, 0, tracer.comm);
 
-	if (T.rank == 0 && path) {
+	if (tracer.rank == 0 && path) {
 		struct run r;
 		run_init(&r);
 		fill_header(&r, t_wall);
@@ -435,14 +435,14 @@ void trace_write_raw(const char *path)
 		gs.g = NULL;
 		gs.n = 0;
 		double *time = xcalloc((size_t)r.nranks * r.nnodes + 1, sizeof *time);
-		for (int i = 0; i < T.size; i++) {
+		for (int i = 0; i < tracer.size; i++) {
 			struct reader pr;
 			reader_init(&pr, all.data + displs[i], (size_t)lens[i]);
 			if (lens[i] && !read_payload(&r, time, (uint32_t)i, &pr))
 				fprintf(stderr, "ladder-trace: the data of rank %d is damaged\n", i);
 		}
 		run_time_stats(&r, time);
-		if (T.profile_ranks)
+		if (tracer.profile_ranks)
 			r.time = time;
 		else
 			free(time);

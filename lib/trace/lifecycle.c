@@ -66,7 +66,7 @@ static long env_long(const char *name, long def, long min, long max)
 	errno = 0;
 	long x = strtol(v, &end, 10);
 	if (errno || *end || x < min || x > max) {
-		if (T.rank == 0)
+		if (tracer.rank == 0)
 			say("%s=%s is not an integer in [%ld, %ld]; using %ld", name, v, min, max, def);
 		return def;
 	}
@@ -82,7 +82,7 @@ static bool env_flag(const char *name, bool def)
 		return true;
 	if (!strcmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcasecmp(v, "off"))
 		return false;
-	if (T.rank == 0)
+	if (tracer.rank == 0)
 		say("%s=%s is not a yes/no value; using %s", name, v, def ? "yes" : "no");
 	return def;
 }
@@ -97,13 +97,13 @@ static char *default_output(void)
 	char when[32];
 	time_t now = time(NULL);
 	strftime(when, sizeof when, "%Y%m%d-%H%M%S", localtime(&now));
-	return xasprintf("%s-%dp-%s.h5", base, T.size, when);
+	return xasprintf("%s-%dp-%s.h5", base, tracer.size, when);
 }
 
 /* Rank 0 checks that the container can be written; if not, nobody traces. */
 static bool output_writable(void)
 {
-	char *dir = xstrdup(T.out_path);
+	char *dir = xstrdup(tracer.out_path);
 	char *slash = strrchr(dir, '/');
 	if (slash)
 		*(slash == dir ? slash + 1 : slash) = 0;
@@ -113,14 +113,15 @@ static bool output_writable(void)
 	bool ok = true;
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		say("cannot write the trace to %s: directory %s does not exist; the application runs untraced",
-		    T.out_path, dir);
+		    tracer.out_path, dir);
 		ok = false;
 	} else if (access(dir, W_OK | X_OK)) {
 		say("cannot write the trace to %s: directory %s is not writable (%s); the application runs untraced",
-		    T.out_path, dir, strerror(errno));
+		    tracer.out_path, dir, strerror(errno));
 		ok = false;
-	} else if (!stat(T.out_path, &st) && S_ISDIR(st.st_mode)) {
-		say("cannot write the trace to %s: it is a directory; the application runs untraced", T.out_path);
+	} else if (!stat(tracer.out_path, &st) && S_ISDIR(st.st_mode)) {
+		say("cannot write the trace to %s: it is a directory; the application runs untraced",
+		    tracer.out_path);
 		ok = false;
 	}
 	free(dir);
@@ -133,9 +134,9 @@ static void open_raw_log(void)
 	if (!dir || !*dir)
 		return;
 	mkdir(dir, 0777);
-	char *path = xasprintf("%s/rank-%d.log", dir, T.rank);
-	T.raw_log = fopen(path, "w+");
-	if (!T.raw_log && T.rank == 0)
+	char *path = xasprintf("%s/rank-%d.log", dir, tracer.rank);
+	tracer.raw_log = fopen(path, "w+");
+	if (!tracer.raw_log && tracer.rank == 0)
 		say("cannot write the raw log %s: %s", path, strerror(errno));
 	free(path);
 }
@@ -144,7 +145,7 @@ static void open_raw_log(void)
 static void report(const char *what, const char *path)
 {
 	const char *file = getenv("LADDER_TRACE_REPORT");
-	if (T.rank != 0 || !file || !*file)
+	if (tracer.rank != 0 || !file || !*file)
 		return;
 	FILE *f = fopen(file, "a");
 	if (!f)
@@ -155,60 +156,60 @@ static void report(const char *what, const char *path)
 
 void trace_startup(double t_init)
 {
-	if (T.state != 0)
+	if (tracer.state != 0)
 		return;
-	T.t0 = trace_now();
-	PMPI_Comm_rank(MPI_COMM_WORLD, &T.rank);
-	PMPI_Comm_size(MPI_COMM_WORLD, &T.size);
-	T.disabled = env_flag("LADDER_TRACE_DISABLE", false);
-	if (T.disabled) {
-		T.state = 1;
+	tracer.t0 = trace_now();
+	PMPI_Comm_rank(MPI_COMM_WORLD, &tracer.rank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &tracer.size);
+	tracer.disabled = env_flag("LADDER_TRACE_DISABLE", false);
+	if (tracer.disabled) {
+		tracer.state = 1;
 		report("disabled", "LADDER_TRACE_DISABLE");
 		return;
 	}
 	MPI_Comm parent;
 	PMPI_Comm_get_parent(&parent);
 	if (parent != MPI_COMM_NULL) {
-		T.disabled = true;
-		T.state = 1;
-		if (T.rank == 0)
+		tracer.disabled = true;
+		tracer.state = 1;
+		if (tracer.rank == 0)
 			say("the %d processes started by MPI_Comm_spawn are not traced (only the run that spawned them)",
-			    T.size);
+			    tracer.size);
 		return;
 	}
-	PMPI_Comm_dup(MPI_COMM_WORLD, &T.comm);
-	pthread_mutex_init(&T.lock, NULL);
-	T.stream_after = (int)env_long("LADDER_TRACE_STREAM_AFTER", 8, 0, 1 << 20);
-	T.callsite_depth = (int)env_long("LADDER_TRACE_CALLSITE_DEPTH", 1, 1, 16);
-	T.timestamps = env_flag("LADDER_TRACE_TIMESTAMPS", false);
-	T.hist_bins = (int)env_long("LADDER_TRACE_HIST_BINS", HIST_DEFAULT_BINS, 1, 256);
+	PMPI_Comm_dup(MPI_COMM_WORLD, &tracer.comm);
+	pthread_mutex_init(&tracer.lock, NULL);
+	tracer.stream_after = (int)env_long("LADDER_TRACE_STREAM_AFTER", 8, 0, 1 << 20);
+	tracer.callsite_depth = (int)env_long("LADDER_TRACE_CALLSITE_DEPTH", 1, 1, 16);
+	tracer.timestamps = env_flag("LADDER_TRACE_TIMESTAMPS", false);
+	tracer.hist_bins = (int)env_long("LADDER_TRACE_HIST_BINS", HIST_DEFAULT_BINS, 1, 256);
 	const char *prof = getenv("LADDER_TRACE_PROFILE");
-	T.profile_ranks = prof && !strcmp(prof, "ranks");
-	if (prof && *prof && strcmp(prof, "ranks") && strcmp(prof, "statistics") && T.rank == 0)
+	tracer.profile_ranks = prof && !strcmp(prof, "ranks");
+	if (prof && *prof && strcmp(prof, "ranks") && strcmp(prof, "statistics") && tracer.rank == 0)
 		say("LADDER_TRACE_PROFILE=%s is not 'statistics' or 'ranks'; using statistics", prof);
-	T.convert = env_flag("LADDER_TRACE_CONVERT", true);
-	T.keep_raw = env_flag("LADDER_TRACE_KEEP_RAW", false);
+	tracer.convert = env_flag("LADDER_TRACE_CONVERT", true);
+	tracer.keep_raw = env_flag("LADDER_TRACE_KEEP_RAW", false);
 	const char *out = getenv("LADDER_TRACE_FILE");
-	T.out_path = out && *out ? xstrdup(out) : default_output();
+	tracer.out_path = out && *out ? xstrdup(out) : default_output();
 	int broken = 0;
-	if (T.rank == 0)
+	if (tracer.rank == 0)
 		broken = !output_writable();
-	PMPI_Bcast(&broken, 1, MPI_INT, 0, T.comm);
+	PMPI_Bcast(&broken, 1, MPI_INT, 0, tracer.comm);
 	if (broken) {
-		T.disabled = true;
-		T.state = 1;
-		report("unwritable", T.out_path);
+		tracer.disabled = true;
+		tracer.state = 1;
+		report("unwritable", tracer.out_path);
 		return;
 	}
 	obj_init();
 	req_init();
-	callsite_init(T.callsite_depth);
-	T.grammar = sequitur_new();
-	buf_init(&T.ts_buf);
+	callsite_init(tracer.callsite_depth);
+	tracer.grammar = sequitur_new();
+	buf_init(&tracer.ts_buf);
 	open_raw_log();
 	profile_start(t_init);
-	T.state = 1;
-	report("started", T.out_path);
+	tracer.state = 1;
+	report("started", tracer.out_path);
 }
 
 /* Record a call of the hand-written wrappers, with times measured by the caller. */
@@ -248,7 +249,7 @@ LADDER_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *pr
 	int rc = PMPI_Init_thread(argc, argv, required, provided);
 	double t1 = trace_now();
 	trace_startup(t0);
-	T.multithreaded = provided && *provided == MPI_THREAD_MULTIPLE;
+	tracer.multithreaded = provided && *provided == MPI_THREAD_MULTIPLE;
 	record_init(FN_MPI_Init_thread, __builtin_return_address(0), t0, t1, required,
 		    provided ? *provided : required);
 	return rc;
@@ -273,8 +274,8 @@ LADDER_EXPORT int MPI_Pcontrol(const int level, ...)
 	enc_int(&c, level);
 	enc_string(&c, name);
 	double now = c.t_begin;
-	if (level == LADDER_PCONTROL_RESUME && T.paused) {
-		T.paused = false;
+	if (level == LADDER_PCONTROL_RESUME && tracer.paused) {
+		tracer.paused = false;
 		c.record = true;
 	}
 	if (name && level == LADDER_PCONTROL_REGION_BEGIN && c.record)
@@ -286,7 +287,7 @@ LADDER_EXPORT int MPI_Pcontrol(const int level, ...)
 	tcall_returned(&c);
 	tcall_end(&c);
 	if (level == LADDER_PCONTROL_PAUSE)
-		T.paused = true;
+		tracer.paused = true;
 	return rc;
 }
 
@@ -313,38 +314,38 @@ static void convert(void)
 	}
 	if (!bin[0] || access(bin, X_OK)) {
 		say("cannot find the ladder executable (set LADDER_BIN); the raw trace is in %s; convert it with "
-		    "'ladder import %s -o %s'", raw_path, raw_path, T.out_path);
+		    "'ladder import %s -o %s'", raw_path, raw_path, tracer.out_path);
 		return;
 	}
-	char *argv[] = {bin, "--quiet", "import", raw_path, "-o", T.out_path, NULL};
+	char *argv[] = {bin, "--quiet", "import", raw_path, "-o", tracer.out_path, NULL};
 	pid_t pid;
 	int err = posix_spawn(&pid, bin, NULL, NULL, argv, environ);
 	int status = 0;
 	if (err || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		say("converting %s into %s failed; the raw trace is kept", raw_path, T.out_path);
+		say("converting %s into %s failed; the raw trace is kept", raw_path, tracer.out_path);
 		return;
 	}
-	if (!T.keep_raw)
+	if (!tracer.keep_raw)
 		unlink(raw_path);
-	report("written", T.out_path);
+	report("written", tracer.out_path);
 }
 
 void trace_state_fini(void)
 {
-	if (T.raw_log)
-		fclose(T.raw_log);
-	T.raw_log = NULL;
+	if (tracer.raw_log)
+		fclose(tracer.raw_log);
+	tracer.raw_log = NULL;
 	profile_fini();
 	record_fini();
 	callsite_fini();
 	req_fini();
 	obj_fini();
-	buf_free(&T.ts_buf);
+	buf_free(&tracer.ts_buf);
 }
 
 LADDER_EXPORT int MPI_Finalize(void)
 {
-	bool traced = T.state == 1 && !T.disabled;
+	bool traced = tracer.state == 1 && !tracer.disabled;
 	if (traced) {
 		struct tcall c;
 		if (tcall_begin(&c, FN_MPI_Finalize, __builtin_return_address(0))) {
@@ -353,17 +354,17 @@ LADDER_EXPORT int MPI_Finalize(void)
 			record_now(&c, now, now);
 		}
 		profile_stop(trace_now());
-		if (T.rank == 0)
-			raw_path = xasprintf("%s.raw", T.out_path);
+		if (tracer.rank == 0)
+			raw_path = xasprintf("%s.raw", tracer.out_path);
 		trace_write_raw(raw_path);
-		PMPI_Comm_free(&T.comm);
+		PMPI_Comm_free(&tracer.comm);
 	}
-	T.state = 2;
+	tracer.state = 2;
 	int rc = PMPI_Finalize();
 	if (traced) {
-		if (T.rank == 0 && T.convert && raw_path)
+		if (tracer.rank == 0 && tracer.convert && raw_path)
 			convert();
-		else if (T.rank == 0 && raw_path && !access(raw_path, R_OK))
+		else if (tracer.rank == 0 && raw_path && !access(raw_path, R_OK))
 			report("written", raw_path);
 		trace_state_fini();
 	}
@@ -374,8 +375,8 @@ LADDER_EXPORT int MPI_Finalize(void)
 
 LADDER_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {
-	if (T.state == 1 && !T.disabled)
-		say("MPI_Abort(%d) on rank %d: the run ends without a trace", errorcode, T.rank);
-	T.state = 2;
+	if (tracer.state == 1 && !tracer.disabled)
+		say("MPI_Abort(%d) on rank %d: the run ends without a trace", errorcode, tracer.rank);
+	tracer.state = 2;
 	return PMPI_Abort(comm, errorcode);
 }

@@ -238,13 +238,6 @@ void obj_release_comm(struct tcall *c)
 
 /* ---- datatypes, ops, groups, messages --------------------------------------------------------- */
 
-int obj_type_size(MPI_Datatype t)
-{
-	int64_t size;
-	obj_dtype_id(t, &size);
-	return (int)size;
-}
-
 int64_t obj_dtype_id(MPI_Datatype t, int64_t *size)
 {
 	if (t == MPI_DATATYPE_NULL) {

@@ -19,12 +19,13 @@
 #include <time.h>
 
 #include "run/histogram.h"
+#include "mpi/fninfo.h"
 #include "mpi/volume.h"
 #include "trace/tracer.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
 
-struct tracer T;
+struct tracer tracer;
 
 /* per-thread scratch space: a call's values, groups, request references and statuses. The
  * library is preloaded, so its thread-local storage is in the static block (initial exec). */
@@ -41,14 +42,14 @@ static __thread __attribute__((tls_model("initial-exec"))) struct {
 	uint32_t capsig;
 	int in_call;
 	bool replay_any_source;
-} S;
+} scratch;
 
-void trace_replay_any_source(void) { S.replay_any_source = true; }
+void trace_replay_any_source(void) { scratch.replay_any_source = true; }
 
 bool trace_take_replay_any_source(void)
 {
-	bool v = S.replay_any_source;
-	S.replay_any_source = false;
+	bool v = scratch.replay_any_source;
+	scratch.replay_any_source = false;
 	return v;
 }
 
@@ -73,7 +74,7 @@ struct site_cache {
 	struct base *b;
 	uint64_t req_key;
 	void *pool;
-	struct tsig *last;      /* its last signature */
+	struct call_signature *last;      /* its last signature */
 	struct profile_hint hint;
 };
 #define SITE_CACHE 1024
@@ -130,7 +131,7 @@ int64_t trace_rel_world(struct comm_info *ci, int rank)
 	if (rank == MPI_ANY_SOURCE)
 		return SV_ANY_SOURCE;
 	int w = obj_comm_to_world(ci, rank);
-	return w < 0 ? SV_UNKNOWN : (int64_t)w - T.rank;
+	return w < 0 ? SV_UNKNOWN : (int64_t)w - tracer.rank;
 }
 
 /* ---- the call in flight ------------------------------------------------------------------------ */
@@ -141,21 +142,21 @@ bool tcall_begin(struct tcall *c, int fn, void *ret_addr)
 		ret_addr = trace_fortran.caller;
 		trace_fortran.stage = FORTRAN_TAKEN;
 	}
-	if (T.state != 1 || T.disabled || S.in_call)
+	if (tracer.state != 1 || tracer.disabled || scratch.in_call)
 		return false;
-	S.in_call = 1;
-	if (T.multithreaded)
-		pthread_mutex_lock(&T.lock);
+	scratch.in_call = 1;
+	if (tracer.multithreaded)
+		pthread_mutex_lock(&tracer.lock);
 	memset(c, 0, sizeof *c);
 	c->fn = (uint16_t)fn;
-	c->record = !T.paused;
+	c->record = !tracer.paused;
 	c->ret_addr = ret_addr;
-	c->vals = S.vals;
-	c->capvals = S.capvals;
-	c->groups = S.groups;
-	c->capgroups = S.capgroups;
-	c->reqs = S.reqs;
-	c->capreqs = S.capreqs;
+	c->vals = scratch.vals;
+	c->capvals = scratch.capvals;
+	c->groups = scratch.groups;
+	c->capgroups = scratch.capgroups;
+	c->reqs = scratch.reqs;
+	c->capreqs = scratch.capreqs;
 	c->src_group = c->req_out_group = -1;
 	c->comm = MPI_COMM_NULL;
 	c->h_comm = MPI_COMM_NULL;
@@ -179,36 +180,36 @@ void tcall_grow(struct tcall *c, uint32_t width)
 		uint32_t n = c->capvals ? c->capvals : 64;
 		while (n < c->nvals + width)
 			n *= 2;
-		c->vals = S.vals = xrealloc(S.vals, n * sizeof *S.vals);
-		c->capvals = S.capvals = n;
+		c->vals = scratch.vals = xrealloc(scratch.vals, n * sizeof *scratch.vals);
+		c->capvals = scratch.capvals = n;
 	}
 	if (c->ngroups == c->capgroups) {
-		c->capgroups = S.capgroups = c->capgroups ? 2 * c->capgroups : 16;
-		c->groups = S.groups = xrealloc(S.groups, c->capgroups * sizeof *S.groups);
+		c->capgroups = scratch.capgroups = c->capgroups ? 2 * c->capgroups : 16;
+		c->groups = scratch.groups = xrealloc(scratch.groups, c->capgroups * sizeof *scratch.groups);
 	}
 }
 
 struct reqref *trace_scratch_reqs(uint32_t n)
 {
-	if (n > S.capreqs) {
-		S.reqs = xrealloc(S.reqs, n * sizeof *S.reqs);
-		S.capreqs = n;
+	if (n > scratch.capreqs) {
+		scratch.reqs = xrealloc(scratch.reqs, n * sizeof *scratch.reqs);
+		scratch.capreqs = n;
 	}
-	return S.reqs;
+	return scratch.reqs;
 }
 
 void tcall_invoke(struct tcall *c)
 {
 	c->t_invoke = trace_now();
-	if (T.multithreaded)
-		pthread_mutex_unlock(&T.lock);
+	if (tracer.multithreaded)
+		pthread_mutex_unlock(&tracer.lock);
 }
 
 void tcall_returned(struct tcall *c)
 {
 	c->t_returned = trace_now();
-	if (T.multithreaded)
-		pthread_mutex_lock(&T.lock);
+	if (tracer.multithreaded)
+		pthread_mutex_lock(&tracer.lock);
 }
 
 bool tcall_is_root(struct tcall *c, int root)
@@ -229,11 +230,11 @@ MPI_Status *tcall_statuses(struct tcall *c, MPI_Status *app, int n)
 		return app;
 	if (n < 1)
 		n = 1;
-	if (n > S.capst) {
-		S.st = xrealloc(S.st, (size_t)n * sizeof *S.st);
-		S.capst = n;
+	if (n > scratch.capst) {
+		scratch.st = xrealloc(scratch.st, (size_t)n * sizeof *scratch.st);
+		scratch.capst = n;
 	}
-	return S.st;
+	return scratch.st;
 }
 
 void tcall_statuses_done(struct tcall *c, MPI_Status *st)
@@ -257,7 +258,7 @@ void tcall_requests_done(struct tcall *c)
 	uint32_t flags = ladder_functions[c->fn].flags;
 	if (flags & FNF_START) {
 		for (uint32_t i = 0; i < c->nreqs; i++) {
-			struct reqent *e = c->reqs[i].e;
+			struct request_entry *e = c->reqs[i].e;
 			if (!e)
 				continue;
 			e->active = true;
@@ -302,11 +303,11 @@ static uint64_t hash_values(uint64_t h, const int64_t *v, uint32_t n)
 	return h;
 }
 
-static struct tsig *sig_find(uint64_t h, uint32_t fn, uint32_t flags, uint64_t callsite,
+static struct call_signature *sig_find(uint64_t h, uint32_t fn, uint32_t flags, uint64_t callsite,
 			     const int64_t *v, uint32_t n)
 {
-	struct tsig *s;
-	HASH_FIND(hh, T.sig_index, &h, sizeof h, s);
+	struct call_signature *s;
+	HASH_FIND(hh, tracer.sig_index, &h, sizeof h, s);
 	for (; s; s = s->collide)
 		if (s->fn == fn && s->flags == flags && s->callsite == callsite && s->nvals == n &&
 		    !memcmp(s->vals, v, n * sizeof *v))
@@ -314,10 +315,10 @@ static struct tsig *sig_find(uint64_t h, uint32_t fn, uint32_t flags, uint64_t c
 	return NULL;
 }
 
-static struct tsig *sig_add(uint64_t h, uint32_t fn, uint32_t flags, uint64_t callsite,
+static struct call_signature *sig_add(uint64_t h, uint32_t fn, uint32_t flags, uint64_t callsite,
 			    const int64_t *v, uint32_t n)
 {
-	struct tsig *s = xcalloc(1, sizeof *s);
+	struct call_signature *s = xcalloc(1, sizeof *s);
 	s->hash = h;
 	s->fn = fn;
 	s->flags = flags;
@@ -325,31 +326,31 @@ static struct tsig *sig_add(uint64_t h, uint32_t fn, uint32_t flags, uint64_t ca
 	s->nvals = n;
 	s->vals = xmalloc((n ? n : 1) * sizeof *v);
 	memcpy(s->vals, v, n * sizeof *v);
-	s->term = T.nsigs;
-	struct tsig *first;
-	HASH_FIND(hh, T.sig_index, &h, sizeof h, first);
+	s->term = tracer.nsigs;
+	struct call_signature *first;
+	HASH_FIND(hh, tracer.sig_index, &h, sizeof h, first);
 	if (first) {
 		s->collide = first->collide;
 		first->collide = s;
 	} else {
-		HASH_ADD(hh, T.sig_index, hash, sizeof s->hash, s);
+		HASH_ADD(hh, tracer.sig_index, hash, sizeof s->hash, s);
 	}
-	if (T.nsigs == T.capsigs) {
-		T.capsigs = T.capsigs ? 2 * T.capsigs : 64;
-		T.sigs = xrealloc(T.sigs, T.capsigs * sizeof *T.sigs);
-		T.streams = xrealloc(T.streams, T.capsigs * sizeof *T.streams);
-		T.durs = xrealloc(T.durs, T.capsigs * sizeof *T.durs);
+	if (tracer.nsigs == tracer.capsigs) {
+		tracer.capsigs = tracer.capsigs ? 2 * tracer.capsigs : 64;
+		tracer.sigs = xrealloc(tracer.sigs, tracer.capsigs * sizeof *tracer.sigs);
+		tracer.streams = xrealloc(tracer.streams, tracer.capsigs * sizeof *tracer.streams);
+		tracer.durs = xrealloc(tracer.durs, tracer.capsigs * sizeof *tracer.durs);
 	}
-	T.sigs[T.nsigs] = s;
-	memset(&T.streams[T.nsigs], 0, sizeof T.streams[0]);
-	memset(&T.durs[T.nsigs], 0, sizeof T.durs[0]);
-	T.nsigs++;
+	tracer.sigs[tracer.nsigs] = s;
+	memset(&tracer.streams[tracer.nsigs], 0, sizeof tracer.streams[0]);
+	memset(&tracer.durs[tracer.nsigs], 0, sizeof tracer.durs[0]);
+	tracer.nsigs++;
 	return s;
 }
 
 static uint64_t stream_push(uint32_t term, int64_t v)
 {
-	struct tstream *s = &T.streams[term];
+	struct tstream *s = &tracer.streams[term];
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 8;
 		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
@@ -369,7 +370,7 @@ static void stats_add(struct dur_stats *d, double x)
 	d->sumsq += x * x;
 }
 
-static void gap_add(uint32_t prev, struct tsig *s, double gap)
+static void gap_add(uint32_t prev, struct call_signature *s, double gap)
 {
 	if (gap < 0)
 		gap = 0;
@@ -377,29 +378,29 @@ static void gap_add(uint32_t prev, struct tsig *s, double gap)
 	if (g && s->gap_prev == prev)
 		goto add;
 	uint64_t key = (uint64_t)prev << 32 | s->term;
-	HASH_FIND(hh, T.gaps, &key, sizeof key, g);
+	HASH_FIND(hh, tracer.gaps, &key, sizeof key, g);
 	if (!g) {
 		g = xcalloc(1, sizeof *g);
 		g->key = key;
-		HASH_ADD(hh, T.gaps, key, sizeof g->key, g);
+		HASH_ADD(hh, tracer.gaps, key, sizeof g->key, g);
 	}
 	s->gap = g;
 	s->gap_prev = prev;
 add:
 	stats_add(&g->s, gap);
-	hist_add(&g->h, gap, (uint32_t)T.hist_bins);
+	hist_add(&g->h, gap, (uint32_t)tracer.hist_bins);
 }
 
 /* ---- the raw log: every call as text, for checking the compressed trace ----------------------- */
 
-static void raw_log(struct tcall *c, struct reqent *wildcard)
+static void raw_log(struct tcall *c, struct request_entry *wildcard)
 {
 	static struct buf line;
 	struct event_view ev = {
 		.fn = &ladder_functions[c->fn],
 		.vals = c->vals,
 		.nvals = c->nvals,
-		.rank = (uint32_t)T.rank,
+		.rank = (uint32_t)tracer.rank,
 		.req_key = c->req_key,
 	};
 	buf_reset(&line);
@@ -412,27 +413,27 @@ static void raw_log(struct tcall *c, struct reqent *wildcard)
 	ev.strings = names;
 	ev.nstrings = nnames;
 	event_format(&ev, &line);
-	long at = ftell(T.raw_log);
+	long at = ftell(tracer.raw_log);
 	if (wildcard && at >= 0) {
 		const char *p = memmem(line.data, line.len, "ANY_SOURCE@", 11);
 		wildcard->raw_offset = p ? at + (long)(p - (const char *)line.data) + 11 : -1;
 	}
 	buf_put_u8(&line, '\n');
-	fwrite(line.data, 1, line.len, T.raw_log);
+	fwrite(line.data, 1, line.len, tracer.raw_log);
 }
 
-void trace_patch_source(struct reqent *e, const MPI_Status *st)
+void trace_patch_source(struct request_entry *e, const MPI_Status *st)
 {
 	int64_t rel = trace_rel_world(e->ci, st->MPI_SOURCE);
-	if (e->patch_term < T.nsigs && e->patch_index < T.streams[e->patch_term].n)
-		T.streams[e->patch_term].v[e->patch_index] = rel;
-	if (T.raw_log && e->raw_offset >= 0) {
+	if (e->patch_term < tracer.nsigs && e->patch_index < tracer.streams[e->patch_term].n)
+		tracer.streams[e->patch_term].v[e->patch_index] = rel;
+	if (tracer.raw_log && e->raw_offset >= 0) {
 		char tmp[32];
-		snprintf(tmp, sizeof tmp, "%-*lld", ACTUAL_SOURCE_WIDTH, (long long)(rel + T.rank));
-		long end = ftell(T.raw_log);
-		fseek(T.raw_log, e->raw_offset, SEEK_SET);
-		fwrite(tmp, 1, ACTUAL_SOURCE_WIDTH, T.raw_log);
-		fseek(T.raw_log, end, SEEK_SET);
+		snprintf(tmp, sizeof tmp, "%-*lld", ACTUAL_SOURCE_WIDTH, (long long)(rel + tracer.rank));
+		long end = ftell(tracer.raw_log);
+		fseek(tracer.raw_log, e->raw_offset, SEEK_SET);
+		fwrite(tmp, 1, ACTUAL_SOURCE_WIDTH, tracer.raw_log);
+		fseek(tracer.raw_log, end, SEEK_SET);
 	}
 }
 
@@ -465,17 +466,18 @@ static struct base *base_of(struct tcall *c, uint64_t callsite, uint32_t flags)
 
 static bool same_as_last_poll(struct tcall *c)
 {
-	return T.last_poll_nvals == c->nvals && !memcmp(T.last_poll_vals, c->vals, c->nvals * sizeof *c->vals);
+	return tracer.last_poll_nvals == c->nvals &&
+	       !memcmp(tracer.last_poll_vals, c->vals, c->nvals * sizeof *c->vals);
 }
 
 static void remember_poll(struct tcall *c)
 {
-	if (c->nvals > T.last_poll_cap) {
-		T.last_poll_cap = c->nvals;
-		T.last_poll_vals = xrealloc(T.last_poll_vals, c->nvals * sizeof *c->vals);
+	if (c->nvals > tracer.last_poll_cap) {
+		tracer.last_poll_cap = c->nvals;
+		tracer.last_poll_vals = xrealloc(tracer.last_poll_vals, c->nvals * sizeof *c->vals);
 	}
-	memcpy(T.last_poll_vals, c->vals, c->nvals * sizeof *c->vals);
-	T.last_poll_nvals = c->nvals;
+	memcpy(tracer.last_poll_vals, c->vals, c->nvals * sizeof *c->vals);
+	tracer.last_poll_nvals = c->nvals;
 }
 
 static struct site_cache *site_of_call(uint64_t callsite, uint32_t fn)
@@ -514,14 +516,14 @@ static void site_remember(struct site_cache *sc, const struct tcall *c, uint64_t
 	sc->valid = true;
 }
 
-/* the call's signature in S.sig: its values with streamed groups replaced by SV_STREAMED (an
+/* the call's signature in scratch.sig: its values with streamed groups replaced by SV_STREAMED (an
  * array by one marker). Marks each group SM_ALWAYS (goes to the stream) or SM_NONE; returns the
  * signature's length and sets *any_streamed. */
 static uint32_t build_signature(struct tcall *c, bool stream_adaptive, bool *any_streamed)
 {
-	if (c->nvals > S.capsig) {
-		S.capsig = c->nvals * 2;
-		S.sig = xrealloc(S.sig, S.capsig * sizeof *S.sig);
+	if (c->nvals > scratch.capsig) {
+		scratch.capsig = c->nvals * 2;
+		scratch.sig = xrealloc(scratch.sig, scratch.capsig * sizeof *scratch.sig);
 	}
 	uint32_t n = 0;
 	*any_streamed = false;
@@ -530,15 +532,15 @@ static uint32_t build_signature(struct tcall *c, bool stream_adaptive, bool *any
 		bool streamed = gr->mode == SM_ALWAYS || (gr->mode == SM_ADAPTIVE && stream_adaptive);
 		if (!streamed) {
 			if (gr->width == 1)
-				S.sig[n] = c->vals[gr->start];
+				scratch.sig[n] = c->vals[gr->start];
 			else
-				memcpy(S.sig + n, c->vals + gr->start, gr->width * sizeof *S.sig);
+				memcpy(scratch.sig + n, c->vals + gr->start, gr->width * sizeof *scratch.sig);
 			n += gr->width;
 		} else if (param_kind_is_array(gr->kind)) {
-			S.sig[n++] = SV_STREAMED;
+			scratch.sig[n++] = SV_STREAMED;
 		} else {
 			for (uint32_t i = 0; i < gr->width; i++)
-				S.sig[n++] = SV_STREAMED;
+				scratch.sig[n++] = SV_STREAMED;
 		}
 		gr->mode = streamed ? SM_ALWAYS : SM_NONE;
 		*any_streamed |= streamed;
@@ -553,7 +555,8 @@ static uint32_t name_created_request(struct tcall *c, struct site_cache *sc, boo
 				     uint32_t flags, uint32_t n, bool made_request)
 {
 	if (!hit || !sc->pool) {
-		sc->req_key = run_signature_req_key(c->fn, callsite, flags, &ladder_functions[c->fn], S.sig, n);
+		sc->req_key = run_signature_req_key(c->fn, callsite, flags, &ladder_functions[c->fn],
+						    scratch.sig, n);
 		sc->pool = req_pool(sc->req_key);
 	}
 	c->req_key = sc->req_key;
@@ -568,23 +571,24 @@ static uint32_t name_created_request(struct tcall *c, struct site_cache *sc, boo
 	uint32_t pos = 0;
 	for (int32_t g = 0; g < c->req_out_group; g++)
 		pos += c->groups[g].mode == SM_ALWAYS && param_kind_is_array(c->groups[g].kind) ? 1 : c->groups[g].width;
-	S.sig[pos] = v;
+	scratch.sig[pos] = v;
 	return slot;
 }
 
 /* the signature's entry in the call signature table, added when new; a new variant of a base
  * may switch the base to streaming */
-static struct tsig *signature_entry(struct tcall *c, struct site_cache *sc, struct base *b, uint64_t callsite,
-				    uint32_t flags, uint32_t n)
+static struct call_signature *signature_entry(struct tcall *c, struct site_cache *sc, struct base *b,
+					      uint64_t callsite, uint32_t flags, uint32_t n)
 {
-	struct tsig *s = sc->last;
-	if (s && s->nvals == n && !memcmp(s->vals, S.sig, n * sizeof *S.sig))
+	struct call_signature *s = sc->last;
+	if (s && s->nvals == n && !memcmp(s->vals, scratch.sig, n * sizeof *scratch.sig))
 		return s;
-	uint64_t h = hash_values(hash_combine(hash_combine(hash_mix64(c->fn + 1), callsite), flags), S.sig, n);
-	s = sig_find(h, c->fn, flags, callsite, S.sig, n);
+	uint64_t h = hash_combine(hash_combine(hash_mix64(c->fn + 1), callsite), flags);
+	h = hash_values(h, scratch.sig, n);
+	s = sig_find(h, c->fn, flags, callsite, scratch.sig, n);
 	if (!s) {
-		s = sig_add(h, c->fn, flags, callsite, S.sig, n);
-		if (b && !b->streaming && ++b->variants > (uint32_t)T.stream_after)
+		s = sig_add(h, c->fn, flags, callsite, scratch.sig, n);
+		if (b && !b->streaming && ++b->variants > (uint32_t)tracer.stream_after)
 			b->streaming = true;
 	}
 	sc->last = s;
@@ -593,9 +597,9 @@ static struct tsig *signature_entry(struct tcall *c, struct site_cache *sc, stru
 
 /* the request the call created: a persistent one carries the call's bytes to each MPI_Start, a
  * receive from ANY_SOURCE gets its actual source patched in at completion (returned) */
-static struct reqent *register_request(struct tcall *c, struct site_cache *sc, uint32_t slot)
+static struct request_entry *register_request(struct tcall *c, struct site_cache *sc, uint32_t slot)
 {
-	struct reqent *e = req_add(c->req_out, *c->req_out, c->req_key, sc->pool, slot);
+	struct request_entry *e = req_add(c->req_out, *c->req_out, c->req_key, sc->pool, slot);
 	e->persistent = c->req_persistent;
 	e->ci = c->ci;
 	if (e->persistent) {   /* accounted at each MPI_Start */
@@ -616,7 +620,7 @@ static struct reqent *register_request(struct tcall *c, struct site_cache *sc, u
 
 /* the streamed groups' values to the terminal's stream; a wildcard receive remembers where its
  * actual source went */
-static void push_streamed_values(struct tcall *c, uint32_t term, struct reqent *wildcard)
+static void push_streamed_values(struct tcall *c, uint32_t term, struct request_entry *wildcard)
 {
 	for (uint32_t g = 0; g < c->ngroups; g++) {
 		struct tgroup *gr = &c->groups[g];
@@ -634,48 +638,50 @@ static void push_streamed_values(struct tcall *c, uint32_t term, struct reqent *
 
 /* value streams and the grammar; a repeat of the last failed poll only counts up its run */
 static void append_to_grammar(struct tcall *c, uint32_t term, bool failed_poll, bool any_streamed,
-			      struct reqent *wildcard)
+			      struct request_entry *wildcard)
 {
-	if (failed_poll && T.have_last && T.last_failed_poll && T.last_term == term && same_as_last_poll(c)) {
-		T.streams[term].v[T.last_poll_index]++;
+	if (failed_poll && tracer.have_last && tracer.last_failed_poll && tracer.last_term == term &&
+	    same_as_last_poll(c)) {
+		tracer.streams[term].v[tracer.last_poll_index]++;
 		return;
 	}
 	if (failed_poll) {
-		T.last_poll_index = stream_push(term, 1);
+		tracer.last_poll_index = stream_push(term, 1);
 		remember_poll(c);
 	}
 	if (any_streamed)
 		push_streamed_values(c, term, wildcard);
-	sequitur_append(T.grammar, term);
-	T.last_term = term;
-	T.have_last = true;
-	T.last_failed_poll = failed_poll;
+	sequitur_append(tracer.grammar, term);
+	tracer.last_term = term;
+	tracer.have_last = true;
+	tracer.last_failed_poll = failed_poll;
 }
 
 /* duration, the compute gap before the call, profile, timestamps and the raw log */
-static void account_time(struct tcall *c, struct tsig *s, struct site_cache *sc, struct reqent *wildcard)
+static void account_time(struct tcall *c, struct call_signature *s, struct site_cache *sc,
+			 struct request_entry *wildcard)
 {
 	uint32_t term = s->term;
 	double dur = c->t_returned - c->t_invoke;
-	stats_add(&T.durs[term], dur);
-	if (T.events == 0)
+	stats_add(&tracer.durs[term], dur);
+	if (tracer.events == 0)
 		gap_add(RUN_NO_PREV, s, 0);
 	else
-		gap_add(T.prev_call, s, c->t_begin - T.last_end);
-	T.prev_call = term;
+		gap_add(tracer.prev_call, s, c->t_begin - tracer.last_end);
+	tracer.prev_call = term;
 	trace_profile_call(c, dur, &sc->hint);
-	if (T.timestamps) {
+	if (tracer.timestamps) {
 		/* MPI_Init starts before the clock's origin: its start is 0, not a wrapped negative */
-		double since_origin = c->t_invoke - T.t0;
+		double since_origin = c->t_invoke - tracer.t0;
 		uint64_t start = since_origin > 0 ? (uint64_t)(since_origin * 1e9) : 0;
-		uint64_t last = (uint64_t)(T.ts_last_start * 1e9);
-		buf_put_uv(&T.ts_buf, start >= last ? start - last : 0);
-		buf_put_uv(&T.ts_buf, (uint64_t)(dur * 1e9));
-		T.ts_last_start = (double)start * 1e-9;
+		uint64_t last = (uint64_t)(tracer.ts_last_start * 1e9);
+		buf_put_uv(&tracer.ts_buf, start >= last ? start - last : 0);
+		buf_put_uv(&tracer.ts_buf, (uint64_t)(dur * 1e9));
+		tracer.ts_last_start = (double)start * 1e-9;
 	}
-	if (T.raw_log)
+	if (tracer.raw_log)
 		raw_log(c, wildcard);
-	T.events++;
+	tracer.events++;
 }
 
 static void record_call(struct tcall *c)
@@ -697,9 +703,9 @@ static void record_call(struct tcall *c)
 	bool made_request = c->req_out && *c->req_out != MPI_REQUEST_NULL;
 	if (c->req_out_group >= 0)
 		slot = name_created_request(c, sc, hit, callsite, flags, n, made_request);
-	struct tsig *s = signature_entry(c, sc, b, callsite, flags, n);
+	struct call_signature *s = signature_entry(c, sc, b, callsite, flags, n);
 	c->terminal = s->term;
-	struct reqent *wildcard = made_request ? register_request(c, sc, slot) : NULL;
+	struct request_entry *wildcard = made_request ? register_request(c, sc, slot) : NULL;
 	if (!c->record)
 		return;
 	append_to_grammar(c, s->term, failed_poll, any_streamed, wildcard);
@@ -711,6 +717,8 @@ static void record_call(struct tcall *c)
 
 static void account_volume(struct tcall *c)
 {
+	if (rp_fninfo[c->fn].vol == VOL_NONE)
+		return;   /* most calls: completions, queries, communicator management */
 	const struct fn_desc *d = &ladder_functions[c->fn];
 	const int64_t *params[FN_MAXPARAMS] = {0};
 	uint32_t group = 0;
@@ -721,7 +729,7 @@ static void account_volume(struct tcall *c)
 		assert(group < c->ngroups);
 		params[p] = c->vals + c->groups[group++].start;
 	}
-	struct vol_ctx ctx = {.world_rank = T.rank};
+	struct vol_ctx ctx = {.world_rank = tracer.rank};
 	if (c->ci) {
 		ctx.inter = c->ci->inter;
 		ctx.size = c->ci->inter ? c->ci->remote_size : c->ci->size;
@@ -744,22 +752,22 @@ void tcall_end(struct tcall *c)
 	if (c->record) {
 		double now = trace_now();
 		profile_overhead((c->t_invoke - c->t_begin) + (now - c->t_returned));
-		T.last_end = now;
+		tracer.last_end = now;
 	}
-	S.in_call = 0;
-	if (T.multithreaded)
-		pthread_mutex_unlock(&T.lock);
+	scratch.in_call = 0;
+	if (tracer.multithreaded)
+		pthread_mutex_unlock(&tracer.lock);
 }
 
 void trace_count_unknown(int idx)
 {
-	if (T.state != 1 || T.paused || S.in_call)
+	if (tracer.state != 1 || tracer.paused || scratch.in_call)
 		return;
-	if (T.multithreaded)
-		pthread_mutex_lock(&T.lock);
+	if (tracer.multithreaded)
+		pthread_mutex_lock(&tracer.lock);
 	profile_unknown(idx);
-	if (T.multithreaded)
-		pthread_mutex_unlock(&T.lock);
+	if (tracer.multithreaded)
+		pthread_mutex_unlock(&tracer.lock);
 }
 
 void record_fini(void)
@@ -775,26 +783,26 @@ void record_fini(void)
 		free(e->s);
 		free(e);
 	}
-	HASH_CLEAR(hh, T.sig_index);
-	for (uint32_t i = 0; i < T.nsigs; i++) {
-		free(T.sigs[i]->vals);
-		free(T.sigs[i]);
-		free(T.streams[i].v);
+	HASH_CLEAR(hh, tracer.sig_index);
+	for (uint32_t i = 0; i < tracer.nsigs; i++) {
+		free(tracer.sigs[i]->vals);
+		free(tracer.sigs[i]);
+		free(tracer.streams[i].v);
 	}
-	free(T.sigs);
-	free(T.streams);
-	free(T.durs);
+	free(tracer.sigs);
+	free(tracer.streams);
+	free(tracer.durs);
 	struct gaphist *g, *gtmp;
-	HASH_ITER(hh, T.gaps, g, gtmp) {
-		HASH_DEL(T.gaps, g);
+	HASH_ITER(hh, tracer.gaps, g, gtmp) {
+		HASH_DEL(tracer.gaps, g);
 		free(g->h.bins);
 		free(g);
 	}
-	free(T.last_poll_vals);
+	free(tracer.last_poll_vals);
 	for (int i = 0; i < SITE_CACHE; i++) {
 		free(site_cache[i].vals);
 		memset(&site_cache[i], 0, sizeof site_cache[i]);
 	}
-	sequitur_free(T.grammar);
-	T.grammar = NULL;
+	sequitur_free(tracer.grammar);
+	tracer.grammar = NULL;
 }

@@ -19,7 +19,7 @@
 
 struct bucket {                /* entries sharing a handle value, oldest first */
 	MPI_Request handle;
-	struct reqent *first;
+	struct request_entry *first;
 	UT_hash_handle hh;
 };
 
@@ -55,7 +55,7 @@ void *req_pool(uint64_t key) { return pool_get(key); }
 uint32_t req_pool_take(void *pool) { return (uint32_t)idpool_take(&((struct pool *)pool)->ids, 0); }
 
 /* entries and buckets are recycled: requests come and go at every call of a loop */
-static struct reqent *free_entries;
+static struct request_entry *free_entries;
 static struct bucket *free_buckets;
 
 static struct bucket *bucket_find(MPI_Request h)
@@ -65,22 +65,22 @@ static struct bucket *bucket_find(MPI_Request h)
 	return b;
 }
 
-struct reqent *req_lookup(MPI_Request *where, MPI_Request handle)
+struct request_entry *req_lookup(MPI_Request *where, MPI_Request handle)
 {
 	if (handle == MPI_REQUEST_NULL)
 		return NULL;
 	struct bucket *b = bucket_find(handle);
 	if (!b)
 		return NULL;
-	for (struct reqent *e = b->first; e; e = e->next)
+	for (struct request_entry *e = b->first; e; e = e->next)
 		if (e->where == where)
 			return e;
 	return b->first;
 }
 
-struct reqent *req_add(MPI_Request *where, MPI_Request handle, uint64_t key, void *pool, uint32_t slot)
+struct request_entry *req_add(MPI_Request *where, MPI_Request handle, uint64_t key, void *pool, uint32_t slot)
 {
-	struct reqent *e = free_entries;
+	struct request_entry *e = free_entries;
 	if (e)
 		free_entries = e->next;
 	else
@@ -104,7 +104,7 @@ struct reqent *req_add(MPI_Request *where, MPI_Request handle, uint64_t key, voi
 		b->handle = handle;
 		HASH_ADD(hh, buckets, handle, sizeof b->handle, b);
 	}
-	struct reqent **tail = &b->first;
+	struct request_entry **tail = &b->first;
 	while (*tail)
 		tail = &(*tail)->next;
 	*tail = e;
@@ -112,24 +112,24 @@ struct reqent *req_add(MPI_Request *where, MPI_Request handle, uint64_t key, voi
 	return e;
 }
 
-static void unlink_entry(struct reqent *e)
+static void unlink_entry(struct request_entry *e)
 {
 	struct bucket *b = bucket_find(e->handle);
 	if (!b)
 		return;
-	for (struct reqent **p = &b->first; *p; p = &(*p)->next)
+	for (struct request_entry **p = &b->first; *p; p = &(*p)->next)
 		if (*p == e) {
 			*p = e->next;
 			break;
 		}
 	if (!b->first) {
 		HASH_DEL(buckets, b);
-		b->first = (struct reqent *)free_buckets;
+		b->first = (struct request_entry *)free_buckets;
 		free_buckets = b;
 	}
 }
 
-void req_free(struct reqent *e)
+void req_free(struct request_entry *e)
 {
 	unlink_entry(e);
 	idpool_give(&((struct pool *)e->pool_ptr)->ids, e->slot);
@@ -143,7 +143,7 @@ void req_fini(void)
 	struct bucket *b, *btmp;
 	HASH_ITER(hh, buckets, b, btmp) {
 		while (b->first) {
-			struct reqent *e = b->first;
+			struct request_entry *e = b->first;
 			b->first = e->next;
 			free(e);
 		}
@@ -151,7 +151,7 @@ void req_fini(void)
 		free(b);
 	}
 	while (free_entries) {
-		struct reqent *e = free_entries;
+		struct request_entry *e = free_entries;
 		free_entries = e->next;
 		free(e);
 	}
@@ -169,7 +169,7 @@ void req_fini(void)
 	outstanding = 0;
 }
 
-void req_complete(struct reqent *e, const MPI_Status *st)
+void req_complete(struct request_entry *e, const MPI_Status *st)
 {
 	if (e->wildcard && st)
 		trace_patch_source(e, st);

@@ -59,12 +59,12 @@ struct tgroup {
 	uint8_t kind, mode;
 };
 
-struct reqent;
+struct request_entry;
 
 struct reqref {
 	MPI_Request *where;     /* the application's variable */
 	MPI_Request handle;     /* its value before the call */
-	struct reqent *e;       /* our record of it, or NULL when unknown / null */
+	struct request_entry *e;       /* our record of it, or NULL when unknown / null */
 };
 
 struct comm_info;
@@ -221,10 +221,9 @@ void obj_release_dtype(struct tcall *c);
 void obj_release_group(struct tcall *c);
 void obj_release_op(struct tcall *c);
 void obj_release_msg(MPI_Message m);
-int obj_type_size(MPI_Datatype t);
 
 /* ---- requests (request_names.c) ------------------------------------------------------------------ */
-struct reqent {
+struct request_entry {
 	MPI_Request handle;
 	MPI_Request *where;
 	uint64_t pool;           /* the creating signature's request pool key */
@@ -238,19 +237,20 @@ struct reqent {
 	struct comm_info *ci;
 	uint64_t bytes_sent, bytes_recv;   /* persistent requests: accounted at each start */
 	uint32_t msgs_sent, msgs_recv;
-	struct reqent *next;     /* entries sharing a handle value */
+	struct request_entry *next;     /* entries sharing a handle value */
 };
 void req_init(void);
 void req_fini(void);
-struct reqent *req_lookup(MPI_Request *where, MPI_Request handle);
+struct request_entry *req_lookup(MPI_Request *where, MPI_Request handle);
 void *req_pool(uint64_t key);                 /* the pool of a request pool key */
 uint32_t req_pool_take(void *pool);
-struct reqent *req_add(MPI_Request *where, MPI_Request handle, uint64_t key, void *pool, uint32_t slot);
-void req_complete(struct reqent *e, const MPI_Status *st);
-void req_free(struct reqent *e);
+struct request_entry *req_add(MPI_Request *where, MPI_Request handle, uint64_t key, void *pool,
+			      uint32_t slot);
+void req_complete(struct request_entry *e, const MPI_Status *st);
+void req_free(struct request_entry *e);
 size_t req_outstanding(void);
 /* a completed receive from ANY_SOURCE: record where it came from (record.c) */
-void trace_patch_source(struct reqent *e, const MPI_Status *st);
+void trace_patch_source(struct request_entry *e, const MPI_Status *st);
 
 /* ---- call sites (callsite.c) ---------------------------------------------------------------- */
 void callsite_init(int depth);
@@ -277,14 +277,14 @@ struct gaphist {
 };
 
 /* an entry of the call signature table: one terminal of the grammar */
-struct tsig {
+struct call_signature {
 	uint64_t hash;
 	uint32_t fn, flags;
 	uint64_t callsite;
 	uint32_t nvals;
 	int64_t *vals;
 	uint32_t term;
-	struct tsig *collide;        /* another signature with the same hash */
+	struct call_signature *collide;        /* another signature with the same hash */
 	uint32_t gap_prev;           /* the gap histogram of the last (previous call, this call) */
 	struct gaphist *gap;
 	UT_hash_handle hh;
@@ -303,9 +303,9 @@ struct tracer {
 	int callsite_depth, stream_after, hist_bins;
 	bool profile_ranks;          /* keep every rank's exclusive times, not only statistics */
 	/* signature table */
-	struct tsig **sigs;          /* by terminal */
+	struct call_signature **sigs;          /* by terminal */
 	uint32_t nsigs, capsigs;
-	struct tsig *sig_index;      /* hash index (uthash head) */
+	struct call_signature *sig_index;      /* hash index (uthash head) */
 	struct sequitur *grammar;
 	struct tstream *streams;     /* by terminal */
 	struct dur_stats *durs;      /* by terminal */
@@ -328,7 +328,7 @@ struct tracer {
 	bool output_broken;
 };
 
-extern struct tracer T;
+extern struct tracer tracer;
 
 void trace_count_unknown(int idx);
 extern const char *const trace_unknown_names[];

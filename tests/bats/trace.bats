@@ -291,3 +291,4 @@ within() {   # within PERCENT A B
 	# the number of signatures does not follow the number of polls
 	[ "$("$LADDER" inspect --json p.h5 | jq .signatures)" -lt 20 ]
 }
+
