@@ -26,6 +26,8 @@ struct px_call {
 	char len[PROXY_MAXP][EXPR];   /* arrays: their length */
 	int64_t comm_id;              /* the call's communicator, -1 none */
 	int pool;                     /* the pool of the requests it creates, -1 none */
+	bool keeps;                   /* completes one of an array it keeps between calls */
+	int site;                     /* the call site's index (kept arrays) */
 	char comm[EXPR];
 	bool any_source, poll, failed;
 	int indent;
@@ -175,7 +177,11 @@ static bool streamed_array(struct px_call *c, uint32_t p, enum param_kind k)
 		line(c, &c->pre, "MPI_Request *%s_at[%s_n + 1];", name, name);
 		line(c, &c->pre, "for (int i = 0; i < %s_n; i++) {", name);
 		line(c, &c->pre, "\tlong long key = next_value(&values_%u), slot = next_value(&values_%u);", c->sig, c->sig);
-		line(c, &c->pre, "\t%s_at[i] = request_named(pool_keys, %u, key, slot);", name, c->g->npools);
+		if (c->keeps)
+			line(c, &c->pre, "\t%s_at[i] = kept(%d, i, key == RECORDED_NULL ? NULL : request_named(pool_keys, %u, key, slot));",
+			     name, c->site, c->g->npools);
+		else
+			line(c, &c->pre, "\t%s_at[i] = request_named(pool_keys, %u, key, slot);", name, c->g->npools);
 		line(c, &c->pre, "\t%s[i] = *%s_at[i];", name, name);
 		line(c, &c->pre, "}");
 		line(c, &c->post, "for (int i = 0; i < %s_n; i++)", name);
@@ -232,10 +238,15 @@ static bool constant_array(struct px_call *c, uint32_t p, enum param_kind k, con
 	for (int64_t i = 0; i < n; i++) {
 		if (k == PK_REQS) {
 			int pool = pool_index(c, v[1 + 2 * i]);
+			char named[EXPR / 2];
 			if (v[1 + 2 * i] == SV_NULL || pool < 0)
-				snprintf(e, EXPR, "request(-1, -1)");
+				snprintf(named, sizeof named, c->keeps ? "NULL" : "request(-1, -1)");
 			else
-				snprintf(e, EXPR, "request(%d, %" PRId64 ")", pool, v[2 + 2 * i]);
+				snprintf(named, sizeof named, "request(%d, %" PRId64 ")", pool, v[2 + 2 * i]);
+			if (c->keeps)
+				snprintf(e, EXPR, "kept(%d, %" PRId64 ", %s)", c->site, i, named);
+			else
+				snprintf(e, EXPR, "%s", named);
 		} else
 			element_text(c, k, v + 1 + width * i, e);
 		px_printf(&b, "%s%s", i ? ", " : "", e);
@@ -400,9 +411,9 @@ static void buffer_text(struct px_call *c, uint32_t p, const int64_t *v)
 	const char *region = sh->send ? "SEND" : "RECV";
 	char bytes[2 * EXPR + 64] = "0";
 	if (sh->count >= 0 && c->d->params[sh->count].kind == PK_INT)
-		snprintf(bytes, sizeof bytes, "(long)%s", c->arg[sh->count]);
+		snprintf(bytes, sizeof bytes, "%s", c->arg[sh->count]);
 	else if (sh->count >= 0 && c->d->params[sh->count].kind == PK_COUNTS)
-		snprintf(bytes, sizeof bytes, "span(%s, %s, %s) * (long)extent(%s)", c->arg[sh->count],
+		snprintf(bytes, sizeof bytes, "bytes(span(%s, %s, %s), %s)", c->arg[sh->count],
 			 sh->displs >= 0 ? c->arg[sh->displs] : "NULL", c->len[sh->count][0] ? c->len[sh->count] : "0",
 			 sh->dtype >= 0 ? c->arg[sh->dtype] : "MPI_BYTE");
 	else if (sh->count >= 0) {
@@ -410,12 +421,9 @@ static void buffer_text(struct px_call *c, uint32_t p, const int64_t *v)
 				 : sh->mult == PROXY_MULT_ONE ? "" : " * degree_bound(%s)";
 		char m[EXPR + 32];
 		snprintf(m, sizeof m, mult, c->comm[0] ? c->comm : "MPI_COMM_WORLD");
-		snprintf(bytes, sizeof bytes, "(long)%s * (long)extent(%s)%s", c->arg[sh->count],
-			 sh->dtype >= 0 ? c->arg[sh->dtype] : "MPI_BYTE", m);
+		snprintf(bytes, sizeof bytes, "bytes(%s%s, %s)", c->arg[sh->count], m,
+			 sh->dtype >= 0 ? c->arg[sh->dtype] : "MPI_BYTE");
 	}
-	/* a negative or symbolic count sizes nothing */
-	if (!strcmp(bytes, "(long)0 * (long)extent(MPI_BYTE)"))
-		snprintf(bytes, sizeof bytes, "0");
 	snprintf(arg, EXPR, "buffer(%s, %s)", region, bytes);
 }
 
@@ -490,6 +498,11 @@ static bool prepare(struct px_call *c)
 		return px_refuse(g, c->sig, "recorded with %u parameters, ladder's table has %u", c->d->nparams,
 				 c->shape->nparams);
 	c->poll = (c->d->flags & FNF_POLL) != 0;
+	c->keeps = !strcmp(c->d->name, "MPI_Waitany") || !strcmp(c->d->name, "MPI_Waitsome") ||
+		   !strcmp(c->d->name, "MPI_Testany") || !strcmp(c->d->name, "MPI_Testsome");
+	for (uint32_t i = 0; i < g->r->ncallsites; i++)
+		if (g->r->callsites[i].id == s->callsite)
+			c->site = (int)i;
 	for (uint32_t p = 0; p < c->d->nparams && c->comm_id < 0; p++) {
 		if (c->d->params[p].kind != PK_COMM)
 			continue;
