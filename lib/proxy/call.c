@@ -14,7 +14,7 @@
 #include "proxy/shapes.h"
 #include "util/hash.h"
 
-#define EXPR 200
+#define EXPR 400
 
 struct px_call {
 	struct proxy_gen *g;
@@ -49,7 +49,7 @@ static void line(struct px_call *c, struct buf *b, const char *fmt, ...)
 static bool fail(struct px_call *c, const char *why)
 {
 	if (!c->failed)
-		px_refuse(c->g, c->sig, "parameter %s", why);
+		px_refuse(c->g, c->sig, "%s", why);
 	c->failed = true;
 	return false;
 }
@@ -122,7 +122,8 @@ static void handle_text(enum param_kind k, const int64_t *v, char *out, size_t o
 
 static void streamed_scalar(struct px_call *c, uint32_t p, enum param_kind k)
 {
-	const char *name = c->d->params[p].name;
+	char name[64];   /* not a name proxy.h uses (count, peer, root ...) */
+	snprintf(name, sizeof name, "%s_value", c->d->params[p].name);
 	char *arg = c->arg[p];
 	line(c, &c->pre, "long long %s = next_value(&values_%u);", name, c->sig);
 	if (param_kind_width(k) == 2)
@@ -295,6 +296,22 @@ static bool scratch_text(struct px_call *c, uint32_t p)
 
 static const char *string_of(struct px_call *c, int64_t id);
 
+/* a communicator, datatype, group or op the program will have: predefined or created by a call */
+static bool handle_known(struct px_call *c, enum param_kind k, int64_t id)
+{
+	static const char *const what[] = {"communicator", "datatype", "group", "op"};
+	int which = k == PK_COMM ? PX_COMM : k == PK_DTYPE ? PX_TYPE : k == PK_GROUP ? PX_GROUP : k == PK_OP ? PX_OP : -1;
+	int64_t first = k == PK_COMM ? COMM_ID_FIRST_USER : k == PK_DTYPE ? DTYPE_ID_FIRST_USER
+		      : k == PK_OP ? OP_ID_FIRST_USER : 0;
+	if (which < 0 || sv_is_symbolic(id) || id < first)
+		return true;
+	if (id < PROXY_MAX_HANDLES && c->g->created[which][id])
+		return true;
+	px_refuse(c->g, c->sig, "%s #%" PRId64 " is used but no call of the run created it", what[which], id);
+	c->failed = true;
+	return false;
+}
+
 static bool constant_scalar(struct px_call *c, uint32_t p, enum param_kind k, const int64_t *v)
 {
 	char *arg = c->arg[p];
@@ -329,6 +346,8 @@ static bool constant_scalar(struct px_call *c, uint32_t p, enum param_kind k, co
 		return true;
 	case PK_COMM: case PK_DTYPE: case PK_OP: case PK_GROUP: case PK_MSG: {
 		char h[EXPR / 2];
+		if (!handle_known(c, k, v[0]))
+			return false;
 		handle_text(k, v, h, sizeof h);
 		snprintf(arg, EXPR, "%s%s", pointer ? "&" : "", h);
 		return true;
@@ -339,6 +358,8 @@ static bool constant_scalar(struct px_call *c, uint32_t p, enum param_kind k, co
 			snprintf(arg, EXPR, "(%s)(scratch + %u * 4096)", c->shape->p[p].ctype, p % 16);
 			return true;
 		}
+		if (v[0] < 0 || v[0] >= (k == PK_NEWCOMM ? PROXY_MAX_COMMS : PROXY_MAX_HANDLES))
+			return fail(c, "a handle id beyond the program's tables");
 		handle_text(k == PK_MSG_OUT ? PK_MSG : k, v, h, sizeof h);
 		snprintf(arg, EXPR, "&%s", h);
 		if (k == PK_NEWCOMM)
@@ -406,7 +427,7 @@ static void buffer_text(struct px_call *c, uint32_t p, const int64_t *v)
 	const struct proxy_param_shape *sh = &c->shape->p[p];
 	char *arg = c->arg[p];
 	if (v && v[0] == BUF_IN_PLACE) { snprintf(arg, EXPR, "MPI_IN_PLACE"); return; }
-	if (v && v[0] == BUF_BOTTOM) { snprintf(arg, EXPR, "MPI_BOTTOM"); return; }
+	if (v && v[0] == BUF_BOTTOM) { snprintf(arg, EXPR, "MPI_BOTTOM"); return; }   /* refused by parameter_text */
 	if (v && v[0] == BUF_NULL) { snprintf(arg, EXPR, "NULL"); return; }
 	const char *region = sh->send ? "SEND" : "RECV";
 	char bytes[2 * EXPR + 64] = "0";
@@ -433,8 +454,13 @@ static bool parameter_text(struct px_call *c, uint32_t p)
 {
 	enum param_kind k = c->d->params[p].kind;
 	const char *ctype = c->shape->p[p].ctype;
-	if (k == PK_BUF)
+	if (k == PK_BUF) {
+		uint32_t w;
+		const int64_t *v = px_group_values(c->g, c->sig, p, &w);
+		if (v && v[0] == BUF_BOTTOM)
+			return fail(c, "a buffer at MPI_BOTTOM: its datatype holds addresses of the application's memory");
 		return true;
+	}
 	if (k == PK_STATUS) {
 		snprintf(c->arg[p], EXPR, strncmp(c->d->params[p].name, "array_of", 8) ? "MPI_STATUS_IGNORE"
 											: "MPI_STATUSES_IGNORE");

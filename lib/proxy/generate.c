@@ -183,8 +183,10 @@ bool proxy_generate(const struct run *r, const struct proxy_options *o, const ch
 	if (!ok)
 		snprintf(why, whylen, "the run has no call sequences (a profile-only run)");
 	ok = ok && px_pools_build(&g) && find_init(&g) && check_ranklists(&g);
-	if (ok)
+	if (ok) {
 		mark_streamed(&g);
+		px_created_build(&g);
+	}
 	ok = ok && check_calls(&g);
 	if (ok) {
 		emit_header(&g, o);

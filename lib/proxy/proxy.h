@@ -42,6 +42,10 @@ struct proxy_pool {           /* a request pool of the trace (the requests of on
 	uint32_t sig;             /* a signature creating them */
 };
 
+#define PROXY_MAX_COMMS 256       /* the program's tables (runtime.inc: MAX_COMMS, MAX_HANDLES) */
+#define PROXY_MAX_HANDLES 1024
+enum { PX_COMM, PX_TYPE, PX_GROUP, PX_OP };
+
 struct proxy_gen {
 	const struct run *r;
 	struct buf text;          /* proxy.c being written */
@@ -51,7 +55,8 @@ struct proxy_gen {
 	bool *streamed;           /* per signature: some of its values come from streams */
 	uint32_t group;           /* the group being written */
 	uint32_t init_sig;        /* MPI_Init or MPI_Init_thread */
-	bool uses_pool_keys;      /* streamed request names: the program needs the pool keys */
+	bool uses_pool_keys;
+	bool created[4][PROXY_MAX_HANDLES];   /* comm, type, group, op ids some call creates */      /* streamed request names: the program needs the pool keys */
 	char *why;
 	size_t whylen;
 };
@@ -70,6 +75,8 @@ void px_callsite_name(const struct proxy_gen *g, uint32_t sig, char *out, size_t
 const int64_t *px_group_values(const struct proxy_gen *g, uint32_t sig, uint32_t p, uint32_t *width);
 struct proxy_pool *px_pool_of(struct proxy_gen *g, uint64_t key);
 bool px_pools_build(struct proxy_gen *g);
+/* which communicator, datatype, group and op ids the run's calls create */
+void px_created_build(struct proxy_gen *g);
 
 /* call.c: the statement(s) of one terminal; false with why set */
 bool px_emit_call(struct proxy_gen *g, uint32_t sig, int indent);

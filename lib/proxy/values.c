@@ -60,3 +60,28 @@ bool px_pools_build(struct proxy_gen *g)
 	}
 	return true;
 }
+
+void px_created_build(struct proxy_gen *g)
+{
+	const struct run *r = g->r;
+	bool *called = xcalloc(r->nsigs ? r->nsigs : 1, sizeof *called);   /* a signature may exist uncalled */
+	for (uint32_t i = 0; i < r->ngroups; i++)
+		for (uint64_t j = 0; j < r->groups[i].g.nsyms; j++)
+			if (!gsym_is_rule(r->groups[i].g.syms[j]))
+				called[r->groups[i].g.syms[j].val] = true;
+	for (uint32_t s = 0; s < r->nsigs; s++) {
+		if (!called[s])
+			continue;
+		const struct fn_desc *d = &r->fns[r->sigs[s].fn];
+		for (uint32_t p = 0; p < d->nparams; p++) {
+			enum param_kind k = d->params[p].kind;
+			int which = k == PK_NEWCOMM ? PX_COMM : k == PK_NEWTYPE ? PX_TYPE : k == PK_NEWGROUP ? PX_GROUP
+				  : k == PK_NEWOP ? PX_OP : -1;
+			uint32_t w;
+			const int64_t *v = which >= 0 ? px_group_values(g, s, p, &w) : NULL;
+			if (v && v[0] >= 0 && v[0] < PROXY_MAX_HANDLES && !sv_is_symbolic(v[0]))
+				g->created[which][v[0]] = true;
+		}
+	}
+	free(called);
+}
