@@ -523,6 +523,8 @@ static bool prepare(struct px_call *c)
 	if (c->shape->nparams != c->d->nparams)
 		return px_refuse(g, c->sig, "recorded with %u parameters, ladder's table has %u", c->d->nparams,
 				 c->shape->nparams);
+	if (!strcmp(c->d->name, "MPI_Intercomm_create"))
+		return px_refuse(g, c->sig, "intercommunicators are not supported (peers are ranks of the remote group)");
 	c->poll = (c->d->flags & FNF_POLL) != 0;
 	c->keeps = !strcmp(c->d->name, "MPI_Waitany") || !strcmp(c->d->name, "MPI_Waitsome") ||
 		   !strcmp(c->d->name, "MPI_Testany") || !strcmp(c->d->name, "MPI_Testsome");
