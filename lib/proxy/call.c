@@ -204,10 +204,11 @@ static int pool_index(struct px_call *c, int64_t key)
 	return pool ? (int)(pool - c->g->pools) : -1;
 }
 
-static void element_text(struct px_call *c, enum param_kind k, const int64_t *v, char *out)
+static void element_text(struct px_call *c, enum param_kind k, const int64_t *v, int position, char *out)
 {
 	switch (k) {
 	case PK_PEERS: peer_text(c, v[0], out); break;
+	case PK_COORDS: snprintf(out, EXPR, "coordinate(%" PRId64 ", %d, %" PRId64 ")", c->comm_id, position, v[0]); break;
 	case PK_AINTS: snprintf(out, EXPR, "%" PRId64, v[0]); break;
 	case PK_DTYPES: handle_text(PK_DTYPE, v, out, EXPR); break;
 	case PK_COUNTS: if (v[0] > 0) { snprintf(out, EXPR, "count(%" PRId64 ")", v[0]); break; } /* fall through */
@@ -228,8 +229,6 @@ static bool constant_array(struct px_call *c, uint32_t p, enum param_kind k, con
 		snprintf(c->len[p], EXPR, "0");
 		return true;
 	}
-	if (k == PK_COORDS)
-		return fail(c, "Cartesian coordinates (relative to the caller's) are not supported");
 	snprintf(c->len[p], EXPR, "%" PRId64, n);
 	int width = param_kind_width(k);
 	const char *type = k == PK_DTYPES ? "MPI_Datatype" : element_type(k);
@@ -249,7 +248,7 @@ static bool constant_array(struct px_call *c, uint32_t p, enum param_kind k, con
 			else
 				snprintf(e, EXPR, "%s", named);
 		} else
-			element_text(c, k, v + 1 + width * i, e);
+			element_text(c, k, v + 1 + width * i, (int)i, e);
 		px_printf(&b, "%s%s", i ? ", " : "", e);
 	}
 	buf_put_u8(&b, 0);
