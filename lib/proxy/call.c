@@ -285,7 +285,7 @@ static bool scratch_text(struct px_call *c, uint32_t p)
 		base[--n] = 0;
 	if (!n || base[n - 1] != '*')
 		return fail(c, "an unrecorded parameter that is not a pointer");
-	if (!strcmp(base, "int *")) {   /* may be read too (MPI_Pack's position): start at 0 */
+	if (!bracket && !strcmp(base, "int *")) {   /* may be read too (MPI_Pack's position): start at 0 */
 		line(c, &c->pre, "int %s = 0;", c->d->params[p].name);
 		snprintf(c->arg[p], EXPR, "&%s", c->d->params[p].name);
 	} else
