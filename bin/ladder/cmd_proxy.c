@@ -2,7 +2,9 @@
  * ladder proxy — write a readable C+MPI program that makes a run's MPI calls (lib/proxy): the
  * command reads the container, hands it to the generator and reports where the program is.
  */
+#include <spawn.h>
 #include <stdio.h>
+#include <sys/wait.h>
 
 #include "command.h"
 #include "proxy/proxy.h"
@@ -10,15 +12,38 @@
 #include "util/exitcode.h"
 #include "util/log.h"
 
+extern char **environ;
+
+/* make -s -C DIR: true when it built the program */
+static bool build(const char *dir)
+{
+	char *args[] = {"make", "-s", "-C", (char *)dir, NULL};
+	pid_t pid;
+	int status;
+	if (posix_spawnp(&pid, "make", NULL, NULL, args, environ) != 0) {
+		log_error("%s: cannot run make", dir);
+		return false;
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		log_error("%s/proxy.c: the build failed (make -C %s)", dir, dir);
+		return false;
+	}
+	return true;
+}
+
 static int run_proxy(int argc, char **argv)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+					     {"build", no_argument, NULL, 'b'},
 					     {"help", no_argument, NULL, 'h'}, {0}};
 	const char *dir = NULL;
+	bool and_build = false;
 	int c;
-	while ((c = cmd_getopt(argc, argv, "o:h", opts, "proxy")) != -1) {
+	while ((c = cmd_getopt(argc, argv, "o:bh", opts, "proxy")) != -1) {
 		if (c == 'o')
 			dir = optarg;
+		else if (c == 'b')
+			and_build = true;
 		else
 			return EXIT_USAGE;
 	}
@@ -40,13 +65,15 @@ static int run_proxy(int argc, char **argv)
 	else
 		log_info("wrote %s/proxy.c, %s/proxy.h and %s/Makefile (build with make, run with mpirun -np %u)", dir,
 			 dir, dir, r.nranks);
+	if (ok && and_build)
+		ok = build(dir);
 	run_free(&r);
 	return ok ? EXIT_OK : EXIT_FAIL;
 }
 
 const struct command command_proxy = {
 	"proxy", "write a C+MPI program that makes a run's MPI calls",
-	"usage: ladder proxy RUN.h5 -o DIR\n"
+	"usage: ladder proxy RUN.h5 -o DIR [--build]\n"
 	"\n"
 	"Writes DIR/proxy.c, DIR/proxy.h and DIR/Makefile: a program that makes the MPI calls the run\n"
 	"recorded, rank for rank and in order, with the same parameters, without the application's source\n"
@@ -70,8 +97,11 @@ const struct command command_proxy = {
 	"\n"
 	"Options:\n"
 	"  -o, --output DIR  where to write (created if missing)\n"
+	"  -b, --build       then build it (make -C DIR): DIR/proxy\n"
 	"  -h, --help        this text\n"
 	"\n"
-	"Exit: 0 written, 1 unreadable run or refused, 2 usage.\n",
+	"The campaign stage `proxy` runs `ladder proxy --build` on the extrapolated trace of each target.\n"
+	"\n"
+	"Exit: 0 written (and built), 1 unreadable run, refused or failed build, 2 usage.\n",
 	run_proxy,
 };

@@ -36,6 +36,8 @@ static const struct builtin_stage builtins[] = {
 	{"model", "ladder model {campaign} --target {target_max}", "merge", false, false, 1, NULL},
 	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "merge", true, false, 1, NULL},
 	{"replay", "ladder-replay {campaign_dir}/extrap/p{target}/trace.h5", "extrap", true, true, 0, "extrap"},
+	{"proxy", "ladder proxy {campaign_dir}/extrap/p{target}/trace.h5 -o {outdir} --build", "extrap", true, false, 1,
+	 "extrap"},
 	{"report", "ladder report {campaign} -o {outdir}", "*", false, false, 1, NULL},
 };
 
@@ -379,7 +381,7 @@ static bool read_stage(struct yspec *y, yaml_node_t *n, size_t idx, struct workf
 					  "or give '%s' a command", s->name, s->needs, s->needs, s->name);
 	} else {
 		return yspec_fail(y, n, field, "stage '%s' is not one ladder knows (merge, model, extrap, replay, "
-				  "report); give its 'command'", s->name);
+				  "proxy, report); give its 'command'", s->name);
 	}
 	for (size_t i = 0; i < s->nafter; i++)
 		free(s->after[i]);
