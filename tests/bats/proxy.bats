@@ -15,7 +15,7 @@ trace_app() {
 	local name=$1 P=$2 app=$3 f="$BATS_FILE_TMPDIR/$1.h5"
 	shift 3
 	if [ ! -s "$f" ]; then
-		timeout "$T" "$LADDER" --quiet trace -o "$f" -- mpirun_n "$P" "$APPS_BIN/$app" "$@" \
+		timeout "$T" "$LADDER" --quiet trace -o "$f" -- mpirun --oversubscribe -np "$P" "$APPS_BIN/$app" "$@" \
 			> "$f.out" 2> "$f.err" || { cat "$f.err" >&2; return 1; }
 	fi
 	echo "$f"
@@ -35,7 +35,7 @@ proxy_fixed_point() {
 	a=$(trace_app "$app-$P" "$P" "$app" $(args_of "$app"))
 	d="$BATS_FILE_TMPDIR/$app-$P-proxy"
 	build_proxy "$a" "$d"
-	timeout "$T" "$LADDER" --quiet trace -o "$d/trace.h5" -- mpirun_n "$P" "$d/proxy" > "$d/run.out" 2>&1 ||
+	timeout "$T" "$LADDER" --quiet trace -o "$d/trace.h5" -- mpirun --oversubscribe -np "$P" "$d/proxy" > "$d/run.out" 2>&1 ||
 		{ cat "$d/run.out" >&2; return 1; }
 	grep -q '^proxy time: [0-9.]* s$' "$d/run.out"
 	run "$LADDER" compare "$a" "$d/trace.h5"
@@ -74,7 +74,7 @@ proxy_fixed_point() {
 	local sizes=()
 	for case in "4 10" "16 10" "4 1000"; do
 		set -- $case
-		"$LADDER" --quiet trace -o "s-$1-$2.h5" -- mpirun_n "$1" "$APPS_BIN/stencil1d" --size 1440 \
+		"$LADDER" --quiet trace -o "s-$1-$2.h5" -- mpirun --oversubscribe -np "$1" "$APPS_BIN/stencil1d" --size 1440 \
 			--iterations "$2" --allreduce-every 5 > /dev/null
 		build_proxy "s-$1-$2.h5" "p-$1-$2"
 		sizes+=("$(wc -l < "p-$1-$2/proxy.c")")
@@ -98,7 +98,7 @@ proxy_fixed_point() {
 	# shellcheck disable=SC2046
 	a=$(trace_app stencil2d-4 4 stencil2d $(args_of stencil2d))
 	build_proxy "$a" p
-	"$LADDER" --quiet trace -o scaled.h5 -- mpirun_n 4 p/proxy --message-scale 2 --compute-scale 0 > /dev/null
+	"$LADDER" --quiet trace -o scaled.h5 -- mpirun --oversubscribe -np 4 p/proxy --message-scale 2 --compute-scale 0 > /dev/null
 	local count
 	count=$("$LADDER" decode --rank 0 "$a" | grep -m1 'MPI_Irecv' | grep -o 'count=[0-9]*' | cut -d= -f2)
 	"$LADDER" decode --rank 0 scaled.h5 | grep -m1 'MPI_Irecv' | grep -q "count=$((count * 2)) "
@@ -113,17 +113,17 @@ proxy_fixed_point() {
 }
 
 @test "refusals name rank, call and reason, and write nothing" {
-	"$LADDER" --quiet trace -o bottom.h5 -- mpirun_n 2 "$BUILD_DIR/tests/replay/unreplayable" --bottom
+	"$LADDER" --quiet trace -o bottom.h5 -- mpirun --oversubscribe -np 2 "$BUILD_DIR/tests/replay/unreplayable" --bottom
 	run "$LADDER" proxy bottom.h5 -o p1
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"bottom.h5: cannot write a proxy: rank 0, MPI_Send at unreplayable+0x"*": a buffer at MPI_BOTTOM"* ]]
 	[ ! -e p1 ]
-	"$LADDER" --quiet trace -o hidden.h5 -- mpirun_n 2 "$BUILD_DIR/tests/replay/unreplayable" --hidden
+	"$LADDER" --quiet trace -o hidden.h5 -- mpirun --oversubscribe -np 2 "$BUILD_DIR/tests/replay/unreplayable" --hidden
 	run "$LADDER" proxy hidden.h5 -o p2
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"rank 0, MPI_Bcast at "*": datatype #100 is used but no call of the run created it"* ]]
 	[ "$(echo "$output" | wc -l)" -eq 1 ]
-	"$LADDER" --quiet trace -o inter.h5 -- mpirun_n 4 "$BUILD_DIR/tests/proxy/unproxyable" --intercomm
+	"$LADDER" --quiet trace -o inter.h5 -- mpirun --oversubscribe -np 4 "$BUILD_DIR/tests/proxy/unproxyable" --intercomm
 	run "$LADDER" proxy inter.h5 -o p3
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"rank 0, MPI_Intercomm_create at "*": intercommunicators are not supported"* ]]
@@ -131,9 +131,9 @@ proxy_fixed_point() {
 }
 
 @test "Cartesian coordinates relative to the caller (MPI_Cart_rank) reach the fixed point" {
-	"$LADDER" --quiet trace -o coords.h5 -- mpirun_n 3 "$BUILD_DIR/tests/proxy/unproxyable" --coords
+	"$LADDER" --quiet trace -o coords.h5 -- mpirun --oversubscribe -np 3 "$BUILD_DIR/tests/proxy/unproxyable" --coords
 	build_proxy coords.h5 p
 	grep -q 'coordinate(2, 0, 1)' p/proxy.c
-	"$LADDER" --quiet trace -o again.h5 -- mpirun_n 3 p/proxy > /dev/null
+	"$LADDER" --quiet trace -o again.h5 -- mpirun --oversubscribe -np 3 p/proxy > /dev/null
 	"$LADDER" compare coords.h5 again.h5
 }
