@@ -137,3 +137,19 @@ proxy_fixed_point() {
 	"$LADDER" --quiet trace -o again.h5 -- mpirun --oversubscribe -np 3 p/proxy > /dev/null
 	"$LADDER" compare coords.h5 again.h5
 }
+
+@test "the campaign stage proxy writes and builds a proxy of each target's extrapolated trace" {
+	local wf="$BATS_TEST_TMPDIR/wf.yaml" dir="$BATS_TEST_TMPDIR/camp"
+	printf 'name: p\napp: {command: "{prefix}/apps/stencil2d"}\nladder: [1, 4]\ntarget: 16\nstages:\n  - model\n  - proxy\n' > "$wf"
+	run "$LADDER" campaign run "$wf" --site "$TOP/site-configs/local.yaml" --dir "$dir" --dry-run
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"stage 'proxy' reads what stage 'extrap' writes: list 'extrap' above it"* ]]
+	printf 'name: p\napp: {command: "{prefix}/apps/stencil2d"}\nladder: [1, 4]\ntarget: 16\nstages:\n  - extrap\n  - proxy\n' > "$wf"
+	run "$LADDER" campaign run "$wf" --site "$TOP/site-configs/local.yaml" --dir "$dir" --dry-run
+	[ "$status" -eq 0 ]
+	if ! "$LADDER" extrap --help > /dev/null 2>&1; then
+		[[ "$output" == *"note: stage 'proxy' skipped: it reads what stage 'extrap' writes, which is skipped"* ]]
+	else
+		grep -q 'ladder proxy .*/extrap/p16/trace.h5 -o .*/proxy/p16 --build' "$dir/jobs/proxy-t16.sh"
+	fi
+}
