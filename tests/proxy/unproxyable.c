@@ -1,6 +1,7 @@
 /*
- * unproxyable — MPI programs whose traces `ladder proxy` must refuse, one per mode:
- *   --coords     MPI_Cart_rank with coordinates (recorded relative to the caller's)
+ * unproxyable — MPI programs whose traces `ladder proxy` must refuse or handle specially, one per mode:
+ *   --coords     MPI_Cart_rank with coordinates (recorded relative to the caller's): not refused,
+ *                the proxy recomputes them from its own coordinates
  *   --intercomm  an intercommunicator between the two halves of the world (peers would be ranks
  *                of the remote group)
  */

@@ -58,7 +58,8 @@ static void rb_call(struct rb *b, const char *fn, const int64_t *vals, uint32_t 
 	if (sig == b->r.nsigs) {
 		XGROW(b->r.sigs, b->capsigs, b->r.nsigs + 1);
 		XGROW(b->r.sigvals, b->capvals, b->r.nsigvals + n + 1);
-		memcpy(b->r.sigvals + b->r.nsigvals, vals, n * sizeof *vals);
+		if (n)
+			memcpy(b->r.sigvals + b->r.nsigvals, vals, n * sizeof *vals);
 		b->r.sigs[sig] = (struct run_signature){f, 1000 + sig, 0, n, b->r.nsigvals};
 		b->r.nsigvals += n;
 		b->r.nsigs++;
