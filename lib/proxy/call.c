@@ -27,6 +27,8 @@ struct px_call {
 	int64_t comm_id;              /* the call's communicator, -1 none */
 	int pool;                     /* the pool of the requests it creates, -1 none */
 	bool keeps;                   /* completes one of an array it keeps between calls */
+	bool some;                    /* Waitsome/Testsome: call until the wanted requests are done */
+	char until[EXPR];
 	int site;                     /* the call site's index (kept arrays) */
 	char comm[EXPR];
 	bool any_source, poll, failed;
@@ -449,6 +451,59 @@ static void buffer_text(struct px_call *c, uint32_t p, const int64_t *v)
 
 /* ---- one call ---- */
 
+/* Waitany, Waitsome, Testany, Testsome: the array keeps only the requests the application completed
+ * in this call (its recorded index or indices), so the program completes the same requests in the
+ * same calls whatever the timing; the other positions are passed as null and not written back */
+static bool completion_mask(struct px_call *c, uint32_t p, enum param_kind k, const int64_t *v)
+{
+	int reqs = -1;
+	for (uint32_t q = 0; q < c->d->nparams; q++)
+		if (c->d->params[q].kind == PK_REQS)
+			reqs = (int)q;
+	if (reqs < 0 || !c->len[reqs][0])
+		return fail(c, "a completion call without its request array");
+	const char *array = c->arg[reqs], *len = c->len[reqs];
+	if (k == PK_INDEX_OUT) {
+		if (v[0] == SV_STREAMED)
+			line(c, &c->pre, "int completed = as_int(next_value(&values_%u));   /* the request it completed */", c->sig);
+		else
+			line(c, &c->pre, "int completed = %d;   /* the request it completed */",
+			     sv_is_symbolic(v[0]) ? -1 : (int)v[0]);
+	} else if (v[0] == SV_STREAMED) {
+		line(c, &c->pre, "int ncompleted = (int)next_value(&values_%u);", c->sig);
+		line(c, &c->pre, "int completed[ncompleted + 1];   /* the requests it completed */");
+		line(c, &c->pre, "for (int i = 0; i < ncompleted; i++)");
+		line(c, &c->pre, "	completed[i] = as_int(next_value(&values_%u));", c->sig);
+	} else {
+		int64_t n = sv_is_symbolic(v[0]) || v[0] < 0 ? 0 : v[0];
+		struct buf b;
+		buf_init(&b);
+		for (int64_t i = 0; i < n; i++)
+			px_printf(&b, "%s%" PRId64, i ? ", " : "", v[1 + i]);
+		buf_put_u8(&b, 0);
+		line(c, &c->pre, "int ncompleted = %" PRId64 ";", n);
+		line(c, &c->pre, "int completed[] = {%s};   /* the requests it completed */", n ? (char *)b.data : "-1");
+		buf_free(&b);
+	}
+	line(c, &c->pre, "MPI_Request unused;");
+	line(c, &c->pre, "for (int i = 0; i < %s; i++) {", len);
+	if (k == PK_INDEX_OUT)
+		line(c, &c->pre, "	if (i != completed) {");
+	else {
+		line(c, &c->pre, "	int wanted = 0;");
+		line(c, &c->pre, "	for (int j = 0; j < ncompleted; j++)");
+		line(c, &c->pre, "		wanted |= completed[j] == i;");
+		line(c, &c->pre, "	if (!wanted) {");
+	}
+	line(c, &c->pre, "		%s[i] = MPI_REQUEST_NULL;", array);
+	line(c, &c->pre, "		%s_at[i] = &unused;", array);
+	line(c, &c->pre, "	}");
+	line(c, &c->pre, "}");
+	c->some = k == PK_INDICES_OUT;
+	snprintf(c->until, sizeof c->until, "any_live(%s, %s)", array, len);
+	return scratch_text(c, p);
+}
+
 static bool parameter_text(struct px_call *c, uint32_t p)
 {
 	enum param_kind k = c->d->params[p].kind;
@@ -480,6 +535,8 @@ static bool parameter_text(struct px_call *c, uint32_t p)
 	const int64_t *v = px_group_values(c->g, c->sig, p, &width);
 	if (!v)
 		return fail(c, "values are missing");
+	if (c->keeps && (k == PK_INDEX_OUT || k == PK_INDICES_OUT))
+		return completion_mask(c, p, k, v);
 	if (v[0] == SV_STREAMED) {
 		if (k == PK_INDICES_OUT || k == PK_INTS_OUT) {   /* read past what MPI will say */
 			line(c, &c->pre, "for (long i = 0, n = next_value(&values_%u); i < n; i++)", c->sig);
@@ -614,7 +671,7 @@ static bool with_call(struct proxy_gen *g, uint32_t sig, int indent, bool write)
 	} else if ((ok = prepare(&c)) && write) {
 		c.indent = indent;
 		line(&c, &g->text, "/* %s */", (char *)site.data);
-		bool block = c.pre.len || c.post.len || c.poll || c.any_source;
+		bool block = c.pre.len || c.post.len || c.poll || c.any_source || c.some;
 		if (block)
 			line(&c, &g->text, "{");
 		buf_put(&g->text, c.pre.data, c.pre.len);
@@ -623,7 +680,11 @@ static bool with_call(struct proxy_gen *g, uint32_t sig, int indent, bool write)
 		buf_init(&call);
 		call_text(&c, &call);
 		buf_put_u8(&call, 0);
-		if (c.poll) {
+		if (c.some) {
+			line(&c, &g->text, "do   /* until the requests the application completed are */");
+			line(&c, &g->text, "\t%s", (char *)call.data);
+			line(&c, &g->text, "while (%s);", c.until);
+		} else if (c.poll) {
 			line(&c, &g->text, "int flag = 0;");
 			line(&c, &g->text, "do {   /* it found what it polled for */");
 			if (c.any_source)
