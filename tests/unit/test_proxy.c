@@ -143,7 +143,7 @@ static void test_size_follows_the_grammar(void **state)
 	struct rb small, big, wide;
 	ring_run(&small, 4, 10);
 	ring_run(&big, 4, 1000);
-	ring_run(&wide, 4096, 10);
+	ring_run(&wide, 1u << 20, 10);
 	char why[512], dir[64];
 	char *a = generate(&small.r, why, sizeof why, dir), *b = generate(&big.r, why, sizeof why, dir),
 	     *c = generate(&wide.r, why, sizeof why, dir);
@@ -156,8 +156,8 @@ static void test_size_follows_the_grammar(void **state)
 	assert_non_null(strstr(a, "MPI_Sendrecv(buffer(SEND, bytes(count(16), MPI_DOUBLE)), count(16), MPI_DOUBLE, "
 				  "world_rank + 1, 0, buffer(RECV, bytes(count(16), MPI_DOUBLE)), count(16), MPI_DOUBLE, "
 				  "world_rank - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);"));
-	/* one group of 4096 ranks: one ranklist box, one test in main */
-	assert_non_null(strstr(c, "static const long long group0_ranks[] = {1, 0, 4096, 1};"));
+	/* one group of 1,048,576 ranks: one ranklist box, one test in main */
+	assert_non_null(strstr(c, "static const long long group0_ranks[] = {1, 0, 1048576, 1};"));
 	assert_null(strstr(c, "group1"));
 	free(a);
 	free(b);
