@@ -10,6 +10,7 @@
 
 #include "proxy/proxy.h"
 #include "run/ranklist.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
 static bool same_values(const struct run_stream *a, const struct run_stream *b)
@@ -36,37 +37,67 @@ static void emit_runs(struct proxy_gen *g, const struct run_stream *st, uint32_t
 	*nruns = n;
 }
 
-/* the distinct streams of sig, with their ranks; appends the sources to table */
+static uint64_t content_hash(const struct run_stream *st)
+{
+	return hash_bytes(st->vals, st->nvals * sizeof *st->vals, st->nvals) | 1;
+}
+
+/* the distinct streams of sig (found through a hash table of their contents, so that a run of a
+ * million ranks takes linear time), with their ranks; appends the sources to table */
 static void emit_signature(struct proxy_gen *g, uint32_t sig, struct buf *table)
 {
 	const struct run *r = g->r;
-	uint32_t *owner = xcalloc(r->nstreams ? r->nstreams : 1, sizeof *owner);   /* first equal stream + 1 */
-	uint32_t distinct = 0;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < r->nstreams; i++)
+		n += r->streams[i].sig == sig;
+	size_t cap = 16;
+	while (cap < 2 * (size_t)n)
+		cap *= 2;
+	uint64_t *keys = xcalloc(cap, sizeof *keys);
+	uint32_t *first = xcalloc(cap, sizeof *first);       /* the first stream with this content */
+	uint32_t *last = xcalloc(cap, sizeof *last);          /* the last stream with this content */
+	uint32_t *next = xcalloc(r->nstreams ? r->nstreams : 1, sizeof *next);   /* the next one, + 1 */
+	uint32_t *firsts = xcalloc(n ? n : 1, sizeof *firsts), ndistinct = 0;
 	for (uint32_t i = 0; i < r->nstreams; i++) {
-		if (r->streams[i].sig != sig || owner[i])
+		if (r->streams[i].sig != sig)
 			continue;
-		uint32_t *ranks = xmalloc(r->nranks * sizeof *ranks), n = 0;
-		for (uint32_t j = i; j < r->nstreams; j++)
-			if (r->streams[j].sig == sig && !owner[j] && same_values(&r->streams[i], &r->streams[j])) {
-				owner[j] = i + 1;
-				ranks[n++] = r->streams[j].rank;
-			}
+		uint64_t h = content_hash(&r->streams[i]);
+		size_t at = h & (cap - 1);
+		while (keys[at] && !(keys[at] == h && same_values(&r->streams[first[at]], &r->streams[i])))
+			at = (at + 1) & (cap - 1);
+		if (!keys[at]) {
+			keys[at] = h;
+			first[at] = i;
+			firsts[ndistinct++] = i;
+		} else
+			next[last[at]] = i + 1;
+		last[at] = i;
+	}
+	uint32_t *ranks = xmalloc((n ? n : 1) * sizeof *ranks);
+	for (uint32_t k = 0; k < ndistinct; k++) {
+		const struct run_stream *st = &r->streams[firsts[k]];
+		uint32_t nr = 0;
+		for (uint32_t j = firsts[k] + 1; j; j = next[j - 1])
+			ranks[nr++] = r->streams[j - 1].rank;
 		uint64_t nruns;
-		emit_runs(g, &r->streams[i], sig, distinct, &nruns);
+		emit_runs(g, st, sig, k, &nruns);
 		struct ranklist rl;
 		ranklist_init(&rl);
-		ranklist_from_ranks(&rl, ranks, n);
-		px_printf(&g->text, "static const long long values_%u_%u_ranks[] = {", sig, distinct);
+		ranklist_from_ranks(&rl, ranks, nr);
+		px_printf(&g->text, "static const long long values_%u_%u_ranks[] = {", sig, k);
 		for (size_t v = 0; v < rl.len; v++)
 			px_printf(&g->text, "%s%" PRId64, v ? ", " : "", rl.v[v]);
 		px_puts(&g->text, "};\n");
-		px_printf(table, "\t\t{&values_%u, values_%u_%u_ranks, %zu, values_%u_%u, %" PRIu64 "},\n", sig, sig,
-			  distinct, ranklist_boxes(rl.v, rl.len), sig, distinct, nruns);
+		px_printf(table, "\t\t{&values_%u, values_%u_%u_ranks, %zu, values_%u_%u, %" PRIu64 "},\n", sig, sig, k,
+			  ranklist_boxes(rl.v, rl.len), sig, k, nruns);
 		ranklist_free(&rl);
-		free(ranks);
-		distinct++;
 	}
-	free(owner);
+	free(ranks);
+	free(firsts);
+	free(next);
+	free(last);
+	free(first);
+	free(keys);
 }
 
 bool px_emit_streams(struct proxy_gen *g)
