@@ -13,6 +13,8 @@
  *   emit.c      the text: printf into a buffer, names and comments from call sites
  *   generate.c  the checks that refuse what cannot be expressed, and the files: proxy.c,
  *               proxy.h (the support code, runtime.inc) and a Makefile
+ *   proxygen.c  a build tool: the function shapes (shapes.h) from mpi-functions.tbl and mpi.h
+ *   runtime.inc the generated program's support code, embedded at build time
  */
 #ifndef LADDER_PROXY_PROXY_H
 #define LADDER_PROXY_PROXY_H
