@@ -159,7 +159,7 @@ static bool write_file(const char *dir, const char *name, const void *data, size
 
 static const char makefile_text[] =
 	"# Builds the proxy written by `ladder proxy`: make; mpirun -np N ./proxy\n"
-	"MPICC ?= mpicc\nCFLAGS ?= -O2 -Wall -Wextra\n\n"
+	"MPICC ?= mpicc\nCFLAGS ?= -O1 -Wall -Wextra\n\n"
 	"proxy: proxy.c proxy.h\n\t$(MPICC) $(CFLAGS) -o $@ proxy.c\n\n"
 	"clean:\n\trm -f proxy\n\n.PHONY: clean\n";
 
