@@ -297,6 +297,25 @@ static bool scratch_text(struct px_call *c, uint32_t p)
 
 static const char *string_of(struct px_call *c, int64_t id);
 
+/* a C string literal of a recorded string id, or NULL */
+static void string_literal(struct px_call *c, int64_t id, char *arg)
+{
+	const char *s = string_of(c, id);
+	if (!s) {
+		snprintf(arg, EXPR, "NULL");
+		return;
+	}
+	size_t n = 0;
+	arg[n++] = '"';
+	for (const char *ch = s; *ch && n + 4 < EXPR; ch++) {
+		if (*ch == '"' || *ch == '\\')
+			arg[n++] = '\\';
+		arg[n++] = (*ch >= 32 && *ch < 127) ? *ch : '?';
+	}
+	arg[n++] = '"';
+	arg[n] = 0;
+}
+
 /* a communicator, datatype, group or op the program will have: predefined or created by a call */
 static bool handle_known(struct px_call *c, enum param_kind k, int64_t id)
 {
@@ -377,23 +396,9 @@ static bool constant_scalar(struct px_call *c, uint32_t p, enum param_kind k, co
 			snprintf(arg, EXPR, "%srequest(%d, %" PRId64 ")", pointer ? "" : "*", pool, v[1]);
 		return true;
 	}
-	case PK_STRING: {
-		const char *s = string_of(c, v[0]);
-		if (!s) {
-			snprintf(arg, EXPR, "NULL");
-			return true;
-		}
-		size_t n = 0;
-		arg[n++] = '"';
-		for (const char *ch = s; *ch && n + 4 < EXPR; ch++) {
-			if (*ch == '"' || *ch == '\\')
-				arg[n++] = '\\';
-			arg[n++] = (*ch >= 32 && *ch < 127) ? *ch : '?';
-		}
-		arg[n++] = '"';
-		arg[n] = 0;
+	case PK_STRING:
+		string_literal(c, v[0], arg);
 		return true;
-	}
 	case PK_FLAG_OUT:
 		if (c->poll) {
 			snprintf(arg, EXPR, "&flag");
@@ -634,9 +639,10 @@ static bool custom_call(struct px_call *c, struct proxy_gen *g)
 		const int64_t *level = px_group_values(g, c->sig, 0, &w), *region = px_group_values(g, c->sig, 1, &w);
 		if (!level || sv_is_symbolic(level[0]))
 			return px_refuse(g, c->sig, "its level changes from call to call");
-		const char *s = region ? string_of(c, region[0]) : NULL;
-		if (s)
-			line(c, &g->text, "MPI_Pcontrol(%" PRId64 ", \"%s\");", level[0], s);
+		char literal[EXPR];
+		string_literal(c, region ? region[0] : SV_NULL, literal);
+		if (strcmp(literal, "NULL"))
+			line(c, &g->text, "MPI_Pcontrol(%" PRId64 ", %s);", level[0], literal);
 		else
 			line(c, &g->text, "MPI_Pcontrol(%" PRId64 ");", level[0]);
 	} else
