@@ -100,11 +100,84 @@ static void emit_signature(struct proxy_gen *g, uint32_t sig, struct buf *table)
 	free(keys);
 }
 
+/* value = (rank / d) % m * a + b (m 0: no modulo) over ranks 0..n-1: the rank-dependent values SPMD
+ * codes compute (Comm_split colors and keys of rows and columns), written whatever the rank count */
+struct rank_fn {
+	int64_t d, m, a, b;
+};
+
+static bool fit(const int64_t *v, uint32_t n, struct rank_fn *f)
+{
+	for (uint32_t r = 0; r < n; r++)
+		if (sv_is_symbolic(v[r]))
+			return false;
+	uint32_t d = 1;
+	while (d < n && v[d] == v[0])
+		d++;
+	if (d == n) {
+		*f = (struct rank_fn){1, 0, 0, v[0]};
+		return true;
+	}
+	int64_t a, m = 0;
+	if (__builtin_sub_overflow(v[d], v[0], &a))
+		return false;
+	for (uint64_t k = 1; k * d < n && !m; k++)
+		if (v[k * d] == v[0])
+			m = (int64_t)k;
+	*f = (struct rank_fn){d, m, a, v[0]};
+	for (uint32_t r = 0; r < n; r++) {
+		int64_t q = r / d, value;
+		if (m)
+			q %= m;
+		if (__builtin_mul_overflow(q, a, &value) || __builtin_add_overflow(value, v[0], &value) || value != v[r])
+			return false;
+	}
+	return true;
+}
+
+/* every rank has a stream of sig, all of the same short length, each position a function of the
+ * rank: write the functions (true), or nothing (false) */
+static bool emit_of_rank(struct proxy_gen *g, uint32_t sig, struct buf *computed)
+{
+	const struct run *r = g->r;
+	const struct run_stream **of = xcalloc(r->nranks ? r->nranks : 1, sizeof *of);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < r->nstreams; i++)
+		if (r->streams[i].sig == sig && r->streams[i].rank < r->nranks && !of[r->streams[i].rank]) {
+			of[r->streams[i].rank] = &r->streams[i];
+			n++;
+		}
+	bool ok = n == r->nranks && n > 1 && of[0]->nvals && of[0]->nvals <= 64;
+	for (uint32_t q = 0; q < n && ok; q++)
+		ok = of[q]->nvals == of[0]->nvals;
+	uint64_t len = ok ? of[0]->nvals : 0;
+	struct rank_fn *fns = xcalloc(len ? len : 1, sizeof *fns);
+	int64_t *column = xmalloc((n ? n : 1) * sizeof *column);
+	for (uint64_t j = 0; j < len && ok; j++) {
+		for (uint32_t q = 0; q < n; q++)
+			column[q] = of[q]->vals[j];
+		ok = fit(column, n, &fns[j]);
+	}
+	if (ok) {
+		px_printf(&g->text, "static const long long values_%u_of_rank[][4] = {", sig);
+		for (uint64_t j = 0; j < len; j++)
+			px_printf(&g->text, "%s{%" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64 "}", j ? ", " : "", fns[j].d,
+				  fns[j].m, fns[j].a, fns[j].b);
+		px_puts(&g->text, "};\n");
+		px_printf(computed, "\t\t{&values_%u, %" PRIu64 ", values_%u_of_rank},\n", sig, len, sig);
+	}
+	free(column);
+	free(fns);
+	free(of);
+	return ok;
+}
+
 bool px_emit_streams(struct proxy_gen *g)
 {
 	const struct run *r = g->r;
-	struct buf table;
+	struct buf table, computed;
 	buf_init(&table);
+	buf_init(&computed);
 	px_puts(&g->text, "\n/* ---- values that change from call to call, per signature: (value, repeat) runs and the ranks reading them ---- */\n\n");
 	for (uint32_t sig = 0; sig < r->nsigs; sig++) {
 		if (!g->streamed[sig])
@@ -112,9 +185,18 @@ bool px_emit_streams(struct proxy_gen *g)
 		px_printf(&g->text, "static struct stream values_%u;   /* ", sig);
 		px_callsite_text(g, sig, &g->text);
 		px_puts(&g->text, " */\n");
-		emit_signature(g, sig, &table);
+		if (!emit_of_rank(g, sig, &computed))
+			emit_signature(g, sig, &table);
 	}
 	px_puts(&g->text, "\nstatic inline void select_streams(void)\n{\n");
+	if (computed.len) {
+		px_puts(&g->text, "\tstatic const struct {\n\t\tstruct stream *stream;\n\t\tint nvalues;\n"
+				  "\t\tconst long long (*of_rank)[4];   /* (d, m, a, b): (rank / d) % m * a + b */\n"
+				  "\t} computed[] = {\n");
+		buf_put(&g->text, computed.data, computed.len);
+		px_puts(&g->text, "\t};\n\tfor (size_t i = 0; i < sizeof computed / sizeof computed[0]; i++)\n"
+				  "\t\tstream_of_rank(computed[i].stream, computed[i].nvalues, computed[i].of_rank);\n");
+	}
 	if (table.len) {
 		px_puts(&g->text, "\tstatic const struct {\n\t\tstruct stream *stream;\n\t\tconst long long *ranks;\n"
 				  "\t\tint nboxes;\n\t\tconst long long (*runs)[2];\n\t\tlong nruns;\n\t} sources[] = {\n");
@@ -126,5 +208,6 @@ bool px_emit_streams(struct proxy_gen *g)
 	}
 	px_puts(&g->text, "}\n");
 	buf_free(&table);
+	buf_free(&computed);
 	return true;
 }
