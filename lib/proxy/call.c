@@ -520,8 +520,8 @@ static bool parameter_text(struct px_call *c, uint32_t p)
 			return fail(c, "a buffer at MPI_BOTTOM: its datatype holds addresses of the application's memory");
 		return true;
 	}
-	if (k == PK_STATUS) {
-		snprintf(c->arg[p], EXPR, strncmp(c->d->params[p].name, "array_of", 8) ? "MPI_STATUS_IGNORE"
+	if (k == PK_STATUS) {   /* the last status is kept for MPI_Get_count and its kin */
+		snprintf(c->arg[p], EXPR, strncmp(c->d->params[p].name, "array_of", 8) ? "&last_status"
 											: "MPI_STATUSES_IGNORE");
 		return true;
 	}
@@ -532,6 +532,10 @@ static bool parameter_text(struct px_call *c, uint32_t p)
 		}
 		if (!strcmp(ctype, "int")) {
 			snprintf(c->arg[p], EXPR, "0");
+			return true;
+		}
+		if (strstr(ctype, "MPI_Status")) {   /* MPI_Get_count, MPI_Get_elements, MPI_Test_cancelled */
+			snprintf(c->arg[p], EXPR, "&last_status");
 			return true;
 		}
 		return scratch_text(c, p);
