@@ -10,6 +10,9 @@ load app_options
 APPS_BIN="$BUILD_DIR/apps"
 T=${LADDER_TEST_TIMEOUT:-300}
 
+# every test works in its own scratch directory
+setup() { cd "$BATS_TEST_TMPDIR"; }
+
 # trace_app NAME P APP ARGS...: $BATS_FILE_TMPDIR/NAME.h5, traced once per file
 trace_app() {
 	local name=$1 P=$2 app=$3 f="$BATS_FILE_TMPDIR/$1.h5"
