@@ -39,6 +39,8 @@ static const struct builtin_stage builtins[] = {
 	 * that the two never write the campaign container at the same time */
 	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "model", true, false, 1, NULL},
 	{"replay", "ladder-replay {campaign_dir}/extrap/p{target}/trace.h5", "extrap", true, true, 0, "extrap"},
+	{"proxy", "ladder proxy {campaign_dir}/extrap/p{target}/trace.h5 -o {outdir} --build", "extrap", true, false, 1,
+	 "extrap"},
 	{"report", "ladder report {campaign} -o {outdir}", "*", false, false, 1, NULL},
 };
 
@@ -403,7 +405,7 @@ static bool stage_command(struct yaml_spec *y, const struct stage_nodes *sn, con
 		return read_template(y, sn->cmd, f, &s->cmd, &ks);
 	if (!b)
 		return yaml_spec_fail(y, sn->entry, sn->field, "stage '%s' is not one ladder knows (merge, model, extrap, "
-				      "replay, report); give its 'command'", s->name);
+				      "replay, proxy, report); give its 'command'", s->name);
 	char why[256];
 	tmpl_parse(b->command, &s->cmd, why, sizeof why);
 	s->needs = b->needs;

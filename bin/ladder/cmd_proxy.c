@@ -1,0 +1,107 @@
+/*
+ * ladder proxy — write a readable C+MPI program that makes a run's MPI calls (lib/proxy): the
+ * command reads the container, hands it to the generator and reports where the program is.
+ */
+#include <spawn.h>
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include "command.h"
+#include "proxy/proxy.h"
+#include "store/store.h"
+#include "util/exitcode.h"
+#include "util/log.h"
+
+extern char **environ;
+
+/* make -s -C DIR: true when it built the program */
+static bool build(const char *dir)
+{
+	char *args[] = {"make", "-s", "-C", (char *)dir, NULL};
+	pid_t pid;
+	int status;
+	if (posix_spawnp(&pid, "make", NULL, NULL, args, environ) != 0) {
+		log_error("%s: cannot run make", dir);
+		return false;
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		log_error("%s/proxy.c: the build failed (make -C %s)", dir, dir);
+		return false;
+	}
+	return true;
+}
+
+static int run_proxy(int argc, char **argv)
+{
+	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+					     {"build", no_argument, NULL, 'b'},
+					     {"help", no_argument, NULL, 'h'}, {0}};
+	const char *dir = NULL;
+	bool and_build = false;
+	int c;
+	while ((c = cmd_getopt(argc, argv, "o:bh", opts, "proxy")) != -1) {
+		if (c == 'o')
+			dir = optarg;
+		else if (c == 'b')
+			and_build = true;
+		else
+			return EXIT_USAGE;
+	}
+	if (optind != argc - 1)
+		return cmd_usage_error("proxy", "needs one run container");
+	if (!dir)
+		return cmd_usage_error("proxy", "needs -o DIR, the directory to write the program into");
+	struct run r;
+	struct h5_err e;
+	if (!store_read_run(argv[optind], &r, &e)) {
+		log_error("%s", e.msg);
+		return EXIT_FAIL;
+	}
+	char why[1024];
+	struct proxy_options o = {.source = argv[optind]};
+	bool ok = proxy_generate(&r, &o, dir, why, sizeof why);
+	if (!ok)
+		log_error("%s: cannot write a proxy: %s", argv[optind], why);
+	else
+		log_info("wrote %s/proxy.c, %s/proxy.h and %s/Makefile (build with make, run with mpirun -np %u)", dir,
+			 dir, dir, r.nranks);
+	if (ok && and_build)
+		ok = build(dir);
+	run_free(&r);
+	return ok ? EXIT_OK : EXIT_FAIL;
+}
+
+const struct command command_proxy = {
+	"proxy", "write a C+MPI program that makes a run's MPI calls",
+	"usage: ladder proxy RUN.h5 -o DIR [--build]\n"
+	"\n"
+	"Writes DIR/proxy.c, DIR/proxy.h and DIR/Makefile: a program that makes the MPI calls the run\n"
+	"recorded, rank for rank and in order, with the same parameters, without the application's source\n"
+	"or data. It works from the compressed trace: each group of ranks with identical call sequences\n"
+	"becomes one C function per grammar rule with `for` loops for repetitions, main() picks a rank's\n"
+	"group by its ranklist, values that change from call to call are compact tables, and the compute\n"
+	"between calls is CPU work calibrated at startup from the recorded timing histograms. So the\n"
+	"program's size follows the trace's grammars, not the rank or iteration count. Extrapolated runs\n"
+	"(ladder extrap) work the same way.\n"
+	"\n"
+	"The program's options:\n"
+	"  --compute-scale K     compute between calls x K (0: none)\n"
+	"  --message-scale M     message counts x M (at least 1 where the run had one)\n"
+	"  --timing mean|sample  compute gaps: the histogram's mean (default) or drawn from its bins\n"
+	"  --seed S              seed of --timing sample\n"
+	"It prints `proxy time: T s` (the slowest rank, from after MPI_Init to MPI_Finalize).\n"
+	"Tracing it gives a run that `ladder compare` finds equal to RUN.h5.\n"
+	"\n"
+	"A call the generator cannot express is refused before anything is written, with one line naming\n"
+	"the rank, the call and the reason (exit 1).\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output DIR  where to write (created if missing)\n"
+	"  -b, --build       then build it (make -C DIR): DIR/proxy\n"
+	"  -h, --help        this text\n"
+	"\n"
+	"The campaign stage `proxy` runs `ladder proxy --build` on the extrapolated trace of each target.\n"
+	"\n"
+	"Exit: 0 written (and built), 1 unreadable run, refused or failed build, 2 usage.\n",
+	run_proxy,
+};

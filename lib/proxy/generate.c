@@ -1,0 +1,203 @@
+/*
+ * generate — `ladder proxy`'s driver: checks that every call of the trace can be written (refusing
+ * by rank, call and reason otherwise, before any file is written), then writes DIR/proxy.c (the
+ * program: value streams, one function per grammar rule, main), DIR/proxy.h (the support code,
+ * runtime.inc) and DIR/Makefile.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "proxy/proxy.h"
+#include "run/ranklist.h"
+#include "util/xalloc.h"
+
+/* the proxy's membership test (proxy.h: in_box): greedy, outermost dimension first */
+static bool in_box(const int64_t *box, int64_t rank)
+{
+	int64_t rel = rank - box[1];
+	if (rel < 0)
+		return false;
+	for (int64_t d = 0; d < box[0]; d++) {
+		int64_t len = box[2 + 2 * d], stride = box[3 + 2 * d], i = rel / stride;
+		if (d == box[0] - 1)
+			return rel % stride == 0 && i < len;
+		if (i >= len)
+			i = len - 1;
+		rel -= i * stride;
+	}
+	return false;
+}
+
+static bool in_ranklist(const int64_t *v, size_t len, int64_t rank)
+{
+	for (size_t at = 0; at < len; at += 2 + 2 * (size_t)v[at])
+		if (in_box(v + at, rank))
+			return true;
+	return false;
+}
+
+/* main() tests the groups in order: every rank must land in its own group */
+static bool check_ranklists(struct proxy_gen *g)
+{
+	const struct run *r = g->r;
+	struct ranklist *rl = xcalloc(r->ngroups ? r->ngroups : 1, sizeof *rl);
+	bool ok = true;
+	for (uint32_t i = 0; i < r->ngroups; i++) {
+		ranklist_init(&rl[i]);
+		ranklist_from_ranks(&rl[i], r->groups[i].ranks, r->groups[i].nranks);
+	}
+	for (uint32_t rank = 0; rank < r->nranks && ok; rank++) {
+		uint32_t found = r->ngroups;
+		for (uint32_t i = 0; i < r->ngroups && found == r->ngroups; i++)
+			if (in_ranklist(rl[i].v, rl[i].len, rank))
+				found = i;
+		if (found != r->rank_group[rank]) {
+			snprintf(g->why, g->whylen, "rank %u: its group's ranklist cannot be tested box by box", rank);
+			ok = false;
+		}
+	}
+	for (uint32_t i = 0; i < r->ngroups; i++)
+		ranklist_free(&rl[i]);
+	free(rl);
+	return ok;
+}
+
+static bool find_init(struct proxy_gen *g)
+{
+	const struct run *r = g->r;
+	for (g->group = 0; g->group < r->ngroups; g->group++) {
+		struct gwalk w;
+		uint32_t t;
+		gwalk_init(&w, &r->groups[g->group].g);
+		bool any = gwalk_next(&w, &t);
+		gwalk_free(&w);
+		const char *name = any ? r->fns[r->sigs[t].fn].name : "nothing";
+		if (strcmp(name, "MPI_Init") && strcmp(name, "MPI_Init_thread")) {
+			snprintf(g->why, g->whylen, "rank %u: its calls start with %s, not MPI_Init",
+				 r->groups[g->group].nranks ? r->groups[g->group].ranks[0] : 0, name);
+			return false;
+		}
+		if (g->group == r->rank_group[0])
+			g->init_sig = t;
+	}
+	return true;
+}
+
+/* every signature a group's grammar uses, checked once per group (refusals name a rank) */
+static bool check_calls(struct proxy_gen *g)
+{
+	const struct run *r = g->r;
+	bool *seen = xmalloc(r->nsigs ? r->nsigs : 1);
+	bool ok = true;
+	for (g->group = 0; g->group < r->ngroups && ok; g->group++) {
+		memset(seen, 0, r->nsigs ? r->nsigs : 1);
+		const struct grammar *gr = &r->groups[g->group].g;
+		for (uint64_t i = 0; i < gr->nsyms && ok; i++) {
+			struct gsymbol s = gr->syms[i];
+			if (gsym_is_rule(s) || seen[s.val])
+				continue;
+			seen[s.val] = true;
+			ok = px_check_call(g, (uint32_t)s.val);
+		}
+	}
+	free(seen);
+	return ok;
+}
+
+static void mark_streamed(struct proxy_gen *g)
+{
+	const struct run *r = g->r;
+	g->streamed = xcalloc(r->nsigs ? r->nsigs : 1, sizeof *g->streamed);
+	for (uint32_t s = 0; s < r->nsigs; s++) {
+		if (r->sigs[s].flags & SIGF_FAILED_POLL || r->fns[r->sigs[s].fn].flags & FNF_CUSTOM)
+			continue;
+		for (uint32_t i = 0; i < r->sigs[s].nvals; i++)
+			g->streamed[s] |= r->sigvals[r->sigs[s].voff + i] == SV_STREAMED;
+	}
+}
+
+static void emit_header(struct proxy_gen *g, const struct proxy_options *o)
+{
+	const struct run *r = g->r;
+	uint64_t nsyms = 0;
+	for (uint32_t i = 0; i < r->ngroups; i++)
+		nsyms += r->groups[i].g.nsyms;
+	px_printf(&g->text,
+		  "/*\n * proxy.c — a proxy of `%s`, written by `ladder proxy` from %s%s.\n"
+		  " *\n * It makes the MPI calls the application made on %u ranks, in the same order with the same\n"
+		  " * parameters, without its source or data: %u groups of ranks with identical call sequences, each\n"
+		  " * a grammar (%" PRIu64 " symbols) written as one function per rule, compute between calls as\n"
+		  " * calibrated CPU work from the recorded timing histograms.\n *\n"
+		  " *   make && mpirun -np %u ./proxy [--compute-scale K] [--message-scale M] [--timing mean|sample] [--seed S]\n */\n"
+		  "#include \"proxy.h\"\n",
+		  r->command ? r->command : "?", o->source ? o->source : "a run", r->synthetic ? " (extrapolated)" : "",
+		  r->nranks, r->ngroups, nsyms, r->nranks);
+	if (g->uses_pool_keys) {
+		px_puts(&g->text, "\n/* the names the trace gave request pools (streamed request arrays refer to them) */\n"
+				  "static const long long pool_keys[] = {");
+		for (uint32_t i = 0; i < g->npools; i++)
+			px_printf(&g->text, "%s%" PRId64 "LL", i ? ", " : "", (int64_t)g->pools[i].key);
+		px_puts(&g->text, "};\n");
+	}
+}
+
+static bool write_file(const char *dir, const char *name, const void *data, size_t len, char *why, size_t whylen)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+		snprintf(why, whylen, "%s: cannot write: %s", path, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static const char makefile_text[] =
+	"# Builds the proxy written by `ladder proxy`: make; mpirun -np N ./proxy\n"
+	"MPICC ?= mpicc\nCFLAGS ?= -O1 -Wall -Wextra\n\n"
+	"proxy: proxy.c proxy.h\n\t$(MPICC) $(CFLAGS) -o $@ proxy.c\n\n"
+	"clean:\n\trm -f proxy\n\n.PHONY: clean\n";
+
+static bool write_files(struct proxy_gen *g, const char *dir)
+{
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		snprintf(g->why, g->whylen, "%s: cannot create the directory: %s", dir, strerror(errno));
+		return false;
+	}
+	return write_file(dir, "proxy.h", proxy_runtime_text, strlen(proxy_runtime_text), g->why, g->whylen) &&
+	       write_file(dir, "proxy.c", g->text.data, g->text.len, g->why, g->whylen) &&
+	       write_file(dir, "Makefile", makefile_text, strlen(makefile_text), g->why, g->whylen);
+}
+
+bool proxy_generate(const struct run *r, const struct proxy_options *o, const char *dir, char *why, size_t whylen)
+{
+	struct proxy_gen g = {.r = r, .why = why, .whylen = whylen};
+	buf_init(&g.text);
+	why[0] = 0;
+	bool ok = r->ngroups > 0;
+	if (!ok)
+		snprintf(why, whylen, "the run has no call sequences (a profile-only run)");
+	ok = ok && px_pools_build(&g) && find_init(&g) && check_ranklists(&g);
+	if (ok) {
+		mark_streamed(&g);
+		px_created_build(&g);
+	}
+	ok = ok && check_calls(&g);
+	if (ok) {
+		emit_header(&g, o);
+		ok = px_emit_streams(&g) && px_emit_groups(&g);
+	}
+	if (ok) {
+		px_emit_main(&g);
+		ok = write_files(&g, dir);
+	}
+	buf_free(&g.text);
+	free(g.pools);
+	free(g.streamed);
+	return ok;
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env bats
+# ladder proxy: a readable C+MPI program from a run. The fixed point (tracing the generated program
+# gives a run `ladder compare` finds equal to the source) for every mini-app; a program whose size
+# follows the grammar, not the rank or iteration count; the program's knobs; one-line refusals
+# naming rank, call and reason for what it cannot express.
+
+load helper
+load app_options
+
+APPS_BIN="$BUILD_DIR/apps"
+T=${LADDER_TEST_TIMEOUT:-300}
+
+# every test works in its own scratch directory
+setup() { cd "$BATS_TEST_TMPDIR"; }
+
+# trace_app NAME P APP ARGS...: $BATS_FILE_TMPDIR/NAME.h5, traced once per file
+trace_app() {
+	local name=$1 P=$2 app=$3 f="$BATS_FILE_TMPDIR/$1.h5"
+	shift 3
+	if [ ! -s "$f" ]; then
+		timeout "$T" "$LADDER" --quiet trace -o "$f" -- mpirun --oversubscribe -np "$P" "$APPS_BIN/$app" "$@" \
+			> "$f.out" 2> "$f.err" || { cat "$f.err" >&2; return 1; }
+	fi
+	echo "$f"
+}
+
+# build_proxy RUN DIR: generate and build; the build must print no warning
+build_proxy() {
+	"$LADDER" --quiet proxy "$1" -o "$2"
+	make -s -C "$2" > "$2/build.log" 2>&1 || { cat "$2/build.log" >&2; return 1; }
+	if [ -s "$2/build.log" ]; then cat "$2/build.log" >&2; return 1; fi
+}
+
+# proxy_fixed_point APP P: compare(trace(app), trace(proxy(trace(app))))
+proxy_fixed_point() {
+	local app=$1 P=$2 a d
+	# shellcheck disable=SC2046
+	a=$(trace_app "$app-$P" "$P" "$app" $(args_of "$app"))
+	d="$BATS_FILE_TMPDIR/$app-$P-proxy"
+	build_proxy "$a" "$d"
+	timeout "$T" "$LADDER" --quiet trace -o "$d/trace.h5" -- mpirun --oversubscribe -np "$P" "$d/proxy" > "$d/run.out" 2>&1 ||
+		{ cat "$d/run.out" >&2; return 1; }
+	grep -q '^proxy time: [0-9.]* s$' "$d/run.out"
+	run "$LADDER" compare "$a" "$d/trace.h5"
+	[ "$status" -eq 0 ] || { echo "$app at $P: $output" >&2; return 1; }
+}
+
+@test "ladder proxy: help, usage errors, an unreadable run" {
+	run "$LADDER" proxy --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: ladder proxy RUN.h5 -o DIR"* ]]
+	run "$LADDER" proxy
+	[ "$status" -eq 2 ]
+	run "$LADDER" proxy x.h5
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-o DIR"* ]]
+	echo "not hdf5" > bad.h5
+	run "$LADDER" proxy bad.h5 -o out
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bad.h5"* ]]
+	[ ! -e out ]
+}
+
+@test "fixed point: every mini-app at 4 ranks" {
+	for app in stencil1d stencil2d stencil3d sweep cg ft is mw phases; do
+		proxy_fixed_point "$app" 4
+	done
+}
+
+@test "fixed point at 9 ranks: a 3x3 grid's edge and interior groups, row and column communicators, wildcards" {
+	for app in stencil2d cg mw; do
+		proxy_fixed_point "$app" 9
+	done
+	# cg's Comm_split colors and keys (row and column of a 3x3 grid) are functions of the rank
+	grep -q 'static const long long values_[0-9]*_of_rank\[\]\[4\] = {{3, 0, 1, 0}' "$BATS_FILE_TMPDIR/cg-9-proxy/proxy.c"
+}
+
+@test "the program follows the grammar: one function per rule, loops, ranklists; same size at 4 and 16 ranks, 10 and 1000 iterations" {
+	local sizes=()
+	for case in "4 10" "16 10" "4 1000"; do
+		set -- $case
+		"$LADDER" --quiet trace -o "s-$1-$2.h5" -- mpirun --oversubscribe -np "$1" "$APPS_BIN/stencil1d" --size 1440 \
+			--iterations "$2" --allreduce-every 5 > /dev/null
+		build_proxy "s-$1-$2.h5" "p-$1-$2"
+		sizes+=("$(wc -l < "p-$1-$2/proxy.c")")
+	done
+	[ "${sizes[0]}" -eq "${sizes[1]}" ]
+	[ "${sizes[0]}" -eq "${sizes[2]}" ]
+	# 16 ranks, three groups (first, interior, last): main tests three ranklists, not sixteen ranks
+	[ "$(grep -c 'in_ranklist(group[0-9]*_ranks' p-16-10/proxy.c)" -eq 3 ]
+	# iterations are loop counts: 1000 iterations, an Allreduce every 5 -> a loop of 200
+	grep -q 'repeat < 200;' p-4-1000/proxy.c
+	# one function per grammar rule
+	local rules
+	rules=$("$LADDER" decode --grammar s-4-10.h5 | grep -c -- '->')
+	[ "$(grep -c '^static void group[0-9_a-z]*(void)$' p-4-10/proxy.c)" -eq "$rules" ]
+	# call sites in comments
+	grep -q '/\* MPI_Isend at stencil1d+0x' p-4-10/proxy.c
+}
+
+@test "the program's knobs: --message-scale scales counts, --compute-scale 0, bad options and rank counts refused" {
+	local a
+	# shellcheck disable=SC2046
+	a=$(trace_app stencil2d-4 4 stencil2d $(args_of stencil2d))
+	build_proxy "$a" p
+	"$LADDER" --quiet trace -o scaled.h5 -- mpirun --oversubscribe -np 4 p/proxy --message-scale 2 --compute-scale 0 > /dev/null
+	local count
+	count=$("$LADDER" decode --rank 0 "$a" | grep -m1 'MPI_Irecv' | grep -o 'count=[0-9]*' | cut -d= -f2)
+	"$LADDER" decode --rank 0 scaled.h5 | grep -m1 'MPI_Irecv' | grep -q "count=$((count * 2)) "
+	run mpirun_n 4 p/proxy --timing sample --seed 7
+	[ "$status" -eq 0 ]
+	run mpirun_n 4 p/proxy --bogus
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"proxy: unknown option or missing value"* ]]
+	run mpirun_n 2 p/proxy
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"proxy: written for 4 ranks, started on 2"* ]]
+}
+
+@test "refusals name rank, call and reason, and write nothing" {
+	"$LADDER" --quiet trace -o bottom.h5 -- mpirun --oversubscribe -np 2 "$BUILD_DIR/tests/replay/unreplayable" --bottom
+	run "$LADDER" proxy bottom.h5 -o p1
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bottom.h5: cannot write a proxy: rank 0, MPI_Send at unreplayable+0x"*": a buffer at MPI_BOTTOM"* ]]
+	[ ! -e p1 ]
+	"$LADDER" --quiet trace -o hidden.h5 -- mpirun --oversubscribe -np 2 "$BUILD_DIR/tests/replay/unreplayable" --hidden
+	run "$LADDER" proxy hidden.h5 -o p2
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"rank 0, MPI_Bcast at "*": datatype #100 is used but no call of the run created it"* ]]
+	[ "$(echo "$output" | wc -l)" -eq 1 ]
+	"$LADDER" --quiet trace -o inter.h5 -- mpirun --oversubscribe -np 4 "$BUILD_DIR/tests/proxy/unproxyable" --intercomm
+	run "$LADDER" proxy inter.h5 -o p3
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"rank 0, MPI_Intercomm_create at "*": intercommunicators are not supported"* ]]
+	[ ! -e p3 ]
+}
+
+@test "Cartesian coordinates relative to the caller (MPI_Cart_rank) reach the fixed point" {
+	"$LADDER" --quiet trace -o coords.h5 -- mpirun --oversubscribe -np 3 "$BUILD_DIR/tests/proxy/unproxyable" --coords
+	build_proxy coords.h5 p
+	grep -q 'coordinate(2, 0, 1)' p/proxy.c
+	"$LADDER" --quiet trace -o again.h5 -- mpirun --oversubscribe -np 3 p/proxy > /dev/null
+	"$LADDER" compare coords.h5 again.h5
+}
+
+@test "the campaign stage proxy writes and builds a proxy of each target's extrapolated trace" {
+	local wf="$BATS_TEST_TMPDIR/wf.yaml" dir="$BATS_TEST_TMPDIR/camp"
+	printf 'name: p\napp: {command: "{prefix}/apps/stencil2d"}\nladder: [1, 4]\ntarget: 16\nstages:\n  - model\n  - proxy\n' > "$wf"
+	run "$LADDER" campaign run "$wf" --site "$TOP/site-configs/local.yaml" --dir "$dir" --dry-run
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"stage 'proxy' reads what stage 'extrap' writes: list 'extrap' above it"* ]]
+	printf 'name: p\napp: {command: "{prefix}/apps/stencil2d"}\nladder: [1, 4]\ntarget: 16\nstages:\n  - extrap\n  - proxy\n' > "$wf"
+	run "$LADDER" campaign run "$wf" --site "$TOP/site-configs/local.yaml" --dir "$dir" --dry-run
+	[ "$status" -eq 0 ]
+	if ! "$LADDER" extrap --help > /dev/null 2>&1; then
+		[[ "$output" == *"note: stage 'proxy' skipped: it reads what stage 'extrap' writes, which is skipped"* ]]
+	else
+		grep -q 'ladder proxy .*/extrap/p16/trace.h5 -o .*/proxy/p16 --build' "$dir/jobs/proxy-t16.sh"
+	fi
+}

@@ -1,0 +1,225 @@
+/* Unit tests for proxy generation: runs built in memory, written as programs into a temporary
+ * directory; the program's shape (loops for repetitions, one group per rank set) and the refusals of
+ * runs that cannot be expressed. Building and running the programs is tests/bats/proxy.bats. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "grammar/sequitur.h"
+#include "proxy/proxy.h"
+#include "run/run.h"
+#include "util/xalloc.h"
+
+struct rb {                      /* a run under construction: every rank makes the same calls */
+	struct run r;
+	size_t capfns, capsigs, capvals;
+	struct sequitur *seq;
+};
+
+static void rb_init(struct rb *b, uint32_t nranks)
+{
+	memset(b, 0, sizeof *b);
+	run_init(&b->r);
+	b->r.nranks = nranks;
+	b->r.streams = xcalloc(1, sizeof *b->r.streams);
+	b->seq = sequitur_new();
+}
+
+static uint32_t rb_fn(struct rb *b, const char *name)
+{
+	for (uint32_t i = 0; i < b->r.nfns; i++)
+		if (!strcmp(b->r.fns[i].name, name))
+			return i;
+	int id = fn_lookup(name);
+	assert_true(id >= 0);
+	const struct fn_desc *d = &ladder_functions[id];
+	XGROW(b->r.fns, b->capfns, b->r.nfns + 1);
+	struct param_desc *p = xcalloc(d->nparams + 1, sizeof *p);
+	for (uint32_t k = 0; k < d->nparams; k++)
+		p[k] = (struct param_desc){xstrdup(d->params[k].name), d->params[k].kind};
+	b->r.fns[b->r.nfns] = (struct fn_desc){xstrdup(d->name), d->flags, d->nparams, p};
+	return b->r.nfns++;
+}
+
+/* a signature (once) and a call of it on every rank, repeated */
+static void rb_call(struct rb *b, const char *fn, const int64_t *vals, uint32_t n, int repeat)
+{
+	uint32_t f = rb_fn(b, fn), sig = b->r.nsigs;
+	for (uint32_t s = 0; s < b->r.nsigs; s++)
+		if (b->r.sigs[s].fn == f && b->r.sigs[s].nvals == n &&
+		    (!n || !memcmp(b->r.sigvals + b->r.sigs[s].voff, vals, n * sizeof *vals)))
+			sig = s;
+	if (sig == b->r.nsigs) {
+		XGROW(b->r.sigs, b->capsigs, b->r.nsigs + 1);
+		XGROW(b->r.sigvals, b->capvals, b->r.nsigvals + n + 1);
+		if (n)
+			memcpy(b->r.sigvals + b->r.nsigvals, vals, n * sizeof *vals);
+		b->r.sigs[sig] = (struct run_signature){f, 1000 + sig, 0, n, b->r.nsigvals};
+		b->r.nsigvals += n;
+		b->r.nsigs++;
+	}
+	for (int i = 0; i < repeat; i++)
+		sequitur_append(b->seq, sig);
+}
+
+static void rb_finish(struct rb *b)
+{
+	b->r.ngroups = 1;
+	b->r.groups = xcalloc(1, sizeof *b->r.groups);
+	struct run_group *g = &b->r.groups[0];
+	sequitur_export(b->seq, &g->g);
+	sequitur_free(b->seq);
+	g->nranks = b->r.nranks;
+	g->ranks = xmalloc(b->r.nranks * sizeof *g->ranks);
+	for (uint32_t q = 0; q < b->r.nranks; q++)
+		g->ranks[q] = q;
+	char why[256];
+	if (!run_check(&b->r, why, sizeof why))
+		fail_msg("%s", why);
+}
+
+static const int64_t barrier_world[] = {COMM_ID_WORLD};
+
+/* MPI_Init, then `iterations` x (a ring Sendrecv, a Barrier), MPI_Finalize, on `ranks` ranks */
+static void ring_run(struct rb *b, uint32_t ranks, int iterations)
+{
+	rb_init(b, ranks);
+	rb_call(b, "MPI_Init", NULL, 0, 1);
+	int64_t sendrecv[] = {BUF_USER, 16, 15, 8, 1, 0, BUF_USER, 16, 15, 8, -1, -1, 0, COMM_ID_WORLD};
+	for (int i = 0; i < iterations; i++) {
+		rb_call(b, "MPI_Sendrecv", sendrecv, sizeof sendrecv / sizeof sendrecv[0], 1);
+		rb_call(b, "MPI_Barrier", barrier_world, 1, 1);
+	}
+	rb_call(b, "MPI_Finalize", NULL, 0, 1);
+	rb_finish(b);
+}
+
+/* generate into a fresh directory; returns proxy.c's text (or NULL when refused, why filled) */
+static char *generate(const struct run *r, char *why, size_t whylen, char *dir)
+{
+	strcpy(dir, "/tmp/ladder-test-proxy-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	char out[300];
+	snprintf(out, sizeof out, "%s/p", dir);
+	struct proxy_options o = {.source = "unit.h5"};
+	char *text = NULL;
+	if (proxy_generate(r, &o, out, why, whylen)) {
+		char path[400];
+		snprintf(path, sizeof path, "%s/proxy.c", out);
+		FILE *f = fopen(path, "r");
+		assert_non_null(f);
+		text = xcalloc(1 << 20, 1);
+		size_t n = fread(text, 1, (1 << 20) - 1, f);
+		text[n] = 0;
+		fclose(f);
+		unlink(path);
+		snprintf(path, sizeof path, "%s/proxy.h", out);
+		unlink(path);
+		snprintf(path, sizeof path, "%s/Makefile", out);
+		unlink(path);
+		rmdir(out);
+	} else
+		assert_int_equal(access(out, F_OK), -1);   /* refused: nothing written */
+	rmdir(dir);
+	return text;
+}
+
+static int lines(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void test_size_follows_the_grammar(void **state)
+{
+	struct rb small, big, wide;
+	ring_run(&small, 4, 10);
+	ring_run(&big, 4, 1000);
+	ring_run(&wide, 1u << 20, 10);
+	char why[512], dir[64];
+	char *a = generate(&small.r, why, sizeof why, dir), *b = generate(&big.r, why, sizeof why, dir),
+	     *c = generate(&wide.r, why, sizeof why, dir);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	assert_int_equal(lines(a), lines(b));
+	assert_int_equal(lines(a), lines(c));
+	assert_non_null(strstr(b, "for (long repeat = 0; repeat < 1000; repeat++)"));
+	assert_non_null(strstr(a, "MPI_Sendrecv(buffer(SEND, bytes(count(16), MPI_DOUBLE)), count(16), MPI_DOUBLE, "
+				  "world_rank + 1, 0, buffer(RECV, bytes(count(16), MPI_DOUBLE)), count(16), MPI_DOUBLE, "
+				  "world_rank - 1, 0, MPI_COMM_WORLD, &last_status);"));
+	/* one group of 1,048,576 ranks: one ranklist box, one test in main */
+	assert_non_null(strstr(c, "static const long long group0_ranks[] = {1, 0, 1048576, 1};"));
+	assert_null(strstr(c, "group1"));
+	free(a);
+	free(b);
+	free(c);
+	run_free(&small.r);
+	run_free(&big.r);
+	run_free(&wide.r);
+}
+
+static void test_refuses_a_run_not_starting_with_init(void **state)
+{
+	struct rb b;
+	rb_init(&b, 2);
+	rb_call(&b, "MPI_Barrier", barrier_world, 1, 3);
+	rb_finish(&b);
+	char why[512], dir[64];
+	assert_null(generate(&b.r, why, sizeof why, dir));
+	assert_string_equal(why, "rank 0: its calls start with MPI_Barrier, not MPI_Init");
+	run_free(&b.r);
+}
+
+static void test_refuses_an_unknown_peer_and_an_uncreated_communicator(void **state)
+{
+	struct rb b;
+	rb_init(&b, 2);
+	rb_call(&b, "MPI_Init", NULL, 0, 1);
+	int64_t send[] = {BUF_USER, 1, 15, 8, SV_UNKNOWN, 0, COMM_ID_WORLD};
+	rb_call(&b, "MPI_Send", send, 7, 1);
+	rb_finish(&b);
+	char why[512], dir[64];
+	assert_null(generate(&b.r, why, sizeof why, dir));
+	assert_string_equal(why, "rank 0, MPI_Send: a peer recorded as UNKNOWN (not a member of the communicator)");
+	run_free(&b.r);
+
+	rb_init(&b, 2);
+	rb_call(&b, "MPI_Init", NULL, 0, 1);
+	int64_t barrier[] = {5};
+	rb_call(&b, "MPI_Barrier", barrier, 1, 1);
+	rb_finish(&b);
+	assert_null(generate(&b.r, why, sizeof why, dir));
+	assert_string_equal(why, "rank 0, MPI_Barrier: communicator #5 is used but no call of the run created it");
+	run_free(&b.r);
+}
+
+static void test_refuses_a_run_without_call_sequences(void **state)
+{
+	struct run r;
+	run_init(&r);
+	r.nranks = 2;
+	char why[512], dir[64];
+	assert_null(generate(&r, why, sizeof why, dir));
+	assert_string_equal(why, "the run has no call sequences (a profile-only run)");
+	run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_size_follows_the_grammar),
+		cmocka_unit_test(test_refuses_a_run_not_starting_with_init),
+		cmocka_unit_test(test_refuses_an_unknown_peer_and_an_uncreated_communicator),
+		cmocka_unit_test(test_refuses_a_run_without_call_sequences),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
