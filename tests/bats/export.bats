@@ -172,3 +172,22 @@ container_counts() {
 	jq -e '[.ranks[0].events[] | .. | objects | select(.any == true)] | length > 0' mw.json
 	jq -e '[.ranks[0].events[] | .. | objects | select(.any == true) | .actual | type] | unique == ["number"]' mw.json
 }
+
+@test "export otf2 and chrome: an extrapolated 64-rank container exports like a measured one" {
+	for p in 4 9 16; do
+		"$LADDER" --quiet trace -o "x$p.h5" -- mpirun --oversubscribe -np $p "$LADDER_BUILD/apps/stencil2d" \
+			--scaling weak --size 8 --iterations 4 --allreduce-every 2 > /dev/null
+	done
+	"$LADDER" --quiet merge -o xc.h5 x4.h5 x9.h5 x16.h5
+	"$LADDER" --quiet extrap xc.h5 --target 64 -o x64.h5
+	[ "$("$LADDER" inspect --json x64.h5 | jq .ranks)" -eq 64 ]
+	rm -rf x64.otf2
+	"$LADDER" --quiet export --format otf2 -o x64.otf2 x64.h5
+	otf2-print -A x64.otf2/traces.otf2 | grep -A1 'LADDER::SYNTHETIC_RUN' | grep -q true
+	diff <(otf2_counts x64.otf2) <(container_counts x64.h5)
+	[ "$(otf2-print x64.otf2/traces.otf2 | grep -c '^MPI_ISEND ')" -eq \
+	  "$(otf2-print x64.otf2/traces.otf2 | grep -c '^MPI_IRECV ')" ]
+	"$LADDER" --quiet export --format chrome -o x64.json x64.h5
+	jq -e '.otherData.synthetic_run == true and .otherData.ranks == 64' x64.json
+	[ "$(jq '[.traceEvents[] | select(.ph == "X")] | length' x64.json)" -eq "$("$LADDER" inspect --json x64.h5 | jq .calls)" ]
+}

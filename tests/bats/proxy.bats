@@ -158,3 +158,19 @@ proxy_fixed_point() {
 		grep -q 'ladder proxy .*/extrap/p16/trace.h5 -o .*/proxy/p16 --build' "$dir/jobs/proxy-t16.sh"
 	fi
 }
+
+@test "fixed point of an extrapolated trace: a proxy of stencil2d extrapolated to 64 ranks makes the extrapolated calls" {
+	local p runs=()
+	for p in 4 9 16; do
+		runs+=("$(trace_app "s2w-$p" "$p" stencil2d --scaling weak --size 8 --iterations 4 --allreduce-every 2)")
+	done
+	"$LADDER" --quiet merge -o s2w.h5 "${runs[@]}"
+	"$LADDER" --quiet extrap s2w.h5 --target 64 -o s2w-64.h5
+	build_proxy s2w-64.h5 px64
+	timeout "$T" "$LADDER" --quiet trace -o px64/trace.h5 -- mpirun --oversubscribe -np 64 px64/proxy > px64/run.out 2>&1 ||
+		{ cat px64/run.out >&2; return 1; }
+	run "$LADDER" compare s2w-64.h5 px64/trace.h5
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	run "$LADDER" compare --counts s2w-64.h5 px64/trace.h5
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+}
