@@ -1,5 +1,5 @@
 /*
- * align — one position class across the rungs (papers/000 §3.2): its grammar must have the same
+ * align — one position class across the rungs (ScalaExtrap §3.2): its grammar must have the same
  * shape at every rung where the class exists, and each terminal the same function, call site and
  * flags; values and repetition counts that differ become laws (law.h) evaluated at the target.
  *

@@ -1,6 +1,6 @@
 /*
  * extrap — build the run an SPMD application would produce at a rank count nobody ran, from the
- * ladder of its traced runs (papers/000 §3).
+ * ladder of its traced runs (ScalaExtrap §3).
  *
  * The rungs' process grids come from their MPI_Cart_create (topology.h); the target grid from
  * MPI_Dims_create's rule or the user. Each position class (boundary or interior per dimension) is
@@ -26,7 +26,7 @@ struct extrap_options {
 	int64_t target;            /* rank count */
 	struct grid target_grid;   /* ndims 0: from MPI_Dims_create's rule */
 	int64_t profile_limit;     /* build the per-rank profile up to this many ranks (0: never) */
-	bool lossy;                /* drop calls whose values have no law (papers/000 §3.4) */
+	bool lossy;                /* drop calls whose values have no law (ScalaExtrap §3.4) */
 };
 
 /* what the build could not do without failing (the profile), for the user; "" when nothing */

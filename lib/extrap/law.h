@@ -1,5 +1,5 @@
 /*
- * law — one integer parameter as a function of the process grid's dimension sizes (papers/000
+ * law — one integer parameter as a function of the process grid's dimension sizes (ScalaExtrap
  * §3.3): value = sum of integer coefficients times terms 1, d_k, P = prod d_k, 1/d_k, 1/P,
  * 1/P^2.
  *

@@ -1,5 +1,5 @@
 /*
- * timing — the synthetic group's call durations and compute gaps at the target (papers/000 §3.5),
+ * timing — the synthetic group's call durations and compute gaps at the target (ScalaExtrap §3.5),
  * by lib/model's PMNF search over the class's rungs: for each duration and gap histogram, the
  * mean per call at every rung is modeled as a function of p and predicted at the target; the
  * largest rung's histogram (every bin, min, max, sum of squares) is scaled to that mean. With

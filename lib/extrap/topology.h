@@ -1,5 +1,5 @@
 /*
- * topology — the process grid of a run and where each rank sits in it (papers/000 §3.1).
+ * topology — the process grid of a run and where each rank sits in it (ScalaExtrap §3.1).
  *
  * The grid comes first from what the tracer recorded: the dims of the run's MPI_Cart_create. A
  * target grid is what MPI_Dims_create would give for the target rank count (balanced, outermost
@@ -28,7 +28,7 @@ enum { POS_LOW = 0, POS_INTERIOR = 1, POS_HIGH = 2, POS_SINGLE = 3, POS_KINDS = 
  * run made none or the recorded values are not a grid of its rank count. */
 bool topology_from_cart(const struct run *r, struct grid *g, bool *periodic, char *why, size_t whylen);
 
-/* For codes that compute neighbours by hand (papers/000 §3.1): the grid of the dimensionality the
+/* For codes that compute neighbours by hand (ScalaExtrap §3.1): the grid of the dimensionality the
  * run asked MPI_Dims_create for on which every point-to-point peer of every rank is a grid
  * neighbour (row-major, wrap-around allowed). MPI_Dims_create's balanced grid wins when it fits;
  * otherwise exactly one grid must fit. Without MPI_Dims_create the ranks are taken as a line (1-D),

@@ -1,6 +1,6 @@
 /*
  * grammar — a finished context-free grammar that generates one rank's sequence of call
- * signatures (terminals), in the form Sequitur with repetition counts produces (papers/001 §2.2):
+ * signatures (terminals), in the form Sequitur with repetition counts produces (Pilgrim §2.2):
  * rules whose bodies are symbols with exponents, `A -> B^k c`. Rule 0 is the start rule.
  *
  * This is the exchange form: the tracer exports it, the merge deduplicates it, the store writes it,

@@ -1,6 +1,6 @@
 /*
  * sequitur — online grammar compression of a terminal sequence with repetition counts
- * (Nevill-Manning & Witten's Sequitur, extended with exponents as in papers/001 §2.2).
+ * (Nevill-Manning & Witten's Sequitur, extended with exponents as in Pilgrim §2.2).
  *
  * Every appended terminal is processed once. Two properties are kept:
  *   P1  no digram (pair of adjacent symbols with their exponents) occurs twice;

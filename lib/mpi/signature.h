@@ -1,5 +1,5 @@
 /*
- * signature — the vocabulary of call signatures (papers/001 §2.1, §2.3.3, §2.4): what kind each
+ * signature — the vocabulary of call signatures (Pilgrim §2.1, §2.3.3, §2.4): what kind each
  * recorded MPI parameter is, how it is encoded so that SPMD ranks agree, the symbolic values, and
  * the descriptors of the MPI functions (generated from lib/mpi/mpi-functions.tbl).
  *

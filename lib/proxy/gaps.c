@@ -1,5 +1,5 @@
 /*
- * gaps — compute between calls, from the timing histograms of a group (papers/003 §3.3): for each
+ * gaps — compute between calls, from the timing histograms of a group (ScalaBenchGen §3.3): for each
  * signature, the gaps before its calls whatever call came before, as a mean and as the merged
  * log-scale bins the program samples from with --timing sample. The program turns seconds into
  * CPU work calibrated at startup (proxy.h: compute, compute_gap).

@@ -1,6 +1,6 @@
 /*
  * proxy — `ladder proxy`: a run (measured or extrapolated) becomes a readable C+MPI program that
- * makes the same MPI calls (papers/003 §3, §5; papers/001 §3). The program is small because it is
+ * makes the same MPI calls (ScalaBenchGen §3, §5; Pilgrim §3). The program is small because it is
  * written from the compressed trace, never from the expanded call sequence:
  *
  *   rules.c     one C function per grammar rule of each group, `for` loops for repetition counts,

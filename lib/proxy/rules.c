@@ -1,5 +1,5 @@
 /*
- * rules — the program's shape: one C function per grammar rule of each group (papers/001 §3),
+ * rules — the program's shape: one C function per grammar rule of each group (Pilgrim §3),
  * `for` loops for repetition counts, and main() choosing a rank's group by the group's ranklist,
  * so that the program's size follows the grammars, not the rank or iteration count.
  */

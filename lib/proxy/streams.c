@@ -1,5 +1,5 @@
 /*
- * streams — values that change from call to call (papers/001 §2.3: a signature's streamed
+ * streams — values that change from call to call (Pilgrim §2.3: a signature's streamed
  * groups), as static tables: per signature, each distinct sequence once, run-length encoded as
  * (value, repeat) pairs, with the ranklist of the ranks that read it. A rank picks its tables at
  * startup (select_streams) and its calls read them in order (next_value).

@@ -1,5 +1,5 @@
 /*
- * compare — semantic equality of two runs (papers/000 §5.1, the fixed point of trace and replay):
+ * compare — semantic equality of two runs (ScalaExtrap §5.1, the fixed point of trace and replay):
  * the same number of ranks and, for every rank, the same calls in the same order with the same
  * parameters. Call sites, timing and the tracer's compression (grammar shape, what was streamed)
  * do not matter: calls are compared as `ladder decode` prints them, with these exceptions:

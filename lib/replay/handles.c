@@ -1,5 +1,5 @@
 /*
- * handles — the replay's MPI objects by the symbolic ids the tracer gave them (papers/001
+ * handles — the replay's MPI objects by the symbolic ids the tracer gave them (Pilgrim
  * §2.3.3): predefined datatypes and ops by their fixed ids (mpi/predefined.h), everything
  * else created by replaying the call that created it in the application (split, dup, create,
  * cart, graph ... for communicators; the constructors for datatypes; MPI_Op_create with a

@@ -1,6 +1,6 @@
 /*
  * request_ring — the replay's requests by the names the tracer gave them: (pool, slot), where the pool
- * is the request pool key of the creating signature (papers/001 §2.4.2, run_signature_req_key).
+ * is the request pool key of the creating signature (Pilgrim §2.4.2, run_signature_req_key).
  *
  * Requests live in a ring of slots that are never moved. A call that creates a request writes it
  * straight into the next free slot, and consecutive creations get consecutive slots (the ring

@@ -1,5 +1,5 @@
 /*
- * timing — compute gaps between calls (papers/000 §2, §5.2). The tracer keeps, per group of ranks
+ * timing — compute gaps between calls (ScalaExtrap §2, §5.2). The tracer keeps, per group of ranks
  * and per (previous signature, signature), a histogram of the time the application spent outside
  * MPI before the call. The replay reproduces it before each call: the histogram's mean, or a
  * sample (a bin drawn with probability proportional to its count, then a time uniform within the

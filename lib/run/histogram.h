@@ -1,5 +1,5 @@
 /*
- * histogram — the compute-gap histograms of a trace (papers/000 §2, §3.5): at most a fixed number
+ * histogram — the compute-gap histograms of a trace (ScalaExtrap §2, §3.5): at most a fixed number
  * of bins per histogram, each with count, sum, min and max of its samples, so that size does not
  * grow with the run's length.
  *

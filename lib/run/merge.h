@@ -1,6 +1,6 @@
 /*
  * merge — combining what ranks recorded into one run, the pure half of the tracer's merge at
- * MPI_Finalize (papers/001 §2.5): the vocabulary (call signatures, call sites, strings, profile
+ * MPI_Finalize (Pilgrim §2.5): the vocabulary (call signatures, call sites, strings, profile
  * call paths) as sets that merge by content, and groups (grammar, ranks, timing) that merge when
  * their grammars are identical. Both serialize, so a binomial tree of pairwise merges carries
  * them; the tracer moves them with MPI, tests simulate the tree for any rank count.

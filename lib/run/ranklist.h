@@ -1,5 +1,5 @@
 /*
- * ranklist — a set of ranks as a union of strided boxes, the ScalaTrace encoding (papers/000 §2):
+ * ranklist — a set of ranks as a union of strided boxes, the ScalaTrace encoding (ScalaExtrap §2):
  * one box is <dims start len_1 stride_1 ... len_d stride_d> (outermost dimension first) and holds
  * the ranks start + sum_k i_k * stride_k for 0 <= i_k < len_k.
  *

@@ -1,6 +1,6 @@
 /*
  * encode — one encoder per parameter kind: turns an MPI argument into the values of its group so
- * that SPMD ranks agree (papers/001 §2.3.3, §2.4): peers relative to the caller in world ranks,
+ * that SPMD ranks agree (Pilgrim §2.3.3, §2.4): peers relative to the caller in world ranks,
  * roots as world ranks, handles as symbolic ids, requests as (pool, slot), Cartesian coordinates
  * relative to the caller's. Outputs are encoded after the call.
  */

@@ -1,5 +1,5 @@
 /*
- * finalize — the end of a traced run: the inter-process merge (papers/001 §2.5) in O(log P)
+ * finalize — the end of a traced run: the inter-process merge (Pilgrim §2.5) in O(log P)
  * rounds, and rank 0 writing the merged run in the raw format for `ladder import`.
  *
  *  1. vocabulary: call signature tables, call sites, strings and profile call paths are merged

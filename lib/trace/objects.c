@@ -1,5 +1,5 @@
 /*
- * objects — symbolic ids for MPI objects (papers/001 §2.3.3): communicators (ids agreed by all
+ * objects — symbolic ids for MPI objects (Pilgrim §2.3.3): communicators (ids agreed by all
  * members, so that SPMD ranks record the same id), datatypes (with their size), reduction ops,
  * groups and matched-probe messages (lowest free id per process, so that processes creating them
  * in the same order agree). Handles the tracer never saw created are registered on first sight.

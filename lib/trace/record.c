@@ -2,8 +2,8 @@
  * record — what happens to one intercepted call: its values become a call signature (streamed
  * groups moved to the rank's value streams, requests named by pool and slot), the signature gets
  * a terminal in the call signature table, the terminal is appended to the Sequitur grammar
- * (papers/001 §2.2), and the call's duration, the compute gap before it (a histogram per
- * preceding call, papers/000 §3.5) and its profile metrics are accounted.
+ * (Pilgrim §2.2), and the call's duration, the compute gap before it (a histogram per
+ * preceding call, ScalaExtrap §3.5) and its profile metrics are accounted.
  *
  * Data-dependent parameters (counts, tags, peers) stay in the signature until a signature
  * "base" (the signature with those parameters masked) has shown more than stream_after variants;

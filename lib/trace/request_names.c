@@ -2,7 +2,7 @@
  * request_names — tracking outstanding MPI requests and naming them symbolically.
  *
  * A request is named (pool, slot): the pool is the request pool key of the call signature that
- * created it (the signature without its request, papers/001 §2.4.2), the slot the lowest free
+ * created it (the signature without its request, Pilgrim §2.4.2), the slot the lowest free
  * slot in that pool. Completion order then does not perturb the names.
  *
  * Handles are not unique: Open MPI can return the same handle value for different outstanding

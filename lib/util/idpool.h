@@ -1,6 +1,6 @@
 /*
  * idpool — a set of small non-negative ids handing out the lowest free one, so that processes
- * that create and free objects in the same order get the same ids (papers/001 §2.3.3).
+ * that create and free objects in the same order get the same ids (Pilgrim §2.3.3).
  */
 #ifndef LADDER_UTIL_IDPOOL_H
 #define LADDER_UTIL_IDPOOL_H
