@@ -1,6 +1,6 @@
 /*
- * experiment — the input of the modeler, independent of where it came from (Extra-P text or
- * JSON files today, the HDF5 campaign container later): parameter names, measurement points
+ * experiment — the input of the modeler, independent of where it came from (a campaign container,
+ * or Extra-P's text or JSON files): parameter names, measurement points
  * (one value per parameter), call paths ("main/solve/MPI_Allreduce" or Extra-P's
  * "main->solve"), metrics ("time", "visits", "bytes_sent", ...) and, per call path, metric and
  * point, the values of every repetition.
