@@ -23,6 +23,34 @@ void gen_die(const char *fmt, ...)
 	exit(1);
 }
 
+static FILE *gen_out;
+static char *gen_path;
+
+void gen_open(const char *path)
+{
+	gen_out = fopen(path, "w");
+	if (!gen_out)
+		gen_die("cannot write %s", path);
+	gen_path = strdup(path);
+}
+
+void emit(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(gen_out, fmt, ap);
+	va_end(ap);
+}
+
+void gen_close(void)
+{
+	if (fclose(gen_out))
+		gen_die("cannot write %s", gen_path ? gen_path : "the output");
+	gen_out = NULL;
+	free(gen_path);
+	gen_path = NULL;
+}
+
 static char *xstrndup(const char *s, size_t n)
 {
 	char *d = malloc(n + 1);

@@ -65,6 +65,11 @@ struct proto *mpitable_proto(struct mpi_table *t, const char *name);
 int mpitable_vol(const struct tfn *f, char *cls, size_t ncls, char args[][64], int maxargs);
 
 void gen_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* A generator writes one output file at a time: gen_open starts it, emit writes to it, gen_close
+ * finishes it; failing to open or to write it ends the program naming the file. */
+void gen_open(const char *path);
+void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gen_close(void);
 char *gen_trim(char *s);
 
 #endif
