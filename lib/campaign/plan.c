@@ -255,6 +255,56 @@ static bool render(const struct workflow *w, const struct site *s, const struct 
 	return *text != NULL;
 }
 
+/* the truth run at p ranks: the application traced like a rung, into truth/p<P>/trace.h5; on
+ * the local executor a job larger than max-ranks runs alone */
+static bool add_truth_job(const struct workflow *w, const struct site *s, const struct plan_env *env,
+			  struct campaign *c, struct tvars *tv, long p, char ***scripts, size_t *nscripts, struct cerr *e)
+{
+	long size = 0;
+	if (w->has_size && !workflow_size(w, p, &size))
+		return cerr_set(e, "%s:%d: field 'truth': no size for %ld ranks in field 'size' (give one for every "
+				"truth rank count)", w->path, w->truth_line, p);
+	if (s->scheduler != SCHED_LOCAL && ((s->max_ranks && p > s->max_ranks) ||
+					    (s->max_nodes && nodes_for(s, p) > s->max_nodes))) {
+		/* the truth is optional: a target too big for the site is what ladder is for */
+		if (!env->quiet)
+			log_info("note: truth run at %ld ranks dropped: site %s allows %ld ranks on %ld nodes (%s)", p,
+				 s->name, s->max_ranks, s->max_nodes, s->path);
+		return true;
+	}
+	char *name = xasprintf("truth-p%ld", p);
+	struct cjob *j = campaign_add_job(c, name, JK_RUN, "truth");
+	free(name);
+	j->ranks = p;
+	j->nodes = nodes_for(s, p);
+	j->tasks_per_node = (p + j->nodes - 1) / j->nodes;
+	j->rep = 1;
+	j->size = size;
+	j->time_limit = site_time_limit(s, "run");
+	j->script = xasprintf("jobs/%s.sh", j->name);
+	j->log = xasprintf("logs/%s.log", j->name);
+	j->output = xasprintf("truth/p%ld/trace.h5", p);
+	if (!tmpl_empty(&w->build))
+		cjob_add_dep(j, "build");
+	char *outdir = xasprintf("%s/truth/p%ld", env->dir, p);
+	tvars_setf(tv, "ranks", "%ld", p);
+	tvars_setf(tv, "nodes", "%ld", j->nodes);
+	tvars_setf(tv, "rep", "%ld", 1L);
+	tvars_set(tv, "outdir", outdir);
+	if (w->has_size)
+		tvars_setf(tv, "size", "%ld", size);
+	char *describe = xasprintf("the real application at the target, %ld ranks (ground truth)", p);
+	char *text;
+	bool ok = render(w, s, env, c, j, &w->command, tv, true, outdir, describe, &text, e);
+	free(describe);
+	free(outdir);
+	if (ok) {
+		*scripts = xrealloc(*scripts, (*nscripts + 1) * sizeof **scripts);
+		(*scripts)[(*nscripts)++] = text;
+	}
+	return ok;
+}
+
 bool plan_build(const struct workflow *w, const struct site *s, const struct plan_env *env, struct campaign *c,
 		char ***scripts_out, struct cerr *e)
 {
@@ -351,6 +401,10 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 			ADD_SCRIPT(text);
 		}
 	}
+	/* the real application at target scales, as ground truth (not merged into the ladder) */
+	for (size_t i = 0; i < w->ntruth; i++)
+		if (!add_truth_job(w, s, env, c, &tv, w->truth[i], &scripts, &nscripts, e))
+			goto out;
 	/* merge and the stages */
 	tvars_set_list(&tv, "runs", runs, nruns);
 	char *campaign_file = xasprintf("%s/campaign.h5", env->dir);
@@ -403,7 +457,7 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 			struct cjob *j = campaign_add_job(c, name, si == 0 ? JK_MERGE : JK_STAGE, st->name);
 			free(name);
 			j->ranks = st->ranks ? st->ranks : t;
-			if (s->max_ranks && j->ranks > s->max_ranks) {
+			if (s->max_ranks && j->ranks > s->max_ranks && s->scheduler != SCHED_LOCAL) {
 				cerr_set(e, "%s:%d: stage '%s' needs %ld ranks, but site %s allows %ld (max-ranks in %s)",
 					 w->path, st->line, st->name, j->ranks, s->name, s->max_ranks, s->path);
 				goto out;
@@ -419,13 +473,16 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 				j->output = xstrdup("campaign.h5");
 				outdir = xstrdup(env->dir);
 				for (size_t k = 0; k < c->njobs; k++)
-					if (c->jobs[k].kind == JK_RUN)
+					if (c->jobs[k].kind == JK_RUN && !strcmp(c->jobs[k].stage, "run"))
 						cjob_add_dep(j, c->jobs[k].name);
 			} else {
 				outdir = st->per_target ? xasprintf("%s/%s/p%ld", env->dir, st->name, t)
 							: xasprintf("%s/%s", env->dir, st->name);
 				for (size_t k = 0; k < st->nafter; k++)
 					add_stage_deps(j, w, sp, st->after[k], st->per_target ? t : 0, 0);
+				for (size_t k = 0; st->after_truth && k < c->njobs; k++)
+					if (!strcmp(c->jobs[k].stage, "truth"))
+						cjob_add_dep(j, c->jobs[k].name);
 			}
 			tvars_set(&tv, "outdir", outdir);
 			tvars_setf(&tv, "target", "%ld", t);

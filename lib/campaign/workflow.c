@@ -30,13 +30,15 @@ struct builtin_stage {
 	bool per_target, launch;
 	long ranks;
 	const char *needs; /* the stage whose output the command reads: it cannot run without it */
+	bool after_truth;  /* also waits for the truth runs */
 };
 static const struct builtin_stage builtins[] = {
-	{"merge", "ladder merge -o {campaign} {runs}", "", false, false, 1, NULL},
-	{"model", "ladder model {campaign} --target {target_max}", "merge", false, false, 1, NULL},
-	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "merge", true, false, 1, NULL},
-	{"replay", "ladder-replay {campaign_dir}/extrap/p{target}/trace.h5", "extrap", true, true, 0, "extrap"},
-	{"report", "ladder report {campaign} -o {outdir}", "*", false, false, 1, NULL},
+	{"merge", "ladder merge -o {campaign} {runs}", "", false, false, 1, NULL, false},
+	{"model", "ladder model {campaign} --target {target_max}", "merge", false, false, 1, NULL, false},
+	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "merge", true, false, 1, NULL, false},
+	{"replay", "ladder-replay --json {outdir}/replay.json {campaign_dir}/extrap/p{target}/trace.h5", "extrap",
+	 true, true, 0, "extrap", false},
+	{"report", "ladder report {campaign} -o {outdir} --thresholds {acceptance}", "*", false, false, 1, NULL, true},
 };
 
 static const struct builtin_stage *builtin(const char *name)
@@ -374,6 +376,7 @@ static bool read_stage(struct yspec *y, yaml_node_t *n, size_t idx, struct workf
 		char why[256];
 		tmpl_parse(b->command, &s->cmd, why, sizeof why);
 		s->needs = b->needs;
+		s->after_truth = b->after_truth;
 		if (s->needs && !workflow_stage(w, s->needs))
 			return yspec_fail(y, n, field, "stage '%s' reads what stage '%s' writes: list '%s' above it, "
 					  "or give '%s' a command", s->name, s->needs, s->needs, s->name);
@@ -443,7 +446,7 @@ bool workflow_load(const char *path, struct workflow *w, struct cerr *e)
 	bool ok = false;
 	yaml_node_t *root = yspec_root(&y), *n;
 	static const char *const keys[] = {"name", "description", "app", "ladder", "scaling", "size",
-		"repetitions", "target", "trace", "stages", "vars", "acceptance", NULL};
+		"repetitions", "target", "truth", "trace", "stages", "vars", "acceptance", NULL};
 	if (!yspec_map(&y, root, "", keys))
 		goto out;
 	w->path = path_absolute(path);
@@ -482,6 +485,11 @@ bool workflow_load(const char *path, struct workflow *w, struct cerr *e)
 		goto out;
 	if ((n = yspec_get(&y, root, "target")) && !read_longs(&y, n, "target", 1, &w->targets, &w->ntargets))
 		goto out;
+	if ((n = yspec_get(&y, root, "truth"))) {
+		w->truth_line = yspec_line(n);
+		if (!read_longs(&y, n, "truth", 1, &w->truth, &w->ntruth))
+			goto out;
+	}
 	if ((n = yspec_get(&y, root, "trace")) && !read_trace(&y, n, w))
 		goto out;
 	if ((n = yspec_get(&y, root, "acceptance")) && !read_acceptance(&y, n, w))
@@ -543,6 +551,7 @@ void workflow_free(struct workflow *w)
 	free(w->size_rung);
 	free(w->size_value);
 	free(w->targets);
+	free(w->truth);
 	for (size_t i = 0; i < w->nstages; i++) {
 		free(w->stages[i].name);
 		tmpl_free(&w->stages[i].cmd);

@@ -8,8 +8,9 @@
 #   small_workflow FILE [KEY=VALUE...]        write a small workflow (stencil2d, rungs 1 and 4,
 #                                             1 repetition) with overrides: ladder=, reps=,
 #                                             app= (the command), name=, stages=
-#   stencil2d_jobs           jobs of workflows/stencil2d.yaml in this build: 12 runs, the merge
-#                            and each of its stages (model, extrap, report) whose command exists
+#   stencil2d_jobs [SITE]    jobs of workflows/stencil2d.yaml in this build: 12 runs, the truth
+#                            run at 64 (where the site allows it), the merge and each of its
+#                            stages (model, extrap, replay, report) whose command exists
 
 CAMP_FIX="$TOP/tests/campaign"
 
@@ -23,11 +24,13 @@ camp_state() {
 	jq -r --arg j "$2" ".jobs[] | select(.name == \$j) | .$3" "$1/state.json"
 }
 
-stencil2d_jobs() {
+stencil2d_jobs() { # [SITE]: the truth run at 64 fits every site config but slurm-localhost (2 nodes of 8)
 	local n=13 st
 	for st in model extrap report; do
 		"$LADDER" "$st" --help > /dev/null 2>&1 && n=$((n + 1))
 	done
+	"$LADDER" extrap --help > /dev/null 2>&1 && n=$((n + 1))   # replay, which reads what extrap writes
+	[ "${1:-local}" = slurm-localhost ] || n=$((n + 1))
 	printf '%s\n' "$n"
 }
 
