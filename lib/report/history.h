@@ -14,8 +14,9 @@
 
 #include "report/figures.h"
 #include "store/h5.h"
+#include "store/store.h"
 
-#define HISTORY_SCHEMA "ladder-history"
+#define HISTORY_SCHEMA HISTORY_SCHEMA_NAME
 #define HISTORY_SCHEMA_VERSION "1.0"
 
 struct history_row {
