@@ -19,6 +19,20 @@ double accuracy_of(double predicted, double measured)
 	return 1.0 - fabs(predicted - measured) / fabs(measured);
 }
 
+double aggregate_accuracy(const double *predicted, const double *measured, size_t n)
+{
+	double error = 0, total = 0;
+	for (size_t i = 0; i < n; i++) {
+		error += fabs(predicted[i] - measured[i]);
+		total += fabs(measured[i]);
+	}
+	if (!n || !isfinite(error) || !isfinite(total))
+		return NAN;
+	if (total == 0)
+		return error == 0 ? 1.0 : NAN;
+	return 1.0 - error / total;
+}
+
 int interval_held(double lower, double upper, double measured)
 {
 	if (isnan(lower) || isnan(upper) || isnan(measured))

@@ -15,6 +15,11 @@
  * measurement). */
 double accuracy_of(double predicted, double measured);
 
+/* The accuracy of n predictions together, weighted by what they predict: 1 - sum |p - m| /
+ * sum |m| (errors do not cancel; large values weigh more). 1 when every value is 0 on both
+ * sides, NaN when n == 0 or the measurements are all 0 and a prediction is not. */
+double aggregate_accuracy(const double *predicted, const double *measured, size_t n);
+
 /* 1 when lower <= measured <= upper, 0 when outside, -1 when there is no interval (NaN ends) */
 int interval_held(double lower, double upper, double measured);
 

@@ -7,8 +7,9 @@
  *   events        1 when the extrapolated trace makes the same calls as the real run on every rank
  *                 (ladder compare), else 0
  *   counts        1 when calls and bytes per function and rank agree, else 0
- *   model_METRIC  the median accuracy over call paths of the model predictions of METRIC at the
- *                 target (model_time, model_visits, model_bytes_sent, ...)
+ *   model_METRIC  the accuracy of the model predictions of METRIC at the target over all call
+ *                 paths together, 1 - sum |pred - meas| / sum meas (model_time, model_visits,
+ *                 model_bytes_sent, ...): errors do not cancel, large call paths weigh more
  *   interval      the share of predictions whose interval held the measurement
  *   ranking       Spearman's rank correlation of predicted and measured time per call path
  *   topk          the share of the measured top-k call paths also in the predicted top k

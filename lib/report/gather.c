@@ -239,9 +239,9 @@ static void compute_figures(struct report *r)
 	}
 	if (!r->model_target || !r->nmodels)
 		return;
-	/* per metric: the median accuracy of its predictions; and interval coverage over all */
+	/* per metric: the accuracy of its predictions together; and interval coverage over all */
 	char *src = xasprintf("%s:/models/callpaths vs the truth at %ld ranks", r->campaign, r->model_target);
-	double *acc = xcalloc(r->nmodels + 1, sizeof *acc);
+	double *pred = xcalloc(r->nmodels + 1, sizeof *pred), *meas = xcalloc(r->nmodels + 1, sizeof *meas);
 	size_t held = 0, intervals = 0;
 	for (size_t i = 0; i < r->nmodels; i++) {
 		const struct report_model *m = &r->models[i];
@@ -256,17 +256,19 @@ static void compute_figures(struct report *r)
 			continue;
 		size_t n = 0;
 		for (size_t j = i; j < r->nmodels; j++)
-			if (!strcmp(r->models[j].metric, m->metric) && predicts(&r->models[j]) &&
-			    !isnan(r->models[j].accuracy))
-				acc[n++] = r->models[j].accuracy;
+			if (!strcmp(r->models[j].metric, m->metric) && predicts(&r->models[j]) && r->models[j].measured_ok) {
+				pred[n] = r->models[j].prediction;
+				meas[n++] = r->models[j].measured;
+			}
 		char *name = xasprintf("model_%s", m->metric);
-		figures_add(&r->figs, name, r->model_target, median_of(acc, n), src);
+		figures_add(&r->figs, name, r->model_target, aggregate_accuracy(pred, meas, n), src);
 		free(name);
 	}
 	figures_add(&r->figs, "interval", r->model_target, intervals ? (double)held / (double)intervals : NAN, src);
 	figures_add(&r->figs, "ranking", r->model_target, r->spearman, src);
 	figures_add(&r->figs, "topk", r->model_target, r->topk, src);
-	free(acc);
+	free(pred);
+	free(meas);
 	free(src);
 }
 

@@ -27,6 +27,21 @@ static void test_accuracy(void **state)
 	assert_float_equal(accuracy_of(-2, -4), 0.5, 1e-12);
 }
 
+static void test_aggregate(void **state)
+{
+	(void)state;
+	/* errors do not cancel: +10 and -10 on a total of 200 */
+	double pred[] = {110, 90, 0}, meas[] = {100, 100, 0};
+	assert_float_equal(aggregate_accuracy(pred, meas, 3), 0.9, 1e-12);
+	/* the large value weighs more: exact on 1000, 4x off on 1 */
+	double p2[] = {1000, 4}, m2[] = {1000, 1};
+	assert_float_equal(aggregate_accuracy(p2, m2, 2), 1 - 3.0 / 1001, 1e-12);
+	double zeros[] = {0, 0};
+	assert_float_equal(aggregate_accuracy(zeros, zeros, 2), 1.0, 0);
+	assert_true(isnan(aggregate_accuracy(p2, zeros, 2)));
+	assert_true(isnan(aggregate_accuracy(p2, m2, 0)));
+}
+
 static void test_interval(void **state)
 {
 	(void)state;
@@ -155,7 +170,8 @@ static void test_regression(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_accuracy), cmocka_unit_test(test_interval),
+		cmocka_unit_test(test_accuracy), cmocka_unit_test(test_aggregate),
+		cmocka_unit_test(test_interval),
 		cmocka_unit_test(test_rank_correlation), cmocka_unit_test(test_topk),
 		cmocka_unit_test(test_formula), cmocka_unit_test(test_thresholds),
 		cmocka_unit_test(test_regression),
