@@ -222,7 +222,7 @@ static int run_run(int argc, char **argv)
 	if (!load_specs(argv[optind], site_path, &w, &s))
 		return EXIT_FAIL;
 	int rc = EXIT_FAIL;
-	char *dir = NULL, *prefix = ladder_prefix(), *self = ladder_self();
+	char *dir = NULL, *prefix = ladder_prefix(), *self = ladder_self(), *history = NULL;
 	char **scripts = NULL;
 	struct campaign fresh, old;
 	campaign_init(&fresh);
@@ -261,7 +261,9 @@ static int run_run(int argc, char **argv)
 		log_error("%s already holds a campaign; --dry-run writes scripts only into a new directory", dir);
 		goto out;
 	}
-	struct plan_env env = {dir, prefix, self, have_subcommand, NULL, false};
+	if (dated) /* nightly: one history for every night, BASE/history.h5 */
+		history = xasprintf("%.*s/history.h5", (int)(strrchr(dir, '/') - dir), dir);
+	struct plan_env env = {dir, prefix, self, have_subcommand, NULL, false, history};
 	{
 		char *tracer = xasprintf("%s/lib/libladder-trace.so", prefix);
 		if (access(tracer, R_OK))
@@ -347,6 +349,7 @@ out:
 	campaign_free(&old);
 	workflow_free(&w);
 	site_free(&s);
+	free(history);
 	free(dir);
 	free(prefix);
 	free(self);

@@ -411,6 +411,11 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 	tvars_set(&tv, "campaign", campaign_file);
 	free(campaign_file);
 	tvars_set(&tv, "targets", target_list);
+	{
+		char *history = env->history ? xstrdup(env->history) : xasprintf("%s/history.h5", env->dir);
+		tvars_set(&tv, "history", history);
+		free(history);
+	}
 	/* where stages that are not per target predict: the largest target, else the largest rung */
 	{
 		long tmax = nr ? rungs[nr - 1] : 1;

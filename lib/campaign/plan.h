@@ -21,6 +21,8 @@ struct plan_env {
 	bool (*have_subcommand)(const char *name, void *arg);
 	void *arg;
 	bool quiet;             /* no notes */
+	const char *history;    /* the report history ({history}): BASE/history.h5 for dated campaigns,
+				   NULL for DIR/history.h5 */
 };
 
 /* Fill c (initialised, empty) with the jobs; scripts[i] receives job i's script text (array

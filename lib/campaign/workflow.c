@@ -22,7 +22,7 @@ const char *const placeholders_build[] = {"prefix", "workflow_dir", "campaign_di
 const char *const placeholders_valid[] = {"ranks", "nodes", "size", "scaling", "prefix",
 	"workflow_dir", "campaign_dir", "name", "ladder", NULL};
 const char *const placeholders_stage[] = {"campaign", "campaign_dir", "outdir", "target", "targets", "target_max",
-	"prefix", "workflow_dir", "acceptance", "runs", "ladder", "rungs", "repetitions", "name", "scaling", NULL};
+	"prefix", "workflow_dir", "acceptance", "runs", "ladder", "rungs", "repetitions", "name", "scaling", "history", NULL};
 
 /* the stages ladder knows by name: their command, inputs and shape */
 struct builtin_stage {
@@ -38,7 +38,7 @@ static const struct builtin_stage builtins[] = {
 	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "merge", true, false, 1, NULL, false},
 	{"replay", "ladder-replay --json {outdir}/replay.json {campaign_dir}/extrap/p{target}/trace.h5", "extrap",
 	 true, true, 0, "extrap", false},
-	{"report", "ladder report {campaign} -o {outdir} --thresholds {acceptance}", "*", false, false, 1, NULL, true},
+	{"report", "ladder report {campaign} -o {outdir} --thresholds {acceptance} --history {history}", "*", false, false, 1, NULL, true},
 };
 
 static const struct builtin_stage *builtin(const char *name)
