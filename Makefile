@@ -17,7 +17,7 @@ DEB_PACKAGES := gcc make pkg-config libc6-dev hostname procps iproute2 \
 	libhdf5-dev hdf5-tools libgsl-dev libyaml-dev libjansson-dev uthash-dev libcmocka-dev \
 	slurm-wlm slurmctld slurmd slurm-client munge libslurm-dev \
 	bats bats-support bats-assert jq time gnuplot-nox \
-	lammps hpcc
+	lammps hpcc chromium
 # only for `make fuzz` (libFuzzer ships with clang)
 DEB_PACKAGES_FUZZ := clang libclang-rt-14-dev
 

@@ -45,7 +45,7 @@ char *plot_svg(const char *script, int width, int height)
 		return NULL;
 	}
 	FILE *f = fdopen(fd, "w");
-	fprintf(f, "set terminal svg size %d,%d dynamic font 'sans,11' background '#ffffff'\nset output\n", width, height);
+	fprintf(f, "set terminal svg size %d,%d fixed font 'sans,11' background '#ffffff'\nset output\n", width, height);
 	fputs(script, f);
 	fclose(f);
 	char *cmd = xasprintf("gnuplot %s 2>&1", path);

@@ -63,6 +63,32 @@ for svg in re.findall(r"<svg.*?</svg>", page, re.S):
 PY
 }
 
+@test "HTML in a real headless browser (chromium): every plot rendered, no console message; screenshot kept" {
+	command -v chromium > /dev/null || skip "chromium is not installed (make deps installs it)"
+	html="$BATS_FILE_TMPDIR/night1/report/report.html"
+	art="$BUILD_DIR/test-artifacts/report"
+	mkdir -p "$art"
+	browse() { # PAGE OUT: the DOM after rendering into OUT, the browser's log into OUT.log
+		timeout 120 chromium --headless=new --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
+			--user-data-dir="$BATS_TEST_TMPDIR/profile" "$@"
+	}
+	# the log check can fail: a page that writes to the console is caught
+	printf '<!DOCTYPE html><html><body><script>console.error("broken")</script></body></html>' > "$BATS_TEST_TMPDIR/bad.html"
+	browse --dump-dom "file://$BATS_TEST_TMPDIR/bad.html" > /dev/null 2> "$BATS_TEST_TMPDIR/bad.log"
+	grep -q ':CONSOLE' "$BATS_TEST_TMPDIR/bad.log"
+	browse --dump-dom "file://$html" > "$BATS_TEST_TMPDIR/dom.html" 2> "$BATS_TEST_TMPDIR/page.log"
+	run grep ':CONSOLE' "$BATS_TEST_TMPDIR/page.log"
+	assert_failure
+	# the rendered document holds every plot the file has, each with its curves and a size
+	plots=$(grep -o '<svg' "$html" | wc -l)
+	[ "$plots" -ge 4 ]
+	[ "$(grep -o '<svg' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq "$plots" ]
+	[ "$(grep -oE '<svg[^>]* width="560" height="360"' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq "$plots" ]
+	browse --window-size=1280,2400 --screenshot="$art/report.png" "file://$html" > /dev/null 2>&1
+	[ "$(stat -c %s "$art/report.png")" -gt 50000 ]
+	head -c 8 "$art/report.png" | od -An -c | grep -q 'P   N   G'
+}
+
 @test "absent extrapolated trace: the report says so plainly and computes no time accuracy" {
 	dir="$BATS_FILE_TMPDIR/night1"
 	[ ! -e "$dir/extrap/p64/trace.h5" ]
