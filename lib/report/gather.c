@@ -82,8 +82,8 @@ static void collect_targets(struct report *r, const struct report_inputs *in, co
 		json_t *ranks = json_object_get(root, "ranks");
 		struct report_target *t = target_of(r, json_is_integer(ranks) ? (long)json_integer_value(ranks) : 0);
 		json_decref(root);
-		free(t->replay);
-		t->replay = xstrdup(in->replay[i]);
+		t->replay_inputs = xrealloc(t->replay_inputs, (t->nreplay_inputs + 1) * sizeof *t->replay_inputs);
+		t->replay_inputs[t->nreplay_inputs++] = xstrdup(in->replay[i]);
 	}
 }
 

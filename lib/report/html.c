@@ -221,6 +221,29 @@ static void figures_html(const struct report *r, const struct verdict *v, FILE *
 		}
 }
 
+static void whatif_html(const struct report *r, FILE *out)
+{
+	char a[32], b[32];
+	bool any = false;
+	for (size_t i = 0; i < r->ntargets; i++)
+		any |= r->targets[i].nwhatif > 0;
+	if (!any)
+		return;
+	fprintf(out, "<h3>What if</h3>\n<table><tr><th>ranks</th><th>compute x</th><th>messages x</th><th>time [s]</th>"
+		"<th>vs as recorded</th><th>replay</th></tr>\n");
+	for (size_t i = 0; i < r->ntargets; i++)
+		for (size_t k = 0; k < r->targets[i].nwhatif; k++) {
+			const struct report_target *t = &r->targets[i];
+			const struct report_whatif *w = &t->whatif[k];
+			fprintf(out, "<tr><td class=n>%ld</td><td class=n>%g</td><td class=n>%g</td><td class=n>%s</td>"
+				"<td class=n>%s</td><td><code>", t->ranks, w->compute_scale, w->message_scale,
+				fmt_num(w->time, a, sizeof a), fmt_num(w->time / t->replay_time, b, sizeof b));
+			esc(out, w->replay);
+			fprintf(out, "</code></td></tr>\n");
+		}
+	fprintf(out, "</table>\n");
+}
+
 static void targets_html(const struct report *r, FILE *out)
 {
 	char a[32], b[32], c[32];
@@ -251,11 +274,12 @@ static void targets_html(const struct report *r, FILE *out)
 		}
 		fprintf(out, "</td><td>%s</td><td><code>", t->counts_equal < 0 ? "not checked" : t->counts_equal ? "equal" : "<span class=fail>different</span>");
 		esc(out, t->replay ? t->replay : "absent");
-		fprintf(out, "</code>%s</td><td class=n>%s</td><td class=n>%s</td></tr>\n",
-			t->replay && (t->compute_scale != 1 || t->message_scale != 1) ? " (what-if)" : "",
+		fprintf(out, "</code></td><td class=n>%s</td><td class=n>%s</td></tr>\n",
 			fmt_num(t->replay_time, b, sizeof b), fmt_num(t->time_accuracy, c, sizeof c));
 	}
-	fprintf(out, "</table>\n<p>Time accuracy is 1 − |T_replay − T_app| / T_app (ScalaExtrap §5.2): T_app is the real run's "
+	fprintf(out, "</table>\n");
+	whatif_html(r, out);
+	fprintf(out, "<p>Time accuracy is 1 − |T_replay − T_app| / T_app (ScalaExtrap §5.2): T_app is the real run's "
 		"traced wall time (MPI_Init to MPI_Finalize), T_replay the replay's, first to last call, the longest rank.</p>\n");
 }
 

@@ -58,11 +58,18 @@ static void targets_md(const struct report *r, FILE *out)
 				t->events_first_diff ? t->events_first_diff : "");
 		fprintf(out, "\n- calls and bytes per function and rank: %s\n", tri_text(t->counts_equal, "equal", "DIFFERENT"));
 		if (t->replay)
-			fprintf(out, "- replay of the extrapolated trace: %s, time %s s (compute x%g, messages x%g)\n", t->replay,
-				fmt_num(t->replay_time, b, sizeof b), t->compute_scale, t->message_scale);
+			fprintf(out, "- replay of the extrapolated trace: %s, time %s s\n", t->replay,
+				fmt_num(t->replay_time, b, sizeof b));
 		else
 			fprintf(out, "- replay of the extrapolated trace: absent\n");
-		fprintf(out, "- time accuracy 1 − |T_replay − T_app| / T_app: **%s**\n\n", fmt_num(t->time_accuracy, c, sizeof c));
+		fprintf(out, "- time accuracy 1 − |T_replay − T_app| / T_app: **%s**\n", fmt_num(t->time_accuracy, c, sizeof c));
+		for (size_t k = 0; k < t->nwhatif; k++) {
+			const struct report_whatif *w = &t->whatif[k];
+			fprintf(out, "- what if compute x%g, messages x%g: %s s, %s x the replay as recorded (%s)\n",
+				w->compute_scale, w->message_scale, fmt_num(w->time, a, sizeof a),
+				fmt_num(w->time / t->replay_time, b, sizeof b), w->replay);
+		}
+		fprintf(out, "\n");
 	}
 }
 

@@ -25,6 +25,13 @@ struct report_model {
 	int held;                /* interval_held(): 1, 0, or -1 without an interval */
 };
 
+/* a what-if replay at a target: the extrapolated trace with scaled compute or messages */
+struct report_whatif {
+	char *replay;            /* its JSON (ladder-replay --json) */
+	double compute_scale, message_scale;
+	double time;             /* its total time */
+};
+
 /* the validation at one target scale */
 struct report_target {
 	long ranks;
@@ -39,10 +46,14 @@ struct report_target {
 	char *events_first_diff; /* the first difference, one line, or NULL */
 	int counts_equal;        /* compare_counts: calls and bytes per function and rank; -1 not checked */
 	unsigned counts_differ;
-	char *replay;            /* JSON of the replay of the extrapolated trace, NULL when absent */
+	char *replay;            /* JSON of the replay of the extrapolated trace as recorded (compute and
+				    message scales 1), NULL when absent */
 	double replay_time;      /* its total time (max over ranks), NaN when none */
-	double compute_scale, message_scale;  /* the replay's what-if settings (1 = as recorded) */
 	double time_accuracy;    /* accuracy_of(replay_time, app_time), NaN when either is missing */
+	char **replay_inputs;    /* replay reports given explicitly (--replay), read with the others */
+	size_t nreplay_inputs;
+	struct report_whatif *whatif;   /* replays with other scales (CAMPAIGN_DIR/STAGE/p<P>/replay.json) */
+	size_t nwhatif;
 };
 
 struct report {

@@ -26,7 +26,6 @@ void target_init(struct report_target *t, long ranks)
 	t->ranks = ranks;
 	t->app_time = t->replay_time = t->time_accuracy = NAN;
 	t->events_equal = t->counts_equal = -1;
-	t->compute_scale = t->message_scale = 1;
 }
 
 void target_free(struct report_target *t)
@@ -38,6 +37,12 @@ void target_free(struct report_target *t)
 	free(t->extrap_note);
 	free(t->events_first_diff);
 	free(t->replay);
+	for (size_t i = 0; i < t->nreplay_inputs; i++)
+		free(t->replay_inputs[i]);
+	free(t->replay_inputs);
+	for (size_t i = 0; i < t->nwhatif; i++)
+		free(t->whatif[i].replay);
+	free(t->whatif);
 	memset(t, 0, sizeof *t);
 }
 
@@ -123,33 +128,75 @@ out:
 	run_free(&x);
 }
 
-static bool read_replay(struct report_target *t, char *why, size_t whylen)
+/* one replay report: its rank count, total time and what-if scales */
+static bool read_replay(const char *path, long ranks, struct report_whatif *out, char *why, size_t whylen)
 {
 	json_error_t err;
-	json_t *root = json_load_file(t->replay, 0, &err);
+	json_t *root = json_load_file(path, 0, &err);
 	if (!root) {
-		snprintf(why, whylen, "%s:%d: %s", t->replay, err.line, err.text);
+		snprintf(why, whylen, "%s:%d: %s", path, err.line, err.text);
 		return false;
 	}
 	json_t *total = json_object_get(root, "total_time"), *opts = json_object_get(root, "options");
-	json_t *ranks = json_object_get(root, "ranks");
-	bool ok = json_is_number(total) && json_is_integer(ranks);
+	json_t *nranks = json_object_get(root, "ranks");
+	bool ok = json_is_number(total) && json_is_integer(nranks);
 	if (!ok)
 		snprintf(why, whylen, "%s: field 'total_time' (a number) and 'ranks' (an integer) expected, as "
-			 "ladder-replay --json writes them", t->replay);
-	else if (json_integer_value(ranks) != t->ranks) {
-		snprintf(why, whylen, "%s: field 'ranks' is %lld, expected the target's %ld", t->replay,
-			 (long long)json_integer_value(ranks), t->ranks);
+			 "ladder-replay --json writes them", path);
+	else if (json_integer_value(nranks) != ranks) {
+		snprintf(why, whylen, "%s: field 'ranks' is %lld, expected the target's %ld", path,
+			 (long long)json_integer_value(nranks), ranks);
 		ok = false;
 	} else {
-		t->replay_time = json_number_value(total);
 		json_t *cs = json_object_get(opts, "compute_scale"), *ms = json_object_get(opts, "message_scale");
-		if (json_is_number(cs))
-			t->compute_scale = json_number_value(cs);
-		if (json_is_number(ms))
-			t->message_scale = json_number_value(ms);
+		json_t *none = json_object_get(opts, "no_compute");
+		out->replay = xstrdup(path);
+		out->time = json_number_value(total);
+		out->compute_scale = json_is_number(cs) ? json_number_value(cs) : 1;
+		out->message_scale = json_is_number(ms) ? json_number_value(ms) : 1;
+		if (json_is_true(none))
+			out->compute_scale = 0;
 	}
 	json_decref(root);
+	return ok;
+}
+
+/* the replay as recorded (scales 1) times the target; the others are what-if rows */
+static bool read_replays(struct report_target *t, const char *dir, char *why, size_t whylen)
+{
+	char *pat = xasprintf("%s/*/p%ld/replay.json", dir, t->ranks);
+	glob_t g;
+	int found = glob(pat, 0, NULL, &g);
+	free(pat);
+	size_t n = t->nreplay_inputs + (found == 0 ? g.gl_pathc : 0);
+	char **paths = xcalloc(n + 1, sizeof *paths);
+	size_t k = 0;
+	for (size_t i = 0; i < t->nreplay_inputs; i++)
+		paths[k++] = xstrdup(t->replay_inputs[i]);
+	for (size_t i = 0; found == 0 && i < g.gl_pathc; i++)
+		paths[k++] = xstrdup(g.gl_pathv[i]);
+	if (found == 0)
+		globfree(&g);
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++) {
+		struct report_whatif w;
+		if (!(ok = read_replay(paths[i], t->ranks, &w, why, whylen)))
+			break;
+		if (w.compute_scale == 1 && w.message_scale == 1) {
+			if (!t->replay) {
+				t->replay = w.replay;
+				t->replay_time = w.time;
+			} else {
+				free(w.replay);   /* the same replay found twice (given and next to the campaign) */
+			}
+			continue;
+		}
+		t->whatif = xrealloc(t->whatif, (t->nwhatif + 1) * sizeof *t->whatif);
+		t->whatif[t->nwhatif++] = w;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
 	return ok;
 }
 
@@ -161,13 +208,6 @@ bool target_validate(struct report_target *t, const char *dir, char *why, size_t
 		char *p = xasprintf("%s/extrap/p%ld/trace.h5", dir, t->ranks);
 		if (access(p, R_OK) == 0)
 			t->extrap = p;
-		else
-			free(p);
-	}
-	if (!t->replay) {
-		char *p = xasprintf("%s/replay/p%ld/replay.json", dir, t->ranks);
-		if (access(p, R_OK) == 0)
-			t->replay = p;
 		else
 			free(p);
 	}
@@ -186,7 +226,7 @@ bool target_validate(struct report_target *t, const char *dir, char *why, size_t
 					   t->ranks, dir, t->ranks);
 	if (have_truth)
 		run_free(&truth);
-	if (t->replay && !read_replay(t, why, whylen))
+	if (!read_replays(t, dir, why, whylen))
 		return false;
 	t->time_accuracy = accuracy_of(t->replay_time, t->app_time);
 	return true;

@@ -126,6 +126,16 @@ PY
 	run "$LADDER" report "$dir/campaign.h5" --extrap "$truth" --replay "$BATS_TEST_TMPDIR/replay.json" \
 		--thresholds time=-1000,events=1,counts=1 --quiet
 	assert_success
+	# a what-if replay (compute x2) is a row of its own and leaves the time accuracy alone
+	"$LADDER" replay --quiet --compute-scale 2 --json "$BATS_TEST_TMPDIR/whatif.json" "$truth"
+	run "$LADDER" report "$dir/campaign.h5" --extrap "$truth" --replay "$BATS_TEST_TMPDIR/whatif.json" \
+		--replay "$BATS_TEST_TMPDIR/replay.json" --json "$out.json" --markdown "$out.md" --quiet
+	assert_success
+	[ "$(jq '.targets[0].whatif | length' "$out.json")" -eq 1 ]
+	[ "$(jq '.targets[0].whatif[0].compute_scale' "$out.json")" = 2 ]
+	[ "$(jq '.targets[0].whatif[0].time' "$out.json")" = "$(jq '.total_time' "$BATS_TEST_TMPDIR/whatif.json")" ]
+	[ "$(jq '.targets[0].replay_time' "$out.json")" = "$t_replay" ]
+	grep -q "^- what if compute x2, messages x1: " "$out.md"
 }
 
 @test "stand-in input that differs (a measured 64-rank run with other iterations): events differ, events=1 fails" {
