@@ -268,8 +268,9 @@ static bool add_truth_job(const struct workflow *w, const struct site *s, const 
 					    (s->max_nodes && nodes_for(s, p) > s->max_nodes))) {
 		/* the truth is optional: a target too big for the site is what ladder is for */
 		if (!env->quiet)
-			log_info("note: truth run at %ld ranks dropped: site %s allows %ld ranks on %ld nodes (%s)", p,
-				 s->name, s->max_ranks, s->max_nodes, s->path);
+			log_info("note: truth run at %ld ranks dropped: it needs %ld nodes of %ld ranks; site %s allows %ld "
+				 "ranks on %ld nodes (%s)", p, nodes_for(s, p), s->ranks_per_node, s->name, s->max_ranks,
+				 s->max_nodes, s->path);
 		return true;
 	}
 	char *name = xasprintf("truth-p%ld", p);
@@ -449,6 +450,14 @@ bool plan_build(const struct workflow *w, const struct site *s, const struct pla
 				if (!strcmp(sp[k].spec->name, st->needs) && !sp[k].present)
 					snprintf(why, sizeof why, "it reads what stage '%s' writes, which is skipped", st->needs);
 		}
+		/* a job at a target scale the site cannot host: the stage is left out, like the truth run */
+		for (size_t k = 0; si > 0 && !*why && st->per_target && !st->ranks && s->scheduler != SCHED_LOCAL &&
+				   k < w->ntargets; k++)
+			if ((s->max_ranks && w->targets[k] > s->max_ranks) ||
+			    (s->max_nodes && nodes_for(s, w->targets[k]) > s->max_nodes))
+				snprintf(why, sizeof why, "target %ld needs %ld nodes of %ld ranks; site %s allows %ld ranks on "
+					 "%ld nodes (%s)", w->targets[k], nodes_for(s, w->targets[k]), s->ranks_per_node,
+					 s->name, s->max_ranks, s->max_nodes, s->path);
 		if (si > 0 && (*why || !stage_available(st, &tv, env, why, sizeof why))) {
 			if (!env->quiet)
 				log_info("note: stage '%s' skipped: %s", st->name, why);
