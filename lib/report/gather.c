@@ -35,7 +35,8 @@ static struct report_target *target_of(struct report *r, long ranks)
 /* the rank count of a run container, 0 when it cannot be read (the error comes later) */
 static long ranks_of_run(const char *path)
 {
-	hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	struct h5_err e;
+	hid_t f = h5_open(path, false, &e);
 	uint32_t n = 0;
 	if (f >= 0) {
 		h5_get_attr_u32(f, "ranks", &n);
