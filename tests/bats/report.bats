@@ -188,6 +188,24 @@ PY
 	assert_success
 }
 
+@test "nightly: dated campaigns share BASE/history.h5, the report job appends to it" {
+	base="$BATS_TEST_TMPDIR/nightly"
+	sed "s/ITERATIONS_AT_64/20/" "$TOP/tests/report/loop.yaml.in" > "$BATS_TEST_TMPDIR/loop.yaml"
+	run "$LADDER" -q campaign run "$BATS_TEST_TMPDIR/loop.yaml" --site "$TOP/site-configs/local.yaml" --dated "$base" --dry-run
+	assert_success
+	day=$(readlink "$base/latest")
+	grep -q -- "--history $base/history.h5" "$base/$day/jobs/report.sh"
+	grep -q -- "--thresholds visits=0.9" "$base/$day/jobs/report.sh"
+	# a plain campaign keeps its history in its own directory
+	run "$LADDER" -q campaign run "$BATS_TEST_TMPDIR/loop.yaml" --site "$TOP/site-configs/local.yaml" \
+		--dir "$BATS_TEST_TMPDIR/plain" --dry-run
+	assert_success
+	grep -q -- "--history $BATS_TEST_TMPDIR/plain/history.h5" "$BATS_TEST_TMPDIR/plain/jobs/report.sh"
+	[ -s "$BATS_FILE_TMPDIR/night1/history.h5" ]
+	run "$LADDER" validate "$BATS_FILE_TMPDIR/night1/history.h5"
+	assert_success
+}
+
 @test "usage and input errors: exit 2 for a malformed option, 1 with one line naming the file" {
 	run "$LADDER" report --thresholds time "$BATS_FILE_TMPDIR/night1/campaign.h5"
 	assert_failure 2
