@@ -22,6 +22,7 @@
 
 extern const char ladder_schema_run_yaml[];
 extern const char ladder_schema_campaign_yaml[];
+extern const char ladder_schema_history_yaml[];
 
 const char *schema_text(const char *kind)
 {
@@ -29,6 +30,8 @@ const char *schema_text(const char *kind)
 		return ladder_schema_run_yaml;
 	if (!strcmp(kind, "campaign"))
 		return ladder_schema_campaign_yaml;
+	if (!strcmp(kind, "history"))
+		return ladder_schema_history_yaml;
 	return NULL;
 }
 
@@ -364,7 +367,7 @@ int schema_validate(const char *path, void (*report)(const char *line, void *arg
 		if (!c.violations)
 			c.violations += (int)run_check_profile(&r, 20, report_profile, &c);
 		run_free(&r);
-	} else {
+	} else if (!strcmp(id.kind, "campaign")) {
 		struct campaign_run *runs;
 		uint32_t n;
 		if (!campaign_read_runs(path, &runs, &n, &e)) {
