@@ -6,17 +6,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "util/buf.h"
 #include "util/log.h"
+#include "util/spawn.h"
 #include "util/xalloc.h"
+
+/* seconds one plot may take */
+#define PLOT_TIMEOUT 60
 
 bool plot_available(void)
 {
 	static int known = -1;
 	if (known < 0)
-		known = system("gnuplot --version > /dev/null 2>&1") == 0;
+		known = spawn_in_path("gnuplot");
 	return known == 1;
 }
 
@@ -38,40 +40,25 @@ static void clean_svg(char *svg)
 
 char *plot_svg(const char *script, int width, int height)
 {
-	char path[] = "/tmp/ladder-plot.XXXXXX";
-	int fd = mkstemp(path);
-	if (fd < 0) {
-		log_warn("cannot create a gnuplot script under /tmp");
-		return NULL;
-	}
-	FILE *f = fdopen(fd, "w");
-	fprintf(f, "set terminal svg size %d,%d fixed font 'sans,11' background '#ffffff'\nset output\n", width, height);
-	fputs(script, f);
-	fclose(f);
-	char *cmd = xasprintf("gnuplot %s 2>&1", path);
-	FILE *p = popen(cmd, "r");
-	free(cmd);
-	struct buf b;
-	buf_init(&b);
-	char chunk[4096];
-	size_t n;
-	while (p && (n = fread(chunk, 1, sizeof chunk, p)) > 0)
-		buf_put(&b, chunk, n);
-	int status = p ? pclose(p) : -1;
-	unlink(path);
-	buf_put_u8(&b, 0);
-	char *out = (char *)b.data;
-	char *svg = strstr(out, "<svg");
-	if (status != 0 || !svg) {
-		char *nl = strchr(out, '\n');
+	char *input = xasprintf("set terminal svg size %d,%d fixed font 'sans,11' background '#ffffff'\nset output\n%s",
+				width, height, script);
+	char *argv[] = {"gnuplot", NULL}, *out = NULL, *err = NULL;
+	int status = spawn_capture(argv, NULL, input, &out, &err, PLOT_TIMEOUT);
+	free(input);
+	char *svg = out ? strstr(out, "<svg") : NULL;
+	char *text = NULL;
+	if (status != 0 || !svg || !strstr(svg, "</svg>")) {
+		/* the first line of what gnuplot said (or why it did not run) */
+		char *nl = err ? strchr(err, '\n') : NULL;
 		if (nl)
 			*nl = 0;
-		log_warn("gnuplot failed (status %d): %s", status, out);
-		buf_free(&b);
-		return NULL;
+		log_warn("gnuplot failed (status %d): %s", status,
+			 err && *err ? err : svg ? "its SVG output is cut short" : "no SVG output");
+	} else {
+		text = xstrdup(svg);
+		clean_svg(text);
 	}
-	char *text = xstrdup(svg);
-	buf_free(&b);
-	clean_svg(text);
+	free(out);
+	free(err);
 	return text;
 }
