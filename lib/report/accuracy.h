@@ -1,8 +1,8 @@
 /*
  * accuracy — the figures a report is made of, as pure functions of numbers: the accuracy of one
- * prediction (papers/000 §5.2: 1 - |predicted - measured| / measured), whether a prediction
+ * prediction (ScalaExtrap §5.2: 1 - |predicted - measured| / measured), whether a prediction
  * interval held, and how well a predicted ranking of kernels matches the measured one (Spearman's
- * rank correlation and the agreement of the top k, papers/002 §4).
+ * rank correlation and the agreement of the top k, Extra-P (SC13) §4).
  */
 #ifndef LADDER_REPORT_ACCURACY_H
 #define LADDER_REPORT_ACCURACY_H

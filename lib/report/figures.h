@@ -3,7 +3,7 @@
  * Every figure is "higher is better" and named:
  *
  *   time          1 - |T_replay - T_app| / T_app at a target: the replay of the extrapolated trace
- *                 against the real application there (papers/000 §5.2)
+ *                 against the real application there (ScalaExtrap §5.2)
  *   events        1 when the extrapolated trace makes the same calls as the real run on every rank
  *                 (ladder compare), else 0
  *   counts        1 when calls and bytes per function and rank agree, else 0

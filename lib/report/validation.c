@@ -1,5 +1,5 @@
 /*
- * validation — the checks at one target scale (papers/000 §5): the real application traced
+ * validation — the checks at one target scale (ScalaExtrap §5): the real application traced
  * there (truth), the extrapolated trace compared with it call by call and by counts per
  * function and rank, and the replay of the extrapolated trace timed against the application.
  * Inputs are files next to the campaign (CAMPAIGN_DIR/truth/p<P>/, extrap/p<P>/trace.h5,
