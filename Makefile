@@ -18,7 +18,7 @@ DEB_PACKAGES := gcc make pkg-config libc6-dev hostname procps iproute2 \
 	slurm-wlm slurmctld slurmd slurm-client munge libslurm-dev \
 	libotf2-trace-dev otf2-tools \
 	bats bats-support bats-assert jq time gnuplot-nox \
-	lammps hpcc
+	lammps hpcc chromium
 # only for `make fuzz` (libFuzzer ships with clang)
 DEB_PACKAGES_FUZZ := clang libclang-rt-14-dev
 

@@ -24,7 +24,7 @@ static int run_schema(int argc, char **argv)
 	}
 	const char *kind = optind < argc ? argv[optind] : "run";
 	if (optind < argc - 1 || !schema_text(kind))
-		return cmd_usage_error("schema", "KIND is run or campaign");
+		return cmd_usage_error("schema", "KIND is run, campaign or history");
 	if (yaml)
 		fputs(schema_text(kind), stdout);
 	else {
@@ -37,7 +37,7 @@ static int run_schema(int argc, char **argv)
 
 const struct command command_schema = {
 	"schema", "print a container schema",
-	"usage: ladder schema [--yaml] [run|campaign]\n"
+	"usage: ladder schema [--yaml] [run|campaign|history]\n"
 	"\n"
 	"Print the schema of a container kind (default: run) as Markdown: root attributes, every\n"
 	"group and dataset with its type, shape, fields, units and meaning, and the invariants.\n"

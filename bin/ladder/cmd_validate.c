@@ -40,8 +40,8 @@ const struct command command_validate = {
 	"validate", "check containers against their schema",
 	"usage: ladder validate FILE...\n"
 	"\n"
-	"Check each file against the schema of its kind (hdf5-schema/run.yaml, campaign.yaml):\n"
-	"root attributes, groups, datasets, their types, dimensions and fields, chunking; then its\n"
+	"Check each file against the schema of its kind (hdf5-schema/run.yaml, campaign.yaml,\n"
+	"history.yaml): root attributes, groups, datasets, their types, dimensions and fields, chunking; then its\n"
 	"contents: every cross-reference, every checksum, and a full walk of every rank's grammar\n"
 	"and value streams; the profile's calls per rank and function must equal the trace's. For a\n"
 	"campaign, every linked run is checked too.\n"

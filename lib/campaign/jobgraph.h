@@ -10,11 +10,12 @@
  *   DIR/jobs/NAME.sh         one script per job; the local executor adds NAME.lock / NAME.rc
  *   DIR/logs/NAME.log        each job's output
  *   DIR/runs/pN/rK/trace.h5  the traced run of rung N, repetition K
+ *   DIR/truth/pP/trace.h5    the real application at target P (ground truth, not merged)
  *   DIR/campaign.h5          the merged campaign container; DIR/STAGE/ for later stages
  *
- * Jobs: an optional build, one run per rung x repetition, merge, then the workflow's stages
- * (one job per target for per-target stages). Each job names the jobs it depends on; a job
- * starts only when all of them completed.
+ * Jobs: an optional build, one run per rung x repetition, the truth runs, merge, then the
+ * workflow's stages (one job per target for per-target stages). Each job names the jobs it
+ * depends on; a job starts only when all of them completed.
  */
 #ifndef LADDER_CAMPAIGN_JOBGRAPH_H
 #define LADDER_CAMPAIGN_JOBGRAPH_H
@@ -47,7 +48,7 @@ struct campaign_job {
 	/* the plan */
 	char *name;             /* build, run-p16-r2, merge, model, extrap-t64 */
 	enum job_kind kind;
-	char *stage;            /* "run", "build", "merge" or the stage name */
+	char *stage;            /* "run", "truth", "build", "merge" or the stage name */
 	long ranks, nodes, tasks_per_node, rep, size, target;
 	long time_limit;        /* minutes */
 	char **deps;            /* names of the jobs it depends on */

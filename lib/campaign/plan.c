@@ -33,6 +33,14 @@ static long nodes_for(const struct site *s, long ranks)
 	return (ranks + s->ranks_per_node - 1) / s->ranks_per_node;
 }
 
+/* a job of this many ranks is more than a batch site allows (max-ranks or max-nodes); the local
+ * executor runs such a job alone */
+static bool beyond_batch_site(const struct site *s, long ranks)
+{
+	return s->scheduler != SCHED_LOCAL &&
+	       ((s->max_ranks && ranks > s->max_ranks) || (s->max_nodes && nodes_for(s, ranks) > s->max_nodes));
+}
+
 /* the ladder as listed or generated, sorted and without duplicates (count in *n) */
 static long *ladder_rungs(const struct workflow *w, size_t *count, struct campaign_error *e)
 {
@@ -369,7 +377,54 @@ static bool plan_run_job(struct planner *pl, long p, long r)
 	return ok;
 }
 
-/* the variables of the merge and the stages: {runs}, {campaign}, {targets}, {target_max}, ... */
+/* the truth run at p ranks: the application traced like a rung, into truth/p<P>/trace.h5, not
+ * merged into the ladder; left out with a note where a batch site cannot host it */
+static bool plan_truth_job(struct planner *pl, long p)
+{
+	const struct workflow *w = pl->w;
+	const struct site *s = pl->s;
+	long size = 0;
+	if (w->has_size && !workflow_size(w, p, &size))
+		return campaign_error_set(pl->e, "%s:%d: field 'truth': no size for %ld ranks in field 'size' (give one for "
+					  "every truth rank count)", w->path, w->truth_line, p);
+	if (beyond_batch_site(s, p)) {
+		/* the truth is optional: a target too big for the site is what ladder is for */
+		if (!pl->env->quiet)
+			log_info("note: truth run at %ld ranks dropped: it needs %ld nodes of %ld ranks; site %s allows %ld "
+				 "ranks on %ld nodes (%s)", p, nodes_for(s, p), s->ranks_per_node, s->name, s->max_ranks,
+				 s->max_nodes, s->path);
+		return true;
+	}
+	char *name = xasprintf("truth-p%ld", p);
+	struct campaign_job *j = campaign_add_job(pl->c, name, JK_RUN, "truth");
+	free(name);
+	j->ranks = p;
+	j->nodes = nodes_for(s, p);
+	j->tasks_per_node = (p + j->nodes - 1) / j->nodes;
+	j->rep = 1;
+	j->size = size;
+	j->time_limit = site_time_limit(s, "run");
+	j->script = xasprintf("jobs/%s.sh", j->name);
+	j->log = xasprintf("logs/%s.log", j->name);
+	j->output = xasprintf("truth/p%ld/trace.h5", p);
+	if (!tmpl_empty(&w->build))
+		job_add_dep(j, "build");
+	char *outdir = xasprintf("%s/truth/p%ld", pl->env->dir, p);
+	template_vars_setf(&pl->tv, "ranks", "%ld", p);
+	template_vars_setf(&pl->tv, "nodes", "%ld", j->nodes);
+	template_vars_setf(&pl->tv, "rep", "%ld", 1L);
+	template_vars_set(&pl->tv, "outdir", outdir);
+	if (w->has_size)
+		template_vars_setf(&pl->tv, "size", "%ld", size);
+	char *describe = xasprintf("the real application at the target, %ld ranks (ground truth)", p);
+	bool ok = render(pl, j, &w->command, true, outdir, describe);
+	free(describe);
+	free(outdir);
+	return ok;
+}
+
+/* the variables of the merge and the stages: {runs}, {campaign}, {targets}, {history},
+ * {target_max}, ... */
 static void stage_vars(struct planner *pl)
 {
 	const struct workflow *w = pl->w;
@@ -380,6 +435,9 @@ static void stage_vars(struct planner *pl)
 	char *list = join_longs(w->targets, w->ntargets);
 	template_vars_set(&pl->tv, "targets", list);
 	free(list);
+	char *history = pl->env->history ? xstrdup(pl->env->history) : xasprintf("%s/history.h5", pl->env->dir);
+	template_vars_set(&pl->tv, "history", history);
+	free(history);
 	/* where stages that are not per target predict: the largest target, else the largest rung */
 	long tmax = pl->nrungs ? pl->rungs[pl->nrungs - 1] : 1;
 	if (w->ntargets) {
@@ -414,7 +472,7 @@ static bool plan_stage_job(struct planner *pl, size_t si, long t)
 	struct campaign_job *j = campaign_add_job(pl->c, name, si == 0 ? JK_MERGE : JK_STAGE, st->name);
 	free(name);
 	j->ranks = st->ranks ? st->ranks : t;
-	if (s->max_ranks && j->ranks > s->max_ranks)
+	if (s->max_ranks && j->ranks > s->max_ranks && s->scheduler != SCHED_LOCAL)
 		return campaign_error_set(pl->e, "%s:%d: stage '%s' needs %ld ranks, but site %s allows %ld (max-ranks in %s)",
 					  w->path, st->line, st->name, j->ranks, s->name, s->max_ranks, s->path);
 	j->nodes = nodes_for(s, j->ranks);
@@ -428,12 +486,15 @@ static bool plan_stage_job(struct planner *pl, size_t si, long t)
 		j->output = xstrdup("campaign.h5");
 		outdir = xstrdup(dir);
 		for (size_t k = 0; k < pl->c->njobs; k++)
-			if (pl->c->jobs[k].kind == JK_RUN)
+			if (pl->c->jobs[k].kind == JK_RUN && !strcmp(pl->c->jobs[k].stage, "run"))
 				job_add_dep(j, pl->c->jobs[k].name);
 	} else {
 		outdir = st->per_target ? xasprintf("%s/%s/p%ld", dir, st->name, t) : xasprintf("%s/%s", dir, st->name);
 		for (size_t k = 0; k < st->nafter; k++)
 			add_stage_deps(j, w, pl->stages, st->after[k], st->per_target ? t : 0, 0);
+		for (size_t k = 0; st->after_truth && k < pl->c->njobs; k++)
+			if (!strcmp(pl->c->jobs[k].stage, "truth"))
+				job_add_dep(j, pl->c->jobs[k].name);
 	}
 	template_vars_set(&pl->tv, "outdir", outdir);
 	template_vars_setf(&pl->tv, "target", "%ld", t);
@@ -445,8 +506,9 @@ static bool plan_stage_job(struct planner *pl, size_t si, long t)
 	return ok;
 }
 
-/* stage si: left out with a note when its command is not part of this build (or what it reads
- * is left out), else one job (per target for per-target stages) */
+/* stage si: left out with a note when its command is not part of this build, what it reads is
+ * left out, or (per target, on the targets' ranks) a target is beyond a batch site; else one job
+ * (per target for per-target stages) */
 static bool plan_stage(struct planner *pl, size_t si)
 {
 	const struct workflow *w = pl->w;
@@ -459,6 +521,14 @@ static bool plan_stage(struct planner *pl, size_t si)
 		for (size_t k = 0; k < si; k++)
 			if (!strcmp(sp[k].spec->name, st->needs) && !sp[k].present)
 				snprintf(why, sizeof why, "it reads what stage '%s' writes, which is skipped", st->needs);
+	}
+	/* a job at a target scale the site cannot host: the stage is left out, like the truth run */
+	for (size_t k = 0; si > 0 && !*why && st->per_target && !st->ranks && k < w->ntargets; k++) {
+		long t = w->targets[k];
+		if (beyond_batch_site(pl->s, t))
+			snprintf(why, sizeof why, "target %ld needs %ld nodes of %ld ranks; site %s allows %ld ranks on %ld "
+				 "nodes (%s)", t, nodes_for(pl->s, t), pl->s->ranks_per_node, pl->s->name, pl->s->max_ranks,
+				 pl->s->max_nodes, pl->s->path);
 	}
 	if (si > 0 && (*why || !stage_available(st, &pl->tv, pl->env, why, sizeof why))) {
 		if (!pl->env->quiet)
@@ -482,6 +552,10 @@ static bool plan_jobs(struct planner *pl)
 		for (size_t i = 0; i < pl->nrungs; i++)
 			if (!plan_run_job(pl, pl->rungs[i], r))
 				return false;
+	/* the real application at target scales, as ground truth (not merged into the ladder) */
+	for (size_t i = 0; i < pl->w->ntruth; i++)
+		if (!plan_truth_job(pl, pl->w->truth[i]))
+			return false;
 	stage_vars(pl);
 	for (size_t si = 0; si < pl->w->nstages; si++)
 		if (!plan_stage(pl, si))

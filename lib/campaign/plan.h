@@ -1,6 +1,7 @@
 /*
  * plan — from a workflow and a site to a campaign: the ladder (generated, filtered, checked
- * against the site's limits), one job per rung x repetition, the merge, the stages (a stage
+ * against the site's limits), one job per rung x repetition, the truth runs at target scales
+ * (left out where a batch site cannot host them), the merge, the stages (a stage
  * whose command is not part of this build is left out with a note, its consumers inherit its
  * inputs), and each job's script text.
  */
@@ -20,6 +21,8 @@ struct plan_env {
 	/* is `ladder NAME` a command of this build? (NULL: assume so) */
 	bool (*have_subcommand)(const char *name);
 	bool quiet;             /* no notes */
+	const char *history;    /* the report history ({history}): BASE/history.h5 for dated campaigns,
+				   NULL for DIR/history.h5 */
 };
 
 /* Fill c (initialised, empty) with the jobs; scripts[i] receives job i's script text (array

@@ -176,8 +176,11 @@ bool campaign_prepare(const struct workflow *w, const struct site *s, const stru
 					"directory", dir);
 	if (ok) {
 		warn_missing_tracer(o->prefix);
-		struct plan_env env = {dir, o->prefix, o->ladder, o->have_subcommand, false};
+		/* nightly: one report history for every night, BASE/history.h5 */
+		char *history = o->dated_base ? xasprintf("%.*s/history.h5", (int)(strrchr(dir, '/') - dir), dir) : NULL;
+		struct plan_env env = {dir, o->prefix, o->ladder, o->have_subcommand, false, history};
 		ok = plan_build(w, s, &env, c, &p->scripts, e);
+		free(history);
 	}
 	ok = ok && resume_earlier(c, dir, &p->resumed, e) && write_scripts(c, p->scripts, e) &&
 	     copy_specs(w, s, dir, e) && (o->dry_run || state_save(c, e));

@@ -42,6 +42,7 @@ struct stage_spec {
 	long ranks;         /* ranks of the job; 0 = the target scale */
 	bool launch;        /* put the site's launcher in front of the command */
 	const char *needs;  /* a stage whose output the (built-in) command reads, or NULL */
+	bool after_truth;   /* waits for the truth runs too (the built-in report) */
 	int line;           /* where it is declared (0 for the implicit merge) */
 };
 
@@ -69,6 +70,9 @@ struct workflow {
 	long repetitions;
 	long *targets;
 	size_t ntargets;
+	long *truth;                /* rank counts at which the real application runs as ground truth */
+	size_t ntruth;
+	int truth_line;
 	/* tracer */
 	bool timestamps;
 	long callsite_depth;        /* 0: the tracer's default */

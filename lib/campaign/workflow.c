@@ -23,7 +23,8 @@ const char *const placeholders_build[] = {"prefix", "workflow_dir", "campaign_di
 const char *const placeholders_valid[] = {"ranks", "nodes", "size", "scaling", "prefix",
 	"workflow_dir", "campaign_dir", "name", "ladder", NULL};
 const char *const placeholders_stage[] = {"campaign", "campaign_dir", "outdir", "target", "targets", "target_max",
-	"prefix", "workflow_dir", "acceptance", "runs", "ladder", "rungs", "repetitions", "name", "scaling", NULL};
+	"prefix", "workflow_dir", "acceptance", "runs", "ladder", "rungs", "repetitions", "name", "scaling",
+	"history", NULL};
 
 /* the stages ladder knows by name: their command, inputs and shape */
 struct builtin_stage {
@@ -31,17 +32,20 @@ struct builtin_stage {
 	bool per_target, launch;
 	long ranks;
 	const char *needs; /* the stage whose output the command reads: it cannot run without it */
+	bool after_truth;  /* also waits for the truth runs */
 };
 static const struct builtin_stage builtins[] = {
-	{"merge", "ladder merge -o {campaign} {runs}", "", false, false, 1, NULL},
-	{"model", "ladder model {campaign} --target {target_max}", "merge", false, false, 1, NULL},
+	{"merge", "ladder merge -o {campaign} {runs}", "", false, false, 1, NULL, false},
+	{"model", "ladder model {campaign} --target {target_max}", "merge", false, false, 1, NULL, false},
 	/* extrap records its result in the campaign, as model does: after model when there is one, so
 	 * that the two never write the campaign container at the same time */
-	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "model", true, false, 1, NULL},
-	{"replay", "ladder-replay {campaign_dir}/extrap/p{target}/trace.h5", "extrap", true, true, 0, "extrap"},
+	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "model", true, false, 1, NULL, false},
+	{"replay", "ladder-replay --json {outdir}/replay.json {campaign_dir}/extrap/p{target}/trace.h5", "extrap",
+	 true, true, 0, "extrap", false},
 	{"proxy", "ladder proxy {campaign_dir}/extrap/p{target}/trace.h5 -o {outdir} --build", "extrap", true, false, 1,
-	 "extrap"},
-	{"report", "ladder report {campaign} -o {outdir}", "*", false, false, 1, NULL},
+	 "extrap", false},
+	{"report", "ladder report {campaign} -o {outdir} --thresholds {acceptance} --history {history}", "*", false,
+	 false, 1, NULL, true},
 };
 
 static const struct builtin_stage *builtin(const char *name)
@@ -409,6 +413,7 @@ static bool stage_command(struct yaml_spec *y, const struct stage_nodes *sn, con
 	char why[256];
 	tmpl_parse(b->command, &s->cmd, why, sizeof why);
 	s->needs = b->needs;
+	s->after_truth = b->after_truth;
 	if (s->needs && !workflow_stage(w, s->needs))
 		return yaml_spec_fail(y, sn->entry, sn->field, "stage '%s' reads what stage '%s' writes: list '%s' above it, "
 				      "or give '%s' a command", s->name, s->needs, s->needs, s->name);
@@ -520,6 +525,13 @@ static bool read_targets(struct yaml_spec *y, yaml_node_t *n, void *target)
 	return read_longs(y, n, "target", 1, &w->targets, &w->ntargets);
 }
 
+static bool read_truth(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	struct workflow *w = target;
+	w->truth_line = yaml_spec_line(n);
+	return read_longs(y, n, "truth", 1, &w->truth, &w->ntruth);
+}
+
 static bool read_trace_field(struct yaml_spec *y, yaml_node_t *n, void *target)
 {
 	return read_trace(y, n, target);
@@ -573,6 +585,7 @@ static const struct spec_field workflow_fields[] = {
 	{"scaling", SPEC_CUSTOM, 0, 0, 0, 0, read_scaling, NULL, false},
 	{"repetitions", SPEC_LONG, AT(repetitions), 0, 1, 1000, NULL, NULL, false},
 	{"target", SPEC_CUSTOM, 0, 0, 0, 0, read_targets, NULL, false},
+	{"truth", SPEC_CUSTOM, 0, 0, 0, 0, read_truth, NULL, false},
 	{"trace", SPEC_CUSTOM, 0, 0, 0, 0, read_trace_field, NULL, false},
 	{"acceptance", SPEC_CUSTOM, 0, 0, 0, 0, read_acceptance_field, NULL, false},
 	{"app", SPEC_CUSTOM, 0, 0, 0, 0, read_app, "app.command: the application and its arguments", false},
@@ -623,6 +636,7 @@ void workflow_free(struct workflow *w)
 	free(w->size_rung);
 	free(w->size_value);
 	free(w->targets);
+	free(w->truth);
 	for (size_t i = 0; i < w->nstages; i++) {
 		free(w->stages[i].name);
 		tmpl_free(&w->stages[i].cmd);

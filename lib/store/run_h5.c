@@ -138,9 +138,10 @@ bool store_identify(const char *path, struct store_identity *id, struct h5_err *
 	} else if (!parse_version(version, &id->major, &id->minor)) {
 		h5_fail(e, path, "has schema '%s' but no valid schema_version (found '%s', expected MAJOR.MINOR)",
 			schema, version ? version : "nothing");
-	} else if (!strcmp(schema, RUN_SCHEMA) || !strcmp(schema, CAMPAIGN_SCHEMA)) {
+	} else if (!strcmp(schema, RUN_SCHEMA) || !strcmp(schema, CAMPAIGN_SCHEMA) || !strcmp(schema, HISTORY_SCHEMA_NAME)) {
 		snprintf(id->schema, sizeof id->schema, "%s", schema);
-		snprintf(id->kind, sizeof id->kind, "%s", !strcmp(schema, RUN_SCHEMA) ? "run" : "campaign");
+		snprintf(id->kind, sizeof id->kind, "%s", !strcmp(schema, RUN_SCHEMA) ? "run"
+							  : !strcmp(schema, CAMPAIGN_SCHEMA) ? "campaign" : "history");
 		ok = true;
 	} else {
 		h5_fail(e, path, "is an HDF5 file with schema '%s', not a ladder container (expected '%s' or '%s')",

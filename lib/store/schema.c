@@ -23,6 +23,7 @@
 
 extern const char ladder_schema_run_yaml[];
 extern const char ladder_schema_campaign_yaml[];
+extern const char ladder_schema_history_yaml[];
 
 const char *schema_text(const char *kind)
 {
@@ -30,6 +31,8 @@ const char *schema_text(const char *kind)
 		return ladder_schema_run_yaml;
 	if (!strcmp(kind, "campaign"))
 		return ladder_schema_campaign_yaml;
+	if (!strcmp(kind, "history"))
+		return ladder_schema_history_yaml;
 	return NULL;
 }
 
@@ -392,7 +395,7 @@ int schema_validate(const char *path, void (*report)(const char *line, void *arg
 		if (!c.violations)
 			c.violations += (int)run_check_profile(&r, 20, report_profile, &c);
 		run_free(&r);
-	} else {
+	} else if (!strcmp(id.kind, "campaign")) {
 		struct campaign_run *runs;
 		uint32_t n;
 		if (!campaign_read_runs(path, &runs, &n, &e)) {

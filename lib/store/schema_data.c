@@ -11,4 +11,8 @@ __asm__(".section .rodata\n"
 	"ladder_schema_campaign_yaml:\n"
 	".incbin \"hdf5-schema/campaign.yaml\"\n"
 	".byte 0\n"
+	".global ladder_schema_history_yaml\n"
+	"ladder_schema_history_yaml:\n"
+	".incbin \"hdf5-schema/history.yaml\"\n"
+	".byte 0\n"
 	".previous\n");

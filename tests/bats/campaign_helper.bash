@@ -8,10 +8,12 @@
 #   small_workflow FILE [KEY=VALUE...]        write a small workflow (stencil2d, rungs 1 and 4,
 #                                             1 repetition) with overrides: ladder=, reps=,
 #                                             app= (the command), name=, stages=
-#   STENCIL2D_JOBS           jobs of workflows/stencil2d.yaml: 12 runs (rungs 1, 4, 9, 16 x 3
-#                            repetitions), the merge, the model stage and the extrap stage at
-#                            its target; its report stage is left out while `ladder report` is
-#                            not a command of the build
+#   STENCIL2D_JOBS           jobs of workflows/stencil2d.yaml on the local and example-production
+#                            sites: 12 runs (rungs 1, 4, 9, 16 x 3 repetitions), the truth run at
+#                            64, the merge, the model, extrap, replay (at 64) and report stages
+#   STENCIL2D_JOBS_SLURM_LOCALHOST   the same on slurm-localhost (2 nodes of 8 ranks), which cannot
+#                            host 64 ranks: no truth run and no replay at 64
+#   stencil2d_jobs SITE      the constant of the site config named SITE
 
 CAMP_FIX="$TOP/tests/campaign"
 
@@ -25,7 +27,15 @@ camp_state() {
 	jq -r --arg j "$2" ".jobs[] | select(.name == \$j) | .$3" "$1/state.json"
 }
 
-STENCIL2D_JOBS=15
+STENCIL2D_JOBS=18
+STENCIL2D_JOBS_SLURM_LOCALHOST=16
+
+stencil2d_jobs() {
+	case $1 in
+	slurm-localhost) printf '%s\n' "$STENCIL2D_JOBS_SLURM_LOCALHOST" ;;
+	*) printf '%s\n' "$STENCIL2D_JOBS" ;;
+	esac
+}
 
 camp_counter() {
 	jq -r ".counters.$2" "$1/state.json"

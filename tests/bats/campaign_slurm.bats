@@ -25,7 +25,7 @@ teardown() {
 
 @test "slurm: the stencil2d campaign is submitted in one go, dependencies in scontrol, all containers valid" {
 	dir=$(camp_dir stencil2d)
-	n=$STENCIL2D_JOBS
+	n=$STENCIL2D_JOBS_SLURM_LOCALHOST
 	# with the partition down nothing starts, so the dependencies are seen before any is fulfilled
 	scontrol update PartitionName=debug State=DOWN
 	run "$LADDER" campaign run "$TOP/workflows/stencil2d.yaml" --site "$SITE" --dir "$dir" --no-wait

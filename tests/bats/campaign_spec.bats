@@ -14,7 +14,7 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	assert_success
 	# the dry run prints every script
 	assert_output --partial "==> $dir/jobs/run-p4-r1.sh <=="
-	[ "$(ls "$dir/jobs" | wc -l)" -eq "$STENCIL2D_JOBS" ]
+	[ "$(ls "$dir/jobs" | wc -l)" -eq "$(stencil2d_jobs "$site")" ]
 	[ ! -e "$dir/state.json" ]
 	prefix=$(cd "$BUILD_DIR" && pwd -P)
 	for job in run-p4-r1 run-p16-r3 merge; do

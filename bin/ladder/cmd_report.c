@@ -1,0 +1,230 @@
+/*
+ * ladder report — the closed loop's verdict on a campaign: models against the real run at the
+ * target, the extrapolated trace against it, the replay time against the application's, the
+ * kernel ranking; thresholds and the nightly history decide the exit status. The work is in
+ * lib/report; this command parses options, gathers, judges and writes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "command.h"
+#include "report/history.h"
+#include "report/report.h"
+#include "report/writers.h"
+#include "util/exitcode.h"
+#include "util/log.h"
+#include "util/xalloc.h"
+
+struct report_cli {
+	const char *html, *markdown, *json, *dir, *history;
+	bool strict, quiet;
+	struct report_inputs in;
+	struct thresholds th;
+};
+
+static void push(char ***v, size_t *n, const char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = (char *)s;
+}
+
+static int parse(int argc, char **argv, struct report_cli *cli)
+{
+	static const struct option opts[] = {{"html", required_argument, NULL, 'H'},
+		{"markdown", required_argument, NULL, 'M'}, {"json", required_argument, NULL, 'J'},
+		{"dir", required_argument, NULL, 'o'}, {"history", required_argument, NULL, 'y'},
+		{"thresholds", required_argument, NULL, 't'}, {"truth", required_argument, NULL, 'T'},
+		{"extrap", required_argument, NULL, 'X'}, {"replay", required_argument, NULL, 'R'},
+		{"target", required_argument, NULL, 'p'}, {"top", required_argument, NULL, 'k'},
+		{"strict", no_argument, NULL, 's'}, {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'}, {0}};
+	int c;
+	char why[256];
+	long v;
+	while ((c = cmd_getopt(argc, argv, "o:qh", opts, "report")) != -1) {
+		switch (c) {
+		case 'H': cli->html = optarg; break;
+		case 'M': cli->markdown = optarg; break;
+		case 'J': cli->json = optarg; break;
+		case 'o': cli->dir = optarg; break;
+		case 'y': cli->history = optarg; break;
+		case 's': cli->strict = true; break;
+		case 'q': cli->quiet = true; break;
+		case 'T': push(&cli->in.truth, &cli->in.ntruth, optarg); break;
+		case 'X': push(&cli->in.extrap, &cli->in.nextrap, optarg); break;
+		case 'R': push(&cli->in.replay, &cli->in.nreplay, optarg); break;
+		case 't':
+			if (!thresholds_parse(optarg, &cli->th, why, sizeof why))
+				return cmd_usage_error("report", "--thresholds %s", why);
+			break;
+		case 'p':
+			if (!cmd_parse_long("report", "--target", optarg, 1, 1L << 30, &v))
+				return EXIT_USAGE;
+			cli->in.targets = xrealloc(cli->in.targets, (cli->in.ntargets + 1) * sizeof *cli->in.targets);
+			cli->in.targets[cli->in.ntargets++] = v;
+			break;
+		case 'k':
+			if (!cmd_parse_long("report", "--top", optarg, 1, 1000, &v))
+				return EXIT_USAGE;
+			cli->in.topk = (size_t)v;
+			break;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1)
+		return cmd_usage_error("report", "needs one campaign container");
+	return -1;
+}
+
+static char *now_iso(void)
+{
+	struct timeval tv;
+	gettimeofday(&tv, NULL);
+	struct tm tm;
+	gmtime_r(&tv.tv_sec, &tm);
+	char s[32];
+	strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%S", &tm);
+	return xasprintf("%s.%06ldZ", s, (long)tv.tv_usec);
+}
+
+/* the outputs: explicit files, and DIR/report.{html,md,json} with --dir */
+static bool write_outputs(const struct report_cli *cli, const struct report *r, const struct verdict *v)
+{
+	bool ok = true;
+	char *html = cli->html ? xstrdup(cli->html) : cli->dir ? xasprintf("%s/report.html", cli->dir) : NULL;
+	char *md = cli->markdown ? xstrdup(cli->markdown) : cli->dir ? xasprintf("%s/report.md", cli->dir) : NULL;
+	char *json = cli->json ? xstrdup(cli->json) : cli->dir ? xasprintf("%s/report.json", cli->dir) : NULL;
+	if (cli->dir && mkdir(cli->dir, 0777) && errno != EEXIST) {
+		log_error("%s: cannot create the directory (%s)", cli->dir, strerror(errno));
+		ok = false;
+	}
+	if (ok && json)
+		ok = report_write_json(r, v, json);
+	if (ok && md) {
+		FILE *f = strcmp(md, "-") ? fopen(md, "w") : stdout;
+		if (!f) {
+			log_error("%s: cannot write the Markdown report (%s)", md, strerror(errno));
+			ok = false;
+		} else {
+			report_write_markdown(r, v, f);
+			if (f != stdout && fclose(f)) {
+				log_error("%s: cannot write the Markdown report", md);
+				ok = false;
+			}
+		}
+	}
+	if (ok && html)
+		ok = report_write_html(r, v, html);
+	if (ok && !cli->quiet) {
+		if (!md || strcmp(md, "-"))
+			report_write_markdown(r, v, stdout);
+		if (html)
+			printf("\nHTML report: %s\n", html);
+	}
+	free(html);
+	free(md);
+	free(json);
+	return ok;
+}
+
+static int run_report(int argc, char **argv)
+{
+	struct report_cli cli;
+	memset(&cli, 0, sizeof cli);
+	thresholds_init(&cli.th);
+	int rc = parse(argc, argv, &cli);
+	const char *campaign = argv[argc - 1];
+	struct report r;
+	struct history h = {0};
+	char why[1024];
+	memset(&r, 0, sizeof r);
+	if (rc >= 0)
+		goto out;
+	rc = EXIT_FAIL;
+	if (!report_gather(campaign, &cli.in, &r, why, sizeof why)) {
+		log_error("%s", why);
+		goto out;
+	}
+	r.created = now_iso();
+	struct h5_err e;
+	if (cli.history && !history_read(cli.history, &h, &e)) {
+		log_error("%s", e.msg);
+		goto out;
+	}
+	figures_apply_thresholds(&r.figs, &cli.th);
+	history_judge(&h, &r.figs, cli.th.window, cli.th.margin);
+	struct verdict v = {&cli.th, &h, cli.history, cli.strict, figures_pass(&r.figs, cli.strict)};
+	if (!write_outputs(&cli, &r, &v))
+		goto out;
+	if (cli.history && !history_append(cli.history, &h, &r.figs, r.created, campaign, r.application, &e)) {
+		log_error("%s", e.msg);
+		goto out;
+	}
+	rc = v.pass ? EXIT_OK : EXIT_FAIL;
+out:
+	report_free(&r);
+	history_free(&h);
+	thresholds_free(&cli.th);
+	free(cli.in.truth);
+	free(cli.in.extrap);
+	free(cli.in.replay);
+	free(cli.in.targets);
+	return rc;
+}
+
+const struct command command_report = {
+	"report", "how accurate every prediction was: HTML, Markdown, JSON, history, CI exit status",
+	"usage: ladder report [options] CAMPAIGN.h5\n"
+	"\n"
+	"Close the loop on a campaign: the model of every call path and metric (/models, from ladder\n"
+	"model) against the real application traced at the target scale; the extrapolated trace\n"
+	"against that run, call by call on every rank and by calls and bytes per function and rank\n"
+	"(ladder compare); the replay of the extrapolated trace timed against the application, as the\n"
+	"accuracy 1 - |T_replay - T_app| / T_app (ScalaExtrap §5.2); and the kernel ranking at the\n"
+	"target, predicted against measured (Spearman's rank correlation, top-k agreement).\n"
+	"\n"
+	"Inputs next to the campaign, where the campaign stages write them (each optional; what is\n"
+	"absent is said plainly in the report):\n"
+	"  DIR/truth/p<P>/trace.h5      the real application at P ranks (workflow field 'truth')\n"
+	"  DIR/extrap/p<P>/trace.h5     the extrapolated trace (stage extrap)\n"
+	"  DIR/replay/p<P>/replay.json  its replay (stage replay: ladder-replay --json)\n"
+	"Targets are the models' target, every p<P> found there, and --target.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --dir DIR          write DIR/report.html, DIR/report.md and DIR/report.json\n"
+	"  --html FILE            the report as one self-contained HTML page with plots (gnuplot SVG)\n"
+	"  --markdown FILE        the Markdown summary ('-': standard output only)\n"
+	"  --json FILE            the report for machines\n"
+	"  --history H.h5         judge against past nights and append this one (created when missing;\n"
+	"                         hdf5-schema/history.yaml)\n"
+	"  --thresholds LIST      NAME=MIN,...: the lowest acceptable value of figures (repeatable):\n"
+	"                         time, events, counts, model_METRIC (or METRIC alone), interval,\n"
+	"                         ranking, topk; margin=M sets the regression margin (default 0.05)\n"
+	"  --truth FILE           a real run at a target (repeatable; its rank count says which target)\n"
+	"  --extrap FILE          an extrapolated trace (repeatable)\n"
+	"  --replay FILE          a replay report of ladder-replay --json (repeatable)\n"
+	"  --target P             report on P ranks even when nothing was found for it\n"
+	"  --top K                k of the top-k agreement (default 5)\n"
+	"  --strict               a threshold whose figure could not be computed fails\n"
+	"  -q, --quiet            no summary on standard output\n"
+	"\n"
+	"Figures, all higher-is-better: time (accuracy of the replay time), events and counts (1 equal,\n"
+	"0 different), model_METRIC (accuracy of the predictions of METRIC over all call paths\n"
+	"together: 1 - sum |predicted - measured| / sum measured; each call path's own accuracy is in\n"
+	"the tables),\n"
+	"interval (share of prediction intervals that held the measurement), ranking (Spearman), topk.\n"
+	"A regression is a figure below the median of its last 5 nights in the history by more than the\n"
+	"margin.\n"
+	"\n"
+	"Exit status: 0 every threshold held and nothing regressed; 1 a threshold was missed, a figure\n"
+	"regressed, or an input could not be read; 2 usage. The reports are written in every case.\n"
+	"\n"
+	"Example (nightly, from cron):\n"
+	"  ladder report st2d/campaign.h5 -o st2d/report --history nightly.h5 --thresholds time=0.9,ranking=0.6\n",
+	run_report,
+};

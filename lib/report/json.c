@@ -1,0 +1,96 @@
+/*
+ * json — the report for machines, built with jansson. Numbers that could not be computed are
+ * null. See writers.h.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "report/writers.h"
+#include "util/log.h"
+
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *tri(int v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
+static json_t *str(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *figures_json(const struct figures *f)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < f->n; i++) {
+		const struct figure *g = &f->v[i];
+		json_array_append_new(a, json_pack("{s:s, s:I, s:o, s:s, s:o, s:b, s:I, s:o, s:b, s:s}", "name", g->name,
+			"target", (json_int_t)g->target, "value", num(g->value), "source", g->source, "threshold",
+			g->has_threshold ? json_real(g->threshold) : json_null(), "held", g->held, "nights",
+			(json_int_t)g->nights, "trailing_median", num(g->trailing_median), "regression", g->regression,
+			"state", figure_state(g)));
+	}
+	return a;
+}
+
+static json_t *target_json(const struct report_target *t)
+{
+	json_t *truth = json_array();
+	for (size_t i = 0; i < t->ntruth; i++)
+		json_array_append_new(truth, json_string(t->truth[i]));
+	json_t *whatif = json_array();
+	for (size_t k = 0; k < t->nwhatif; k++)
+		json_array_append_new(whatif, json_pack("{s:s, s:f, s:f, s:o, s:o}", "replay", t->whatif[k].replay,
+			"compute_scale", t->whatif[k].compute_scale, "message_scale", t->whatif[k].message_scale,
+			"time", num(t->whatif[k].time), "ratio", num(t->whatif[k].time / t->replay_time)));
+	return json_pack("{s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:I, s:o, s:o, s:I, s:o, s:o, s:o, s:o}",
+		"ranks", (json_int_t)t->ranks, "truth", truth, "app_time", num(t->app_time), "extrap", str(t->extrap),
+		"extrap_synthetic", t->extrap_synthetic, "extrap_note", str(t->extrap_note), "events_equal",
+		tri(t->events_equal), "events_ranks_differ", (json_int_t)t->events_ranks_differ, "first_difference",
+		str(t->events_first_diff), "counts_equal", tri(t->counts_equal), "counts_differ",
+		(json_int_t)t->counts_differ, "replay", str(t->replay), "replay_time", num(t->replay_time),
+		"time_accuracy", num(t->time_accuracy), "whatif", whatif);
+}
+
+static json_t *model_json(const struct report_model *m)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "callpath", m->callpath,
+		"metric", m->metric, "status", m->status, "model", m->model, "growth", m->growth, "prediction",
+		num(m->prediction), "lower", num(m->lower), "upper", num(m->upper), "level", num(m->level),
+		"measured", num(m->measured), "accuracy", num(m->accuracy), "interval_held", tri(m->held));
+}
+
+bool report_write_json(const struct report *r, const struct verdict *v, const char *path)
+{
+	json_t *targets = json_array(), *models = json_array(), *unused = json_array();
+	for (size_t i = 0; i < r->ntargets; i++)
+		json_array_append_new(targets, target_json(&r->targets[i]));
+	for (size_t i = 0; i < r->nmodels; i++)
+		json_array_append_new(models, model_json(&r->models[i]));
+	for (size_t i = 0; v->thresholds && i < v->thresholds->n; i++)
+		if (!v->thresholds->v[i].used)
+			json_array_append_new(unused, json_string(v->thresholds->v[i].name));
+	json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:I, s:b, s:o, s:o, s:o, s:{s:I, s:o, s:I, s:o}, s:o, s:o}",
+		"campaign", r->campaign, "application", r->application, "created", r->created ? r->created : "",
+		"model_settings", r->settings, "model_target", (json_int_t)r->model_target, "pass", v->pass,
+		"unknown_thresholds", unused, "figures", figures_json(&r->figs), "targets", targets, "ranking",
+		"callpaths", (json_int_t)r->ranked, "spearman", num(r->spearman), "k", (json_int_t)r->k, "topk",
+		num(r->topk), "models", models, "history",
+		v->history_path ? json_pack("{s:s, s:I}", "file", v->history_path, "earlier_rows",
+					    (json_int_t)(v->history ? v->history->n : 0))
+				: json_null());
+	if (!root) {
+		log_error("%s: cannot build the JSON report", path);
+		return false;
+	}
+	bool ok = json_dump_file(root, path, JSON_INDENT(2)) == 0;
+	json_decref(root);
+	if (!ok)
+		log_error("%s: cannot write the JSON report", path);
+	return ok;
+}

@@ -1,0 +1,233 @@
+/*
+ * validation — the checks at one target scale (ScalaExtrap §5): the real application traced
+ * there (truth), the extrapolated trace compared with it call by call and by counts per
+ * function and rank, and the replay of the extrapolated trace timed against the application.
+ * Inputs are files next to the campaign (CAMPAIGN_DIR/truth/p<P>/, extrap/p<P>/trace.h5,
+ * replay/p<P>/replay.json, where the campaign stages write them) or given explicitly.
+ */
+#include "report/validation.h"
+
+#include <glob.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "replay/compare.h"
+#include "report/accuracy.h"
+#include "store/store.h"
+#include "util/xalloc.h"
+
+void target_init(struct report_target *t, long ranks)
+{
+	memset(t, 0, sizeof *t);
+	t->ranks = ranks;
+	t->app_time = t->replay_time = t->time_accuracy = NAN;
+	t->events_equal = t->counts_equal = -1;
+}
+
+void target_free(struct report_target *t)
+{
+	for (size_t i = 0; i < t->ntruth; i++)
+		free(t->truth[i]);
+	free(t->truth);
+	free(t->extrap);
+	free(t->extrap_note);
+	free(t->events_first_diff);
+	free(t->replay);
+	for (size_t i = 0; i < t->nreplay_inputs; i++)
+		free(t->replay_inputs[i]);
+	free(t->replay_inputs);
+	for (size_t i = 0; i < t->nwhatif; i++)
+		free(t->whatif[i].replay);
+	free(t->whatif);
+	memset(t, 0, sizeof *t);
+}
+
+/* the truth runs of the target next to the campaign: truth/p<P>/trace.h5 and truth/p<P>/r<K>/trace.h5 */
+static void find_truth(struct report_target *t, const char *dir)
+{
+	const char *patterns[] = {"%s/truth/p%ld/trace.h5", "%s/truth/p%ld/r*/trace.h5"};
+	for (size_t k = 0; k < 2; k++) {
+		char *pat = xasprintf(patterns[k], dir, t->ranks);
+		glob_t g;
+		if (glob(pat, 0, NULL, &g) == 0)
+			for (size_t i = 0; i < g.gl_pathc; i++) {
+				t->truth = xrealloc(t->truth, (t->ntruth + 1) * sizeof *t->truth);
+				t->truth[t->ntruth++] = xstrdup(g.gl_pathv[i]);
+			}
+		globfree(&g);
+		free(pat);
+	}
+}
+
+/* the application's time in each truth run; the first truth run read into *first (for compare) */
+static bool read_truth(struct report_target *t, struct run *first, char *why, size_t whylen)
+{
+	double *times = xcalloc(t->ntruth + 1, sizeof *times);
+	bool ok = true;
+	for (size_t i = 0; i < t->ntruth && ok; i++) {
+		struct run r;
+		struct h5_err e;
+		if (!store_read_run(t->truth[i], &r, &e)) {
+			snprintf(why, whylen, "%s", e.msg);
+			ok = false;
+			break;
+		}
+		if ((long)r.nranks != t->ranks) {
+			snprintf(why, whylen, "%s: the truth run has %u ranks, expected the target's %ld", t->truth[i],
+				 r.nranks, t->ranks);
+			ok = false;
+		}
+		times[i] = r.t_end - r.t_start;
+		if (i == 0)
+			*first = r;
+		else
+			run_free(&r);
+	}
+	if (ok)
+		t->app_time = median_of(times, t->ntruth);
+	else if (t->ntruth && first->nranks)
+		run_free(first);
+	free(times);
+	return ok;
+}
+
+/* the extrapolated trace against the first truth run: calls per rank, then counts */
+static void check_events(struct report_target *t, const struct run *truth)
+{
+	struct run x;
+	struct h5_err e;
+	if (!store_read_run(t->extrap, &x, &e)) {
+		t->extrap_note = xstrdup(e.msg);
+		return;
+	}
+	t->extrap_synthetic = x.synthetic;
+	if (!truth)
+		goto out;
+	struct cmp_result res;
+	t->events_equal = compare_runs(&x, truth, 1, &res);
+	t->events_ranks_differ = res.ndiffs;
+	if (res.header)
+		t->events_first_diff = xstrdup(res.header);
+	else if (res.kept)
+		t->events_first_diff = xasprintf("rank %u, call %llu: %s (extrapolated: %s; measured: %s)",
+						 res.diffs[0].rank, (unsigned long long)res.diffs[0].a_call,
+						 res.diffs[0].why ? res.diffs[0].why : "differs",
+						 res.diffs[0].a_line ? res.diffs[0].a_line : "none",
+						 res.diffs[0].b_line ? res.diffs[0].b_line : "none");
+	cmp_result_free(&res);
+	t->counts_equal = compare_counts(&x, truth, 1, &res);
+	t->counts_differ = res.ndiffs;
+	if (res.header && t->counts_equal == 0 && res.ndiffs == 0)
+		t->counts_equal = -1; /* a run without a profile: not checked */
+	cmp_result_free(&res);
+out:
+	run_free(&x);
+}
+
+/* one replay report: its rank count, total time and what-if scales */
+static bool read_replay(const char *path, long ranks, struct report_whatif *out, char *why, size_t whylen)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err);
+	if (!root) {
+		snprintf(why, whylen, "%s:%d: %s", path, err.line, err.text);
+		return false;
+	}
+	json_t *total = json_object_get(root, "total_time"), *opts = json_object_get(root, "options");
+	json_t *nranks = json_object_get(root, "ranks");
+	bool ok = json_is_number(total) && json_is_integer(nranks);
+	if (!ok)
+		snprintf(why, whylen, "%s: field 'total_time' (a number) and 'ranks' (an integer) expected, as "
+			 "ladder-replay --json writes them", path);
+	else if (json_integer_value(nranks) != ranks) {
+		snprintf(why, whylen, "%s: field 'ranks' is %lld, expected the target's %ld", path,
+			 (long long)json_integer_value(nranks), ranks);
+		ok = false;
+	} else {
+		json_t *cs = json_object_get(opts, "compute_scale"), *ms = json_object_get(opts, "message_scale");
+		json_t *none = json_object_get(opts, "no_compute");
+		out->replay = xstrdup(path);
+		out->time = json_number_value(total);
+		out->compute_scale = json_is_number(cs) ? json_number_value(cs) : 1;
+		out->message_scale = json_is_number(ms) ? json_number_value(ms) : 1;
+		if (json_is_true(none))
+			out->compute_scale = 0;
+	}
+	json_decref(root);
+	return ok;
+}
+
+/* the replay as recorded (scales 1) times the target; the others are what-if rows */
+static bool read_replays(struct report_target *t, const char *dir, char *why, size_t whylen)
+{
+	char *pat = xasprintf("%s/*/p%ld/replay.json", dir, t->ranks);
+	glob_t g;
+	int found = glob(pat, 0, NULL, &g);
+	free(pat);
+	size_t n = t->nreplay_inputs + (found == 0 ? g.gl_pathc : 0);
+	char **paths = xcalloc(n + 1, sizeof *paths);
+	size_t k = 0;
+	for (size_t i = 0; i < t->nreplay_inputs; i++)
+		paths[k++] = xstrdup(t->replay_inputs[i]);
+	for (size_t i = 0; found == 0 && i < g.gl_pathc; i++)
+		paths[k++] = xstrdup(g.gl_pathv[i]);
+	if (found == 0)
+		globfree(&g);
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++) {
+		struct report_whatif w;
+		if (!(ok = read_replay(paths[i], t->ranks, &w, why, whylen)))
+			break;
+		if (w.compute_scale == 1 && w.message_scale == 1) {
+			if (!t->replay) {
+				t->replay = w.replay;
+				t->replay_time = w.time;
+			} else {
+				free(w.replay);   /* the same replay found twice (given and next to the campaign) */
+			}
+			continue;
+		}
+		t->whatif = xrealloc(t->whatif, (t->nwhatif + 1) * sizeof *t->whatif);
+		t->whatif[t->nwhatif++] = w;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return ok;
+}
+
+bool target_validate(struct report_target *t, const char *dir, char *why, size_t whylen)
+{
+	if (!t->ntruth)
+		find_truth(t, dir);
+	if (!t->extrap) {
+		char *p = xasprintf("%s/extrap/p%ld/trace.h5", dir, t->ranks);
+		if (access(p, R_OK) == 0)
+			t->extrap = p;
+		else
+			free(p);
+	}
+	struct run truth;
+	memset(&truth, 0, sizeof truth);
+	bool have_truth = false;
+	if (t->ntruth) {
+		if (!read_truth(t, &truth, why, whylen))
+			return false;
+		have_truth = true;
+	}
+	if (t->extrap)
+		check_events(t, have_truth ? &truth : NULL);
+	else
+		t->extrap_note = xasprintf("no extrapolated trace at %ld ranks (looked for %s/extrap/p%ld/trace.h5)",
+					   t->ranks, dir, t->ranks);
+	if (have_truth)
+		run_free(&truth);
+	if (!read_replays(t, dir, why, whylen))
+		return false;
+	t->time_accuracy = accuracy_of(t->replay_time, t->app_time);
+	return true;
+}

@@ -1,0 +1,35 @@
+/*
+ * writers — a gathered report as JSON (for machines), Markdown (a summary for people and CI logs)
+ * and one self-contained HTML file with plots (report/html.c). Each names the file every number
+ * comes from; none needs the network to be read.
+ */
+#ifndef LADDER_REPORT_WRITERS_H
+#define LADDER_REPORT_WRITERS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "report/figures.h"
+#include "report/history.h"
+#include "report/report.h"
+
+/* what the verdict rests on, for every writer */
+struct verdict {
+	const struct thresholds *thresholds;
+	const struct history *history;   /* the past nights (without this one), may be empty */
+	const char *history_path;        /* NULL without --history */
+	bool strict;
+	bool pass;
+};
+
+bool report_write_json(const struct report *r, const struct verdict *v, const char *path);
+void report_write_markdown(const struct report *r, const struct verdict *v, FILE *out);
+/* plots are drawn with gnuplot (SVG, inlined); without gnuplot the page says so */
+bool report_write_html(const struct report *r, const struct verdict *v, const char *path);
+
+/* "0.953" or "-" for NaN, into buf */
+const char *fmt_num(double x, char *buf, size_t len);
+/* the figure's state: "held", "MISSED", "REGRESSED", "not computed", "-" */
+const char *figure_state(const struct figure *g);
+
+#endif
