@@ -11,6 +11,7 @@
 #include "command.h"
 #include "store/store.h"
 #include "util/exitcode.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/spawn.h"
 #include "util/xalloc.h"
@@ -103,6 +104,17 @@ static int run_replay(int argc, char **argv)
 	if (optind != argc - 1)
 		return cmd_usage_error("replay", "needs exactly one run container");
 	const char *path = argv[optind];
+	char why[400];
+	for (size_t i = 0; i + 1 < pass.n; i++)
+		if (!strcmp(pass.v[i], "--json") && !output_not_input(pass.v[i + 1], argv + optind, 1, why, sizeof why)) {
+			log_error("%s", why);
+			return EXIT_FAIL;
+		}
+	if (trace && (!output_replaceable(trace, why, sizeof why) ||
+		      !output_not_input(trace, argv + optind, 1, why, sizeof why))) {
+		log_error("%s", why);
+		return EXIT_FAIL;
+	}
 	struct run r;
 	struct h5_err e;
 	if (!store_read_run(path, &r, &e)) {

@@ -89,6 +89,14 @@ hid_t h5_open(const char *path, bool write, struct h5_err *e)
 	return f;
 }
 
+bool h5_finish(hid_t file)
+{
+	bool ok = H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0;
+	if (H5Fclose(file) < 0)
+		ok = false;
+	return ok;
+}
+
 hid_t h5_group(hid_t loc, const char *name)
 {
 	if (H5Lexists(loc, name, H5P_DEFAULT) > 0)

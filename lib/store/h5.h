@@ -42,6 +42,10 @@ void h5_fail(struct h5_err *e, const char *file, const char *fmt, ...) __attribu
 
 hid_t h5_create(const char *path, struct h5_err *e);
 /* open an existing file; diagnoses missing/empty/directory/not-HDF5/damaged files */
+/* Flush and close a file opened for writing: false when any write failed (a full disk shows at
+ * the flush; H5Fclose alone can report success while objects are still open). */
+bool h5_finish(hid_t file);
+
 hid_t h5_open(const char *path, bool write, struct h5_err *e);
 
 hid_t h5_group(hid_t loc, const char *name);         /* create (or open) */

@@ -9,7 +9,9 @@
  *     its timing; identical grammars merge into one group (ranks united, timing combined).
  *  3. per-rank data (value streams, profile, lossless timestamps) is gathered to rank 0.
  */
+#include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -18,6 +20,7 @@
 
 #include "trace/tracer.h"
 #include "run/merge.h"   /* after tracer.h: its uthash hash function first */
+#include "util/file.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
 
@@ -348,13 +351,18 @@ static void write_file(const char *path, const struct buf *b)
 {
 	char *tmp = xasprintf("%s.part", path);
 	FILE *f = fopen(tmp, "wb");
-	if (!f || fwrite(b->data, 1, b->len, f) != b->len || fclose(f)) {
-		fprintf(stderr, "ladder-trace: cannot write %s\n", tmp);
+	bool written = f && fwrite(b->data, 1, b->len, f) == b->len;
+	if (f && fclose(f))
+		written = false;
+	if (!written) {
+		fprintf(stderr, "ladder-trace: cannot write %s: %s\n", tmp, strerror(errno));
+		unlink(tmp);
 		free(tmp);
 		return;
 	}
-	if (rename(tmp, path))
-		fprintf(stderr, "ladder-trace: cannot rename %s to %s\n", tmp, path);
+	char why[400];
+	if (!output_commit(tmp, path, why, sizeof why))
+		fprintf(stderr, "ladder-trace: %s\n", why);
 	free(tmp);
 }
 

@@ -1,0 +1,158 @@
+#!/usr/bin/env bats
+# Hostile and unlucky input: outputs that are device nodes or the inputs themselves, full disks,
+# crashes, campaign directories that are not what they seem, replays that cannot be faithful,
+# and damaged containers met by every reader command. Every file is generated here.
+
+load helper
+
+setup_file() {
+	export DIR="$BATS_FILE_TMPDIR"
+	cd "$DIR"
+	for np in 2 3 4 5; do
+		"$LADDER" --quiet trace -o "p$np.h5" -- mpirun -np "$np" "$BUILD_DIR/apps/stencil1d" --iterations 5 >/dev/null
+	done
+	"$LADDER" --quiet merge --copy -o camp.h5 p2.h5 p3.h5 p4.h5 p5.h5
+}
+
+teardown() {
+	if [ -n "${MNT:-}" ] && mountpoint -q "$MNT"; then
+		umount "$MNT"
+	fi
+}
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (device nodes, tmpfs mounts)"
+}
+
+# a character device like /dev/null, made here so that a writer that renames over it harms nothing
+make_device() {
+	rm -f "$1"
+	mknod "$1" c 1 3
+}
+
+# a 2 MB tmpfs at $MNT, holding copies of the given files
+small_disk() {
+	need_root
+	export MNT="$DIR/disk.$BATS_TEST_NUMBER"
+	mkdir -p "$MNT"
+	mount -t tmpfs -o size=2m tmpfs "$MNT" || skip "cannot mount a tmpfs here"
+	cp "$@" "$MNT/"
+}
+
+# fill $MNT, leaving about $1 bytes free
+fill_disk() {
+	local keep=$1 avail
+	avail=$(df -B4096 --output=avail "$MNT" | tail -1)
+	local pages=$(( avail - (keep + 4095) / 4096 ))
+	[ "$pages" -gt 0 ] && dd if=/dev/zero of="$MNT/fill" bs=4096 count="$pages" status=none || true
+}
+
+# ---- writers never clobber -----------------------------------------------------------------------
+
+@test "merge -o onto a device node refuses and leaves the node in place" {
+	need_root
+	cd "$DIR"
+	make_device dev.h5
+	run --separate-stderr "$LADDER" merge -o dev.h5 p2.h5 p3.h5
+	assert_failure 1
+	[[ $stderr == *"dev.h5: is a character device, not a regular file"* ]]
+	[ -c dev.h5 ]
+	[ ! -e dev.h5.part ]
+}
+
+@test "trace -o onto a device node refuses before running and leaves the node in place" {
+	need_root
+	cd "$DIR"
+	make_device devtrace.h5
+	run --separate-stderr "$LADDER" trace -o devtrace.h5 -- mpirun -np 2 "$BUILD_DIR/apps/stencil1d" --iterations 2
+	assert_failure 1
+	[[ $stderr == *"devtrace.h5: is a character device"* ]]
+	[[ $output != *RESULT* ]]
+	[ -c devtrace.h5 ]
+}
+
+@test "the tracer preloaded by hand never renames over a device node" {
+	need_root
+	cd "$DIR"
+	make_device devraw.h5
+	LD_PRELOAD="$BUILD_DIR/lib/libladder-trace.so" LADDER_BIN="$LADDER" LADDER_TRACE_FILE="$DIR/devraw.h5" \
+		run --separate-stderr mpirun -np 2 "$BUILD_DIR/apps/stencil1d" --iterations 2
+	assert_success
+	[[ $stderr == *"devraw.h5: is a character device"*"runs untraced"* ]]
+	[ -c devraw.h5 ]
+}
+
+@test "import -o onto a device node refuses" {
+	need_root
+	cd "$DIR"
+	LADDER_TRACE_CONVERT=0 "$LADDER" --quiet trace -o conv.h5 -- mpirun -np 2 "$BUILD_DIR/apps/stencil1d" --iterations 2 >/dev/null
+	[ -s conv.h5.raw ]
+	make_device devimp.h5
+	run --separate-stderr "$LADDER" import conv.h5.raw -o devimp.h5
+	assert_failure 1
+	[ -c devimp.h5 ]
+	run --separate-stderr "$LADDER" import conv.h5.raw -o conv.h5.raw
+	assert_failure 1
+	[[ $stderr == *"conv.h5.raw: is also an input"* ]]
+	[ -s conv.h5.raw ]
+}
+
+@test "model --export writes through a device node" {
+	need_root
+	cd "$DIR"
+	make_device devexport.json
+	run --separate-stderr "$LADDER" model --export extrap-json devexport.json camp.h5
+	assert_success
+	[ -c devexport.json ]
+}
+
+@test "output = input is refused, whatever the names (merge, model --export, replay --trace)" {
+	cd "$DIR"
+	cp p2.h5 same.h5
+	ln -f same.h5 samelink.h5
+	sum=$(md5sum < same.h5)
+	run --separate-stderr "$LADDER" merge -o same.h5 same.h5
+	assert_failure 1
+	[[ $stderr == *"same.h5: is also an input (same.h5)"* ]]
+	run --separate-stderr "$LADDER" merge -o ./samelink.h5 p3.h5 same.h5
+	assert_failure 1
+	[[ $stderr == *"is also an input (same.h5)"* ]]
+	run --separate-stderr "$LADDER" replay --trace samelink.h5 same.h5
+	assert_failure 1
+	[[ $stderr == *"samelink.h5: is also an input"* ]]
+	[ "$(md5sum < same.h5)" = "$sum" ]
+	"$LADDER" --quiet model --export extrap-json in.json camp.h5 >/dev/null
+	sum=$(md5sum < in.json)
+	run --separate-stderr "$LADDER" model --input in.json --export extrap-json in.json
+	assert_failure 1
+	[[ $stderr == *"in.json: is also an input"* ]]
+	[ "$(md5sum < in.json)" = "$sum" ]
+}
+
+@test "model on a full disk fails and leaves the campaign as it was" {
+	small_disk "$DIR"/camp.h5 "$DIR"/p[2-5].h5
+	before=$(md5sum < "$MNT/camp.h5")
+	fill_disk 0
+	run --separate-stderr "$LADDER" model "$MNT/camp.h5"
+	assert_failure 1
+	[[ $stderr == *"$MNT/camp.h5"* ]]
+	[ "$(md5sum < "$MNT/camp.h5")" = "$before" ]
+	[ -z "$(ls "$MNT" | grep -v -e '^camp.h5$' -e '^fill$' -e '^p[2-5].h5$')" ]
+	# with room again the same command stores the models
+	rm "$MNT/fill"
+	run "$LADDER" model "$MNT/camp.h5"
+	assert_success
+	run "$LADDER" validate "$MNT/camp.h5"
+	assert_success
+	run "$LADDER" inspect "$MNT/camp.h5"
+	[[ $output == *"models      present"* ]]
+}
+
+@test "model --export on a full disk fails and leaves no half-written file" {
+	small_disk "$DIR/camp.h5"
+	fill_disk 0
+	run --separate-stderr "$LADDER" model --export extrap-json "$MNT/x.json" "$DIR/camp.h5"
+	assert_failure 1
+	[[ $stderr == *"No space left on device"* ]]
+	[ ! -e "$MNT/x.json" ]
+}
