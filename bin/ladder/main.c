@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "crash.h"
 #include "store/h5.h"
 #include "util/exitcode.h"
 #include "util/log.h"
@@ -211,37 +212,6 @@ const struct command command_version = {
 	run_version,
 };
 
-/*
- * A fatal signal: the HDF5 library (1.10) can crash on containers damaged beyond what its
- * checksums catch. Report it as one line naming the file, like any other bad input. Not installed
- * with --debug, so that crashes can be debugged.
- */
-static void on_fatal_signal(int sig)
-{
-	const char *file = h5_current_file();
-	char msg[1024];
-	int n;
-	if (file)
-		n = snprintf(msg, sizeof msg, "ladder: %s: damaged beyond what the HDF5 library can read "
-			     "(it crashed with signal %d reading it)\n", file, sig);
-	else
-		n = snprintf(msg, sizeof msg, "ladder: internal error (signal %d); rerun with --debug\n", sig);
-	if (n > 0 && write(STDERR_FILENO, msg, (size_t)n) < 0)
-		_exit(EXIT_FAIL);
-	_exit(EXIT_FAIL);
-}
-
-static void catch_fatal_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_fatal_signal;
-	sigemptyset(&sa.sa_mask);
-	int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 int main(int argc, char **argv)
 {
 	log_set_program("ladder");
@@ -267,7 +237,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!log_debug_enabled())
-		catch_fatal_signals();
+		crash_catch_signals();
 	const struct command *c = find_command(argv[i]);
 	if (!c) {
 		log_error("'%s' is not a ladder command (see 'ladder --help')", argv[i]);

@@ -362,6 +362,7 @@ static bool write_models_into(const char *part, const struct campaign_model *m, 
 	hid_t f = h5_open(part, true, e);
 	if (f < 0)
 		return false;
+	h5_mark_partial(part);
 	hid_t g = h5_group(f, "models");
 	if (h5_exists(g, "callpaths"))
 		H5Ldelete(g, "callpaths", H5P_DEFAULT);

@@ -156,3 +156,39 @@ fill_disk() {
 	[[ $stderr == *"No space left on device"* ]]
 	[ ! -e "$MNT/x.json" ]
 }
+@test "merge and import on a full disk fail and leave no file behind" {
+	small_disk "$DIR/p2.h5" "$DIR/p3.h5"
+	fill_disk 8192
+	run --separate-stderr "$LADDER" merge --copy -o "$MNT/c.h5" "$MNT/p2.h5" "$MNT/p3.h5"
+	assert_failure 1
+	[ ! -e "$MNT/c.h5" ] && [ ! -e "$MNT/c.h5.part" ]
+	[ "$(printf '%s\n' "$stderr" | grep -c .)" -eq 1 ]
+	[[ $stderr == *"$MNT/c.h5"* ]]
+	LADDER_TRACE_CONVERT=0 "$LADDER" --quiet trace -o "$DIR/full.h5" -- mpirun -np 2 "$BUILD_DIR/apps/stencil1d" --iterations 2 >/dev/null
+	run --separate-stderr "$LADDER" import "$DIR/full.h5.raw" -o "$MNT/i.h5"
+	assert_failure 1
+	[ ! -e "$MNT/i.h5" ] && [ ! -e "$MNT/i.h5.part" ]
+	[[ $stderr == *"$MNT/i.h5"* ]]
+}
+
+# ---- crashes are reported as what they are ------------------------------------------------------
+
+@test "a crash outside the HDF5 library is an internal error, not a damaged file" {
+	cd "$DIR"
+	# a launcher that waits: ladder has read p2.h5 and waits for it when the signal comes
+	printf '#!/bin/sh\nexec sleep 30\n' > slow-launcher
+	chmod +x slow-launcher
+	"$LADDER" replay --launcher "$DIR/slow-launcher" p2.h5 2> crash.err &
+	pid=$!
+	child=
+	for _ in $(seq 50); do child=$(pgrep -P "$pid") && break; sleep 0.1; done
+	kill -SEGV "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ -z "$child" ] || kill "$child" 2>/dev/null || true
+	[ "$rc" -eq 1 ]
+	run cat crash.err
+	[[ $output == *"internal error: signal 11 in ladder's own code"* ]]
+	[[ $output != *"p2.h5"* && $output != *HDF5* ]]
+}
+
