@@ -274,6 +274,9 @@ bool state_load(const char *dir, struct campaign *c, struct campaign_error *e)
 	}
 	char *real = realpath(dir, NULL);
 	c->dir = real ? real : xstrdup(dir);
+	const char *recorded = get_str(&r, camp, "dir", true, "campaign");
+	if (recorded && strcmp(recorded, c->dir))
+		c->moved_from = xstrdup(recorded);
 	c->name = dup_or_null(get_str(&r, camp, "name", false, "campaign"));
 	c->id = dup_or_null(get_str(&r, camp, "id", false, "campaign"));
 	const char *sched = get_str(&r, camp, "scheduler", false, "campaign");

@@ -192,3 +192,53 @@ fill_disk() {
 	[[ $output != *"p2.h5"* && $output != *HDF5* ]]
 }
 
+
+# ---- campaign directories ------------------------------------------------------------------------
+
+@test "campaign run refuses a directory that exists and is not a campaign, also with --dry-run" {
+	load campaign_helper
+	small_workflow "$BATS_TEST_TMPDIR/wf.yaml"
+	dir="$BATS_TEST_TMPDIR/home"
+	mkdir -p "$dir"
+	echo precious > "$dir/notes.txt"
+	for dry in --dry-run ""; do
+		run --separate-stderr "$LADDER" campaign run "$BATS_TEST_TMPDIR/wf.yaml" --site "$TOP/site-configs/local.yaml" \
+			--dir "$dir" $dry
+		assert_failure 1
+		[[ $stderr == *"$dir: exists and is not a campaign directory"* ]]
+	done
+	[ "$(ls -A "$dir")" = notes.txt ]
+	# the default directory ./NAME as well
+	mkdir -p "$BATS_TEST_TMPDIR/cwd/small" && touch "$BATS_TEST_TMPDIR/cwd/small/data"
+	cd "$BATS_TEST_TMPDIR/cwd"
+	run --separate-stderr "$LADDER" campaign run "$BATS_TEST_TMPDIR/wf.yaml" --site "$TOP/site-configs/local.yaml" --dry-run
+	assert_failure 1
+	[ "$(ls -A small)" = data ]
+	# a directory left by a dry run is the campaign's own
+	run "$LADDER" -q campaign run "$BATS_TEST_TMPDIR/wf.yaml" --site "$TOP/site-configs/local.yaml" --dir dry --dry-run
+	assert_success
+	run "$LADDER" -q campaign run "$BATS_TEST_TMPDIR/wf.yaml" --site "$TOP/site-configs/local.yaml" --dir dry --dry-run
+	assert_success
+	[ -d dry/jobs ]
+}
+
+@test "a campaign directory moved elsewhere resumes where it was" {
+	load campaign_helper
+	small_workflow "$BATS_TEST_TMPDIR/wf.yaml"
+	dir="$BATS_TEST_TMPDIR/first"
+	run "$LADDER" campaign run "$BATS_TEST_TMPDIR/wf.yaml" --site "$TOP/site-configs/local.yaml" --dir "$dir"
+	assert_success
+	before=$(stat -c %Y.%i "$dir/runs/p4/r1/trace.h5")
+	mv "$dir" "$BATS_TEST_TMPDIR/moved"
+	dir="$BATS_TEST_TMPDIR/moved"
+	run "$LADDER" campaign run "$BATS_TEST_TMPDIR/wf.yaml" --site "$TOP/site-configs/local.yaml" --dir "$dir"
+	assert_success
+	[[ $output == *"moved from $BATS_TEST_TMPDIR/first"* ]]
+	[[ $output != *"runs again"* ]]
+	[ "$(stat -c %Y.%i "$dir/runs/p4/r1/trace.h5")" = "$before" ]
+	[ "$(jq '[.jobs[] | select(.attempts != 1)] | length' "$dir/state.json")" -eq 0 ]
+	# the scripts now name the new directory
+	! grep -rq "$BATS_TEST_TMPDIR/first" "$dir/jobs"
+	run "$LADDER" validate "$dir/campaign.h5"
+	assert_success
+}
