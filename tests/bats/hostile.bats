@@ -242,3 +242,35 @@ fill_disk() {
 	run "$LADDER" validate "$dir/campaign.h5"
 	assert_success
 }
+
+@test "a finished run whose container disappeared runs again instead of counting as done" {
+	load campaign_helper
+	small_workflow "$BATS_TEST_TMPDIR/wf.yaml"
+	dir="$BATS_TEST_TMPDIR/gone"
+	run "$LADDER" -q campaign run "$BATS_TEST_TMPDIR/wf.yaml" --site "$TOP/site-configs/local.yaml" --dir "$dir"
+	assert_success
+	rm "$dir/runs/p4/r1/trace.h5"
+	run "$LADDER" campaign run "$BATS_TEST_TMPDIR/wf.yaml" --site "$TOP/site-configs/local.yaml" --dir "$dir"
+	assert_success
+	[[ $output == *"job run-p4-r1 completed but its output runs/p4/r1/trace.h5 is gone; it runs again"* ]]
+	[ -s "$dir/runs/p4/r1/trace.h5" ]
+	[ "$(camp_state "$dir" run-p4-r1 attempts)" -eq 2 ]
+	[ "$(camp_state "$dir" merge attempts)" -eq 2 ]
+	run "$LADDER" validate "$dir/campaign.h5"
+	assert_success
+}
+
+@test "state.json paths outside the campaign directory are refused" {
+	load campaign_helper
+	small_workflow "$BATS_TEST_TMPDIR/wf.yaml"
+	dir="$BATS_TEST_TMPDIR/confined"
+	run "$LADDER" -q campaign run "$BATS_TEST_TMPDIR/wf.yaml" --site "$TOP/site-configs/local.yaml" --dir "$dir" --no-wait
+	assert_success
+	"$LADDER" -q campaign wait "$dir" >/dev/null || true
+	for bad in '"/etc/passwd"' '"../../outside.h5"' '"runs/../../x"'; do
+		jq ".jobs[0].output = $bad" "$dir/state.json" > "$dir/state.new" && mv "$dir/state.new" "$dir/state.json"
+		run --separate-stderr "$LADDER" campaign status "$dir"
+		assert_failure 1
+		[[ $stderr == *"state.json: jobs[0]: 'output' is '"*"', a path outside the campaign directory"* ]]
+	done
+}
