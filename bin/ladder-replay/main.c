@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,7 +83,7 @@ static bool parse_scale(const char *s, double *out)
 {
 	char *end;
 	*out = strtod(s, &end);
-	return *s && !*end && *out > 0;
+	return *s && !*end && isfinite(*out) && *out > 0;
 }
 
 /* 0 to go on, else the exit status */
@@ -118,8 +119,8 @@ static int parse(int argc, char **argv, struct rp_options *o, const char **json,
 			break;
 		case 's': o->sleep = true; break;
 		case 'n': o->no_compute = true; break;
-		case 'k': bad = parse_scale(optarg, &o->compute_scale) ? NULL : "--compute-scale needs a number > 0"; break;
-		case 'm': bad = parse_scale(optarg, &o->message_scale) ? NULL : "--message-scale needs a number > 0"; break;
+		case 'k': bad = parse_scale(optarg, &o->compute_scale) ? NULL : "--compute-scale needs a finite number > 0"; break;
+		case 'm': bad = parse_scale(optarg, &o->message_scale) ? NULL : "--message-scale needs a finite number > 0"; break;
 		case 'f': bad = parse_mark(optarg, &o->from) ? NULL : "--from needs FUNCTION[:K], K a non-zero integer"; break;
 		case 'T': bad = parse_mark(optarg, &o->to) ? NULL : "--to needs FUNCTION[:K], K a non-zero integer"; break;
 		case 'j': *json = optarg; break;

@@ -69,6 +69,21 @@ static int run_and_wait(char **argv)
 	return rc;
 }
 
+/* --compute-scale and --message-scale: a finite number > 0 (checked here, before any launch) */
+static bool scale_ok(const char *name, const char *text)
+{
+	char opt[32];
+	snprintf(opt, sizeof opt, "--%s", name);
+	double v;
+	if (!cmd_parse_double("replay", opt, text, &v))
+		return false;
+	if (!(v > 0)) {
+		cmd_usage_error("replay", "%s needs a number > 0, got '%s'", opt, text);
+		return false;
+	}
+	return true;
+}
+
 static int run_replay(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -89,7 +104,10 @@ static int run_replay(int argc, char **argv)
 		} else if (c == 'o') {
 			trace = optarg;
 		} else if (c == 0 || c == 1) {   /* the replayer's own options, passed on */
-			char *o = xasprintf("--%s", opts[idx].name);
+			const char *name = opts[idx].name;
+			if ((!strcmp(name, "compute-scale") || !strcmp(name, "message-scale")) && !scale_ok(name, optarg))
+				return EXIT_USAGE;
+			char *o = xasprintf("--%s", name);
 			push(&pass, o);
 			free(o);
 			if (c == 1)

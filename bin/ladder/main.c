@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -149,8 +150,8 @@ bool cmd_parse_double(const char *cmdname, const char *opt, const char *s, doubl
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (errno || end == s || *end) {
-		cmd_usage_error(cmdname, "%s expects a number, got '%s'", opt, s);
+	if (errno || end == s || *end || !isfinite(v)) {
+		cmd_usage_error(cmdname, "%s expects a finite number, got '%s'", opt, s);
 		return false;
 	}
 	*out = v;

@@ -274,3 +274,21 @@ fill_disk() {
 		[[ $stderr == *"state.json: jobs[0]: 'output' is '"*"', a path outside the campaign directory"* ]]
 	done
 }
+
+# ---- replay refuses what it cannot do faithfully -------------------------------------------------
+
+@test "non-finite replay knobs are usage errors, before anything is launched" {
+	cd "$DIR"
+	for opt in --compute-scale --message-scale; do
+		for v in inf -inf nan 1e999 0 -1; do
+			run --separate-stderr "$LADDER" replay --launcher /nonexistent "$opt" "$v" p2.h5
+			assert_failure 2
+			[[ $stderr == *"$opt"*"'$v'"* ]]
+		done
+	done
+	run --separate-stderr mpirun -np 2 "$BUILD_DIR/bin/ladder-replay" --compute-scale inf p2.h5
+	[ "$status" -ne 0 ]
+	[[ $stderr == *"--compute-scale needs a finite number > 0"* ]]
+	run --separate-stderr "$LADDER" model --noise-limit inf camp.h5
+	assert_failure 2
+}
