@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/replayable.h"
 #include "run/events.h"
 #include "replay/replay.h"
 #include "store/store.h"
@@ -172,6 +173,13 @@ int main(int argc, char **argv)
 	if (!store_read_run(path, &r, &e)) {
 		if (speak)
 			log_error("%s", e.msg);
+		return EXIT_FAIL;
+	}
+	char why[300];
+	if (!run_replayable(&r, why, sizeof why)) {
+		if (speak)
+			log_error("%s: %s", path, why);
+		run_free(&r);
 		return EXIT_FAIL;
 	}
 	int level = init_thread_level(&r), provided, rank, size;

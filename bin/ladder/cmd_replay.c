@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "run/replayable.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/file.h"
@@ -140,7 +141,12 @@ static int run_replay(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	uint32_t nranks = r.nranks;
+	bool replayable = run_replayable(&r, why, sizeof why);
 	run_free(&r);
+	if (!replayable) {
+		log_error("%s: %s", path, why);
+		return EXIT_FAIL;
+	}
 	struct argv_buf a = {0};
 	if (trace) {
 		char *self = xasprintf("%s/ladder", cmd_self_dir());

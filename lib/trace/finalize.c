@@ -266,6 +266,10 @@ static char *command_line(void)
 	return s;
 }
 
+/* under MPI_THREAD_MULTIPLE: the most threads that called MPI on one rank (replay refuses more
+ * than one: the order of calls between threads is not in the trace) */
+static int most_mpi_threads;
+
 static void fill_header(struct run *r, double t_end_wall)
 {
 	r->nranks = (uint32_t)T.size;
@@ -285,6 +289,11 @@ static void fill_header(struct run *r, double t_end_wall)
 			       T.profile_ranks ? "ranks" : "statistics");
 	r->t_end = t_end_wall;
 	r->t_start = t_end_wall - (trace_now() - T.t0);
+	if (T.multithreaded) {
+		char text[16];
+		snprintf(text, sizeof text, "%d", most_mpi_threads);
+		run_set_attr(r, "mpi_threads", text);
+	}
 	const char *attrs = getenv("LADDER_RUN_ATTRS");
 	if (attrs) {
 		char *copy = xstrdup(attrs), *save;
@@ -371,6 +380,10 @@ void trace_write_raw(const char *path)
 	struct timespec wall;
 	clock_gettime(CLOCK_REALTIME, &wall);
 	double t_wall = (double)wall.tv_sec + (double)wall.tv_nsec * 1e-9;
+
+	most_mpi_threads = T.mpi_threads;
+	if (T.multithreaded)
+		PMPI_Allreduce(&T.mpi_threads, &most_mpi_threads, 1, MPI_INT, MPI_MAX, T.comm);
 
 	/* 1. vocabulary */
 	struct vocab local, global;

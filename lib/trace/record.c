@@ -41,6 +41,7 @@ static __thread __attribute__((tls_model("initial-exec"))) struct {
 	uint32_t capsig;
 	int in_call;
 	bool replay_any_source;
+	bool counted;   /* this thread is in T.mpi_threads */
 } S;
 
 void trace_replay_any_source(void) { S.replay_any_source = true; }
@@ -142,6 +143,10 @@ bool tcall_begin(struct tcall *c, int fn, void *ret_addr)
 	S.in_call = 1;
 	if (T.multithreaded)
 		pthread_mutex_lock(&T.lock);
+	if (!S.counted) {
+		S.counted = true;
+		T.mpi_threads++;
+	}
 	memset(c, 0, sizeof *c);
 	c->fn = (uint16_t)fn;
 	c->record = !T.paused;

@@ -292,3 +292,23 @@ fill_disk() {
 	run --separate-stderr "$LADDER" model --noise-limit inf camp.h5
 	assert_failure 2
 }
+
+@test "a trace with MPI calls from several threads under MPI_THREAD_MULTIPLE is refused, not deadlocked" {
+	cd "$DIR"
+	"$LADDER" --quiet trace -o mt.h5 -- mpirun -np 2 "$BUILD_DIR/tests/trace/multiple" > mt.out
+	grep -q '^provided=3 ' mt.out
+	run "$LADDER" inspect mt.h5
+	assert_line --regexp '^labels +mpi_threads=3$'
+	run --separate-stderr timeout 60 "$LADDER" replay mt.h5
+	assert_failure 1
+	[[ $stderr == *"mt.h5: recorded under MPI_THREAD_MULTIPLE with MPI calls from 3 threads"* ]]
+	run --separate-stderr timeout 60 mpirun -np 2 "$BUILD_DIR/bin/ladder-replay" mt.h5
+	[ "$status" -ne 0 ] && [ "$status" -ne 124 ]
+	[[ $stderr == *"cannot be replayed faithfully"* ]]
+	# MPI_THREAD_MULTIPLE with MPI called from one thread only replays
+	"$LADDER" --quiet trace -o mt1.h5 -- mpirun -np 1 "$BUILD_DIR/tests/trace/multiple" > /dev/null
+	run "$LADDER" inspect mt1.h5
+	assert_line --regexp '^labels +mpi_threads=1$'
+	run timeout 60 "$LADDER" replay mt1.h5
+	assert_success
+}
