@@ -312,3 +312,17 @@ fill_disk() {
 	run timeout 60 "$LADDER" replay mt1.h5
 	assert_success
 }
+
+@test "replay lists the calls it only counted (one-sided) as not replayed, in text and JSON" {
+	cd "$DIR"
+	"$LADDER" --quiet trace -o os.h5 -- mpirun -np 2 "$BUILD_DIR/tests/trace/onesided" > /dev/null
+	run "$LADDER" replay --json os.json os.h5
+	assert_success
+	assert_line "not replayed (counted by the tracer, not recorded): MPI_Put x2, MPI_Win_create x2, MPI_Win_fence x4, MPI_Win_free x2"
+	[ "$(jq -c '.not_replayed' os.json)" = '[{"function":"MPI_Put","calls":2},{"function":"MPI_Win_create","calls":2},{"function":"MPI_Win_fence","calls":4},{"function":"MPI_Win_free","calls":2}]' ]
+	# a run with nothing only counted says nothing of it
+	run "$LADDER" replay --json p2.json p2.h5
+	assert_success
+	refute_output --partial "not replayed"
+	[ "$(jq '.not_replayed | length' p2.json)" -eq 0 ]
+}

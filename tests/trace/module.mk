@@ -1,5 +1,5 @@
 # test programs for the tracer: robustness cases and the per-call benchmark
-TRACE_TEST_PROGS := abort crash funneled multiple ownhdf5 pingpong poll
+TRACE_TEST_PROGS := abort crash funneled multiple onesided ownhdf5 pingpong poll
 TEST_HELPERS += $(addprefix $(BUILD)/tests/trace/,$(TRACE_TEST_PROGS))
 
 $(BUILD)/tests/trace/ownhdf5: tests/trace/ownhdf5.c
