@@ -326,3 +326,77 @@ fill_disk() {
 	refute_output --partial "not replayed"
 	[ "$(jq '.not_replayed | length' p2.json)" -eq 0 ]
 }
+
+# ---- reader commands on hostile containers -------------------------------------------------------
+
+# Run every reader command on each file given: each ends within 20 s with exit 0 or 1 and a peak
+# RSS under 200 MB; on exit 1 stderr names the file and (but for validate, which lists every
+# violation) is one line. Prints each breach; fails when there is one.
+readers_hold() {
+	local good=$1 f cmd rc rss breaches=0
+	shift
+	for f in "$@"; do
+		for cmd in "inspect" "inspect --counts" "inspect --json" "decode" "decode --grammar" "validate" \
+			"compare $good" "replay --launcher true"; do
+			rc=0
+			/usr/bin/time -f %M -o "$DIR/rss" timeout 20 "$LADDER" $cmd "$f" > "$DIR/out" 2> "$DIR/err" || rc=$?
+			rss=$(tail -1 "$DIR/rss")
+			local why=
+			[ "$rc" -le 1 ] || why="exit $rc"
+			if [ "$rc" -eq 1 ]; then
+				grep -qF "$f" "$DIR/err" || why="the error does not name the file"
+				[[ $cmd == validate ]] || [ "$(grep -c . "$DIR/err")" -eq 1 ] || why="more than one line on stderr"
+			fi
+			[[ $rss =~ ^[0-9]+$ ]] && [ "$rss" -lt 204800 ] || why="peak RSS ${rss} KB"
+			if [ -n "$why" ]; then
+				echo "ladder $cmd $f: $why: $(head -c 300 "$DIR/err")"
+				breaches=$((breaches + 1))
+			fi
+		done
+	done
+	[ "$breaches" -eq 0 ]
+}
+
+@test "reader commands on files that are not containers: empty, FIFO, device, directory, loops, sparse" {
+	cd "$DIR"
+	rm -rf notc && mkdir notc
+	: > notc/empty.h5
+	mkfifo notc/fifo.h5
+	ln -s /dev/zero notc/zero.h5
+	ln -s loop.h5 notc/loop.h5
+	mkdir notc/dir.h5
+	truncate -s 1T notc/sparse.h5
+	head -c 8 p2.h5 > notc/signature-only.h5
+	{ head -c 4096 p2.h5; } > notc/head.h5
+	readers_hold "$DIR/p2.h5" "$DIR"/notc/*.h5
+	# none of them was accepted
+	for f in notc/*.h5; do
+		run "$LADDER" inspect "$f"
+		assert_failure 1
+	done
+}
+
+@test "reader commands on 60 run containers with 8 bytes flipped at spread offsets" {
+	cd "$DIR"
+	rm -rf mut && mkdir mut
+	size=$(stat -c %s p2.h5)
+	for i in $(seq 1 60); do
+		cp p2.h5 "mut/m$i.h5"
+		"$BUILD_DIR/tests/h5edit" flip "mut/m$i.h5" $(( (size - 16) * i / 61 )) 8
+	done
+	# the mutations changed the files
+	[ "$(for f in mut/*.h5; do md5sum < "$f"; done | sort -u | wc -l)" -eq 60 ]
+	readers_hold "$DIR/p2.h5" "$DIR"/mut/*.h5
+}
+
+@test "reader commands on truncated run and campaign containers" {
+	cd "$DIR"
+	rm -rf cut && mkdir cut
+	for src in p2.h5 camp.h5; do
+		size=$(stat -c %s "$src")
+		for frac in 1 5 25 50 75 95 99; do
+			head -c $((size * frac / 100)) "$src" > "cut/${src%.h5}-$frac.h5"
+		done
+	done
+	readers_hold "$DIR/p2.h5" "$DIR"/cut/*.h5
+}
