@@ -12,9 +12,11 @@
 #include <getopt.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/replayable.h"
 #include "run/events.h"
 #include "replay/replay.h"
 #include "store/store.h"
@@ -82,7 +84,7 @@ static bool parse_scale(const char *s, double *out)
 {
 	char *end;
 	*out = strtod(s, &end);
-	return *s && !*end && *out > 0;
+	return *s && !*end && isfinite(*out) && *out > 0;
 }
 
 /* 0 to go on, else the exit status */
@@ -118,8 +120,8 @@ static int parse(int argc, char **argv, struct rp_options *o, const char **json,
 			break;
 		case 's': o->sleep = true; break;
 		case 'n': o->no_compute = true; break;
-		case 'k': bad = parse_scale(optarg, &o->compute_scale) ? NULL : "--compute-scale needs a number > 0"; break;
-		case 'm': bad = parse_scale(optarg, &o->message_scale) ? NULL : "--message-scale needs a number > 0"; break;
+		case 'k': bad = parse_scale(optarg, &o->compute_scale) ? NULL : "--compute-scale needs a finite number > 0"; break;
+		case 'm': bad = parse_scale(optarg, &o->message_scale) ? NULL : "--message-scale needs a finite number > 0"; break;
 		case 'f': bad = parse_mark(optarg, &o->from) ? NULL : "--from needs FUNCTION[:K], K a non-zero integer"; break;
 		case 'T': bad = parse_mark(optarg, &o->to) ? NULL : "--to needs FUNCTION[:K], K a non-zero integer"; break;
 		case 'j': *json = optarg; break;
@@ -171,6 +173,13 @@ int main(int argc, char **argv)
 	if (!store_read_run(path, &r, &e)) {
 		if (speak)
 			log_error("%s", e.msg);
+		return EXIT_FAIL;
+	}
+	char why[300];
+	if (!run_replayable(&r, why, sizeof why)) {
+		if (speak)
+			log_error("%s: %s", path, why);
+		run_free(&r);
 		return EXIT_FAIL;
 	}
 	int level = init_thread_level(&r), provided, rank, size;

@@ -12,6 +12,7 @@
 #include "run/run.h"
 #include "store/store.h"
 #include "util/exitcode.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -55,6 +56,12 @@ static int run_import(int argc, char **argv)
 	if (!out)
 		return cmd_usage_error("import", "needs --output FILE.h5");
 	const char *raw = argv[optind];
+	char why_out[400];
+	if (!output_replaceable(out, why_out, sizeof why_out) ||
+	    !output_not_input(out, argv + optind, 1, why_out, sizeof why_out)) {
+		log_error("%s", why_out);
+		return EXIT_FAIL;
+	}
 	struct buf b;
 	buf_init(&b);
 	if (!read_whole(raw, &b)) {
@@ -77,8 +84,9 @@ static int run_import(int argc, char **argv)
 	char *part = xasprintf("%s.part", out);
 	struct h5_err e;
 	ok = store_write_run(part, &r, &e);
-	if (ok && rename(part, out)) {
-		log_error("%s: cannot rename to %s: %s", part, out, strerror(errno));
+	if (ok && (!sync_file(part, why, sizeof why) || !output_commit(part, out, why, sizeof why))) {
+		log_error("%s", why);
+		remove(part);
 		ok = false;
 	} else if (!ok) {
 		log_error("%s", e.msg);

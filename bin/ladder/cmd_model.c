@@ -18,6 +18,7 @@
 #include "model/modeler.h"
 #include "store/campaign_h5.h"
 #include "util/exitcode.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -513,6 +514,11 @@ static int cmd_model(int argc, char **argv)
 	}
 	if (!cli.input)
 		return cmd_usage_error(NAME, "no input: give a campaign container or --input FILE");
+	char why[400];
+	if (cli.export_path && !output_not_input(cli.export_path, (char *const *)&cli.input, 1, why, sizeof why)) {
+		log_error("%s", why);
+		return EXIT_FAIL;
+	}
 	struct model_error err;
 	struct experiment *e = cli.campaign ? experiment_from_campaign(cli.campaign, cli.params, cli.reduce, &err)
 					    : extrap_read(cli.input, &err);

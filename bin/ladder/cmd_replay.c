@@ -9,8 +9,10 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "run/replayable.h"
 #include "store/store.h"
 #include "util/exitcode.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/spawn.h"
 #include "util/xalloc.h"
@@ -68,6 +70,21 @@ static int run_and_wait(char **argv)
 	return rc;
 }
 
+/* --compute-scale and --message-scale: a finite number > 0 (checked here, before any launch) */
+static bool scale_ok(const char *name, const char *text)
+{
+	char opt[32];
+	snprintf(opt, sizeof opt, "--%s", name);
+	double v;
+	if (!cmd_parse_double("replay", opt, text, &v))
+		return false;
+	if (!(v > 0)) {
+		cmd_usage_error("replay", "%s needs a number > 0, got '%s'", opt, text);
+		return false;
+	}
+	return true;
+}
+
 static int run_replay(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -88,7 +105,10 @@ static int run_replay(int argc, char **argv)
 		} else if (c == 'o') {
 			trace = optarg;
 		} else if (c == 0 || c == 1) {   /* the replayer's own options, passed on */
-			char *o = xasprintf("--%s", opts[idx].name);
+			const char *name = opts[idx].name;
+			if ((!strcmp(name, "compute-scale") || !strcmp(name, "message-scale")) && !scale_ok(name, optarg))
+				return EXIT_USAGE;
+			char *o = xasprintf("--%s", name);
 			push(&pass, o);
 			free(o);
 			if (c == 1)
@@ -103,6 +123,17 @@ static int run_replay(int argc, char **argv)
 	if (optind != argc - 1)
 		return cmd_usage_error("replay", "needs exactly one run container");
 	const char *path = argv[optind];
+	char why[400];
+	for (size_t i = 0; i + 1 < pass.n; i++)
+		if (!strcmp(pass.v[i], "--json") && !output_not_input(pass.v[i + 1], argv + optind, 1, why, sizeof why)) {
+			log_error("%s", why);
+			return EXIT_FAIL;
+		}
+	if (trace && (!output_replaceable(trace, why, sizeof why) ||
+		      !output_not_input(trace, argv + optind, 1, why, sizeof why))) {
+		log_error("%s", why);
+		return EXIT_FAIL;
+	}
 	struct run r;
 	struct h5_err e;
 	if (!store_read_run(path, &r, &e)) {
@@ -110,7 +141,12 @@ static int run_replay(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	uint32_t nranks = r.nranks;
+	bool replayable = run_replayable(&r, why, sizeof why);
 	run_free(&r);
+	if (!replayable) {
+		log_error("%s: %s", path, why);
+		return EXIT_FAIL;
+	}
 	struct argv_buf a = {0};
 	if (trace) {
 		char *self = xasprintf("%s/ladder", cmd_self_dir());

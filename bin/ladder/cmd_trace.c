@@ -18,6 +18,7 @@
 #include "util/exitcode.h"
 #include "util/log.h"
 #include "util/path.h"
+#include "util/file.h"
 #include "util/spawn.h"
 #include "util/xalloc.h"
 
@@ -147,6 +148,13 @@ static int run_trace(int argc, char **argv)
 		optind++;
 	if (optind >= argc)
 		return cmd_usage_error("trace", "needs a command to run after '--'");
+	char refused[400];
+	if (out && !output_replaceable(out, refused, sizeof refused)) {
+		log_error("%s", refused);
+		free(out);
+		buf_free(&labels);
+		return EXIT_FAIL;
+	}
 	char *lib = xasprintf("%s/../lib/libladder-trace.so", cmd_self_dir());
 	if (access(lib, R_OK)) {
 		log_error("%s: the tracer library is missing (%s); build ladder with 'make'", lib, strerror(errno));

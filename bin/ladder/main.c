@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "crash.h"
 #include "store/h5.h"
 #include "util/exitcode.h"
 #include "util/log.h"
@@ -148,8 +150,8 @@ bool cmd_parse_double(const char *cmdname, const char *opt, const char *s, doubl
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (errno || end == s || *end) {
-		cmd_usage_error(cmdname, "%s expects a number, got '%s'", opt, s);
+	if (errno || end == s || *end || !isfinite(v)) {
+		cmd_usage_error(cmdname, "%s expects a finite number, got '%s'", opt, s);
 		return false;
 	}
 	*out = v;
@@ -211,37 +213,6 @@ const struct command command_version = {
 	run_version,
 };
 
-/*
- * A fatal signal: the HDF5 library (1.10) can crash on containers damaged beyond what its
- * checksums catch. Report it as one line naming the file, like any other bad input. Not installed
- * with --debug, so that crashes can be debugged.
- */
-static void on_fatal_signal(int sig)
-{
-	const char *file = h5_current_file();
-	char msg[1024];
-	int n;
-	if (file)
-		n = snprintf(msg, sizeof msg, "ladder: %s: damaged beyond what the HDF5 library can read "
-			     "(it crashed with signal %d reading it)\n", file, sig);
-	else
-		n = snprintf(msg, sizeof msg, "ladder: internal error (signal %d); rerun with --debug\n", sig);
-	if (n > 0 && write(STDERR_FILENO, msg, (size_t)n) < 0)
-		_exit(EXIT_FAIL);
-	_exit(EXIT_FAIL);
-}
-
-static void catch_fatal_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_fatal_signal;
-	sigemptyset(&sa.sa_mask);
-	int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 int main(int argc, char **argv)
 {
 	log_set_program("ladder");
@@ -267,7 +238,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!log_debug_enabled())
-		catch_fatal_signals();
+		crash_catch_signals();
 	const struct command *c = find_command(argv[i]);
 	if (!c) {
 		log_error("'%s' is not a ladder command (see 'ladder --help')", argv[i]);

@@ -75,6 +75,7 @@ void campaign_free(struct campaign *c)
 		job_free(&c->jobs[i]);
 	free(c->jobs);
 	free(c->dir);
+	free(c->moved_from);
 	free(c->name);
 	free(c->id);
 	free(c->workflow_src);

@@ -74,6 +74,7 @@ struct campaign_job {
 
 struct campaign {
 	char *dir;              /* absolute */
+	char *moved_from;       /* the directory state.json was written in, when not dir (moved or copied) */
 	char *name;
 	char *id;               /* random, tags the campaign's Slurm jobs (comment) */
 	enum scheduler sched;

@@ -4,11 +4,13 @@
  */
 #include "campaign/prepare.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,6 +57,39 @@ static void link_latest(const char *dir)
 	free(tmp);
 }
 
+/* the names a campaign writes at the top of its directory (a dry run leaves some of them) */
+static bool campaign_entry(const char *name)
+{
+	static const char *const own[] = {".", "..", ".lock", "jobs", "logs", "workflow.yaml", "site.yaml"};
+	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+		if (!strcmp(name, own[i]))
+			return true;
+	return false;
+}
+
+/* true when dir may hold the campaign: absent, holding only what a campaign writes (empty, or
+ * left by a dry run), or a campaign directory already (whose workflow resume_earlier checks);
+ * anything else is refused, so that no file of it is overwritten */
+static bool dir_free_for_campaign(const char *dir, struct campaign_error *e)
+{
+	struct stat st;
+	if (stat(dir, &st))
+		return true;
+	if (!S_ISDIR(st.st_mode))
+		return campaign_error_set(e, "%s: exists and is not a directory; choose another --dir", dir);
+	if (state_exists(dir))
+		return true;
+	DIR *d = opendir(dir);
+	if (!d)
+		return campaign_error_set(e, "%s: %s", dir, strerror(errno));
+	bool own = true;
+	for (struct dirent *ent; own && (ent = readdir(d));)
+		own = campaign_entry(ent->d_name);
+	closedir(d);
+	return own || campaign_error_set(e, "%s: exists and is not a campaign directory (no state.json); "
+					   "choose a new or empty directory", dir);
+}
+
 /* the campaign directory, created and absolute; NULL (e) when it cannot be created */
 static char *campaign_dir(const struct workflow *w, const struct prepare_options *o, struct campaign_error *e)
 {
@@ -67,6 +102,10 @@ static char *campaign_dir(const struct workflow *w, const struct prepare_options
 		free(base);
 	} else {
 		dir = xstrdup(o->dir ? o->dir : w->name);
+		if (!dir_free_for_campaign(dir, e)) {
+			free(dir);
+			return NULL;
+		}
 	}
 	if (!make_dirs(dir, e->msg, sizeof e->msg)) {
 		free(dir);
@@ -94,8 +133,42 @@ static int campaign_lock_dir(struct campaign *c, const char *dir, struct campaig
 	return r;
 }
 
+/* A campaign moved or copied from old->moved_from: its jobs' scripts name the old directory, so
+ * their hashes differ from the fresh ones. A job whose script, planned at the old directory, is
+ * the one recorded did not change: it takes the fresh hash and keeps its state. */
+static void adopt_move(struct campaign *old, const struct campaign *fresh, const struct workflow *w,
+		       const struct site *s, const struct plan_env *env)
+{
+	struct plan_env at_old = *env;
+	at_old.dir = old->moved_from;
+	at_old.quiet = true;
+	struct campaign before;
+	campaign_init(&before);
+	char **scripts = NULL;
+	struct campaign_error ignored;
+	size_t adopted = 0;
+	if (plan_build(w, s, &at_old, &before, &scripts, &ignored)) {
+		for (size_t i = 0; i < old->njobs; i++) {
+			struct campaign_job *o = &old->jobs[i];
+			const struct campaign_job *b = campaign_find_job(&before, o->name);
+			const struct campaign_job *n = campaign_find_job((struct campaign *)fresh, o->name);
+			if (b && n && !strcmp(b->hash, o->hash)) {
+				snprintf(o->hash, sizeof o->hash, "%s", n->hash);
+				adopted++;
+			}
+		}
+		for (size_t i = 0; i < before.njobs; i++)
+			free(scripts[i]);
+		free(scripts);
+	}
+	campaign_free(&before);
+	log_info("the campaign was moved from %s to %s: %zu of its %zu jobs carry over", old->moved_from, fresh->dir,
+		 adopted, old->njobs);
+}
+
 /* take over the state of the campaign already in dir, if any; else a fresh id */
-static bool resume_earlier(struct campaign *fresh, const char *dir, bool *resumed, struct campaign_error *e)
+static bool resume_earlier(struct campaign *fresh, const char *dir, const struct workflow *w, const struct site *s,
+			   const struct plan_env *env, bool *resumed, struct campaign_error *e)
 {
 	if (!state_exists(dir)) {
 		fresh->id = random_id();
@@ -107,6 +180,8 @@ static bool resume_earlier(struct campaign *fresh, const char *dir, bool *resume
 	if (ok && strcmp(old.name, fresh->name))
 		ok = campaign_error_set(e, "%s holds campaign '%s', not '%s'; use another --dir", dir, old.name,
 					fresh->name);
+	if (ok && old.moved_from)
+		adopt_move(&old, fresh, w, s, env);
 	ok = ok && campaign_resume(fresh, &old, e);
 	campaign_free(&old);
 	*resumed = ok;
@@ -174,16 +249,16 @@ bool campaign_prepare(const struct workflow *w, const struct site *s, const stru
 	if (ok && o->dry_run && state_exists(dir))
 		ok = campaign_error_set(e, "%s already holds a campaign; --dry-run writes scripts only into a new "
 					"directory", dir);
+	/* nightly: one report history for every night, BASE/history.h5 */
+	char *history = o->dated_base ? xasprintf("%.*s/history.h5", (int)(strrchr(dir, '/') - dir), dir) : NULL;
+	struct plan_env env = {dir, o->prefix, o->ladder, o->have_subcommand, false, history};
 	if (ok) {
 		warn_missing_tracer(o->prefix);
-		/* nightly: one report history for every night, BASE/history.h5 */
-		char *history = o->dated_base ? xasprintf("%.*s/history.h5", (int)(strrchr(dir, '/') - dir), dir) : NULL;
-		struct plan_env env = {dir, o->prefix, o->ladder, o->have_subcommand, false, history};
 		ok = plan_build(w, s, &env, c, &p->scripts, e);
-		free(history);
 	}
-	ok = ok && resume_earlier(c, dir, &p->resumed, e) && write_scripts(c, p->scripts, e) &&
+	ok = ok && resume_earlier(c, dir, w, s, &env, &p->resumed, e) && write_scripts(c, p->scripts, e) &&
 	     copy_specs(w, s, dir, e) && (o->dry_run || state_save(c, e));
+	free(history);
 	free(dir);
 	return ok;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/log.h"
 #include "util/xalloc.h"
@@ -51,6 +52,18 @@ static void to_waiting(struct campaign_job *j, const char *why)
 	job_set_reason(j, "%s", why);
 }
 
+/* a completed job's output (if it has one) is still there */
+static bool output_present(const struct campaign *c, const struct campaign_job *j)
+{
+	if (!j->output)
+		return true;
+	char *path = campaign_path(c, j->output);
+	struct stat st;
+	bool there = !stat(path, &st) && st.st_size > 0;
+	free(path);
+	return there;
+}
+
 /* every job after a reset one is reset too (jobs are in dependency order) */
 static void reset_dependants(struct campaign *c, bool *reset)
 {
@@ -93,6 +106,10 @@ bool campaign_resume(struct campaign *fresh, const struct campaign *old, struct 
 		if (strcmp(n->hash, o->hash) && n->state != JS_WAITING) {
 			log_info("note: job %s changed (its script differs); it runs again", n->name);
 			to_waiting(n, "its script changed");
+			reset[i] = true;
+		} else if (n->state == JS_COMPLETED && !output_present(fresh, n)) {
+			log_info("note: job %s completed but its output %s is gone; it runs again", n->name, n->output);
+			to_waiting(n, "its output disappeared");
 			reset[i] = true;
 		}
 	}

@@ -34,6 +34,11 @@ char *schedule_marker(const char *name)
 	return xasprintf("# ladder campaign %s: nightly run (managed by 'ladder campaign schedule')", name);
 }
 
+char *schedule_end_marker(const char *name)
+{
+	return xasprintf("# end of ladder campaign %s", name);
+}
+
 /* a quoted word for a cron command line: cron turns an unescaped % into a newline */
 static void cron_word(struct buf *b, const char *s)
 {
@@ -99,39 +104,78 @@ char *schedule_entry(const struct schedule_in *in)
 	cron_word(&b, log);
 	free(log);
 	buf_put(&b, " 2>&1\n", 6);
+	char *end_marker = schedule_end_marker(in->name);
+	buf_put(&b, end_marker, strlen(end_marker));
+	buf_put_u8(&b, '\n');
+	free(end_marker);
 	buf_put_u8(&b, 0);
 	char *s = xstrdup((char *)b.data);
 	buf_free(&b);
 	return s;
 }
 
+/* is line [p, p+len) exactly text? */
+static bool line_is(const char *p, size_t len, const char *text)
+{
+	return len == strlen(text) && !strncmp(p, text, len);
+}
+
+/* the end of the line at p and the start of the next */
+static size_t line_len(const char *p, const char **next)
+{
+	const char *nl = strchr(p, '\n');
+	size_t len = nl ? (size_t)(nl - p) : strlen(p);
+	*next = nl ? nl + 1 : p + len;
+	return len;
+}
+
+/* After a start marker at p: the text after the block ladder wrote, or NULL when the lines that
+ * follow are not that block (the end marker is missing, or a line of the user's comes first). A
+ * block written before end markers existed ends with its entry: a `campaign run --dated` line. */
+static const char *block_end(const char *p, const char *end_marker)
+{
+	const char *next;
+	line_len(p, &next);
+	for (p = next; *p; p = next) {
+		size_t len = line_len(p, &next);
+		if (line_is(p, len, end_marker))
+			return next;
+		if (len >= 6 && !strncmp(p, "#SCRON", 6))
+			continue;
+		static const char run[] = " --quiet campaign run ", dated[] = " --dated ";
+		bool entry = memmem(p, len, run, sizeof run - 1) && memmem(p, len, dated, sizeof dated - 1);
+		if (!entry)
+			return NULL;
+		/* the entry line: the end marker follows, or (an older block) nothing of ours does */
+		const char *after;
+		size_t alen = line_len(next, &after);
+		return *next && line_is(next, alen, end_marker) ? after : next;
+	}
+	return NULL;
+}
+
 char *schedule_merge(const char *existing, const char *name, const char *block)
 {
-	char *marker = schedule_marker(name);
-	size_t mlen = strlen(marker);
+	char *marker = schedule_marker(name), *end_marker = schedule_end_marker(name);
 	struct buf b;
 	buf_init(&b);
-	bool in_block = false;
-	for (const char *p = existing ? existing : ""; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		const char *next = nl ? nl + 1 : p + len;
-		if (len == mlen && !strncmp(p, marker, mlen)) {
-			in_block = true; /* our block: the marker, #SCRON lines, then one entry */
-		} else if (in_block) {
-			if (len < 6 || strncmp(p, "#SCRON", 6))
-				in_block = false; /* that was the entry line: dropped too */
-		} else {
-			buf_put(&b, p, len);
-			buf_put_u8(&b, '\n');
+	const char *next;
+	for (const char *p = existing ? existing : ""; *p; p = next) {
+		size_t len = line_len(p, &next);
+		const char *after = line_is(p, len, marker) ? block_end(p, end_marker) : NULL;
+		if (after) {
+			next = after; /* ladder's block: dropped, the new one is appended */
+			continue;
 		}
-		p = next;
+		buf_put(&b, p, len);
+		buf_put_u8(&b, '\n');
 	}
 	buf_put(&b, block, strlen(block));
 	buf_put_u8(&b, 0);
 	char *s = xstrdup((char *)b.data);
 	buf_free(&b);
 	free(marker);
+	free(end_marker);
 	return s;
 }
 

@@ -24,13 +24,15 @@ struct schedule_in {
 };
 
 bool schedule_parse_time(const char *hhmm, int *hour, int *minute);
-/* the block (marker comment, #SCRON lines, the entry), or NULL when a value cannot be written
+/* the block (marker comment, #SCRON lines, the entry, end marker), or NULL when a value cannot be written
  * (a control character) */
 char *schedule_entry(const struct schedule_in *in);
 /* existing table text with the block of campaign `name` replaced by (or appended as) block */
 char *schedule_merge(const char *existing, const char *name, const char *block);
-/* the marker line that starts a campaign's block */
+/* the marker line that starts a campaign's block, and the one that ends it: only the lines
+ * between the two (both included) are ever replaced */
 char *schedule_marker(const char *name);
+char *schedule_end_marker(const char *name);
 
 /* The entry that runs `ladder campaign run` of w on s every night at hour:minute into
  * BASE/YYYY-MM-DD, with the working directory, PATH (and SLURM_CONF for Slurm sites) of now;

@@ -174,6 +174,22 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/* a path of state.json stays inside the campaign directory: relative, without '..' components */
+static bool confined(const char *rel)
+{
+	if (!rel)
+		return true;
+	if (!*rel || rel[0] == '/')
+		return false;
+	for (const char *p = rel; p; p = strchr(p, '/')) {
+		if (*p == '/')
+			p++;
+		if (p[0] == '.' && p[1] == '.' && (p[2] == '/' || !p[2]))
+			return false;
+	}
+	return true;
+}
+
 static bool load_job(struct jreader *r, json_t *o, struct campaign *c, size_t idx)
 {
 	char where[64];
@@ -206,6 +222,13 @@ static bool load_job(struct jreader *r, json_t *o, struct campaign *c, size_t id
 	j->script = dup_or_null(get_str(r, o, "script", false, where));
 	j->log = dup_or_null(get_str(r, o, "log", false, where));
 	j->output = dup_or_null(get_str(r, o, "output", true, where));
+	const char *paths[] = {j->script, j->log, j->output}, *keys[] = {"script", "log", "output"};
+	for (int i = 0; i < 3; i++)
+		if (!confined(paths[i])) {
+			campaign_error_set(r->e, "%s: %s: '%s' is '%s', a path outside the campaign directory; expected "
+					   "a relative path inside it", r->path, where, keys[i], paths[i]);
+			return false;
+		}
 	const char *hash = get_str(r, o, "hash", false, where);
 	if (hash)
 		snprintf(j->hash, sizeof j->hash, "%s", hash);
@@ -274,6 +297,9 @@ bool state_load(const char *dir, struct campaign *c, struct campaign_error *e)
 	}
 	char *real = realpath(dir, NULL);
 	c->dir = real ? real : xstrdup(dir);
+	const char *recorded = get_str(&r, camp, "dir", true, "campaign");
+	if (recorded && strcmp(recorded, c->dir))
+		c->moved_from = xstrdup(recorded);
 	c->name = dup_or_null(get_str(&r, camp, "name", false, "campaign"));
 	c->id = dup_or_null(get_str(&r, camp, "id", false, "campaign"));
 	const char *sched = get_str(&r, camp, "scheduler", false, "campaign");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model/model_json.h"
+#include "util/file.h"
 #include "util/xalloc.h"
 
 static void *fail(struct model_error *err, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -397,10 +398,13 @@ int extrap_write_json(const char *path, const struct experiment *e, const struct
 							     "aggregate", model_aggregate_name(res->options.aggregate),
 							     "target", target, "models", models));
 	}
-	int rc = json_dump_file(root, path, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+	char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 	json_decref(root);
-	if (rc) {
-		model_error_set(err, "%s: cannot write: %s", path, strerror(errno));
+	char why[400] = "cannot format the JSON document";
+	bool ok = text && write_file_atomic(path, text, 0644, why, sizeof why);
+	free(text);
+	if (!ok) {
+		model_error_set(err, "%s", why);
 		return -1;
 	}
 	return 0;

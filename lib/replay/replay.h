@@ -188,6 +188,7 @@ bool rp_init(struct rp *x, const struct run *r, int rank, int size, const struct
 /* the first pass: false with x->err naming the first call that cannot be replayed; also resolves
  * the window's marks counted from the end */
 bool rp_check(struct rp *x);
+
 /* issue every call up to (not including) MPI_Finalize; false with x->err on a call that fails */
 bool rp_run(struct rp *x);
 void rp_free(struct rp *x);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "replay/replay.h"
+#include "mpi/signature.h"
+#include "run/summary.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -58,6 +60,43 @@ static void mark_text(const struct rp_mark *m, const char *dflt, char *out, size
 		snprintf(out, len, "%s", dflt);
 }
 
+/* The functions the tracer only counted (not in the function table: one-sided, I/O, ...), over
+ * all ranks, sorted by name; *n entries. The replayer cannot issue them. */
+static struct fn_count *not_replayed(const struct run *r, uint32_t *n)
+{
+	struct fn_count *all;
+	uint32_t nall = run_function_counts(r, -1, &all), k = 0;
+	for (uint32_t i = 0; i < nall; i++)
+		if (fn_lookup(all[i].name) < 0 && all[i].calls > 0)
+			all[k++] = all[i];
+	*n = k;
+	return all;
+}
+
+static void print_not_replayed(const struct run *r)
+{
+	uint32_t n;
+	struct fn_count *c = not_replayed(r, &n);
+	if (n) {
+		printf("not replayed (counted by the tracer, not recorded):");
+		for (uint32_t i = 0; i < n; i++)
+			printf("%s %s x%.0f", i ? "," : "", c[i].name, c[i].calls);
+		printf("\n");
+	}
+	free(c);
+}
+
+static json_t *not_replayed_json(const struct run *r)
+{
+	uint32_t n;
+	struct fn_count *c = not_replayed(r, &n);
+	json_t *list = json_array();
+	for (uint32_t i = 0; i < n; i++)
+		json_array_append_new(list, json_pack("{s:s, s:I}", "function", c[i].name, "calls", (json_int_t)c[i].calls));
+	free(c);
+	return list;
+}
+
 static void print_text(struct rp *x, const char *path, const struct totals *t)
 {
 	const struct rp_options *o = &x->opt;
@@ -86,6 +125,7 @@ static void print_text(struct rp *x, const char *path, const struct totals *t)
 			printf("%-28s %12llu %16llu %16llu %12.6f\n", ladder_functions[f].name,
 			       (unsigned long long)t->v[3 * f], (unsigned long long)t->v[3 * f + 1],
 			       (unsigned long long)t->v[3 * f + 2], t->time[f]);
+	print_not_replayed(x->r);
 	fflush(stdout);
 }
 
@@ -114,6 +154,7 @@ static bool write_json(struct rp *x, const char *path, const char *json_path, co
 				 "compute", t->compute, "polls_skipped", (json_int_t)t->polls_skipped,
 				 "polls_early", (json_int_t)t->polls_early,
 				 "gaps_missing", (json_int_t)t->gaps_missing, "functions", fns);
+	json_object_set_new(root, "not_replayed", not_replayed_json(x->r));
 	bool ok = json_dump_file(root, json_path, JSON_INDENT(2)) == 0;
 	json_decref(root);
 	if (!ok)

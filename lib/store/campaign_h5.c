@@ -12,6 +12,7 @@
 
 #include "store/campaign_h5.h"
 #include "store/store.h"
+#include "util/file.h"
 #include "util/xalloc.h"
 
 static const struct h5_field run_fields[] = {
@@ -250,10 +251,13 @@ static bool write_campaign(const char *out, const struct input *in, int nin, boo
 	}
 	bool ok = write_root_attributes(f, in, nin) && write_runs(f, out, in, nin, copy, e);
 	H5Gclose(h5_group(f, "models"));
-	if (H5Fclose(f) < 0)
+	if (!h5_finish(f) && ok) {
+		h5_fail(e, out, "cannot finish writing %s (disk full?)", part);
 		ok = false;
-	if (ok && rename(part, out)) {
-		h5_fail(e, out, "cannot rename %s: %s", part, strerror(errno));
+	}
+	char why[400];
+	if (ok && (!sync_file(part, why, sizeof why) || !output_commit(part, out, why, sizeof why))) {
+		snprintf(e->msg, sizeof e->msg, "%s", why);
 		ok = false;
 	}
 	if (!ok) {
@@ -269,6 +273,11 @@ bool campaign_merge(const char *out, char *const *runs, int nruns, bool copy, st
 {
 	if (nruns < 1) {
 		h5_fail(e, out, "no run containers to merge");
+		return false;
+	}
+	char why[400];
+	if (!output_replaceable(out, why, sizeof why) || !output_not_input(out, runs, nruns, why, sizeof why)) {
+		snprintf(e->msg, sizeof e->msg, "%s", why);
 		return false;
 	}
 	struct input *in = xcalloc((size_t)nruns, sizeof *in);
@@ -351,15 +360,14 @@ static const struct h5_field model_fields[] = {
 	FIELD(struct campaign_model, wait_state, F_U8)};
 static const struct h5_table model_table = {"models", sizeof(struct campaign_model), model_fields, 17};
 
-bool campaign_write_models(const char *path, const struct campaign_model *m, uint32_t n, const char *settings,
-			   struct h5_err *e)
+/* the new /models into the copy part of the campaign container; false (e filled) on any failure */
+static bool write_models_into(const char *part, const struct campaign_model *m, uint32_t n, const char *settings,
+			      struct h5_err *e)
 {
-	struct store_identity id;
-	if (!store_identify(path, &id, e) || !store_expect(path, &id, "campaign", e))
-		return false;
-	hid_t f = h5_open(path, true, e);
+	hid_t f = h5_open(part, true, e);
 	if (f < 0)
 		return false;
+	h5_mark_partial(part);
 	hid_t g = h5_group(f, "models");
 	if (h5_exists(g, "callpaths"))
 		H5Ldelete(g, "callpaths", H5P_DEFAULT);
@@ -369,10 +377,32 @@ bool campaign_write_models(const char *path, const struct campaign_model *m, uin
 	bool ok = h5_write_table(g, "callpaths", &model_table, m, n) && h5_attr_str(g, "settings", settings) &&
 		  h5_attr_str(g, "created", when) && h5_attr_str(g, "tool_version", LADDER_VERSION);
 	H5Gclose(g);
-	if (H5Fclose(f) < 0)
+	return h5_finish(f) && ok;
+}
+
+/* The models are written into a copy (CAMPAIGN.part) renamed over the campaign when complete:
+ * a failed write (full disk) leaves the campaign as it was. */
+bool campaign_write_models(const char *path, const struct campaign_model *m, uint32_t n, const char *settings,
+			   struct h5_err *e)
+{
+	struct store_identity id;
+	if (!store_identify(path, &id, e) || !store_expect(path, &id, "campaign", e))
+		return false;
+	char why[400];
+	char *part = xasprintf("%s.part", path);
+	e->msg[0] = 0;
+	bool ok = output_replaceable(path, why, sizeof why) && duplicate_file(path, part, why, sizeof why);
+	if (ok && !write_models_into(part, m, n, settings, e)) {
 		ok = false;
-	if (!ok)
-		h5_fail(e, path, "cannot write the models into the campaign container");
+		snprintf(why, sizeof why, "%s: cannot write the models into the campaign container (disk full?); "
+			 "the campaign is unchanged", path);
+	}
+	ok = ok && sync_file(part, why, sizeof why) && output_commit(part, path, why, sizeof why);
+	if (!ok) {
+		snprintf(e->msg, sizeof e->msg, "%s", why);
+		unlink(part);
+	}
+	free(part);
 	return ok;
 }
 

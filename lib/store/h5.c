@@ -15,9 +15,22 @@
 
 #define DEFLATE_LEVEL 6
 
-static const char *current_file;
+/* copies, not the callers' strings: the crash handler reads them after those may be freed */
+static char current_file[4096];
+static char partial_file[4096];
 
-const char *h5_current_file(void) { return current_file; }
+const char *h5_current_file(void) { return current_file[0] ? current_file : NULL; }
+
+const char *h5_partial_file(void) { return partial_file[0] ? partial_file : NULL; }
+
+static void remember(char *slot, size_t size, const char *path)
+{
+	size_t n = strlen(path);
+	if (n >= size)
+		n = size - 1;
+	memcpy(slot, path, n);
+	slot[n] = 0;
+}
 
 void h5_quiet(void)
 {
@@ -48,7 +61,8 @@ static hid_t fapl(void)
 hid_t h5_create(const char *path, struct h5_err *e)
 {
 	h5_quiet();
-	current_file = path;
+	remember(current_file, sizeof current_file, path);
+	remember(partial_file, sizeof partial_file, path);
 	hid_t p = fapl();
 	hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, p);
 	H5Pclose(p);
@@ -57,10 +71,12 @@ hid_t h5_create(const char *path, struct h5_err *e)
 	return f;
 }
 
+void h5_mark_partial(const char *path) { remember(partial_file, sizeof partial_file, path); }
+
 hid_t h5_open(const char *path, bool write, struct h5_err *e)
 {
 	h5_quiet();
-	current_file = path;
+	remember(current_file, sizeof current_file, path);
 	struct stat st;
 	if (stat(path, &st)) {
 		h5_fail(e, path, "%s", strerror(errno));
@@ -87,6 +103,15 @@ hid_t h5_open(const char *path, bool write, struct h5_err *e)
 		h5_fail(e, path, "cannot be opened: the file is truncated or damaged (%lld bytes)",
 			(long long)st.st_size);
 	return f;
+}
+
+bool h5_finish(hid_t file)
+{
+	bool ok = H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0;
+	if (H5Fclose(file) < 0)
+		ok = false;
+	partial_file[0] = 0;
+	return ok;
 }
 
 hid_t h5_group(hid_t loc, const char *name)

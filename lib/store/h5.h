@@ -38,10 +38,20 @@ struct h5_err {
 void h5_quiet(void);             /* silence the HDF5 error stack unless debugging */
 /* the file the store is reading or writing now (for reports of a crash inside HDF5), or NULL */
 const char *h5_current_file(void);
+
+/* the file being created by h5_create and not yet finished by h5_finish, or NULL: a crash
+ * handler removes it, so that no half-written container is left behind */
+const char *h5_partial_file(void);
+/* mark a file opened for writing as partial as well (a copy being changed), until h5_finish */
+void h5_mark_partial(const char *path);
 void h5_fail(struct h5_err *e, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 hid_t h5_create(const char *path, struct h5_err *e);
 /* open an existing file; diagnoses missing/empty/directory/not-HDF5/damaged files */
+/* Flush and close a file opened for writing: false when any write failed (a full disk shows at
+ * the flush; H5Fclose alone can report success while objects are still open). */
+bool h5_finish(hid_t file);
+
 hid_t h5_open(const char *path, bool write, struct h5_err *e);
 
 hid_t h5_group(hid_t loc, const char *name);         /* create (or open) */

@@ -527,7 +527,7 @@ bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
 	for (int g = NGROUPS - 1; g >= 0; g--)
 		if (groups[g] >= 0)
 			H5Gclose(groups[g]);
-	if (H5Fclose(f) < 0 && ok) {
+	if (!h5_finish(f) && ok) {
 		h5_fail(e, path, "cannot finish writing the file (disk full?)");
 		ok = false;
 	}

@@ -9,7 +9,9 @@
  *     its timing; identical grammars merge into one group (ranks united, timing combined).
  *  3. per-rank data (value streams, profile, lossless timestamps) is gathered to rank 0.
  */
+#include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -18,6 +20,7 @@
 
 #include "trace/tracer.h"
 #include "run/merge.h"   /* after tracer.h: its uthash hash function first */
+#include "util/file.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
 
@@ -263,6 +266,10 @@ static char *command_line(void)
 	return s;
 }
 
+/* under MPI_THREAD_MULTIPLE: the most threads that called MPI on one rank (replay refuses more
+ * than one: the order of calls between threads is not in the trace) */
+static int most_mpi_threads;
+
 static void fill_header(struct run *r, double t_end_wall)
 {
 	r->nranks = (uint32_t)tracer.size;
@@ -282,6 +289,11 @@ static void fill_header(struct run *r, double t_end_wall)
 			       tracer.profile_ranks ? "ranks" : "statistics");
 	r->t_end = t_end_wall;
 	r->t_start = t_end_wall - (trace_now() - tracer.t0);
+	if (tracer.multithreaded) {
+		char text[16];
+		snprintf(text, sizeof text, "%d", most_mpi_threads);
+		run_set_attr(r, "mpi_threads", text);
+	}
 	const char *attrs = getenv("LADDER_RUN_ATTRS");
 	if (attrs) {
 		char *copy = xstrdup(attrs), *save;
@@ -348,13 +360,18 @@ static void write_file(const char *path, const struct buf *b)
 {
 	char *tmp = xasprintf("%s.part", path);
 	FILE *f = fopen(tmp, "wb");
-	if (!f || fwrite(b->data, 1, b->len, f) != b->len || fclose(f)) {
-		fprintf(stderr, "ladder-trace: cannot write %s\n", tmp);
+	bool written = f && fwrite(b->data, 1, b->len, f) == b->len;
+	if (f && fclose(f))
+		written = false;
+	if (!written) {
+		fprintf(stderr, "ladder-trace: cannot write %s: %s\n", tmp, strerror(errno));
+		unlink(tmp);
 		free(tmp);
 		return;
 	}
-	if (rename(tmp, path))
-		fprintf(stderr, "ladder-trace: cannot rename %s to %s\n", tmp, path);
+	char why[400];
+	if (!output_commit(tmp, path, why, sizeof why))
+		fprintf(stderr, "ladder-trace: %s\n", why);
 	free(tmp);
 }
 
@@ -363,6 +380,10 @@ void trace_write_raw(const char *path)
 	struct timespec wall;
 	clock_gettime(CLOCK_REALTIME, &wall);
 	double t_wall = (double)wall.tv_sec + (double)wall.tv_nsec * 1e-9;
+
+	most_mpi_threads = tracer.mpi_threads;
+	if (tracer.multithreaded)
+		PMPI_Allreduce(&tracer.mpi_threads, &most_mpi_threads, 1, MPI_INT, MPI_MAX, tracer.comm);
 
 	/* 1. vocabulary */
 	struct vocab local, global;

@@ -37,6 +37,7 @@
 
 #include "trace/ladder-trace.h"
 #include "trace/tracer.h"
+#include "util/file.h"
 #include "util/xalloc.h"
 
 extern char **environ;
@@ -110,6 +111,7 @@ static bool output_writable(void)
 	else
 		strcpy(dir, ".");
 	struct stat st;
+	char why[400];
 	bool ok = true;
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		say("cannot write the trace to %s: directory %s does not exist; the application runs untraced",
@@ -119,9 +121,8 @@ static bool output_writable(void)
 		say("cannot write the trace to %s: directory %s is not writable (%s); the application runs untraced",
 		    tracer.out_path, dir, strerror(errno));
 		ok = false;
-	} else if (!stat(tracer.out_path, &st) && S_ISDIR(st.st_mode)) {
-		say("cannot write the trace to %s: it is a directory; the application runs untraced",
-		    tracer.out_path);
+	} else if (!output_replaceable(tracer.out_path, why, sizeof why)) {
+		say("cannot write the trace: %s; the application runs untraced", why);
 		ok = false;
 	}
 	free(dir);

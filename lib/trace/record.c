@@ -42,6 +42,7 @@ static __thread __attribute__((tls_model("initial-exec"))) struct {
 	uint32_t capsig;
 	int in_call;
 	bool replay_any_source;
+	bool counted;   /* this thread is in tracer.mpi_threads */
 } scratch;
 
 void trace_replay_any_source(void) { scratch.replay_any_source = true; }
@@ -147,6 +148,10 @@ bool tcall_begin(struct tcall *c, int fn, void *ret_addr)
 	scratch.in_call = 1;
 	if (tracer.multithreaded)
 		pthread_mutex_lock(&tracer.lock);
+	if (!scratch.counted) {
+		scratch.counted = true;
+		tracer.mpi_threads++;
+	}
 	memset(c, 0, sizeof *c);
 	c->fn = (uint16_t)fn;
 	c->record = !tracer.paused;

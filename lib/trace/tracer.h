@@ -296,6 +296,7 @@ struct tracer {
 	MPI_Comm comm;               /* the tracer's own duplicate of MPI_COMM_WORLD */
 	bool paused, disabled, multithreaded;
 	pthread_mutex_t lock;
+	int mpi_threads;             /* threads of this rank that called MPI (traced calls) */
 	double t0, t_init_end;
 	/* options */
 	char *out_path;              /* the run container to produce */

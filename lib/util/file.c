@@ -1,5 +1,5 @@
 /*
- * file — make_dirs, read_file, write_file_atomic. See file.h.
+ * file — make_dirs, read_file, write_file_atomic and the output-path checks. See file.h.
  */
 #include "util/file.h"
 
@@ -64,8 +64,100 @@ static bool write_all(int fd, const char *text, size_t len)
 	return true;
 }
 
+enum output_kind output_kind(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st))
+		return OUTPUT_ABSENT;
+	if (S_ISREG(st.st_mode))
+		return OUTPUT_REGULAR;
+	if (S_ISDIR(st.st_mode))
+		return OUTPUT_DIRECTORY;
+	return OUTPUT_SPECIAL;
+}
+
+static const char *kind_name(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st))
+		return "missing";
+	if (S_ISCHR(st.st_mode))
+		return "a character device";
+	if (S_ISBLK(st.st_mode))
+		return "a block device";
+	if (S_ISFIFO(st.st_mode))
+		return "a FIFO";
+	if (S_ISSOCK(st.st_mode))
+		return "a socket";
+	if (S_ISDIR(st.st_mode))
+		return "a directory";
+	return "not a regular file";
+}
+
+bool output_replaceable(const char *path, char *why, size_t why_size)
+{
+	enum output_kind k = output_kind(path);
+	if (k == OUTPUT_ABSENT || k == OUTPUT_REGULAR)
+		return true;
+	errno = k == OUTPUT_DIRECTORY ? EISDIR : EINVAL;
+	return fail(why, why_size, "%s: is %s, not a regular file; the output must be a regular file", path,
+		    kind_name(path));
+}
+
+bool output_commit(const char *tmp, const char *path, char *why, size_t why_size)
+{
+	if (!output_replaceable(path, why, why_size)) {
+		unlink(tmp);
+		return false;
+	}
+	if (rename(tmp, path)) {
+		fail(why, why_size, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+		unlink(tmp);
+		return false;
+	}
+	return true;
+}
+
+bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+bool output_not_input(const char *output, char *const *inputs, int ninputs, char *why, size_t why_size)
+{
+	for (int i = 0; i < ninputs; i++)
+		if (same_file(output, inputs[i])) {
+			errno = EINVAL;
+			return fail(why, why_size, "%s: is also an input (%s); write the output to another file", output,
+				    inputs[i]);
+		}
+	return true;
+}
+
+/* write text through a device node or FIFO: no temporary file, no rename */
+static bool write_through(const char *path, const char *text, char *why, size_t why_size)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(why, why_size, "cannot write %s: %s", path, strerror(errno));
+	bool ok = write_all(fd, text, strlen(text));
+	int saved = errno;
+	if (close(fd) && ok) {
+		saved = errno;
+		ok = false;
+	}
+	errno = saved;
+	return ok || fail(why, why_size, "cannot write %s: %s", path, strerror(errno));
+}
+
 bool write_file_atomic(const char *path, const char *text, int mode, char *why, size_t why_size)
 {
+	enum output_kind kind = output_kind(path);
+	if (kind == OUTPUT_SPECIAL)
+		return write_through(path, text, why, why_size);
+	if (kind == OUTPUT_DIRECTORY)
+		return output_replaceable(path, why, why_size);
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	bool ok = false;
@@ -85,15 +177,55 @@ bool write_file_atomic(const char *path, const char *text, int mode, char *why, 
 		unlink(tmp);
 		goto out;
 	}
-	if (rename(tmp, path)) {
-		fail(why, why_size, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	ok = true;
+	ok = output_commit(tmp, path, why, why_size);
 out:
 	free(tmp);
 	return ok;
+}
+
+bool duplicate_file(const char *from, const char *to, char *why, size_t why_size)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return fail(why, why_size, "cannot read %s: %s", from, strerror(errno));
+	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		fail(why, why_size, "cannot write %s: %s", to, strerror(errno));
+		close(in);
+		return false;
+	}
+	char block[1 << 16];
+	ssize_t k;
+	bool ok = true;
+	while (ok && (k = read(in, block, sizeof block)) != 0) {
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			ok = fail(why, why_size, "cannot read %s: %s", from, strerror(errno));
+		else if (!write_all(out, block, (size_t)k))
+			ok = fail(why, why_size, "cannot write %s: %s", to, strerror(errno ? errno : EIO));
+	}
+	if (ok && (fsync(out) || close(out)))
+		ok = fail(why, why_size, "cannot write %s: %s", to, strerror(errno));
+	else if (!ok)
+		close(out);
+	close(in);
+	if (!ok)
+		unlink(to);
+	return ok;
+}
+
+bool sync_file(const char *path, char *why, size_t why_size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd)) {
+		fail(why, why_size, "cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	close(fd);
+	return true;
 }
 
 char *read_file(const char *path)

@@ -1,6 +1,10 @@
 /*
  * file — whole-file helpers: create a directory with its parents, read a file into a string,
- * replace a file atomically.
+ * replace a file atomically, and the checks every writer makes on its output path.
+ *
+ * An output path is replaced by renaming a finished temporary file over it only when it is a
+ * regular file or absent. A device node, FIFO or socket is never renamed over: text is written
+ * through it, and writers that need a regular file (HDF5 containers) refuse it.
  *
  * On failure the functions that can fail return false with errno set and, when `why` is not
  * NULL, a one-line message naming the path and the reason in why[0..why_size).
@@ -18,7 +22,38 @@ bool make_dirs(const char *path, char *why, size_t why_size);
 char *read_file(const char *path);
 
 /* Replace path by text: written to PATH.tmp.PID in the same directory with the given mode,
- * flushed to disk, then renamed over path, so a reader sees the old or the new file, never half. */
+ * flushed to disk, then renamed over path, so a reader sees the old or the new file, never half.
+ * A path that is a device node, FIFO or socket is written through instead (never renamed over). */
 bool write_file_atomic(const char *path, const char *text, int mode, char *why, size_t why_size);
+
+/* Copy the regular file from to a new file to (mode 0644, replaced if there), flushed to disk. */
+bool duplicate_file(const char *from, const char *to, char *why, size_t why_size);
+
+/* flush a written file to disk: false (why filled) when the disk refuses it, e.g. when full */
+bool sync_file(const char *path, char *why, size_t why_size);
+
+/* what an output path names now (symbolic links followed) */
+enum output_kind {
+	OUTPUT_ABSENT,    /* nothing there yet */
+	OUTPUT_REGULAR,   /* a regular file: may be replaced */
+	OUTPUT_SPECIAL,   /* a device node, FIFO or socket: write through it, never rename over it */
+	OUTPUT_DIRECTORY, /* a directory: refused */
+};
+enum output_kind output_kind(const char *path);
+
+/* true when path may be replaced by renaming a temporary file over it: absent or a regular file.
+ * Otherwise false with "PATH: is a character device, not a regular file; ..." in why. */
+bool output_replaceable(const char *path, char *why, size_t why_size);
+
+/* Rename the finished temporary file tmp over path, after checking again that path is
+ * replaceable; tmp is removed when that fails. */
+bool output_commit(const char *tmp, const char *path, char *why, size_t why_size);
+
+/* true when both paths name the same existing file (same device and inode, whatever the names) */
+bool same_file(const char *a, const char *b);
+
+/* Refuse writing output over one of the inputs: false with "OUTPUT: is also an input (INPUT);
+ * ..." in why when output names the same file as inputs[i]. */
+bool output_not_input(const char *output, char *const *inputs, int ninputs, char *why, size_t why_size);
 
 #endif

@@ -1,5 +1,5 @@
 # test programs for the tracer: robustness cases, many call sites, and the per-call benchmark
-TRACE_TEST_PROGS := abort callsites crash funneled ownhdf5 pingpong poll spawn
+TRACE_TEST_PROGS := abort callsites crash funneled multiple onesided ownhdf5 pingpong poll spawn
 TEST_HELPERS += $(addprefix $(BUILD)/tests/trace/,$(TRACE_TEST_PROGS))
 
 $(BUILD)/tests/trace/ownhdf5: tests/trace/ownhdf5.c
@@ -7,7 +7,7 @@ $(BUILD)/tests/trace/ownhdf5: tests/trace/ownhdf5.c
 	$(call say,MPICC,$@)
 	$(Q)$(MPICC) -std=c11 -O2 -g $(WARN) $(shell pkg-config --cflags hdf5-serial) -o $@ $< $(shell pkg-config --libs hdf5-serial)
 
-$(BUILD)/tests/trace/funneled: tests/trace/funneled.c
+$(BUILD)/tests/trace/funneled $(BUILD)/tests/trace/multiple: $(BUILD)/tests/trace/%: tests/trace/%.c
 	@mkdir -p $(@D)
 	$(call say,MPICC,$@)
 	$(Q)$(MPICC) -std=c11 -O2 -g $(WARN) -pthread -o $@ $<

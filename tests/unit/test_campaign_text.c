@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "campaign/backoff.h"
+#include "util/xalloc.h"
 #include "campaign/jobcomp.h"
 #include "campaign/rungs.h"
 #include "campaign/schedule.h"
@@ -321,10 +322,39 @@ static void cron_entries_quote_and_replace(void **state)
 	assert_null(schedule_entry(&in));
 }
 
+/* only the lines between ladder's two markers are replaced: a user's line after a start marker
+ * whose block was edited by hand stays */
+static void cron_merge_removes_only_its_own_lines(void **state)
+{
+	(void)state;
+	char *marker = schedule_marker("demo"), *end = schedule_end_marker("demo");
+	char *block = xasprintf("%s\n0 3 * * * new\n%s\n", marker, end);
+	/* a start marker followed by the user's own line, not ladder's entry */
+	char *hand = xasprintf("%s\n15 4 * * * /home/u/backup.sh\nMAILTO=x\n", marker);
+	char *t = schedule_merge(hand, "demo", block);
+	assert_non_null(strstr(t, "15 4 * * * /home/u/backup.sh\nMAILTO=x\n"));
+	assert_non_null(strstr(t, "0 3 * * * new\n"));
+	free(t);
+	/* a complete block is replaced, what follows its end marker stays */
+	char *full = xasprintf("A=1\n%s\n#SCRON --time=30\n0 2 * * * cd /x && l --quiet campaign run w --site s --dated b\n"
+			       "%s\n15 4 * * * /home/u/backup.sh\n", marker, end);
+	t = schedule_merge(full, "demo", block);
+	char *want = xasprintf("A=1\n15 4 * * * /home/u/backup.sh\n%s", block);
+	assert_string_equal(t, want);
+	free(want);
+	free(t);
+	free(full);
+	free(hand);
+	free(block);
+	free(marker);
+	free(end);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(template_splits_words_and_keeps_quotes_grouped),
+		cmocka_unit_test(cron_merge_removes_only_its_own_lines),
 		cmocka_unit_test(template_checks_placeholders),
 		cmocka_unit_test(template_expansion_never_splits_values),
 		cmocka_unit_test(shell_quoting_is_strict),

@@ -1,0 +1,18 @@
+/*
+ * replayable — can a run be replayed faithfully at all? Asked by `ladder replay` before it
+ * launches anything and by the replayer before MPI_Init.
+ */
+#ifndef LADDER_RUN_REPLAYABLE_H
+#define LADDER_RUN_REPLAYABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "run/run.h"
+
+/* false, with the reason in why, when the run was recorded under MPI_THREAD_MULTIPLE with MPI
+ * calls from several threads of a rank (the tracer's label mpi_threads): the trace does not hold
+ * the order of calls across threads, and replaying them from one thread can deadlock. */
+bool run_replayable(const struct run *r, char *why, size_t why_size);
+
+#endif
