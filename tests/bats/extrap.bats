@@ -223,6 +223,15 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
 
+@test "refused: cg, whose grid exists only as MPI_Comm_split row/column communicators, says so" {
+	c=$(ladder cg "4 9" cg --scaling weak --size 8 --iterations 1)
+	run "$LADDER" extrap "$c" --target 16 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the run made no MPI_Cart_create call, and the grid cannot be detected"* ]]
+	[[ "$output" == *"MPI_Comm_split colors and keys (per-rank values) are not read as grid coordinates"* ]]
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
+}
+
 @test "refused: master-worker (mw) has no grid to extrapolate over" {
 	c=$(ladder mw "4 9" mw --size 24 --iterations 1)
 	run "$LADDER" extrap "$c" --target 16 -o "$BATS_FILE_TMPDIR/never.h5"
