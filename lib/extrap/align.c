@@ -64,6 +64,43 @@ static bool solve(const struct site *s, const char *what, const int64_t *v, cons
 	return false;
 }
 
+/* Why a call's value count differs across rungs, when one of its count arrays has one entry per
+ * rank (an Alltoallv's): whether the entries vary from peer to peer (data-dependent, no law of the
+ * grid) or are all equal (a law could give them; per-peer arrays are not extrapolated). False when
+ * no such array explains the difference. */
+static bool per_rank_array(const struct run *r, const struct run_signature *sig, char *out, size_t outlen)
+{
+	const struct fn_desc *d = &r->fns[sig->fn];
+	const int64_t *v = r->sigvals + sig->voff;
+	uint32_t i = 0;
+	for (uint32_t p = 0; p < d->nparams && i < sig->nvals; p++) {
+		bool bad = false;
+		enum param_kind k = d->params[p].kind;
+		uint32_t w = group_width(k, v, i, sig->nvals, &bad);
+		if (bad)
+			return false;
+		if ((k == PK_COUNTS || k == PK_DISPLS) && v[i] == (int64_t)r->nranks && w == r->nranks + 1) {
+			int64_t lo = INT64_MAX, hi = INT64_MIN;
+			for (uint32_t j = 1; j < w; j++)
+				lo = v[i + j] < lo ? v[i + j] : lo, hi = v[i + j] > hi ? v[i + j] : hi;
+			if (lo == hi)
+				snprintf(out, outlen,
+					 " (its %s array has one entry per rank, %u at p%u, all %lld: per-peer arrays are "
+					 "not extrapolated; --lossy drops the call)",
+					 d->params[p].name, r->nranks, r->nranks, (long long)lo);
+			else
+				snprintf(out, outlen,
+					 " (its %s array has one entry per rank, %u at p%u, and the entries differ from "
+					 "peer to peer, %lld to %lld: data-dependent, no law of the grid sizes; --lossy "
+					 "drops the call)",
+					 d->params[p].name, r->nranks, r->nranks, (long long)lo, (long long)hi);
+			return true;
+		}
+		i += w;
+	}
+	return false;
+}
+
 static bool same_signature(const struct site *s, const uint32_t *terms, char *why, size_t whylen)
 {
 	const struct run *r0 = s->cr->runs[0];
@@ -80,9 +117,12 @@ static bool same_signature(const struct site *s, const uint32_t *terms, char *wh
 			if (ri->sigvals[b->voff + j] == SV_STREAMED)
 				problem = "has streamed (data-dependent) values, which are not extrapolated";
 		if (problem) {
+			char detail[240] = "";
+			if (a->nvals != b->nvals && !per_rank_array(ri, b, detail, sizeof detail))
+				detail[0] = 0;
 			int used = where(s, why, whylen);
-			snprintf(why + used, whylen - (size_t)used, "%s at p%u %s than at p%u", ri->fns[b->fn].name,
-				 ri->nranks, problem, r0->nranks);
+			snprintf(why + used, whylen - (size_t)used, "%s at p%u %s than at p%u%s", ri->fns[b->fn].name,
+				 ri->nranks, problem, r0->nranks, detail);
 			return false;
 		}
 	}

@@ -12,6 +12,15 @@
 #include "extrap/topology.h"
 #include "util/xalloc.h"
 
+/* does the run split communicators (row/column communicators of a hand-made grid)? */
+static bool splits_communicators(const struct run *r)
+{
+	for (uint32_t i = 0; i < r->nsigs; i++)
+		if (!strcmp(r->fns[r->sigs[i].fn].name, "MPI_Comm_split"))
+			return true;
+	return false;
+}
+
 bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, char *why, size_t whylen)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -20,8 +29,12 @@ bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, char 
 		char pwhy[200];
 		if (!topology_from_cart(rungs[i], &grids[i], &periodic, cwhy, sizeof cwhy) &&
 		    !topology_from_pattern(rungs[i], &grids[i], pwhy, sizeof pwhy)) {
-			snprintf(why, whylen, "p%u: %s, and the grid cannot be detected from the communication pattern: %s",
-				 rungs[i]->nranks, cwhy, pwhy);
+			snprintf(why, whylen, "p%u: %s, and the grid cannot be detected from the communication pattern: %s%s",
+				 rungs[i]->nranks, cwhy, pwhy,
+				 splits_communicators(rungs[i])
+					 ? "; its MPI_Comm_split colors and keys (per-rank values) are not read as grid "
+					   "coordinates, so row/column communicators do not define a grid"
+					 : "");
 			return false;
 		}
 		if (grids[i].ndims != grids[0].ndims) {

@@ -213,12 +213,28 @@ static void place_class(struct run *out, struct sigtab *sigs, struct aligned_cla
 	free(occ_sig);
 }
 
+/* the modeled time and its range, for replays and reports to show a range (run.yaml, /labels) */
+static void record_timing_range(struct run *out, const struct timing_summary *t)
+{
+	if (!t->modeled)
+		return;
+	char v[64];
+	snprintf(v, sizeof v, "%.6g", t->seconds);
+	run_set_attr(out, "timing_modeled_s", v);
+	snprintf(v, sizeof v, "%.6g", t->lo);
+	run_set_attr(out, "timing_modeled_lo_s", v);
+	snprintf(v, sizeof v, "%.6g", t->hi);
+	run_set_attr(out, "timing_modeled_hi_s", v);
+	snprintf(v, sizeof v, "%u of %u", t->intervals, t->modeled);
+	run_set_attr(out, "timing_intervals", v);
+}
+
 static bool build_classes(struct run *const *rungs, const struct grid *grids, size_t n, const struct grid *target,
 			  const struct extrap_options *o, struct run *out, struct extrap_notes *notes, char *why,
 			  size_t whylen)
 {
 	struct sigtab sigs = {0};
-	struct timing_summary timing = {0, 0};
+	struct timing_summary timing = {0};
 	uint32_t nclasses = 1;
 	for (uint32_t k = 0; k < target->ndims; k++)
 		nclasses *= POS_KINDS;
@@ -256,6 +272,7 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, si
 	char text[96];
 	snprintf(text, sizeof text, "pmnf: %u histograms modeled, %u as at the largest rung", timing.modeled, timing.kept);
 	run_set_attr(out, "timing", text);
+	record_timing_range(out, &timing);
 	out->streams = xcalloc(1, sizeof *out->streams);   /* none: streamed values are refused */
 	out->sigs = sigs.sigs, out->nsigs = sigs.n;
 	out->sigvals = sigs.vals, out->nsigvals = sigs.nvals;
@@ -273,6 +290,11 @@ static void add_profile(struct run *const *rungs, const struct grid *grids, size
 			 (long long)o->target, (long long)o->profile_limit);
 	else if (!extrap_profile(rungs, grids, n, target, out, why, sizeof why))
 		snprintf(notes->text, sizeof notes->text, "no profile: %s", why);
+	if (!out->counts) {   /* a profile of no call paths: the container's arrays are empty, not absent */
+		out->nnodes = 0;
+		out->counts = xcalloc(1, sizeof *out->counts);
+		out->time_stats = xcalloc(1, sizeof *out->time_stats);
+	}
 }
 
 /* what lossy mode left out, in the container's labels */

@@ -67,6 +67,18 @@ static void scale_gap(struct run_gap *x, double f)
 		x->bins[b].sum *= f, x->bins[b].min *= f, x->bins[b].max *= f;
 }
 
+/* one modeled histogram of count calls into the summary's time and its range */
+static void add_interval(struct timing_summary *sum, const struct model_prediction *p, uint64_t count)
+{
+	bool have = p->has_interval && isfinite(p->lo) && isfinite(p->hi) && p->lo <= p->value && p->value <= p->hi;
+	double c = (double)count;
+	sum->modeled++;
+	sum->intervals += have;
+	sum->seconds += c * p->value;
+	sum->lo += c * (have ? (p->lo > 0 ? p->lo : 0) : p->value);
+	sum->hi += c * (have ? p->hi : p->value);
+}
+
 void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target, struct run_group *g,
 			struct timing_summary *sum)
 {
@@ -94,7 +106,6 @@ void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, 
 	model_options_init(&o);
 	o.has_target = true;
 	o.target[0] = (double)target;
-	o.bootstrap = 0;
 	struct model_results *res = e->callpaths.n ? model_experiment(e, &o, NULL) : NULL;
 	for (uint32_t k = 0, cp = 0; k < items; k++) {
 		const struct model_result *r = have[k] && res ? &res->r[model_index(res, cp, 0)] : NULL;
@@ -109,7 +120,7 @@ void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, 
 			scale_dur(&g->durs[k], r->prediction.value / ref);
 		else
 			scale_gap(&g->gaps[k - g->ndurs], r->prediction.value / ref);
-		sum->modeled++;
+		add_interval(sum, &r->prediction, k < g->ndurs ? g->durs[k].count : g->gaps[k - g->ndurs].count);
 	}
 	if (res)
 		model_results_free(res);

@@ -3,7 +3,9 @@
  * by lib/model's PMNF search over the class's rungs: for each duration and gap histogram, the
  * mean per call at every rung is modeled as a function of p and predicted at the target; the
  * largest rung's histogram (every bin, min, max, sum of squares) is scaled to that mean. With
- * fewer rungs than the search needs, or when no model fits, the largest rung's values stay.
+ * fewer rungs than the search needs, or when no model fits, the largest rung's values stay. The
+ * models' prediction intervals (lib/model's bootstrap) are summed into a range of the modeled
+ * time, which the synthetic run carries in its labels (hdf5-schema/run.yaml, /labels).
  */
 #ifndef LADDER_EXTRAP_TIMING_H
 #define LADDER_EXTRAP_TIMING_H
@@ -15,6 +17,9 @@
 
 struct timing_summary {
 	uint32_t modeled, kept;    /* histograms scaled by a model / left as at the largest rung */
+	uint32_t intervals;        /* modeled histograms whose model gave a prediction interval */
+	double seconds, lo, hi;    /* sum over modeled histograms of count x predicted mean, and of
+				      count x the ends of its prediction interval (the value where none) */
 };
 
 /* g: the class's group at the target, its signatures renumbered through occ_sig */

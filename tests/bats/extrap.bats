@@ -93,11 +93,14 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	matches ft 36 $FT
 }
 
-@test "refused: is, whose Alltoallv count arrays grow with P, names the call and why" {
+@test "refused: is, whose Alltoallv count arrays grow with P and vary by peer, names the call and why" {
 	c=$(ladder is "4 9" is --size 500 --iterations 1)
 	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"MPI_Alltoallv at p9 has a different number of values (an array's length changes)"* ]]
+	# the keys decide the counts: one entry per rank, different from peer to peer, no law
+	[[ "$output" == *"its sendcounts array has one entry per rank, 9 at p9, and the entries differ from peer to peer"* ]]
+	[[ "$output" == *"data-dependent, no law of the grid sizes; --lossy drops the call"* ]]
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
 
@@ -119,6 +122,32 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	ladder s1s "4 9 16" $S1S > /dev/null
 	# shellcheck disable=SC2086
 	matches s1s 36 $S1S
+}
+
+@test "timing: with 4 rungs PMNF models scale the histograms and their prediction intervals give a range" {
+	local runs=() P
+	# shellcheck disable=SC2086
+	for P in 4 6 9 16; do runs+=("$(trace s1s "$P" $S1S)"); done
+	c="$BATS_FILE_TMPDIR/s1s-four.h5" e="$BATS_FILE_TMPDIR/s1s-four-e36.h5"
+	"$LADDER" merge -o "$c" "${runs[@]}" > /dev/null
+	run "$LADDER" extrap "$c" --target 36 -o "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	run "$LADDER" inspect "$e"
+	[[ "$output" =~ timing=pmnf:\ ([0-9]+)\ histograms\ modeled ]] || { echo "$output"; return 1; }
+	modeled=${BASH_REMATCH[1]}
+	[ "$modeled" -gt 0 ]
+	[[ "$output" =~ timing_intervals=([0-9]+)\ of\ ([0-9]+) ]]
+	[ "${BASH_REMATCH[2]}" -eq "$modeled" ] && [ "${BASH_REMATCH[1]}" -gt 0 ]
+	[[ "$output" =~ timing_modeled_s=([0-9.e+-]+) ]] && s=${BASH_REMATCH[1]}
+	[[ "$output" =~ timing_modeled_lo_s=([0-9.e+-]+) ]] && lo=${BASH_REMATCH[1]}
+	[[ "$output" =~ timing_modeled_hi_s=([0-9.e+-]+) ]] && hi=${BASH_REMATCH[1]}
+	awk -v lo="$lo" -v s="$s" -v hi="$hi" 'BEGIN { exit !(0 <= lo && lo <= s && s <= hi && s > 0) }' ||
+		{ echo "range $lo $s $hi"; return 1; }
+	# a ladder of 3 rungs is too short for the search: no model, no range
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s1s-e36.h5"
+	[[ "$output" == *"timing=pmnf: 0 histograms modeled"* && "$output" != *"timing_modeled_s"* ]]
+	run "$LADDER" compare "$e" "$BATS_FILE_TMPDIR/s1s-36.h5"
+	[ "$status" -eq 0 ]
 }
 
 @test "periodic stencil2d with Sendrecv: non-square rungs up to 16 give the wrap-around laws for 36" {
@@ -191,6 +220,15 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"MPI_Cart_shift"* && "$output" == *"too few rungs"* && "$output" == *"add rungs"* ]]
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
+}
+
+@test "refused: cg, whose grid exists only as MPI_Comm_split row/column communicators, says so" {
+	c=$(ladder cg "4 9" cg --scaling weak --size 8 --iterations 1)
+	run "$LADDER" extrap "$c" --target 16 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the run made no MPI_Cart_create call, and the grid cannot be detected"* ]]
+	[[ "$output" == *"MPI_Comm_split colors and keys (per-rank values) are not read as grid coordinates"* ]]
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
 
