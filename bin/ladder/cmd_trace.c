@@ -91,7 +91,9 @@ static bool label_key_ok(const char *label)
 	return true;
 }
 
-static int run_trace(int argc, char **argv)
+/* the options: tracer settings go to the environment; out and labels are returned. -1 when they
+ * are fine, else the exit status of a usage error */
+static int parse_trace_options(int argc, char **argv, char **out, struct buf *labels)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
 					     {"raw", required_argument, NULL, 'r'},
@@ -100,16 +102,13 @@ static int run_trace(int argc, char **argv)
 					     {"stream-after", required_argument, NULL, 's'},
 					     {"label", required_argument, NULL, 'l'},
 					     {"help", no_argument, NULL, 'h'}, {0}};
-	char *out = NULL;
-	struct buf labels;
-	buf_init(&labels);
 	long v;
 	int c;
 	while ((c = cmd_getopt(argc, argv, "+o:r:td:s:l:h", opts, "trace")) != -1) {
 		switch (c) {
 		case 'o':
-			free(out);
-			out = path_absolute(optarg);
+			free(*out);
+			*out = path_absolute(optarg);
 			break;
 		case 'r': {
 			char *raw = path_absolute(optarg);
@@ -136,79 +135,104 @@ static int run_trace(int argc, char **argv)
 			if (!label_key_ok(optarg))
 				return cmd_usage_error("trace", "--label KEY must be letters, digits, '_', '-' or '.', not "
 							"starting with '.', got '%s'", optarg);
-			if (labels.len)
-				buf_put_u8(&labels, ';');
-			buf_put(&labels, optarg, strlen(optarg));
+			if (labels->len)
+				buf_put_u8(labels, ';');
+			buf_put(labels, optarg, strlen(optarg));
 			break;
 		default:
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc && !strcmp(argv[optind], "--"))
-		optind++;
-	if (optind >= argc)
-		return cmd_usage_error("trace", "needs a command to run after '--'");
-	char refused[400];
-	if (out && !output_replaceable(out, refused, sizeof refused)) {
-		log_error("%s", refused);
-		free(out);
-		buf_free(&labels);
-		return EXIT_FAIL;
-	}
-	char *lib = xasprintf("%s/../lib/libladder-trace.so", cmd_self_dir());
-	if (access(lib, R_OK)) {
-		log_error("%s: the tracer library is missing (%s); build ladder with 'make'", lib, strerror(errno));
-		return EXIT_FAIL;
-	}
+	return -1;
+}
+
+/* the tracer's environment; the path of the file its rank 0 reports to (started, written: see
+ * lib/trace/lifecycle.c), or NULL */
+static char *set_tracer_environment(const char *lib, const char *out, struct buf *labels)
+{
 	char *self = xasprintf("%s/ladder", cmd_self_dir());
 	prepend_env("LD_PRELOAD", lib, ":");
 	setenv("LADDER_BIN", self, 1);
+	free(self);
 	if (out)
 		setenv("LADDER_TRACE_FILE", out, 1);
-	if (labels.len) {
-		buf_put_u8(&labels, 0);
-		setenv("LADDER_RUN_ATTRS", (char *)labels.data, 1);
+	if (labels->len) {
+		buf_put_u8(labels, 0);
+		setenv("LADDER_RUN_ATTRS", (char *)labels->data, 1);
 	}
-	/* what the tracer's rank 0 reports: started, written (see lib/trace/lifecycle.c) */
 	const char *tmpdir = getenv("TMPDIR");
 	char *report_path = xasprintf("%s/ladder-trace-report-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	int report_fd = mkstemp(report_path);
 	if (report_fd < 0) {
 		free(report_path);
-		report_path = NULL;
-	} else {
-		close(report_fd);
-		setenv("LADDER_TRACE_REPORT", report_path, 1);
+		return NULL;
 	}
-	/* Open MPI's mpirun forwards the variables listed here to processes on other nodes: given
-	 * as -x options to an mpirun command line (which may have -x options of its own: mpirun
-	 * refuses -x together with mca_base_env_list), else in mca_base_env_list */
+	close(report_fd);
+	setenv("LADDER_TRACE_REPORT", report_path, 1);
+	return report_path;
+}
+
+/* The command to run. Open MPI's mpirun forwards the variables listed here to processes on other
+ * nodes: given as -x options to an mpirun command line (which may have -x options of its own:
+ * mpirun refuses -x together with mca_base_env_list), else in mca_base_env_list. A new array
+ * when it differs from the command given. */
+static char **forwarding_command(char **command, int n)
+{
 	static const char *const forward[] = {"LD_PRELOAD", "LADDER_BIN", "LADDER_TRACE_FILE",
 		"LADDER_TRACE_RAW", "LADDER_TRACE_TIMESTAMPS", "LADDER_TRACE_CALLSITE_DEPTH",
 		"LADDER_TRACE_STREAM_AFTER", "LADDER_RUN_ATTRS", "LADDER_TRACE_REPORT"};
 	size_t nforward = sizeof forward / sizeof forward[0];
-	char **command = argv + optind;
-	if (is_mpirun(command[0]) && !getenv("OMPI_MCA_mca_base_env_list")) {
-		int n = argc - optind, k = 0;
-		command = xcalloc((size_t)n + 2 * nforward + 1, sizeof *command);
-		command[k++] = argv[optind];
-		for (size_t i = 0; i < nforward; i++)
-			if (getenv(forward[i])) {
-				command[k++] = "-x";
-				command[k++] = (char *)forward[i];
-			}
-		for (int i = 1; i < n; i++)
-			command[k++] = argv[optind + i];
-	} else {
+	if (!is_mpirun(command[0]) || getenv("OMPI_MCA_mca_base_env_list")) {
 		for (size_t i = 0; i < nforward; i++)
 			if (getenv(forward[i]))
 				prepend_env("OMPI_MCA_mca_base_env_list", forward[i], ";");
+		return command;
 	}
+	char **with = xcalloc((size_t)n + 2 * nforward + 1, sizeof *with);
+	int k = 0;
+	with[k++] = command[0];
+	for (size_t i = 0; i < nforward; i++)
+		if (getenv(forward[i])) {
+			with[k++] = "-x";
+			with[k++] = (char *)forward[i];
+		}
+	for (int i = 1; i < n; i++)
+		with[k++] = command[i];
+	return with;
+}
+
+static int run_trace(int argc, char **argv)
+{
+	char *out = NULL;
+	struct buf labels;
+	buf_init(&labels);
+	int rc = parse_trace_options(argc, argv, &out, &labels);
+	if (rc < 0 && optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	if (rc < 0 && optind >= argc)
+		rc = cmd_usage_error("trace", "needs a command to run after '--'");
+	char refused[400];
+	if (rc < 0 && out && !output_replaceable(out, refused, sizeof refused)) {
+		log_error("%s", refused);
+		rc = EXIT_FAIL;
+	}
+	char *lib = xasprintf("%s/../lib/libladder-trace.so", cmd_self_dir());
+	if (rc < 0 && access(lib, R_OK)) {
+		log_error("%s: the tracer library is missing (%s); build ladder with 'make'", lib, strerror(errno));
+		rc = EXIT_FAIL;
+	}
+	if (rc >= 0) {
+		free(lib);
+		free(out);
+		buf_free(&labels);
+		return rc;
+	}
+	char *report_path = set_tracer_environment(lib, out, &labels);
+	char **command = forwarding_command(argv + optind, argc - optind);
 	free(lib);
-	free(self);
 	buf_free(&labels);
 	char *why = NULL;
-	int rc = spawn_run(command, NULL, &why);
+	rc = spawn_run(command, NULL, &why);
 	if (rc < 0) {
 		log_error("%s", why);
 		free(why);
