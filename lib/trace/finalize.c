@@ -375,6 +375,93 @@ static void write_file(const char *path, const struct buf *b)
 	free(tmp);
 }
 
+/* 1. the vocabulary: merged up the tree, broadcast, and this rank's terminals mapped to it */
+static uint32_t *merge_vocabulary(struct vocab *global)
+{
+	struct vocab local;
+	vocab_local(&local);
+	tree_reduce(&local, vocab_serialize, vocab_merge);
+	struct buf b;
+	buf_init(&b);
+	if (tracer.rank == 0)
+		vocab_serialize(&local, &b);
+	bcast_buf(&b);
+	memset(global, 0, sizeof *global);
+	struct reader rd;
+	reader_init(&rd, b.data, b.len);
+	vocab_merge(global, &rd);
+	vocab_free(&local);
+	buf_free(&b);
+	uint32_t *term_map = xcalloc(tracer.nsigs ? tracer.nsigs : 1, sizeof *term_map);
+	for (uint32_t t = 0; t < tracer.nsigs; t++) {
+		struct call_signature *s = tracer.sigs[t];
+		struct vsig *gs = vocab_find_sig(global, s->fn, s->flags, s->callsite, s->vals, s->nvals);
+		term_map[t] = gs ? gs->index : 0;
+	}
+	return term_map;
+}
+
+/* 3. every rank's own data gathered at rank 0: all holds them, lens/displs where each starts */
+static void gather_payloads(const struct buf *b, struct buf *all, int **lens, int **displs)
+{
+	int len = b->len > INT_MAX ? 0 : (int)b->len;
+	if (b->len > INT_MAX)
+		fprintf(stderr, "ladder-trace: rank %d: per-rank data of %zu bytes is too large; dropped\n",
+			tracer.rank, b->len);
+	if (tracer.rank == 0) {
+		*lens = xcalloc((size_t)tracer.size, sizeof **lens);
+		*displs = xcalloc((size_t)tracer.size, sizeof **displs);
+	}
+	PMPI_Gather(&len, 1, MPI_INT, *lens, 1, MPI_INT, 0, tracer.comm);
+	if (tracer.rank == 0) {
+		uint64_t total = 0;
+		for (int i = 0; i < tracer.size; i++) {
+			(*displs)[i] = (int)total;
+			total += (uint64_t)(*lens)[i];
+		}
+		if (total > INT_MAX) {   /* too much for one Gatherv: everyone sends nothing */
+			fprintf(stderr, "ladder-trace: per-rank data totals %llu bytes; too large to gather\n",
+				(unsigned long long)total);
+			total = 0;
+		}
+		XGROW(all->data, all->cap, total + 1);
+		all->len = total;
+	}
+	PMPI_Gatherv(b->data, len, MPI_BYTE, all->data, *lens, *displs, MPI_BYTE, 0, tracer.comm);
+}
+
+/* 4. at rank 0: the run from the merged vocabulary, groups and per-rank data, written raw */
+static void write_run(const char *path, double t_wall, struct vocab *global, struct groups *gs,
+		      const struct buf *all, const int *lens, const int *displs)
+{
+	struct run r;
+	run_init(&r);
+	fill_header(&r, t_wall);
+	fill_vocab(&r, global);
+	r.ngroups = gs->n;
+	r.groups = gs->g;
+	gs->g = NULL;
+	gs->n = 0;
+	double *time = xcalloc((size_t)r.nranks * r.nnodes + 1, sizeof *time);
+	for (int i = 0; i < tracer.size; i++) {
+		struct reader pr;
+		reader_init(&pr, all->data + displs[i], (size_t)lens[i]);
+		if (lens[i] && !read_payload(&r, time, (uint32_t)i, &pr))
+			fprintf(stderr, "ladder-trace: the data of rank %d is damaged\n", i);
+	}
+	run_time_stats(&r, time);
+	if (tracer.profile_ranks)
+		r.time = time;
+	else
+		free(time);
+	struct buf out;
+	buf_init(&out);
+	run_serialize(&r, &out);
+	write_file(path, &out);
+	buf_free(&out);
+	run_free(&r);
+}
+
 void trace_write_raw(const char *path)
 {
 	struct timespec wall;
@@ -385,26 +472,8 @@ void trace_write_raw(const char *path)
 	if (tracer.multithreaded)
 		PMPI_Allreduce(&tracer.mpi_threads, &most_mpi_threads, 1, MPI_INT, MPI_MAX, tracer.comm);
 
-	/* 1. vocabulary */
-	struct vocab local, global;
-	vocab_local(&local);
-	tree_reduce(&local, vocab_serialize, vocab_merge);
-	struct buf b;
-	buf_init(&b);
-	if (tracer.rank == 0)
-		vocab_serialize(&local, &b);
-	bcast_buf(&b);
-	memset(&global, 0, sizeof global);
-	struct reader rd;
-	reader_init(&rd, b.data, b.len);
-	vocab_merge(&global, &rd);
-	vocab_free(&local);
-	uint32_t *term_map = xcalloc(tracer.nsigs ? tracer.nsigs : 1, sizeof *term_map);
-	for (uint32_t t = 0; t < tracer.nsigs; t++) {
-		struct call_signature *s = tracer.sigs[t];
-		struct vsig *gs = vocab_find_sig(&global, s->fn, s->flags, s->callsite, s->vals, s->nvals);
-		term_map[t] = gs ? gs->index : 0;
-	}
+	struct vocab global;
+	uint32_t *term_map = merge_vocabulary(&global);
 
 	/* 2. groups */
 	struct groups gs;
@@ -415,65 +484,14 @@ void trace_write_raw(const char *path)
 	groups_add(&gs, &mine);
 	tree_reduce(&gs, groups_serialize, groups_merge);
 
-	/* 3. per-rank data */
-	buf_reset(&b);
-	local_payload(&b, term_map, &global);
-	int len = b.len > INT_MAX ? 0 : (int)b.len;
-	if (b.len > INT_MAX)
-		fprintf(stderr, "ladder-trace: rank %d: per-rank data of %zu bytes is too large; dropped\n",
-			tracer.rank, b.len);
-	int *lens = NULL, *displs = NULL;
-	struct buf all;
+	struct buf b, all;
+	buf_init(&b);
 	buf_init(&all);
-	if (tracer.rank == 0) {
-		lens = xcalloc((size_t)tracer.size, sizeof *lens);
-		displs = xcalloc((size_t)tracer.size, sizeof *displs);
-	}
-	PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, tracer.comm);
-	if (tracer.rank == 0) {
-		uint64_t total = 0;
-		for (int i = 0; i < tracer.size; i++) {
-			displs[i] = (int)total;
-			total += (uint64_t)lens[i];
-		}
-		if (total > INT_MAX) {   /* too much for one Gatherv: everyone sends nothing */
-			fprintf(stderr, "ladder-trace: per-rank data totals %llu bytes; too large to gather\n",
-				(unsigned long long)total);
-			total = 0;
-		}
-		XGROW(all.data, all.cap, total + 1);
-		all.len = total;
-	}
-	PMPI_Gatherv(b.data, len, MPI_BYTE, all.data, lens, displs, MPI_BYTE, 0, tracer.comm);
-
-	if (tracer.rank == 0 && path) {
-		struct run r;
-		run_init(&r);
-		fill_header(&r, t_wall);
-		fill_vocab(&r, &global);
-		r.ngroups = gs.n;
-		r.groups = gs.g;
-		gs.g = NULL;
-		gs.n = 0;
-		double *time = xcalloc((size_t)r.nranks * r.nnodes + 1, sizeof *time);
-		for (int i = 0; i < tracer.size; i++) {
-			struct reader pr;
-			reader_init(&pr, all.data + displs[i], (size_t)lens[i]);
-			if (lens[i] && !read_payload(&r, time, (uint32_t)i, &pr))
-				fprintf(stderr, "ladder-trace: the data of rank %d is damaged\n", i);
-		}
-		run_time_stats(&r, time);
-		if (tracer.profile_ranks)
-			r.time = time;
-		else
-			free(time);
-		struct buf out;
-		buf_init(&out);
-		run_serialize(&r, &out);
-		write_file(path, &out);
-		buf_free(&out);
-		run_free(&r);
-	}
+	local_payload(&b, term_map, &global);
+	int *lens = NULL, *displs = NULL;
+	gather_payloads(&b, &all, &lens, &displs);
+	if (tracer.rank == 0 && path)
+		write_run(path, t_wall, &global, &gs, &all, lens, displs);
 	groups_free(&gs);
 	free(lens);
 	free(displs);
