@@ -4,6 +4,8 @@
  * same as the tracer's raw log (LADDER_TRACE_RAW), so the two can be diffed.
  */
 #include <jansson.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/log.h"
+#include "util/xalloc.h"
 
 /* one event as JSON text in line (jansson escapes every string) */
 static bool json_line(const struct event_view *v, struct buf *line)
@@ -28,37 +31,138 @@ static bool json_line(const struct event_view *v, struct buf *line)
 	return true;
 }
 
-static bool decode_rank(const struct run *r, uint32_t rank, bool json, bool header, bool first)
+/* standard output through one large buffer, written in big blocks */
+struct decode_out {
+	struct buf text;
+	bool json;
+	bool any;                 /* an event of the current rank was written (JSON commas) */
+};
+
+static void out_flush(struct decode_out *o)
+{
+	if (o->text.len)
+		fwrite(o->text.data, 1, o->text.len, stdout);
+	buf_reset(&o->text);
+}
+
+static void out_put(struct decode_out *o, const void *p, size_t n)
+{
+	buf_put(&o->text, p, n);
+	if (o->text.len >= (1u << 20))
+		out_flush(o);
+}
+
+static void out_printf(struct decode_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_printf(struct decode_out *o, const char *fmt, ...)
+{
+	char tmp[128];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		out_put(o, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* The lines of one rank's signatures without streamed values, formatted on their first call:
+ * such a line is the same on every call (peers are absolute ranks, the rank is fixed). */
+struct line_cache {
+	struct buf text;
+	size_t *offset;           /* per signature: where its line starts in text, or SIZE_MAX */
+	size_t *length;
+};
+
+static void line_cache_init(struct line_cache *c, uint32_t nsigs)
+{
+	buf_init(&c->text);
+	c->offset = xmalloc((nsigs ? nsigs : 1) * sizeof *c->offset);
+	c->length = xcalloc(nsigs ? nsigs : 1, sizeof *c->length);
+	for (uint32_t i = 0; i < nsigs; i++)
+		c->offset[i] = SIZE_MAX;
+}
+
+static void line_cache_free(struct line_cache *c)
+{
+	buf_free(&c->text);
+	free(c->offset);
+	free(c->length);
+}
+
+/* one event as a line (text form or JSON object) appended to b */
+static bool format_line(const struct event_iter *it, const struct event *ev, bool json, struct buf *b)
+{
+	struct event_view v;
+	event_view_of(it, ev, &v);
+	if (json)
+		return json_line(&v, b);
+	event_format(&v, b);
+	return true;
+}
+
+/* the line of an event: from the cache when its signature has no streamed values */
+static bool event_line(const struct event_iter *it, const struct event *ev, bool json,
+		       struct line_cache *cache, struct buf *scratch, const uint8_t **line, size_t *len)
+{
+	if (!ev->constant) {
+		buf_reset(scratch);
+		*line = scratch->data;
+		*len = 0;
+		if (!format_line(it, ev, json, scratch))
+			return false;
+		*line = scratch->data;
+		*len = scratch->len;
+		return true;
+	}
+	if (cache->offset[ev->sig] == SIZE_MAX) {
+		size_t start = cache->text.len;
+		if (!format_line(it, ev, json, &cache->text))
+			return false;
+		cache->offset[ev->sig] = start;
+		cache->length[ev->sig] = cache->text.len - start;
+	}
+	*line = cache->text.data + cache->offset[ev->sig];
+	*len = cache->length[ev->sig];
+	return true;
+}
+
+static void write_line(struct decode_out *o, const uint8_t *line, size_t len, uint64_t repeat)
+{
+	for (uint64_t k = 0; k < repeat; k++) {
+		if (o->json)
+			out_put(o, o->any ? ",\n" : "\n", o->any ? 2 : 1);
+		out_put(o, line, len);
+		if (!o->json)
+			out_put(o, "\n", 1);
+		o->any = true;
+	}
+}
+
+static bool decode_rank(const struct run *r, uint32_t rank, struct decode_out *o, bool header, bool first)
 {
 	struct event_iter it;
 	event_iter_init(&it, r, rank);
-	struct event ev;
-	struct buf line;
-	buf_init(&line);
-	if (json)
-		printf("%s{\"rank\":%u,\"events\":[", first ? "" : ",\n", rank);
+	struct line_cache cache;
+	line_cache_init(&cache, r->nsigs);
+	struct buf scratch;
+	buf_init(&scratch);
+	if (o->json)
+		out_printf(o, "%s{\"rank\":%u,\"events\":[", first ? "" : ",\n", rank);
 	else if (header)
-		printf("# rank %u\n", rank);
-	bool any = false, ok = true;
+		out_printf(o, "# rank %u\n", rank);
+	o->any = false;
+	bool ok = true;
+	struct event ev;
 	while (ok && event_next(&it, &ev)) {
-		struct event_view v;
-		event_view_of(&it, &ev, &v);
-		buf_reset(&line);
-		if (json)
-			ok = json_line(&v, &line);
-		else
-			event_format(&v, &line);
-		for (uint64_t k = 0; ok && k < ev.repeat; k++) {
-			if (json)
-				printf("%s\n%.*s", any ? "," : "", (int)line.len, line.data);
-			else
-				printf("%.*s\n", (int)line.len, line.data);
-			any = true;
-		}
+		const uint8_t *line;
+		size_t len;
+		ok = event_line(&it, &ev, o->json, &cache, &scratch, &line, &len);
+		if (ok)
+			write_line(o, line, len, ev.repeat);
 	}
-	if (json)
-		printf("]}");
-	buf_free(&line);
+	if (o->json)
+		out_put(o, "]}", 2);
+	buf_free(&scratch);
+	line_cache_free(&cache);
 	if (ok && it.error[0]) {
 		log_error("%s", it.error);
 		ok = false;
@@ -68,11 +172,13 @@ static bool decode_rank(const struct run *r, uint32_t rank, bool json, bool head
 }
 
 /* the opening of the JSON document: {"file": PATH, "ranks": [ — the path escaped */
-static void json_opening(const char *path)
+static void json_opening(struct decode_out *o, const char *path)
 {
 	json_t *name = json_string(path);
 	char *text = name ? json_dumps(name, JSON_ENCODE_ANY) : NULL;
-	printf("{\"file\":%s,\"ranks\":[\n", text ? text : "null");
+	out_printf(o, "{\"file\":");
+	out_put(o, text ? text : "null", strlen(text ? text : "null"));
+	out_printf(o, ",\"ranks\":[\n");
 	free(text);
 	json_decref(name);
 }
@@ -124,13 +230,17 @@ static int run_decode(int argc, char **argv)
 			grammar_print(&r.groups[g].g, stdout);
 		}
 	} else {
+		struct decode_out out = {.json = json};
+		buf_init(&out.text);
 		if (json)
-			json_opening(path);
+			json_opening(&out, path);
 		for (uint32_t q = 0; q < r.nranks && ok; q++)
 			if (rank < 0 || q == (uint32_t)rank)
-				ok = decode_rank(&r, q, json, rank < 0, rank >= 0 || q == 0);
+				ok = decode_rank(&r, q, &out, rank < 0, rank >= 0 || q == 0);
 		if (json)
-			printf("]}\n");
+			out_put(&out, "]}\n", 3);
+		out_flush(&out);
+		buf_free(&out.text);
 	}
 	run_free(&r);
 	return ok ? EXIT_OK : EXIT_FAIL;

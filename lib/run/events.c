@@ -17,8 +17,7 @@ void event_iter_init(struct event_iter *it, const struct run *r, uint32_t rank)
 	gwalk_init(&it->walk, &r->groups[r->rank_group[rank]].g);
 	uint32_t nstreams = r->stream_first[rank + 1] - r->stream_first[rank];
 	it->cursor = xcalloc(nstreams ? nstreams : 1, sizeof *it->cursor);
-	it->req_keys = xcalloc(r->nsigs ? r->nsigs : 1, sizeof *it->req_keys);
-	it->req_key_done = xcalloc(r->nsigs ? r->nsigs : 1, sizeof *it->req_key_done);
+	it->sig_info = xcalloc(r->nsigs ? r->nsigs : 1, sizeof *it->sig_info);
 }
 
 void event_iter_free(struct event_iter *it)
@@ -26,8 +25,7 @@ void event_iter_free(struct event_iter *it)
 	gwalk_free(&it->walk);
 	free(it->cursor);
 	free(it->vals);
-	free(it->req_keys);
-	free(it->req_key_done);
+	free(it->sig_info);
 	memset(it, 0, sizeof *it);
 }
 
@@ -70,6 +68,95 @@ static void put_val(struct event_iter *it, uint32_t *n, int64_t v)
 	it->vals[(*n)++] = v;
 }
 
+/* the values of a signature without streamed values: a prefix of its own (up to a malformed
+ * group, as the streamed path would copy them) */
+static uint32_t constant_nvals(const struct run_signature *s, const struct fn_desc *d,
+			       const int64_t *sv)
+{
+	uint32_t i = 0;
+	bool bad = false;
+	for (uint32_t p = 0; p < d->nparams; p++) {
+		enum param_kind k = d->params[p].kind;
+		if (k == PK_IGNORE || k == PK_STATUS)
+			continue;
+		uint32_t w = group_width(k, sv, i, s->nvals, &bad);
+		if (bad)
+			break;
+		i += w;
+	}
+	return i;
+}
+
+/* what every call of signature sig shares; false (error set) when it needs a missing stream */
+static bool learn_sig(struct event_iter *it, uint32_t sig)
+{
+	const struct run *r = it->r;
+	const struct run_signature *s = &r->sigs[sig];
+	const struct fn_desc *d = &r->fns[s->fn];
+	const int64_t *sv = r->sigvals + s->voff;
+	struct event_sig *info = &it->sig_info[sig];
+	info->constant = true;
+	for (uint32_t i = 0; i < s->nvals && info->constant; i++)
+		info->constant = sv[i] != SV_STREAMED;
+	info->stream = -1;
+	if (!info->constant || (s->flags & SIGF_FAILED_POLL)) {
+		info->stream = find_stream(it, sig);
+		if (info->stream < 0) {
+			snprintf(it->error, sizeof it->error,
+				 "rank %u: signature %u (%s) has streamed values but the rank has no stream for it",
+				 it->rank, sig, d->name);
+			return false;
+		}
+	}
+	info->nvals = info->constant ? constant_nvals(s, d, sv) : 0;
+	info->req_key = run_signature_req_key(s->fn, s->callsite, s->flags, d, sv, s->nvals);
+	info->known = true;
+	return true;
+}
+
+/* the values of one call of a signature with streamed values, into it->vals; their number */
+static bool fill_streamed(struct event_iter *it, const struct run_signature *s, int64_t si,
+			  uint32_t *nvals)
+{
+	const struct fn_desc *d = &it->r->fns[s->fn];
+	const int64_t *sv = it->r->sigvals + s->voff;
+	uint32_t n = 0, i = 0;
+	bool bad = false;
+	for (uint32_t p = 0; p < d->nparams; p++) {
+		enum param_kind k = d->params[p].kind;
+		if (k == PK_IGNORE || k == PK_STATUS)
+			continue;
+		uint32_t w = group_width(k, sv, i, s->nvals, &bad);
+		if (bad)
+			break;
+		if (sv[i] != SV_STREAMED) {
+			for (uint32_t j = 0; j < w; j++)
+				put_val(it, &n, sv[i + j]);
+		} else {
+			int64_t elems = w;
+			if (param_kind_is_array(k)) {
+				int64_t len;
+				if (!pull(it, si, &len))
+					return false;
+				put_val(it, &n, len);
+				int64_t width = param_kind_width(k);
+				elems = 0;
+				if (!sv_is_symbolic(len) && len > 0)   /* too long: the stream runs out below */
+					elems = len > INT64_MAX / width ? INT64_MAX : len * width;
+			}
+			for (int64_t j = 0; j < elems; j++) {
+				int64_t v;
+				if (!pull(it, si, &v))
+					return false;
+				put_val(it, &n, v);
+			}
+		}
+		i += w;
+	}
+	*nvals = n;
+	return true;
+}
+
 bool event_next(struct event_iter *it, struct event *ev)
 {
 	if (it->error[0])
@@ -84,74 +171,29 @@ bool event_next(struct event_iter *it, struct event *ev)
 	const struct run *r = it->r;
 	uint32_t sig = it->term;
 	const struct run_signature *s = &r->sigs[sig];
-	const struct fn_desc *d = &r->fns[s->fn];
-	const int64_t *sv = r->sigvals + s->voff;
-	int64_t si = -1;
-	bool needs_stream = (s->flags & SIGF_FAILED_POLL) != 0;
-	for (uint32_t i = 0; i < s->nvals && !needs_stream; i++)
-		needs_stream = sv[i] == SV_STREAMED;
-	if (needs_stream) {
-		si = find_stream(it, sig);
-		if (si < 0) {
-			snprintf(it->error, sizeof it->error,
-				 "rank %u: signature %u (%s) has streamed values but the rank has no stream for it",
-				 it->rank, sig, d->name);
-			return false;
-		}
-	}
+	const struct event_sig *info = &it->sig_info[sig];
+	if (!info->known && !learn_sig(it, sig))
+		return false;
 	ev->repeat = 1;
 	if (s->flags & SIGF_FAILED_POLL) {
 		int64_t rep;
-		if (!pull(it, si, &rep))
+		if (!pull(it, info->stream, &rep))
 			return false;
 		ev->repeat = rep > 0 ? (uint64_t)rep : 1;
 	}
-	uint32_t n = 0, i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < d->nparams; p++) {
-		enum param_kind k = d->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		uint32_t w = group_width(k, sv, i, s->nvals, &bad);
-		if (bad)
-			break;
-		if (sv[i] != SV_STREAMED) {
-			for (uint32_t j = 0; j < w; j++)
-				put_val(it, &n, sv[i + j]);
-		} else if (param_kind_is_array(k)) {
-			int64_t len;
-			if (!pull(it, si, &len))
-				return false;
-			put_val(it, &n, len);
-			int64_t width = param_kind_width(k), elems = 0;
-			if (!sv_is_symbolic(len) && len > 0)   /* too long: the stream runs out below */
-				elems = len > INT64_MAX / width ? INT64_MAX : len * width;
-			for (int64_t j = 0; j < elems; j++) {
-				int64_t v;
-				if (!pull(it, si, &v))
-					return false;
-				put_val(it, &n, v);
-			}
-		} else {
-			for (uint32_t j = 0; j < w; j++) {
-				int64_t v;
-				if (!pull(it, si, &v))
-					return false;
-				put_val(it, &n, v);
-			}
-		}
-		i += w;
-	}
-	if (!it->req_key_done[sig]) {
-		it->req_keys[sig] = run_signature_req_key(s->fn, s->callsite, s->flags, d, sv, s->nvals);
-		it->req_key_done[sig] = true;
+	if (info->constant) {
+		ev->vals = r->sigvals + s->voff;
+		ev->nvals = info->nvals;
+	} else {
+		if (!fill_streamed(it, s, info->stream, &ev->nvals))
+			return false;
+		ev->vals = it->vals;
 	}
 	ev->sig = sig;
-	ev->fn = d;
+	ev->fn = &r->fns[s->fn];
 	ev->s = s;
-	ev->vals = it->vals;
-	ev->nvals = n;
-	ev->req_key = it->req_keys[sig];
+	ev->req_key = info->req_key;
+	ev->constant = info->constant;
 	return true;
 }
 

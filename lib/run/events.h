@@ -19,6 +19,17 @@ struct event {
 	uint32_t nvals;
 	uint64_t repeat;          /* > 1 for a run of identical failed polls */
 	uint64_t req_key;         /* the signature's request pool key */
+	bool constant;            /* no streamed values: vals are the same on every call of this
+				     (rank, signature), so its formatted line can be reused */
+};
+
+/* what the iterator learns of a signature on its first call (the same for every call) */
+struct event_sig {
+	bool known;               /* the fields below are filled */
+	bool constant;            /* no value is streamed */
+	uint32_t nvals;           /* when constant: how many of its values an event carries */
+	int64_t stream;           /* the rank's stream for it (relative index), or -1 */
+	uint64_t req_key;
 };
 
 struct event_iter {
@@ -30,8 +41,7 @@ struct event_iter {
 	uint64_t *cursor;         /* per stream of this rank */
 	int64_t *vals;
 	uint32_t capvals;
-	uint64_t *req_keys;       /* per signature, computed on first use */
-	bool *req_key_done;
+	struct event_sig *sig_info; /* per signature, filled on first use */
 	char error[200];          /* set when the run is inconsistent (a stream runs out) */
 };
 

@@ -44,12 +44,27 @@ static void put_fmt(struct buf *b, const char *fmt, ...)
 
 static void put_s(struct buf *b, const char *s) { buf_put(b, s, strlen(s)); }
 
+/* v in decimal as "%" PRId64 prints it (numbers are most of a line: no printf per value) */
+static void put_decimal(struct buf *b, int64_t v)
+{
+	char tmp[24];
+	char *end = tmp + sizeof tmp, *p = end;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	buf_put(b, p, (size_t)(end - p));
+}
+
 static void put_int(struct buf *b, int64_t v)
 {
 	if (sv_is_symbolic(v))
 		put_s(b, symbolic_name(v));
 	else
-		put_fmt(b, "%" PRId64, v);
+		put_decimal(b, v);
 }
 
 static void put_rank(struct buf *b, int64_t rel, uint32_t me)
@@ -57,15 +72,18 @@ static void put_rank(struct buf *b, int64_t rel, uint32_t me)
 	if (sv_is_symbolic(rel))
 		put_s(b, symbolic_name(rel));
 	else
-		put_fmt(b, "%" PRId64, rel + (int64_t)me);
+		put_decimal(b, rel + (int64_t)me);
 }
 
 static void put_handle(struct buf *b, const char *what, int64_t id)
 {
-	if (sv_is_symbolic(id))
+	if (sv_is_symbolic(id)) {
 		put_s(b, symbolic_name(id));
-	else
-		put_fmt(b, "%s#%" PRId64, what, id);
+	} else {
+		put_s(b, what);
+		put_s(b, "#");
+		put_decimal(b, id);
+	}
 }
 
 static void put_comm(struct buf *b, int64_t id)
@@ -84,7 +102,8 @@ static void put_dtype(struct buf *b, int64_t id, int64_t size)
 		put_s(b, ladder_dtype_names[id]);
 	else
 		put_handle(b, "type", id);
-	put_fmt(b, ":%" PRId64, size);
+	put_s(b, ":");
+	put_decimal(b, size);
 }
 
 static void put_op(struct buf *b, int64_t id)
@@ -95,12 +114,24 @@ static void put_op(struct buf *b, int64_t id)
 		put_handle(b, "op", id);
 }
 
+/* a request as POOL.SLOT: "%08" PRIx32 ".%" PRId64 */
+static void put_pool_slot(struct buf *b, uint32_t pool, int64_t slot)
+{
+	static const char hex[] = "0123456789abcdef";
+	char text[9];
+	for (int i = 7; i >= 0; i--, pool >>= 4)
+		text[i] = hex[pool & 15];
+	text[8] = '.';
+	buf_put(b, text, sizeof text);
+	put_decimal(b, slot);
+}
+
 static void put_req(struct buf *b, int64_t creator, int64_t slot)
 {
 	if (sv_is_symbolic(slot) || sv_is_symbolic(creator))
 		put_s(b, symbolic_name(sv_is_symbolic(slot) ? slot : creator));
 	else
-		put_fmt(b, "%08" PRIx32 ".%" PRId64, (uint32_t)((uint64_t)creator >> 32), slot);
+		put_pool_slot(b, (uint32_t)((uint64_t)creator >> 32), slot);
 }
 
 /* ---- one parameter's value as tokens ----------------------------------------------------------- */
@@ -225,7 +256,9 @@ void event_format(const struct event_view *ev, struct buf *out)
 		uint32_t w = group_width(k, ev->vals, i, ev->nvals, &bad);
 		if (bad)
 			break;
-		put_fmt(out, " %s=", fn->params[p].name);
+		put_s(out, " ");
+		put_s(out, fn->params[p].name);
+		put_s(out, "=");
 		put_value(out, ev, k, ev->vals + i, w);
 		i += w;
 	}

@@ -137,6 +137,10 @@ static void expect_rank(const struct run *r, uint32_t rank, const char *const *l
 	while (event_next(&it, &ev)) {
 		struct event_view v;
 		event_view_of(&it, &ev, &v);
+		bool streamed = false;
+		for (uint32_t i = 0; i < ev.s->nvals; i++)
+			streamed |= r->sigvals[ev.s->voff + i] == SV_STREAMED;
+		assert_int_equal(ev.constant, !streamed);
 		buf_reset(&b);
 		event_format(&v, &b);
 		buf_put_u8(&b, 0);
