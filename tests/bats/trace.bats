@@ -265,21 +265,22 @@ within() {   # within PERCENT A B
 
 # The structure of a stencil's trace is the same whatever the rank and iteration counts: exactly.
 # Its timing tables hold at most 8 histogram bins per compute gap, and how many a gap uses follows
-# the spread of the measured times, which a loaded machine widens: the total size may move by a
-# few percent, never grow with the counts.
-@test "stencil2d (non-periodic, MPI_Cart_*): container structure equal and size constant within 5% from 9 to 64 ranks" {
+# the spread of the measured times — wider with more ranks per group and on a loaded machine (up
+# to +5% seen from 9 to 64 ranks at load 30 on 2 cores): the total size may move by a few percent
+# and is bounded, while anything proportional to the counts would be 7x (ranks) or 100x (iterations).
+@test "stencil2d (non-periodic, MPI_Cart_*): container structure equal and size within 10% from 9 to 64 ranks" {
 	a=$(median_size_of 9 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 1000)
 	b=$(median_size_of 64 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 1000)
 	diff structure.9 structure.64
-	within 5 "$a" "$b"
+	within 10 "$a" "$b"
 }
 
-@test "stencil2d: container structure equal and size constant within 5% from 1,000 to 100,000 iterations" {
+@test "stencil2d: container structure equal and size within 10% from 1,000 to 100,000 iterations" {
 	a=$(median_size_of 9 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 1000)
 	cp structure.9 structure.short
 	b=$(median_size_of 9 "$BUILD_DIR/apps/stencil2d" --scaling weak --size 16 --iterations 100000)
 	diff structure.short structure.9
-	within 5 "$a" "$b"
+	within 10 "$a" "$b"
 }
 
 @test "stencil3d (periodic): the same trace structure from 27 to 64 ranks" {
