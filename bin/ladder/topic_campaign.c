@@ -59,6 +59,7 @@ const struct topic topic_workflow = {
 	"                          {campaign_dir}/extrap/p{target}/trace.h5\n"
 	"                          per target, on {target} ranks through the launcher, after extrap;\n"
 	"                          needs extrap listed above it, and is skipped when extrap is\n"
+	"                          skipped\n"
 	"                  proxy   ladder proxy {campaign_dir}/extrap/p{target}/trace.h5 -o {outdir}\n"
 	"                          --build   per target, after extrap (same needs as replay): a\n"
 	"                          C+MPI program that makes the extrapolated run's calls\n"
