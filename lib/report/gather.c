@@ -15,7 +15,8 @@
 
 #include "model/from_campaign.h"
 #include "report/accuracy.h"
-#include "report/models_h5.h"
+#include "report/settings.h"
+#include "store/campaign_h5.h"
 #include "report/report.h"
 #include "report/validation.h"
 #include "store/h5.h"
@@ -107,7 +108,7 @@ static bool read_campaign(struct report *r, const char *campaign, char *why, siz
 		r->application = xstrdup("");
 	struct campaign_model *rows;
 	size_t n;
-	if (!models_read(campaign, &rows, &n, &r->settings, &e)) {
+	if (!campaign_read_models(campaign, &rows, &n, &r->settings, &e)) {
 		snprintf(why, whylen, "%s", e.msg);
 		return false;
 	}
@@ -126,7 +127,7 @@ static bool read_campaign(struct report *r, const char *campaign, char *why, siz
 		m->measured = m->accuracy = NAN;
 		m->held = -1;
 	}
-	models_free(rows, n);
+	campaign_models_free(rows, n);
 	r->reduce = settings_value(r->settings, "reduce");
 	if (!r->reduce)
 		r->reduce = xstrdup("max");

@@ -358,7 +358,8 @@ static const struct h5_field model_fields[] = {
 	FIELD(struct campaign_model, prediction, F_F64), FIELD(struct campaign_model, lower, F_F64),
 	FIELD(struct campaign_model, upper, F_F64), FIELD(struct campaign_model, level, F_F64),
 	FIELD(struct campaign_model, wait_state, F_U8)};
-static const struct h5_table model_table = {"models", sizeof(struct campaign_model), model_fields, 17};
+static const struct h5_table model_table = {"models", sizeof(struct campaign_model), model_fields,
+					    sizeof model_fields / sizeof model_fields[0]};
 
 /* the new /models into the copy part of the campaign container; false (e filled) on any failure */
 static bool write_models_into(const char *part, const struct campaign_model *m, uint32_t n, const char *settings,
@@ -382,6 +383,40 @@ static bool write_models_into(const char *part, const struct campaign_model *m, 
 
 /* The models are written into a copy (CAMPAIGN.part) renamed over the campaign when complete:
  * a failed write (full disk) leaves the campaign as it was. */
+bool campaign_read_models(const char *campaign, struct campaign_model **models, size_t *n, char **settings,
+			  struct h5_err *e)
+{
+	*models = NULL;
+	*n = 0;
+	*settings = xstrdup("");
+	hid_t f = h5_open(campaign, false, e);
+	if (f < 0)
+		return false;
+	bool ok = true;
+	if (h5_exists(f, "/models")) {
+		hid_t g = H5Gopen2(f, "/models", H5P_DEFAULT);
+		char *s = g >= 0 ? h5_get_attr_str(g, "settings") : NULL;
+		if (s) {
+			free(*settings);
+			*settings = s;
+		}
+		if (g >= 0)
+			H5Gclose(g);
+	}
+	if (h5_exists(f, "/models/callpaths")) {
+		*models = h5_read_table(f, "/models/callpaths", &model_table, n, campaign, e);
+		ok = *models != NULL || *n == 0;
+	}
+	H5Fclose(f);
+	return ok;
+}
+
+void campaign_models_free(struct campaign_model *models, size_t n)
+{
+	if (models)
+		h5_free_table(&model_table, models, n);
+}
+
 bool campaign_write_models(const char *path, const struct campaign_model *m, uint32_t n, const char *settings,
 			   struct h5_err *e)
 {

@@ -52,6 +52,12 @@ struct campaign_model {
 	uint8_t wait_state;
 };
 
+/* The models (none when the campaign has no /models/callpaths yet: *n = 0, true) and the
+ * settings attribute of /models ("" when none); false with e set when the file cannot be read. */
+bool campaign_read_models(const char *campaign, struct campaign_model **models, size_t *n, char **settings,
+			  struct h5_err *e);
+void campaign_models_free(struct campaign_model *models, size_t n);
+
 /* Replace the campaign's models (/models/callpaths); settings says how they were made. */
 bool campaign_write_models(const char *path, const struct campaign_model *m, uint32_t n, const char *settings,
 			   struct h5_err *e);
