@@ -55,13 +55,12 @@ static void out_put(struct decode_out *o, const void *p, size_t n)
 static void out_printf(struct decode_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void out_printf(struct decode_out *o, const char *fmt, ...)
 {
-	char tmp[128];
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	buf_vprintf(&o->text, fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		out_put(o, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+	if (o->text.len >= (1u << 20))
+		out_flush(o);
 }
 
 /* The lines of one rank's signatures without streamed values, formatted on their first call:

@@ -30,18 +30,6 @@ static const char *symbolic_name(int64_t v)
 	}
 }
 
-static void put_fmt(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put_fmt(struct buf *b, const char *fmt, ...)
-{
-	char tmp[256];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		buf_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
 static void put_s(struct buf *b, const char *s) { buf_put(b, s, strlen(s)); }
 
 /* v in decimal as "%" PRId64 prints it (numbers are most of a line: no printf per value) */
@@ -176,7 +164,7 @@ static void put_any_source(struct buf *b, const int64_t *v, uint32_t me)
 		snprintf(actual, sizeof actual, "?");
 	else
 		snprintf(actual, sizeof actual, "%" PRId64, v[1] + (int64_t)me);
-	put_fmt(b, "ANY_SOURCE@%-*s", ACTUAL_SOURCE_WIDTH, actual);
+	buf_printf(b, "ANY_SOURCE@%-*s", ACTUAL_SOURCE_WIDTH, actual);
 }
 
 const char *event_string(const struct event_view *ev, int64_t id)
@@ -192,9 +180,9 @@ static void put_string(struct buf *b, const struct event_view *ev, int64_t id)
 {
 	const char *s = event_string(ev, id);
 	if (s)
-		put_fmt(b, "\"%s\"", s);
+		buf_printf(b, "\"%s\"", s);
 	else
-		put_fmt(b, "string#%" PRId64, id);
+		buf_printf(b, "string#%" PRId64, id);
 }
 
 enum param_kind param_kind_element(enum param_kind k)
@@ -220,7 +208,7 @@ static void put_array(struct buf *b, const struct event_view *ev, enum param_kin
 			put_s(b, ",");
 		const int64_t *e = v + 1 + i * param_kind_width(k);
 		if (k == PK_COORDS)
-			put_fmt(b, "%+" PRId64, e[0]);
+			buf_printf(b, "%+" PRId64, e[0]);
 		else
 			event_token(ev, param_kind_element(k), e, b);
 	}

@@ -3,6 +3,8 @@
  */
 #include "util/buf.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +26,27 @@ void buf_put(struct buf *b, const void *p, size_t n)
 	if (n)
 		memcpy(b->data + b->len, p, n);
 	b->len += n;
+}
+
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	if (n > 0) {
+		XGROW(b->data, b->cap, b->len + (size_t)n + 1);
+		vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, again);
+		b->len += (size_t)n;
+	}
+	va_end(again);
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
 }
 
 void buf_put_u8(struct buf *b, uint8_t v) { buf_put(b, &v, 1); }

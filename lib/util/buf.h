@@ -7,6 +7,7 @@
 #ifndef LADDER_UTIL_BUF_H
 #define LADDER_UTIL_BUF_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +21,9 @@ void buf_init(struct buf *b);
 void buf_free(struct buf *b);
 void buf_reset(struct buf *b);
 void buf_put(struct buf *b, const void *p, size_t n);
+/* formatted text appended (no terminating NUL counted in len) */
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 void buf_put_u8(struct buf *b, uint8_t v);
 void buf_put_uv(struct buf *b, uint64_t v);     /* unsigned varint */
 void buf_put_sv(struct buf *b, int64_t v);      /* zigzag varint */
