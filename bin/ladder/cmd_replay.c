@@ -85,7 +85,21 @@ static bool scale_ok(const char *name, const char *text)
 	return true;
 }
 
-static int run_replay(int argc, char **argv)
+struct replay_request {
+	const char *launcher, *trace, *path;
+	struct argv_buf pass;       /* the replayer's own options, passed on */
+};
+
+static void argv_free(struct argv_buf *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free(b->v[i]);
+	free(b->v);
+	memset(b, 0, sizeof *b);
+}
+
+/* -1 when the options are fine, else the exit status */
+static int parse_replay_args(int argc, char **argv, struct replay_request *q)
 {
 	static const struct option opts[] = {
 		{"launcher", required_argument, NULL, 'L'}, {"trace", required_argument, NULL, 'o'},
@@ -95,24 +109,22 @@ static int run_replay(int argc, char **argv)
 		{"from", required_argument, NULL, 1}, {"to", required_argument, NULL, 1},
 		{"json", required_argument, NULL, 1}, {"quiet", no_argument, NULL, 0},
 		{"help", no_argument, NULL, 'h'}, {0}};
-	const char *launcher = "mpirun --oversubscribe", *trace = NULL;
-	struct argv_buf pass = {0};
 	int c, idx;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
 		if (c == 'L') {
-			launcher = optarg;
+			q->launcher = optarg;
 		} else if (c == 'o') {
-			trace = optarg;
-		} else if (c == 0 || c == 1) {   /* the replayer's own options, passed on */
+			q->trace = optarg;
+		} else if (c == 0 || c == 1) {
 			const char *name = opts[idx].name;
 			if ((!strcmp(name, "compute-scale") || !strcmp(name, "message-scale")) && !scale_ok(name, optarg))
 				return EXIT_USAGE;
 			char *o = xasprintf("--%s", name);
-			push(&pass, o);
+			push(&q->pass, o);
 			free(o);
 			if (c == 1)
-				push(&pass, optarg);
+				push(&q->pass, optarg);
 		} else if (c == 'h') {
 			return cmd_print_help("replay");
 		} else {
@@ -122,63 +134,90 @@ static int run_replay(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_usage_error("replay", "needs exactly one run container");
-	const char *path = argv[optind];
+	q->path = argv[optind];
+	return -1;
+}
+
+/* the outputs (--json, --trace) may replace neither a device nor the input */
+static bool outputs_allowed(const struct replay_request *q, char *const *inputs)
+{
 	char why[400];
-	for (size_t i = 0; i + 1 < pass.n; i++)
-		if (!strcmp(pass.v[i], "--json") && !output_not_input(pass.v[i + 1], argv + optind, 1, why, sizeof why)) {
+	for (size_t i = 0; i + 1 < q->pass.n; i++)
+		if (!strcmp(q->pass.v[i], "--json") && !output_not_input(q->pass.v[i + 1], inputs, 1, why, sizeof why)) {
 			log_error("%s", why);
-			return EXIT_FAIL;
+			return false;
 		}
-	if (trace && (!output_replaceable(trace, why, sizeof why) ||
-		      !output_not_input(trace, argv + optind, 1, why, sizeof why))) {
+	if (q->trace && (!output_replaceable(q->trace, why, sizeof why) ||
+			 !output_not_input(q->trace, inputs, 1, why, sizeof why))) {
 		log_error("%s", why);
-		return EXIT_FAIL;
+		return false;
 	}
+	return true;
+}
+
+/* the run's rank count, 0 when it cannot be read or replayed (said) */
+static uint32_t replayable_ranks(const char *path)
+{
 	struct run r;
 	struct h5_err e;
 	if (!store_read_run(path, &r, &e)) {
 		log_error("%s", e.msg);
-		return EXIT_FAIL;
+		return 0;
 	}
-	uint32_t nranks = r.nranks;
-	bool replayable = run_replayable(&r, why, sizeof why);
+	char why[400];
+	uint32_t nranks = run_replayable(&r, why, sizeof why) ? r.nranks : 0;
 	run_free(&r);
-	if (!replayable) {
+	if (!nranks)
 		log_error("%s: %s", path, why);
-		return EXIT_FAIL;
-	}
-	struct argv_buf a = {0};
-	if (trace) {
+	return nranks;
+}
+
+/* [ladder trace -o OUT --] LAUNCHER ladder-replay OPTIONS RUN; -1 when it is complete, else the
+ * exit status */
+static int replay_command(const struct replay_request *q, uint32_t nranks, struct argv_buf *a)
+{
+	if (q->trace) {
 		char *self = xasprintf("%s/ladder", cmd_self_dir());
-		push(&a, self);
-		push(&a, "trace");
-		push(&a, "-o");
-		push(&a, trace);
-		push(&a, "--");
+		push(a, self);
+		push(a, "trace");
+		push(a, "-o");
+		push(a, q->trace);
+		push(a, "--");
 		free(self);
 	}
-	if (!push_launcher(&a, launcher, nranks))
+	if (!push_launcher(a, q->launcher, nranks))
 		return cmd_usage_error("replay", "--launcher is empty");
 	char *replayer = xasprintf("%s/ladder-replay", cmd_self_dir());
 	if (access(replayer, X_OK)) {
 		log_error("%s: the replayer is missing (%s); build ladder with 'make'", replayer, strerror(errno));
+		free(replayer);
 		return EXIT_FAIL;
 	}
-	push(&a, replayer);
+	push(a, replayer);
 	free(replayer);
-	for (size_t i = 0; i < pass.n; i++)
-		push(&a, pass.v[i]);
-	push(&a, path);
-	if (log_debug_enabled())
-		for (size_t i = 0; i < a.n; i++)
+	for (size_t i = 0; i < q->pass.n; i++)
+		push(a, q->pass.v[i]);
+	push(a, q->path);
+	return -1;
+}
+
+static int run_replay(int argc, char **argv)
+{
+	struct replay_request q = {"mpirun --oversubscribe", NULL, NULL, {0}};
+	struct argv_buf a = {0};
+	int rc = parse_replay_args(argc, argv, &q);
+	uint32_t nranks = 0;
+	if (rc < 0 && (!outputs_allowed(&q, argv + optind) || !(nranks = replayable_ranks(q.path))))
+		rc = EXIT_FAIL;
+	if (rc < 0)
+		rc = replay_command(&q, nranks, &a);
+	if (rc < 0) {
+		for (size_t i = 0; log_debug_enabled() && i < a.n; i++)
 			log_debug("argv[%zu] = %s", i, a.v[i]);
-	int rc = run_and_wait(a.v);
-	for (size_t i = 0; i < a.n; i++)
-		free(a.v[i]);
-	for (size_t i = 0; i < pass.n; i++)
-		free(pass.v[i]);
-	free(a.v);
-	free(pass.v);
+		rc = run_and_wait(a.v);
+	}
+	argv_free(&a);
+	argv_free(&q.pass);
 	return rc;
 }
 
