@@ -90,67 +90,91 @@ static bool write_atomically(const char *path, const struct run *r)
 	return ok;
 }
 
-static int run_extrap(int argc, char **argv)
+/* -1 when the options are fine, else the exit status */
+static int parse_extrap_args(int argc, char **argv, struct extrap_options *o, const char **output)
 {
 	static const struct option opts[] = {{"target", required_argument, NULL, 't'},
 					     {"output", required_argument, NULL, 'o'},
 					     {"profile-limit", required_argument, NULL, 'p'},
 					     {"lossy", no_argument, NULL, 'l'},
 					     {"help", no_argument, NULL, 'h'}, {0}};
-	struct extrap_options o = {.profile_limit = 65536};
-	struct extrap_notes notes;
-	const char *output = NULL;
 	int c, rc;
+	long v;
 	while ((c = cmd_getopt(argc, argv, "t:o:p:h", opts, "extrap")) != -1) {
 		if (c == 't') {
-			if ((rc = parse_target(optarg, &o)) != EXIT_OK)
+			if ((rc = parse_target(optarg, o)) != EXIT_OK)
 				return rc;
-		} else if (c == 'o')
-			output = optarg;
-		else if (c == 'l')
-			o.lossy = true;
-		else if (c == 'p') {
-			long v;
+		} else if (c == 'o') {
+			*output = optarg;
+		} else if (c == 'l') {
+			o->lossy = true;
+		} else if (c == 'p') {
 			if (!cmd_parse_long("extrap", "--profile-limit", optarg, 0, 1L << 31, &v))
 				return EXIT_USAGE;
-			o.profile_limit = v;
-		}
-		else
+			o->profile_limit = v;
+		} else {
 			return EXIT_USAGE;
+		}
 	}
 	if (optind != argc - 1)
 		return cmd_usage_error("extrap", "needs one campaign container");
-	if (!o.target)
+	if (!o->target)
 		return cmd_usage_error("extrap", "needs --target P (a rank count, or a grid like 32x32)");
+	return -1;
+}
+
+static void print_result(const char *campaign, const char *output, const struct run *out,
+			 const struct extrap_notes *notes)
+{
+	printf("extrapolated %s to %u ranks: %s (%u groups, %u signatures)\n", campaign, out->nranks, output,
+	       out->ngroups, out->nsigs);
+	if (notes->replaced)
+		printf("lossy: %llu rank%s of the rungs behaved unlike most of their grid position and were left "
+		       "out of the laws\n", (unsigned long long)notes->replaced, notes->replaced == 1 ? "" : "s");
+	if (notes->dropped)
+		printf("lossy: dropped %llu of %llu calls (%.4f%%); first: %s\n", (unsigned long long)notes->dropped,
+		       (unsigned long long)notes->calls, 100.0 * (double)notes->dropped / (double)notes->calls,
+		       notes->lossy);
+	if (notes->text[0])
+		printf("note: %s\n", notes->text);
+}
+
+/* the synthetic run written and recorded in the campaign */
+static bool store_result(const char *campaign, const char *output, const struct run *out,
+			 const struct extrap_notes *notes)
+{
+	struct h5_err e;
+	const char *grid = run_attr(out, "grid");
+	if (!write_atomically(output, out))
+		return false;
+	if (!campaign_write_extrap(campaign, out->nranks, output, grid ? grid : "", notes->text, &e)) {
+		log_error("%s", e.msg);
+		return false;
+	}
+	return true;
+}
+
+static int run_extrap(int argc, char **argv)
+{
+	struct extrap_options o = {.profile_limit = 65536};
+	const char *output = NULL;
+	int rc = parse_extrap_args(argc, argv, &o, &output);
+	if (rc >= 0)
+		return rc;
+	const char *campaign = argv[optind];
 	char *deflt = xasprintf("extrap-p%lld.h5", (long long)o.target);
 	output = output ? output : deflt;
 	struct run **rungs = NULL, out;
+	struct extrap_notes notes;
 	size_t n = 0;
 	char why[1024];
 	rc = EXIT_FAIL;
-	if (read_ladder(argv[optind], &rungs, &n)) {
-		if (!extrap_build(rungs, n, &o, &out, &notes, why, sizeof why))
-			log_error("%s: cannot extrapolate to %lld ranks: %s", argv[optind], (long long)o.target, why);
-		else {
-			struct h5_err e;
-			const char *grid = run_attr(&out, "grid");
-			if (!write_atomically(output, &out))
-				;
-			else if (!campaign_write_extrap(argv[optind], out.nranks, output, grid ? grid : "", notes.text, &e))
-				log_error("%s", e.msg);
-			else {
-				printf("extrapolated %s to %lld ranks: %s (%u groups, %u signatures)\n", argv[optind],
-				       (long long)o.target, output, out.ngroups, out.nsigs);
-				if (notes.replaced)
-					printf("lossy: %llu rank%s of the rungs behaved unlike most of their grid position "
-					       "and were left out of the laws\n",
-					       (unsigned long long)notes.replaced, notes.replaced == 1 ? "" : "s");
-				if (notes.dropped)
-					printf("lossy: dropped %llu of %llu calls (%.4f%%); first: %s\n",
-					       (unsigned long long)notes.dropped, (unsigned long long)notes.calls,
-					       100.0 * (double)notes.dropped / (double)notes.calls, notes.lossy);
-				if (notes.text[0])
-					printf("note: %s\n", notes.text);
+	if (read_ladder(campaign, &rungs, &n)) {
+		if (!extrap_build(rungs, n, &o, &out, &notes, why, sizeof why)) {
+			log_error("%s: cannot extrapolate to %lld ranks: %s", campaign, (long long)o.target, why);
+		} else {
+			if (store_result(campaign, output, &out, &notes)) {
+				print_result(campaign, output, &out, &notes);
 				rc = EXIT_OK;
 			}
 			run_free(&out);
@@ -170,15 +194,18 @@ const struct command command_extrap = {
 	"loop trip counts. The result is an ordinary run container marked synthetic, which decode,\n"
 	"compare, replay and inspect accept unchanged; its size does not depend on P.\n"
 	"\n"
-	"How: every rung's process grid is taken from its MPI_Cart_create. Ranks are put in position\n"
+	"How: every rung's process grid is taken from its MPI_Cart_create, or found from the point-to-\n"
+	"point peers for codes that compute neighbours by hand. Ranks are put in position\n"
 	"classes (low boundary, interior, high boundary in each dimension); each class's call sequence\n"
 	"is aligned across the rungs where it exists (same grammar shape, same functions at the same call\n"
 	"sites) and every value that differs across rungs - relative peers, counts, sizes, repetition\n"
 	"counts - is solved as an exact integer law in the grid's dimension sizes d0, d1, ... and P\n"
 	"(terms 1, d_k, P, 1/d_k, 1/P; least squares, accepted only when every rung is reproduced and at\n"
-	"least one rung is left over to check it). Timing is that of the largest rung.\n"
+	"least one rung is left over to check it). Timing: where a class was seen at 4 rungs or more,\n"
+	"durations and gaps are scaled to lib/model's PMNF prediction at P (the 95% interval summed into\n"
+	"the labels timing_modeled_lo_s/_hi_s); otherwise they are the largest rung's.\n"
 	"\n"
-	"Refused, with the class, call and parameter named: runs without a Cartesian grid, ranks of one\n"
+	"Refused, with the class, call and parameter named: runs without a grid, ranks of one\n"
 	"grid position that behave differently (not SPMD, e.g. master-worker), a class seen at fewer than\n"
 	"two rungs (the rank counts to add are named), values with no law or two laws that disagree at\n"
 	"the target (give the grid with --target AxB, or add rungs), data-dependent (streamed) values.\n"
