@@ -13,7 +13,8 @@
  *     model_results_free(res);
  *
  * How: series.c (aggregate, check the noise, select, refit, predict), search.h (the hypothesis
- * search and its refinement rule), interval.h and average.h (the prediction interval).
+ * search and its refinement rule), posterior.h (which hypothesis is selected), interval.h and
+ * average.h (the prediction interval).
  *
  * The results are plain data (no pointers into the experiment except res->e) so a store layer
  * can persist them.

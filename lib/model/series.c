@@ -2,8 +2,9 @@
  * series — modeling one (call path, metric) of an experiment. See series.h.
  *
  * The terms are selected with the values of aggregate_for_selection (the mean of the
- * repetitions when the pooled noise makes it more precise than the median), then refitted to
- * the per-point values the user asked for (the median by default), which the model, its quality
+ * repetitions when the pooled noise makes it more precise than the median), by the
+ * posterior over the hypotheses the search screened (posterior.h), then refitted to the
+ * per-point values the user asked for (the median by default), which the model, its quality
  * figures and its prediction describe.
  */
 #include "model/series.h"
@@ -18,6 +19,7 @@
 #include "model/average.h"
 #include "model/interval.h"
 #include "model/multiparam.h"
+#include "model/posterior.h"
 #include "model/problem.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
@@ -258,19 +260,19 @@ static struct hypothesis refit_to_values(const struct fit_problem *fp, const str
 	return h;
 }
 
-/* the hull of the bootstrap interval and the model-averaged one; without repetitions the noise
- * is estimated from the residuals of the selected hypothesis */
+/* the hull of the bootstrap interval and the model-averaged one; without repetitions (or with
+ * identical ones) each hypothesis estimates the noise from its own residuals */
 static void widen_by_averaging(const struct fit_problem *fsel, const struct search_result *r, double value_var,
 			       double level, struct model_prediction *pred)
 {
-	double noise_var = fsel->noise_var;
+	struct posterior_noise z = {.s2 = fsel->noise_var, .dof = fsel->noise_dof, .n = fsel->n};
 	size_t m = r->best.nterms + (r->best.constant ? 1 : 0);
 	if (!(fsel->noise_dof > 0) && fsel->n > m) {
-		noise_var = r->best.rss / (double)(fsel->n - m);
-		value_var = noise_var;
+		z.s2 = value_var = r->best.rss / (double)(fsel->n - m);
+		z.dof = 0;
 	}
 	struct average_spec as = {
-		.h = r->record, .n = r->nrecords, .ncand = (unsigned)fsel->ncand, .noise_var = noise_var,
+		.h = r->record, .n = r->nrecords, .ncand = (unsigned)fsel->ncand, .noise = z,
 		.future_var = value_var, .level = level,
 	};
 	double lo, hi;
@@ -323,6 +325,8 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		problem_free(&pr);
 		return;
 	}
+	if (!o->basic)
+		posterior_select(&fsel, &r, ctx->w);
 	struct hypothesis best = refit_to_values(&pr.fp, &r.best, sel == o->aggregate, ctx->w);
 	drop_dust_constant(&pr.fp, &best, ctx->w);
 	out->hypotheses = r.tried;
