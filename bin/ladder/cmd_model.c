@@ -52,7 +52,8 @@ static const char help[] =
 	"                          joined with ';' (without -e: 'default;strong', the paper's terms and\n"
 	"                          1/p, log p / p, ... for strong scaling). See 'exponents' below.\n"
 	"      --cv loo|k=K        cross-validation: leave-one-out (default) or K-fold\n"
-	"  -a, --aggregate A       per-point value from the repetitions: median (default), mean, min, max\n"
+	"  -a, --aggregate A       per-point value from the repetitions: median (default), mean, min, max,\n"
+	"                          midrange\n"
 	"      --level L           prediction interval level (default 0.95)\n"
 	"      --bootstrap B       bootstrap replicates for the interval (default 200; 0: no interval)\n"
 	"      --seed S            seed of the bootstrap (default fixed, so runs repeat exactly)\n"
@@ -84,9 +85,9 @@ static const char help[] =
 	"data: how well it fits, against the noise the repetitions measured (with their degrees of\n"
 	"freedom, so a misfit all hypotheses share does not drive the choice to the most terms), how\n"
 	"much of a prior over term sizes its terms needed, and a term that subtracts from the metric\n"
-	"taken as 7x less likely than one that adds to it. Terms are chosen with the mean of the\n"
-	"repetitions when their noise makes it more precise than the median, then fitted to the\n"
-	"per-point values. The interval covers a bootstrap over the repetitions that re-selects\n"
+	"taken as 7x less likely than one that adds to it. Terms are chosen with the most precise of\n"
+	"the median, the mean and the midrange of the repetitions (by the noise measured), then fitted\n"
+	"to the per-point values. The interval covers a bootstrap over the repetitions that re-selects\n"
 	"the model each time and the average over all hypotheses searched, weighted by their\n"
 	"probability, each with its own estimate of the noise. Hypotheses whose terms cancel each other\n"
 	"(parts more than 4x the value they add up to, in the data or at the target) or that are not\n"
@@ -436,7 +437,7 @@ static int parse_options(int argc, char **argv, struct model_cli *cli)
 			break;
 		case 'a':
 			if (!model_aggregate_parse(optarg, &cli->o.aggregate))
-				return cmd_usage_error(NAME, "--aggregate expects median, mean, min or max, got '%s'", optarg);
+				return cmd_usage_error(NAME, "--aggregate expects median, mean, min, max or midrange, got '%s'", optarg);
 			break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))

@@ -1,8 +1,8 @@
 /*
  * series — modeling one (call path, metric) of an experiment. See series.h.
  *
- * The terms are selected with the values of aggregate_for_selection (the mean of the
- * repetitions when the pooled noise makes it more precise than the median), by the
+ * The terms are selected with the values of aggregate_for_selection (the mean or the midrange
+ * of the repetitions when the pooled noise makes it more precise than the median), by the
  * posterior over the hypotheses the search screened (posterior.h), then refitted to the
  * per-point values the user asked for (the median by default), which the model, its quality
  * figures and its prediction describe.
@@ -219,6 +219,7 @@ static double sorted_aggregate(const struct series_context *ctx, size_t i, enum 
 	case MODEL_AGG_MEAN: return gsl_stats_mean(v, 1, r);
 	case MODEL_AGG_MIN: return v[0];
 	case MODEL_AGG_MAX: return v[r - 1];
+	case MODEL_AGG_MIDRANGE: return 0.5 * (v[0] + v[r - 1]);
 	default: return gsl_stats_median_from_sorted_data(v, 1, r);
 	}
 }
