@@ -410,6 +410,20 @@ static void fit_series_or_without_zeros(struct series_context *ctx, size_t cp, s
 	snprintf(out->note, sizeof out->note, "zero below %s = %g, modeled from there on", ctx->e->params[0], from);
 }
 
+/* does the interval pin the prediction down to within MODEL_SUPPORT_SPAN; a note when not */
+static void judge_support(struct model_result *out)
+{
+	struct model_prediction *p = &out->prediction;
+	p->supported = p->has_interval && p->hi <= MODEL_SUPPORT_SPAN * p->lo;
+	if (out->status != MODEL_OK || !p->has_interval || p->supported)
+		return;
+	if (p->lo > 0)
+		model_note(out, "the ladder does not support this prediction: its %.0f%% interval spans %.0fx", 100 * p->level,
+			   p->hi / p->lo);
+	else
+		model_note(out, "the ladder does not support this prediction: its %.0f%% interval reaches 0", 100 * p->level);
+}
+
 void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_result *out)
 {
 	const struct experiment *e = ctx->e;
@@ -434,7 +448,7 @@ void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_
 		out->status = MODEL_OK;
 		set_constant(out, (unsigned)e->nparams, 0);
 		out->quality = (struct model_quality){.npoints = n, .ar2 = 1};
-		out->prediction = (struct model_prediction){.has_interval = true, .level = ctx->o->level};
+		out->prediction = (struct model_prediction){.has_interval = true, .level = ctx->o->level, .supported = true};
 		return;
 	}
 	noise_assess(ctx->reps, ctx->nreps, ctx->y, n, ctx->o->noise_limit, &out->noise);
@@ -443,4 +457,5 @@ void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_
 		return;
 	}
 	fit_series_or_without_zeros(ctx, cp, m, n, out);
+	judge_support(out);
 }

@@ -24,7 +24,9 @@
  * correlation (Spearman) between predicted and true values at 64x, which is what a ranking of
  * kernels needs, how often the prediction interval holds the truth, and how many of the
  * predictions off by more than 10x had an interval that missed the truth (silent: nothing told
- * the user); then the CPU time of the modeling, default options against --basic in the same run.
+ * the user), and how many predictions at 64x the ladder supports (their interval within
+ * MODEL_SUPPORT_SPAN; the others say so in their note), with the goals' figures over those; then
+ * the CPU time of the modeling, default options against --basic in the same run.
  * ACCURACY_WORST=N lists the N worst predictions of the default options; ACCURACY_SET=1 or 2 runs
  * one set only.
  *
@@ -59,7 +61,7 @@ static const char *const mode_names[MODES] = {"default", "--basic", "true"};
 /* one modeled series: its truth, what was predicted, at 16x and 64x */
 struct outcome {
 	double truth[2], pred[2];
-	bool has_interval[2], covered[2];
+	bool has_interval[2], covered[2], supported[2];
 	double width[2];            /* (hi - lo) / truth */
 	bool leading, has_function, in_space;
 	char model[160], want[160];
@@ -195,6 +197,7 @@ static void record_outcome(struct outcome *o, int f, const struct truth *t, cons
 	o->covered[f] = o->has_interval[f] && r->prediction.lo * (1 - 1e-9) <= o->truth[f] &&
 			o->truth[f] <= r->prediction.hi * (1 + 1e-9);
 	o->width[f] = o->has_interval[f] ? (r->prediction.hi - r->prediction.lo) / o->truth[f] : NAN;
+	o->supported[f] = o->has_function && r->prediction.supported;
 	if (f == 1) {
 		static const char *const names[] = {"p", "n"};
 		o->leading = r->status == MODEL_OK && pmnf_same_leading(&r->fn, &t->f);
@@ -281,7 +284,7 @@ static double error_factor(const struct outcome *o, int f)
 }
 
 struct figures {
-	size_t n, in_space, leading, beyond10, silent, intervals, covered[2];
+	size_t n, in_space, leading, beyond10, silent, intervals, covered[2], supported;
 	double med[2], p90[2], maxfactor, spearman, width64;
 };
 
@@ -296,8 +299,9 @@ static bool beyond10(const struct outcome *o, bool *silent)
 }
 
 /* the outcomes at one noise level (all: noise < 0), of one family (all: family < 0) and one
- * ladder length (all: 0) */
-static struct figures figures_of(const struct tally *t, double noise, int family, size_t rungs)
+ * ladder length (all: 0); supported_only: of the predictions the modeler says the ladder
+ * supports, at 64x */
+static struct figures figures_of(const struct tally *t, double noise, int family, size_t rungs, bool supported_only)
 {
 	struct figures g = {0};
 	double *err[2] = {malloc((t->n + 1) * sizeof(double)), malloc((t->n + 1) * sizeof(double))};
@@ -305,8 +309,10 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 	double *work = malloc(2 * (t->n + 1) * sizeof(double));
 	for (size_t k = 0; k < t->n; k++) {
 		const struct outcome *o = &t->o[k];
-		if ((noise >= 0 && o->noise != noise) || (family >= 0 && o->family != family) || (rungs && o->rungs != rungs))
+		if ((noise >= 0 && o->noise != noise) || (family >= 0 && o->family != family) || (rungs && o->rungs != rungs) ||
+		    (supported_only && !o->supported[1]))
 			continue;
+		g.supported += o->supported[1];
 		for (int f = 0; f < 2; f++)
 			err[f][g.n] = rel_error(o, f);
 		pred[g.n] = isfinite(o->pred[1]) ? o->pred[1] : 0;
@@ -357,8 +363,9 @@ static void print_row(const char *label, enum mode mode, const struct figures *g
 	}
 	printf(" %8.3f", g->spearman);
 	if (mode == M_DEFAULT)   /* --basic gives no interval */
-		printf(" %7.1f%% %7.1f%% %8.3g %6zu", 100.0 * (double)g->covered[0] / (double)g->intervals,
-		       100.0 * (double)g->covered[1] / (double)g->intervals, g->width64, g->silent);
+		printf(" %7.1f%% %7.1f%% %8.3g %6zu %8.1f%%", 100.0 * (double)g->covered[0] / (double)g->intervals,
+		       100.0 * (double)g->covered[1] / (double)g->intervals, g->width64, g->silent,
+		       100.0 * (double)g->supported / (double)g->n);
 	printf("\n");
 }
 
@@ -367,7 +374,7 @@ static void print_rows(const char *heading, const char *label, struct tally *t, 
 {
 	struct figures g[MODES];
 	for (int m = 0; m < MODES; m++)
-		g[m] = figures_of(&t[m], noise, family, rungs);
+		g[m] = figures_of(&t[m], noise, family, rungs, false);
 	if (!g[M_DEFAULT].n)
 		return;
 	if (heading)
@@ -411,9 +418,9 @@ static void print_set(const struct set *s, struct tally *t)
 	       "holds the truth at 16x and 64x, its median width / truth at 64x, and the predictions off by more than\n"
 	       "10x whose interval misses the truth; 'true' fits the truth's own terms: the error the noise leaves)\n",
 	       s->name, t[M_DEFAULT].n);
-	printf("%-6s %-8s %5s %8s %8s %8s %8s %8s %10s %6s %8s %8s %8s %8s %6s\n", "noise", "modeler", "n", "leading",
+	printf("%-6s %-8s %5s %8s %8s %8s %8s %8s %10s %6s %8s %8s %8s %8s %6s %9s\n", "noise", "modeler", "n", "leading",
 	       "med@16x", "p90@16x", "med@64x", "p90@64x", "max factor", ">10x", "rank r", "cov@16x", "cov@64x", "width64",
-	       "silent");
+	       "silent", "supported");
 	for (int k = 0; k <= NOISES; k++) {
 		char label[16];
 		snprintf(label, sizeof label, k < NOISES ? "%.0f%%" : "all", 100 * (k < NOISES ? noise_levels[k] : 0));
@@ -425,12 +432,15 @@ static void print_set(const struct set *s, struct tally *t)
 	printf("by ladder, all noise levels (two parameters: 5 x 5 rungs):\n");
 	print_rows("5 rungs", "all", t, -1, -1, 5);
 	print_rows("7 rungs", "all", t, -1, -1, 7);
-	struct figures all = figures_of(&t[M_DEFAULT], -1, -1, 0);
+	struct figures all = figures_of(&t[M_DEFAULT], -1, -1, 0, false), sup = figures_of(&t[M_DEFAULT], -1, -1, 0, true);
 	double lead = leading_rate(&all);
 	printf("goals with default options: leading term >= 80%% (%.1f%%: %s), p90 error at 64x <= 0.5 (%.3g: %s), "
 	       "no prediction off by more than 10x (%zu: %s)\n",
 	       lead, lead >= 80 ? "met" : "NOT met", all.p90[1], all.p90[1] <= 0.5 ? "met" : "NOT met", all.beyond10,
 	       all.beyond10 ? "NOT met" : "met");
+	printf("of the %zu predictions at 64x the ladder supports (interval within %gx; the others say it in their note):\n"
+	       "  leading term %.1f%%, p90 error at 64x %.3g, off by more than 10x (at 16x or 64x): %zu\n",
+	       sup.n, MODEL_SUPPORT_SPAN, leading_rate(&sup), sup.p90[1], sup.beyond10);
 	printf("modeling time (CPU, both targets): default %.3f s, --basic %.3f s: default costs %.1fx --basic\n",
 	       t[M_DEFAULT].seconds, t[M_BASIC].seconds, t[M_DEFAULT].seconds / t[M_BASIC].seconds);
 	const char *w = getenv("ACCURACY_WORST");
