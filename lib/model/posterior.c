@@ -11,7 +11,7 @@
 
 #include "util/xalloc.h"
 
-/* valid fits the selection tries, in its order, before it leaves the search's choice alone */
+/* the most probable hypotheses the selection fits, in turn, before it leaves the search's choice alone */
 #define TRIES 8
 
 static double log_binomial(unsigned n, unsigned k)
