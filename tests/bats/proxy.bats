@@ -41,7 +41,7 @@ proxy_fixed_point() {
 	timeout "$T" "$LADDER" --quiet trace -o "$d/trace.h5" -- mpirun --oversubscribe -np "$P" "$d/proxy" > "$d/run.out" 2>&1 ||
 		{ cat "$d/run.out" >&2; return 1; }
 	grep -q '^proxy time: [0-9.]* s$' "$d/run.out"
-	run "$LADDER" compare "$a" "$d/trace.h5"
+	run "$LADDER" compare --strict "$a" "$d/trace.h5"
 	[ "$status" -eq 0 ] || { echo "$app at $P: $output" >&2; return 1; }
 }
 
