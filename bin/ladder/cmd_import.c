@@ -81,6 +81,7 @@ static int run_import(int argc, char **argv)
 		run_free(&r);
 		return EXIT_FAIL;
 	}
+	run_pack_streams(&r);   /* a raw trace of version 1 holds every rank's values literally */
 	char *part = xasprintf("%s.part", out);
 	struct h5_err e;
 	ok = store_write_run(part, &r, &e);

@@ -48,17 +48,16 @@ static void human_size(double bytes, char *out, size_t n)
 static bool print_run_json(const char *path, const struct run *r, off_t size, const struct fn_count *fc,
 			   uint32_t nf)
 {
-	uint64_t rules, syms, streamed = 0;
+	uint64_t rules, syms;
 	run_grammar_size(r, &rules, &syms);
-	for (uint32_t i = 0; i < r->nstreams; i++)
-		streamed += r->streams[i].nvals;
-	json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:b, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:i, s:I, s:I, s:I, s:I}",
+	json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:b, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:i, s:I, s:I, s:I, s:i, s:I, s:I}",
 			      "file", path, "kind", "run", "bytes", (json_int_t)size, "ranks", (int)r->nranks,
 			      "synthetic", r->synthetic, "command", r->command, "host", r->host,
 			      "slurm_job_id", r->slurm_job_id, "created", r->created, "tool_version",
 			      r->tool_version, "tracer_options", r->options, "signatures", (int)r->nsigs,
 			      "groups", (int)r->ngroups, "rules", (json_int_t)rules, "symbols", (json_int_t)syms,
-			      "streamed_values", (json_int_t)streamed, "calls", (json_int_t)run_total_calls(r));
+			      "streamed_values", (json_int_t)run_streamed_values(r), "streams", (int)r->nstreams,
+			      "stored_values", (json_int_t)run_stored_cells(r), "calls", (json_int_t)run_total_calls(r));
 	if (!o) {
 		log_error("%s: cannot print the summary as JSON (a text attribute is not UTF-8)", path);
 		return false;
@@ -96,19 +95,17 @@ static void print_groups(const struct run *r)
 		printf("  ... %u more groups\n", r->ngroups - 50);
 }
 
-static void print_run_text(const char *path, const struct run *r, off_t size, const struct fn_count *fc,
-			   uint32_t nf)
+static void print_run_text(const char *path, const struct store_identity *id, const struct run *r, off_t size,
+			   const struct fn_count *fc, uint32_t nf)
 {
-	uint64_t rules, syms, streamed = 0;
+	uint64_t rules, syms;
 	run_grammar_size(r, &rules, &syms);
-	for (uint32_t i = 0; i < r->nstreams; i++)
-		streamed += r->streams[i].nvals;
 	double calls = run_total_calls(r);
 	char hs[32];
 	human_size((double)size, hs, sizeof hs);
 	printf("file        %s (%s)\n", path, hs);
-	printf("kind        run (%s %d.%d)%s, written by ladder %s at %s\n", RUN_SCHEMA, RUN_SCHEMA_MAJOR,
-	       RUN_SCHEMA_MINOR, r->synthetic ? ", synthetic" : "", r->tool_version, r->created);
+	printf("kind        run (%s %d.%d)%s, written by ladder %s at %s\n", RUN_SCHEMA, id->major, id->minor,
+	       r->synthetic ? ", synthetic" : "", r->tool_version, r->created);
 	printf("command     %s\n", r->command);
 	printf("host        %s%s%s\n", r->host, r->slurm_job_id[0] ? ", slurm job " : "", r->slurm_job_id);
 	printf("ranks       %u\n", r->nranks);
@@ -122,8 +119,10 @@ static void print_run_text(const char *path, const struct run *r, off_t size, co
 	}
 	printf("calls       %.0f (%.1f per rank), %.2f bytes of container per call\n", calls,
 	       calls / r->nranks, calls > 0 ? (double)size / calls : 0);
-	printf("trace       %u signatures, %u groups, %" PRIu64 " rules with %" PRIu64
-	       " symbols, %" PRIu64 " streamed values\n", r->nsigs, r->ngroups, rules, syms, streamed);
+	printf("trace       %u signatures, %u groups, %" PRIu64 " rules with %" PRIu64 " symbols\n", r->nsigs,
+	       r->ngroups, rules, syms);
+	printf("streams     %" PRIu64 " streamed values, stored as %u streams of %" PRIu64 " values\n",
+	       run_streamed_values(r), r->nstreams, run_stored_cells(r));
 	print_groups(r);
 	printf("\n%-28s %12s %14s %14s\n", "function", "calls", "bytes sent", "bytes received");
 	for (uint32_t i = 0; i < nf; i++)
@@ -131,7 +130,7 @@ static void print_run_text(const char *path, const struct run *r, off_t size, co
 }
 
 /* false when the summary cannot be printed */
-static bool print_run(const char *path, const struct run *r, off_t size, bool json)
+static bool print_run(const char *path, const struct store_identity *id, const struct run *r, off_t size, bool json)
 {
 	struct fn_count *fc;
 	uint32_t nf = run_function_counts(r, -1, &fc);
@@ -139,7 +138,7 @@ static bool print_run(const char *path, const struct run *r, off_t size, bool js
 	if (json)
 		ok = print_run_json(path, r, size, fc, nf);
 	else
-		print_run_text(path, r, size, fc, nf);
+		print_run_text(path, id, r, size, fc, nf);
 	free(fc);
 	return ok;
 }
@@ -231,7 +230,7 @@ static int run_inspect(int argc, char **argv)
 	if (counts)
 		print_counts(&r);
 	else
-		ok = print_run(path, &r, st.st_size, json);
+		ok = print_run(path, &id, &r, st.st_size, json);
 	run_free(&r);
 	return ok ? EXIT_OK : EXIT_FAIL;
 }
@@ -241,8 +240,8 @@ const struct command command_inspect = {
 	"usage: ladder inspect [--json] [--counts] FILE\n"
 	"\n"
 	"Summarize a run or campaign container: schema and version, who wrote it when, rank count,\n"
-	"calls, signatures, groups (with their ranks), grammar size, calls and bytes per MPI function,\n"
-	"and the container's size per call.\n"
+	"calls, signatures, groups (with their ranks), grammar size, value streams (the values read and\n"
+	"how many are stored), calls and bytes per MPI function, and the container's size per call.\n"
 	"\n"
 	"Options:\n"
 	"  --json     the same as one JSON object\n"

@@ -71,8 +71,11 @@ proxy_fixed_point() {
 	for app in stencil2d cg mw; do
 		proxy_fixed_point "$app" 9
 	done
-	# cg's Comm_split colors and keys (row and column of a 3x3 grid) are functions of the rank
-	grep -q 'static const long long values_[0-9]*_of_rank\[\]\[4\] = {{3, 0, 1, 0}' "$BATS_FILE_TMPDIR/cg-9-proxy/proxy.c"
+	# cg's Comm_split colors and keys (row and column of a 3x3 grid) are laws of the rank: one table
+	# for all nine ranks, each rank computing its own values
+	grep -q '/\* cell 0: 0 + 1\*rank/3 \*/' "$BATS_FILE_TMPDIR/cg-9-proxy/proxy.c"
+	grep -q '/\* cell 1: 0 + 1\*rank/1%3 \*/' "$BATS_FILE_TMPDIR/cg-9-proxy/proxy.c"
+	[ "$(grep -c 'values_[0-9]*_0_ranks\[\] = {1, 0, 9, 1}' "$BATS_FILE_TMPDIR/cg-9-proxy/proxy.c")" -eq 2 ]
 }
 
 @test "the program follows the grammar: one function per rule, loops, ranklists; same size at 4 and 16 ranks, 10 and 1000 iterations" {

@@ -19,7 +19,7 @@
 
 struct rb {                      /* a run under construction */
 	struct run r;
-	size_t capfns, capsigs, capvals, capstreams;
+	size_t capfns, capsigs, capvals;
 	struct sequitur *seq[MAXR];
 };
 
@@ -28,7 +28,6 @@ static void rb_init(struct rb *b, uint32_t nranks)
 	memset(b, 0, sizeof *b);
 	run_init(&b->r);
 	b->r.nranks = nranks;
-	XGROW(b->r.streams, b->capstreams, 1);   /* run_check sorts them even when there are none */
 	for (uint32_t q = 0; q < nranks; q++)
 		b->seq[q] = sequitur_new();
 }
@@ -63,10 +62,8 @@ static uint64_t rb_call(struct rb *b, uint32_t rank, const char *fn, uint64_t si
 	b->r.nsigvals += n;
 	b->r.nsigs++;
 	if (failed) {
-		XGROW(b->r.streams, b->capstreams, b->r.nstreams + 1);
-		struct run_stream *s = &b->r.streams[b->r.nstreams++];
-		*s = (struct run_stream){rank, sig, 1, xmalloc(sizeof(int64_t))};
-		s->vals[0] = (int64_t)failed;
+		int64_t polls = (int64_t)failed;
+		run_add_stream(&b->r, sig, rank, 1, 1, 0, &polls);
 	}
 	sequitur_append(b->seq[rank], sig);
 	return run_signature_req_key(f, site, failed ? SIGF_FAILED_POLL : 0, &b->r.fns[f], vals, n);

@@ -34,13 +34,7 @@ static void add_sig(struct run *r, uint32_t fn, uint32_t flags, const int64_t *v
 
 static void add_stream(struct run *r, uint32_t rank, uint32_t sig, const int64_t *v, uint64_t n)
 {
-	r->streams = xrealloc(r->streams, (r->nstreams + 1) * sizeof *r->streams);
-	struct run_stream *s = &r->streams[r->nstreams++];
-	s->rank = rank;
-	s->sig = sig;
-	s->nvals = n;
-	s->vals = xmalloc(n * sizeof *v);
-	memcpy(s->vals, v, n * sizeof *v);
+	run_add_stream(r, sig, rank, n, n, 0, v);
 }
 
 /* ranks 0,2 (group 0): 100 x (Send count=streamed dest=+1); ranks 1,3 (group 1): Test poll run
@@ -171,6 +165,35 @@ static void check_decoded(const struct run *r)
 	free(text);
 }
 
+/* r through the raw format, decoded alike; the serialized bytes in b */
+static void through_raw(const struct run *r, struct buf *b)
+{
+	struct run back;
+	char why[300];
+	run_serialize(r, b);
+	assert_true(run_parse(&back, b->data, b->len, why, sizeof why));
+	assert_true(run_check(&back, why, sizeof why));
+	check_decoded(&back);
+	assert_string_equal(run_attr(&back, "rung"), "4");
+	assert_int_equal(back.nsigs, 4);
+	run_free(&back);
+}
+
+/* r through a container, decoded alike, into back (the container removed) */
+static void through_container(const struct run *r, struct run *back)
+{
+	char path[] = "/tmp/ladder-test-run-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	struct h5_err e;
+	assert_true(store_write_run(path, r, &e));
+	if (!store_read_run(path, back, &e))
+		fail_msg("%s", e.msg);
+	unlink(path);
+	check_decoded(back);
+}
+
 static void raw_round_trip(void **state)
 {
 	struct run r, back;
@@ -178,15 +201,9 @@ static void raw_round_trip(void **state)
 	check_decoded(&r);
 	struct buf b;
 	buf_init(&b);
-	run_serialize(&r, &b);
-	char why[300];
-	assert_true(run_parse(&back, b.data, b.len, why, sizeof why));
-	assert_true(run_check(&back, why, sizeof why));
-	check_decoded(&back);
-	assert_string_equal(run_attr(&back, "rung"), "4");
-	assert_int_equal(back.nsigs, 4);
-	run_free(&back);
+	through_raw(&r, &b);
 	/* every truncation is an error, never a crash */
+	char why[300];
 	for (size_t cut = 0; cut < b.len; cut++) {
 		assert_false(run_parse(&back, b.data, cut, why, sizeof why));
 		assert_true(why[0] != 0);
@@ -199,15 +216,7 @@ static void container_round_trip(void **state)
 {
 	struct run r, back;
 	build(&r);
-	char path[] = "/tmp/ladder-test-run-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	struct h5_err e;
-	assert_true(store_write_run(path, &r, &e));
-	if (!store_read_run(path, &back, &e))
-		fail_msg("%s", e.msg);
-	check_decoded(&back);
+	through_container(&r, &back);
 	assert_int_equal(back.nranks, 4);
 	assert_string_equal(back.command, r.command);
 	assert_int_equal(back.ngroups, 2);
@@ -221,10 +230,39 @@ static void container_round_trip(void **state)
 	run_free(&back);
 	/* a run that does not check is refused when read */
 	r.groups[1].ranks[1] = 2;   /* rank 2 in both groups, rank 3 in none */
+	char path[] = "/tmp/ladder-test-run-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	struct h5_err e;
 	assert_true(store_write_run(path, &r, &e));
 	assert_false(store_read_run(path, &back, &e));
 	assert_non_null(strstr(e.msg, "rank 2 is in groups 0 and 1"));
 	unlink(path);
+	run_free(&r);
+}
+
+/* packed streams (shared by ranks 0 and 2, folded to one period) decode alike in memory, through
+ * the raw format and through a container */
+static void packed_round_trips(void **state)
+{
+	struct run r, back;
+	char why[300];
+	build(&r);
+	run_pack_streams(&r);
+	assert_true(run_check(&r, why, sizeof why));
+	assert_int_equal(r.nstreams, 2);
+	assert_int_equal(r.streams[0].nranks, 2);
+	assert_int_equal(run_stored_cells(&r), 7 + 1);
+	assert_int_equal(run_streamed_values(&r), 2 * 100 + 2 * 1);
+	check_decoded(&r);
+	struct buf b;
+	buf_init(&b);
+	through_raw(&r, &b);
+	buf_free(&b);
+	through_container(&r, &back);
+	assert_int_equal(run_stored_cells(&back), 7 + 1);
+	run_free(&back);
 	run_free(&r);
 }
 
@@ -251,7 +289,7 @@ static void check_catches_inconsistencies(void **state)
 	assert_false(run_check(&r, why, sizeof why));
 	run_free(&r);
 	build(&r);
-	r.streams[0].nvals = 50; /* the stream runs out while walking */
+	r.streams[0].length = r.streams[0].nhead = 50; /* the stream runs out while walking */
 	assert_true(run_check(&r, why, sizeof why));
 	struct event_iter it;
 	event_iter_init(&it, &r, 0);
@@ -400,9 +438,9 @@ static void huge_streamed_array_lengths_run_out(void **state)
 	r.fns[2] = (struct fn_desc){xstrdup("MPI_Typed"), FNF_P2P, 2, p};
 	r.nfns = 3;
 	r.sigs[0].fn = 2;
-	r.streams[0].vals[0] = (INT64_C(1) << 62) + 1;
+	r.streams[0].cells[0] = (INT64_C(1) << 62) + 1;
 	assert_true(run_check(&r, why, sizeof why));
-	assert_int_equal(r.streams[0].rank, 0);
+	assert_int_equal(r.streams[0].ranks[0], 0);
 	struct event_iter it;
 	event_iter_init(&it, &r, 0);
 	struct event ev;
@@ -418,6 +456,7 @@ int main(void)
 		cmocka_unit_test(layout_fields_survive_both_formats),
 		cmocka_unit_test(timing_must_be_finite),
 		cmocka_unit_test(huge_streamed_array_lengths_run_out),
+		cmocka_unit_test(packed_round_trips),
 		cmocka_unit_test(raw_round_trip),
 		cmocka_unit_test(container_round_trip),
 		cmocka_unit_test(check_catches_inconsistencies),
