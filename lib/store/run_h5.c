@@ -262,11 +262,26 @@ static bool write_header(hid_t f, const struct run *r)
 	return ok;
 }
 
+/* per function: does a signature call it? */
+static bool *functions_used(const struct run *r)
+{
+	bool *used = xcalloc(r->nfns + 1, sizeof *used);
+	for (uint32_t i = 0; i < r->nsigs; i++)
+		if (r->sigs[i].fn < r->nfns)
+			used[r->sigs[i].fn] = true;
+	return used;
+}
+
+/* every function of the tracer's table, by id; the parameters only of the functions the trace
+ * calls (the rest are most of the table and would be most of a small container) */
 static bool write_functions(hid_t trace, const struct run *r)
 {
 	struct fn_row *rows = xcalloc(r->nfns + 1, sizeof *rows);
+	bool *used = functions_used(r);
 	for (uint32_t i = 0; i < r->nfns; i++)
-		rows[i] = (struct fn_row){i, (char *)r->fns[i].name, r->fns[i].flags, param_list(&r->fns[i])};
+		rows[i] = (struct fn_row){i, (char *)r->fns[i].name, r->fns[i].flags,
+					  used[i] ? param_list(&r->fns[i]) : xstrdup("")};
+	free(used);
 	bool ok = h5_write_table(trace, "functions", &fn_table, rows, r->nfns);
 	for (uint32_t i = 0; i < r->nfns; i++)
 		free(rows[i].parameters);
@@ -629,7 +644,7 @@ static const struct section_writer {
 
 bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
 {
-	hid_t f = h5_create(path, e);
+	hid_t f = h5_create_once(path, e);
 	if (f < 0)
 		return false;
 	bool ok = write_header(f, r);
@@ -1267,6 +1282,26 @@ static bool read_profile(const struct source *src, struct run *r)
 	return true;
 }
 
+/* the parameters of the functions no signature calls, which the container omits: from this
+ * ladder's table, for the functions it knows */
+static void fill_unused_parameters(struct run *r)
+{
+	bool *used = functions_used(r);
+	for (uint32_t i = 0; i < r->nfns; i++) {
+		int id = used[i] || r->fns[i].nparams ? -1 : fn_lookup(r->fns[i].name);
+		if (id < 0)
+			continue;
+		const struct fn_desc *d = &ladder_functions[id];
+		struct param_desc *p = xcalloc(d->nparams + 1, sizeof *p);
+		for (uint32_t k = 0; k < d->nparams; k++)
+			p[k] = (struct param_desc){xstrdup(d->params[k].name), d->params[k].kind};
+		free((void *)r->fns[i].params);
+		r->fns[i].params = p;
+		r->fns[i].nparams = d->nparams;
+	}
+	free(used);
+}
+
 /* the sections in the order they are read: later ones refer to earlier ones */
 static bool (*const section_readers[])(const struct source *src, struct run *r) = {
 	read_header, read_functions, read_strings, read_callsites, read_signatures,
@@ -1286,6 +1321,7 @@ bool store_read_run(const char *path, struct run *r, struct h5_err *e)
 	for (size_t i = 0; i < sizeof section_readers / sizeof *section_readers; i++)
 		if (!section_readers[i](src, r))
 			goto out;
+	fill_unused_parameters(r);
 	char why[300];
 	if (!run_check(r, why, sizeof why))
 		BAD("inconsistent contents: %s", why);
