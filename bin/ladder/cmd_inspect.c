@@ -1,7 +1,7 @@
 /*
  * ladder inspect — a readable summary of a container: what it is, who wrote it, how many ranks,
  * functions, calls and groups, and how big it is. --counts prints the per-rank call and byte
- * table in the format of the reference apps' --expect.
+ * table in the format of the reference apps' --expect; --storage the bytes of every object.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,10 +16,32 @@
 #include "run/ranklist.h"
 #include "run/summary.h"
 #include "store/campaign_h5.h"
+#include "store/storage.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/log.h"
 #include "util/xalloc.h"
+
+static void print_object_size(const struct store_object_size *o, void *arg)
+{
+	uint64_t *total = arg;
+	*total += o->header + o->index + o->data;
+	printf("%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", o->path, o->header, o->index, o->data,
+	       o->header + o->index + o->data);
+}
+
+/* every object's bytes, then the file's: what the objects do not account for is the superblock
+ * and free space */
+static bool print_storage(const char *path, struct h5_err *e)
+{
+	uint64_t total = 0, file = 0;
+	printf("object\theader\tindex\tdata\ttotal\n");
+	if (!store_storage(path, print_object_size, &total, &file, e))
+		return false;
+	printf("(file)\t\t\t\t%" PRIu64 "\n(the rest: superblock, free space)\t\t\t\t%" PRIu64 "\n", file,
+	       file > total ? file - total : 0);
+	return true;
+}
 
 static void print_counts(const struct run *r)
 {
@@ -194,14 +216,17 @@ static int run_inspect(int argc, char **argv)
 {
 	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
 					     {"counts", no_argument, NULL, 'c'},
+					     {"storage", no_argument, NULL, 's'},
 					     {"help", no_argument, NULL, 'h'}, {0}};
-	bool json = false, counts = false;
+	bool json = false, counts = false, storage = false;
 	int c;
-	while ((c = cmd_getopt(argc, argv, "jch", opts, "inspect")) != -1) {
+	while ((c = cmd_getopt(argc, argv, "jcsh", opts, "inspect")) != -1) {
 		if (c == 'j')
 			json = true;
 		else if (c == 'c')
 			counts = true;
+		else if (c == 's')
+			storage = true;
 		else
 			return EXIT_USAGE;
 	}
@@ -214,6 +239,8 @@ static int run_inspect(int argc, char **argv)
 		log_error("%s", e.msg);
 		return EXIT_FAIL;
 	}
+	if (storage)
+		return print_storage(path, &e) ? EXIT_OK : (log_error("%s", e.msg), EXIT_FAIL);
 	struct stat st;
 	stat(path, &st);
 	if (!strcmp(id.kind, "campaign")) {
@@ -237,7 +264,7 @@ static int run_inspect(int argc, char **argv)
 
 const struct command command_inspect = {
 	"inspect", "summarize a container",
-	"usage: ladder inspect [--json] [--counts] FILE\n"
+	"usage: ladder inspect [--json] [--counts] [--storage] FILE\n"
 	"\n"
 	"Summarize a run or campaign container: schema and version, who wrote it when, rank count,\n"
 	"calls, signatures, groups (with their ranks), grammar size, value streams (the values read and\n"
@@ -246,6 +273,9 @@ const struct command command_inspect = {
 	"Options:\n"
 	"  --json     the same as one JSON object\n"
 	"  --counts   per rank and MPI function: calls, bytes sent, bytes received (tab separated,\n"
-	"             the format of the reference apps' --expect)\n",
+	"             the format of the reference apps' --expect)\n"
+	"  --storage  where the bytes go: per group and dataset, the bytes of its object header, of\n"
+	"             its index (chunk index, link and attribute storage) and of its data as stored,\n"
+	"             and the file's size (tab separated)\n",
 	run_inspect,
 };
