@@ -8,8 +8,9 @@
  * periodic 3-D halo are laws of the same 3-D grid, whatever the cells, and read the same at 8 and
  * at 64 ranks. A signature that does not fit that grid is fitted on the first grid it fits.
  *
- * Each signature's values are laid out as columns (cell by rank) once, so a grid is tried on a
- * column in one pass that stops at the first value it does not reproduce.
+ * A signature's values are laid out as columns (cell by rank), so a grid is tried on a column in
+ * one pass that stops at the first value it does not reproduce; one signature's at a time (they
+ * are as large as its streams expanded to every rank), again when it is merged.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -126,11 +127,20 @@ static void merge_set(const struct run *r, const struct law_set *x, const struct
 	}
 }
 
-static void set_free(struct law_set *x)
+/* the columns, until the set is laid out again */
+static void set_fold_up(struct law_set *x)
 {
 	free(x->columns);
 	free(x->varies);
+	x->columns = NULL;
+	x->varies = NULL;
+}
+
+static void set_free(struct law_set *x)
+{
+	set_fold_up(x);
 	free(x->fits);
+	free(x->streams);
 }
 
 /* the candidate signatures' sets, each with the grids it fits */
@@ -149,10 +159,10 @@ static struct law_set *find_sets(struct run *r, const struct rank_grid *grids, s
 		for (uint32_t k = 0; k < x->n; k++)
 			x->streams[k] = &r->streams[i + k];
 		x->fits = xcalloc(ngrids + 1, sizeof *x->fits);
-		if (!lay_out(r, x))
-			continue;
-		for (size_t g = 0; g < ngrids; g++)
+		bool laid = lay_out(r, x);
+		for (size_t g = 0; g < ngrids && laid; g++)
 			x->fits[g] = fits_grid(r, x, &grids[g]);
+		set_fold_up(x);
 	}
 	return sets;
 }
@@ -187,7 +197,7 @@ void run_merge_stream_laws(struct run *r)
 		size_t g = best < ngrids && x->fits[best] ? best : 0;
 		while (g < ngrids && !x->fits[g])
 			g++;
-		if (g < ngrids) {
+		if (g < ngrids && lay_out(r, x)) {
 			struct run_stream merged;
 			merge_set(r, x, &grids[g], &merged);
 			for (uint32_t i = 0; i < x->n; i++)
@@ -195,7 +205,6 @@ void run_merge_stream_laws(struct run *r)
 			*x->streams[0] = merged;
 		}
 		set_free(x);
-		free(x->streams);
 	}
 	free(sets);
 	free(grids);
