@@ -184,7 +184,8 @@ static bool check_streams(struct run *r, char *why, size_t whylen)
 		if (!run_stream_check(s, r->nranks, swhy, sizeof swhy))
 			FAIL("value stream %u (signature %u): %s", i, s->sig, swhy);
 	}
-	qsort(r->streams, r->nstreams, sizeof *r->streams, run_stream_order);
+	if (r->nstreams)   /* none: there may be no array at all */
+		qsort(r->streams, r->nstreams, sizeof *r->streams, run_stream_order);
 	return index_streams(r, why, whylen);
 }
 

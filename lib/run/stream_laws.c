@@ -186,7 +186,8 @@ static size_t run_grid(const struct law_set *sets, uint32_t nsets, size_t ngrids
 
 void run_merge_stream_laws(struct run *r)
 {
-	qsort(r->streams, r->nstreams, sizeof *r->streams, run_stream_order);
+	if (r->nstreams)   /* none: there may be no array at all */
+		qsort(r->streams, r->nstreams, sizeof *r->streams, run_stream_order);
 	size_t ngrids;
 	struct rank_grid *grids = rank_law_grids(r->nranks, &ngrids);
 	uint32_t nsets;
