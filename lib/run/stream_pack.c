@@ -4,7 +4,7 @@
  *
  *  1. fold: every literal stream becomes its shortest head + period (stream_fold);
  *  2. share: streams of one signature with the same values become one stream with all their ranks
- *     (found through a hash of their contents, so a million ranks take linear time);
+ *     (found by sorting hashes of their contents: a million ranks never compare every pair);
  *  3. laws: when every rank reads a stream of a signature, all of the same length, and the values
  *     that differ from rank to rank are laws of the rank (rank_law.h) at every position, the
  *     signature keeps one stream for every rank — the peers of a periodic grid and split colours
@@ -73,13 +73,14 @@ static int rank_order(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* the ranks of `from` join `into`; from is emptied */
-static void absorb(struct run_stream *into, struct run_stream *from)
+/* the ranks of `from` join `into` (sorted later); from is emptied */
+static void absorb(struct run_stream *into, struct run_stream *from, size_t *capacity)
 {
-	into->ranks = xrealloc(into->ranks, (into->nranks + from->nranks) * sizeof *into->ranks);
+	if (*capacity < into->nranks)
+		*capacity = into->nranks;
+	XGROW(into->ranks, *capacity, into->nranks + from->nranks);
 	memcpy(into->ranks + into->nranks, from->ranks, from->nranks * sizeof *from->ranks);
 	into->nranks += from->nranks;
-	qsort(into->ranks, into->nranks, sizeof *into->ranks, rank_order);
 	run_stream_free(from);
 }
 
@@ -103,12 +104,17 @@ static void share_identical(struct run *r)
 		uint32_t j = i + 1;
 		while (j < r->nstreams && key[j].hash == key[i].hash)
 			j++;
-		for (uint32_t a = i; a < j; a++)
-			for (uint32_t b = a + 1; b < j && r->streams[key[a].index].nranks; b++) {
-				struct run_stream *x = &r->streams[key[a].index], *y = &r->streams[key[b].index];
+		for (uint32_t a = i; a < j; a++) {
+			struct run_stream *x = &r->streams[key[a].index];
+			size_t capacity = x->nranks;
+			for (uint32_t b = a + 1; b < j && x->nranks; b++) {
+				struct run_stream *y = &r->streams[key[b].index];
 				if (y->nranks && same_content(x, y))
-					absorb(x, y);
+					absorb(x, y, &capacity);
 			}
+			if (x->nranks > 1)
+				qsort(x->ranks, x->nranks, sizeof *x->ranks, rank_order);
+		}
 		i = j;
 	}
 	free(key);
