@@ -178,6 +178,38 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 }
 
 /* The grammar must have passed grammar_check (no cycles). */
+void grammar_terminal_counts(const struct grammar *g, uint64_t *counts, uint64_t nterminals)
+{
+	if (!g->nrules)
+		return;
+	/* how often each rule is expanded, parents before children (Kahn's order on references) */
+	uint64_t *mult = xcalloc(g->nrules, sizeof *mult), *refs = xcalloc(g->nrules, sizeof *refs);
+	uint32_t *ready = xmalloc(g->nrules * sizeof *ready), n = 0;
+	for (uint64_t i = 0; i < g->nsyms; i++)
+		if (gsym_is_rule(g->syms[i]))
+			refs[gsym_rule(g->syms[i])]++;
+	mult[0] = 1;
+	ready[n++] = 0;
+	while (n) {
+		uint32_t r = ready[--n];
+		for (uint64_t i = g->rule_start[r]; i < g->rule_start[r + 1]; i++) {
+			struct gsymbol s = g->syms[i];
+			uint64_t times = sat_mul(mult[r], s.exp);
+			if (!gsym_is_rule(s)) {
+				if ((uint64_t)s.val < nterminals)
+					counts[s.val] = sat_add(counts[s.val], times);
+				continue;
+			}
+			mult[gsym_rule(s)] = sat_add(mult[gsym_rule(s)], times);
+			if (--refs[gsym_rule(s)] == 0)
+				ready[n++] = gsym_rule(s);
+		}
+	}
+	free(mult);
+	free(refs);
+	free(ready);
+}
+
 uint64_t grammar_expanded_length(const struct grammar *g)
 {
 	if (!g->nrules)

@@ -59,6 +59,8 @@ bool grammar_check(const struct grammar *g, uint64_t nterminals, char *why, size
 
 /* Number of terminals the grammar expands to (saturates at UINT64_MAX). */
 uint64_t grammar_expanded_length(const struct grammar *g);
+/* Add to counts[t] how many times terminal t occurs in the expansion (t < nterminals; saturates). */
+void grammar_terminal_counts(const struct grammar *g, uint64_t *counts, uint64_t nterminals);
 
 /* Replace every terminal t by map[t]. */
 void grammar_map_terminals(struct grammar *g, const uint32_t *map, uint64_t nmap);
