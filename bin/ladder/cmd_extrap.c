@@ -131,10 +131,20 @@ static void print_result(const char *campaign, const char *output, const struct 
 	if (notes->replaced)
 		printf("lossy: %llu rank%s of the rungs behaved unlike most of their grid position and were left "
 		       "out of the laws\n", (unsigned long long)notes->replaced, notes->replaced == 1 ? "" : "s");
+	if (notes->nrungs) {
+		char list[EXTRAP_MAX_RUNGS * 48];
+		extrap_unaligned_text(notes, list, sizeof list);
+		printf("lossy: the rungs' call sequences differ in structure; kept the calls they all share, dropped at "
+		       "the rungs %s\n", list);
+	}
 	if (notes->dropped)
 		printf("lossy: dropped %llu of %llu calls (%.4f%%); first: %s\n", (unsigned long long)notes->dropped,
 		       (unsigned long long)notes->calls, 100.0 * (double)notes->dropped / (double)notes->calls,
 		       notes->lossy);
+	if (notes->approximated)
+		printf("lossy: approximated the counts of %llu of %llu calls (%.4f%%) by their value at the largest "
+		       "rung; first: %s\n", (unsigned long long)notes->approximated, (unsigned long long)notes->calls,
+		       100.0 * (double)notes->approximated / (double)notes->calls, notes->approximate);
 	if (notes->text[0])
 		printf("note: %s\n", notes->text);
 }

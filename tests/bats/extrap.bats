@@ -3,7 +3,10 @@
 # to 36 and 64 ranks and compared event by event (ladder compare) and by calls and bytes per rank
 # and function (compare --counts) with the real traced run at that count; the synthetic run
 # replays; ladders that cannot support an extrapolation are refused with the class, the parameter
-# and the rungs to add, and nothing is written. Traces are cached per file in $BATS_FILE_TMPDIR.
+# and the rungs to add, and nothing is written. Traces are cached per file in $BATS_FILE_TMPDIR,
+# so tests share their rungs. This is a covering subset of the acceptance matrix (every app, Cart
+# and hand-computed neighbours, periodic or not, Irecv or Sendrecv, strong and weak, both targets);
+# tests/extrap-matrix runs the whole cross product and prints it as a table.
 
 load helper
 
@@ -48,11 +51,15 @@ matches() {
 
 S2W="stencil2d --scaling weak --size 8 --iterations 4 --allreduce-every 2"
 S2S="stencil2d --scaling strong --size 48 --iterations 4 --allreduce-every 3"
-S1S="stencil1d --scaling strong --size 1440 --iterations 3 --allreduce-every 2"
+S1S="stencil1d --scaling strong --size 576 --iterations 3 --allreduce-every 2"
 S2M="stencil2d --scaling weak --size 8 --iterations 3 --manual-neighbours"
 SWEEP="sweep --scaling weak --size 4 --iterations 2 --kblock 2"
 FT="ft --scaling strong --size 576 --iterations 2"
 S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
+S3W="stencil3d --scaling weak --size 4 --iterations 2 --allreduce-every 2"
+S3S="stencil3d --scaling strong --size 12 --iterations 2 --allreduce-every 2"
+S3MPS="stencil3d --scaling strong --size 12 --iterations 2 --manual-neighbours --periodic --sendrecv"
+S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 
 @test "stencil2d (Cart) weak scaling: 4, 9, 16 ranks extrapolated to 36 and 64 equal the real runs" {
 	# shellcheck disable=SC2086
@@ -79,18 +86,22 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	matches s2m 36 $S2M
 }
 
-@test "sweep (wavefront, hand-computed neighbours, blocking Send/Recv) extrapolated to 36" {
+@test "sweep (wavefront, hand-computed neighbours, blocking Send/Recv) extrapolated to 36 and 64" {
 	# shellcheck disable=SC2086
 	ladder sweep "4 9 16" $SWEEP > /dev/null
 	# shellcheck disable=SC2086
 	matches sweep 36 $SWEEP
+	# shellcheck disable=SC2086
+	matches sweep 64 $SWEEP
 }
 
-@test "ft (Alltoall transposes, strong scaling): block counts as a 1/P^2 law, extrapolated to 36" {
+@test "ft (Alltoall transposes, strong scaling): block counts as a 1/P^2 law, extrapolated to 36 and 64" {
 	# shellcheck disable=SC2086
 	ladder ft "4 9 16" $FT > /dev/null
 	# shellcheck disable=SC2086
 	matches ft 36 $FT
+	# shellcheck disable=SC2086
+	matches ft 64 $FT
 }
 
 @test "refused: is, whose Alltoallv count arrays grow with P and vary by peer, names the call and why" {
@@ -117,11 +128,13 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	[[ "$output" == *"MPI_Alltoall "* && "$output" != *"MPI_Alltoallv"* ]]
 }
 
-@test "stencil1d (Cart) strong scaling: 4, 9, 16 ranks extrapolated to 36" {
+@test "stencil1d (Cart) strong scaling: 4, 9, 16 ranks extrapolated to 36 and 64" {
 	# shellcheck disable=SC2086
 	ladder s1s "4 9 16" $S1S > /dev/null
 	# shellcheck disable=SC2086
 	matches s1s 36 $S1S
+	# shellcheck disable=SC2086
+	matches s1s 64 $S1S
 }
 
 @test "timing: with 4 rungs PMNF models scale the histograms and their prediction intervals give a range" {
@@ -185,18 +198,18 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	a=$(stat -c %s "$BATS_FILE_TMPDIR/big1.h5") b=$(stat -c %s "$BATS_FILE_TMPDIR/big2.h5")
 	# the small one carries the per-rank profile; without it the big one is no larger
 	[ "$b" -le "$a" ]
-	# square rungs cannot tell d0 from d1: a non-square target is ambiguous, and refused
-	run "$LADDER" extrap "$c" --target 32x8 -o "$BATS_FILE_TMPDIR/wide.h5"
-	[ "$status" -eq 1 ]
-	[[ "$output" == *"MPI_Cart_create dims"*"ambiguous: d0 or d1"* ]]
-	[ ! -e "$BATS_FILE_TMPDIR/wide.h5" ]
-	# non-square rungs tell them apart
-	# shellcheck disable=SC2086
-	c=$(ladder s2p "4 6 8 9 12 16" $S2P)
+	# a grid target is taken as given: the neighbours are moves on it, the counts constant
 	run "$LADDER" extrap "$c" --target 32x8 -o "$BATS_FILE_TMPDIR/wide.h5"
 	[ "$status" -eq 0 ]
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/wide.h5"
 	[[ "$output" == *"grid=32x8"* && "$output" == *"ranks       256"* ]]
+	# square rungs cannot tell 48/d0 from 48/d1 (strong scaling): a non-square target is ambiguous
+	# shellcheck disable=SC2086
+	c=$(ladder s2s "4 9 16" $S2S)
+	run "$LADDER" extrap "$c" --target 12x3 -o "$BATS_FILE_TMPDIR/wide-s.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"MPI_Irecv count (24 at p4, 16 at p9, 12 at p16): ambiguous: 48/d0 or 48/d1"* ]]
+	[ ! -e "$BATS_FILE_TMPDIR/wide-s.h5" ]
 }
 
 @test "refused: too few rungs names the class and the rank counts to add; nothing is written" {
@@ -214,12 +227,64 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	[ ! -e "$out" ]
 }
 
-@test "refused: a wrap-around law with as many unknowns as rungs, with the rungs to add" {
+@test "periodic stencil2d from square rungs: the wrap-around neighbours are moves on the grid" {
+	# on 2x2 the neighbours at -1 and +1 are one rank; 3x3 and 4x4 tell them apart
 	# shellcheck disable=SC2086
-	c=$(ladder s2p-square "4 9 16" $S2P)
+	ladder s2p-square "4 9 16" $S2P > /dev/null
+	# shellcheck disable=SC2086
+	matches s2p-square 36 $S2P
+	# shellcheck disable=SC2086
+	matches s2p-square 64 $S2P
+}
+
+@test "stencil3d (Cart) weak: rungs 2x2x2, 3x2x2, 4x2x2 extrapolated to 4x3x3 and 4x4x4, interiors composed" {
+	# dimensions 1 and 2 never have an interior on the ladder: those classes are the union of
+	# their low and high sides, as dimension 0's interior shows at 12 and 16 ranks
+	# shellcheck disable=SC2086
+	ladder s3w "8 12 16" $S3W > /dev/null
+	# shellcheck disable=SC2086
+	matches s3w 36 $S3W
+	# shellcheck disable=SC2086
+	matches s3w 64 $S3W
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s3w-e64.h5"
+	[[ "$output" == *"grid=4x4x4"* ]]
+}
+
+@test "stencil3d (Cart) strong: the faces follow one law C*d_k/P shared by the dimensions" {
+	# dimension 0's face is the same at every rung; those of dimensions 1 and 2 vary with d0
+	# shellcheck disable=SC2086
+	ladder s3s "8 12 16" $S3S > /dev/null
+	# shellcheck disable=SC2086
+	matches s3s 36 $S3S
+	# shellcheck disable=SC2086
+	matches s3s 64 $S3S
+}
+
+@test "stencil3d, hand-computed periodic neighbours, Sendrecv, strong: directions on 2-wide dimensions" {
+	# on a periodic dimension of 2 the neighbours at -1 and +1 are one rank: the call's order of
+	# directions along dimension 0 (3 and 4 wide) decides them for dimensions 1 and 2
+	# shellcheck disable=SC2086
+	ladder s3mps "8 12 16" $S3MPS > /dev/null
+	# shellcheck disable=SC2086
+	matches s3mps 36 $S3MPS
+	# shellcheck disable=SC2086
+	matches s3mps 64 $S3MPS
+}
+
+@test "stencil3d (Cart) periodic weak with Irecv/Isend extrapolated to 36" {
+	# shellcheck disable=SC2086
+	ladder s3p "8 12 16" $S3P > /dev/null
+	# shellcheck disable=SC2086
+	matches s3p 36 $S3P
+}
+
+@test "refused: a 3-D ladder without an interior at two rungs cannot compose the ones it never has" {
+	# shellcheck disable=SC2086
+	c=$(ladder s3w-short "8 12" $S3W)
 	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"MPI_Cart_shift"* && "$output" == *"too few rungs"* && "$output" == *"add rungs"* ]]
+	[[ "$output" == *"class low/low/interior: no rung has it (dimension 2 is never wider than 2 on the ladder)"* ]]
+	[[ "$output" == *"no dimension shows an interior at two rungs"* && "$output" == *"add rungs whose grid has it, e.g. "* ]]
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
 
@@ -237,6 +302,7 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	run "$LADDER" extrap "$c" --target 16 -o "$BATS_FILE_TMPDIR/never.h5"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"p4: the run made no MPI_Cart_create call, and the grid cannot be detected"* ]]
+	[[ "$output" == *"extrapolation needs an SPMD code on a grid, and more rungs would not help"* ]]
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
 
