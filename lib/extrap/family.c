@@ -70,20 +70,38 @@ struct family {
 	int *dims;
 };
 
-/* the calls of o's call site, or (wide) of o's function: a code may call it from one line per
- * side of a dimension (a receive from the low neighbour, another from the high one) */
-static void family_of(const struct aligned_class *a, uint32_t o, uint32_t ndims, bool wide, struct family *f)
+/* how far a family reaches: the calls of o's call site within o's rule (one loop body), of its
+ * call site, or of its function (a code may call it from one line per side or per dimension) */
+enum reach { IN_RULE, AT_SITE, OF_FUNCTION };
+
+/* the rule each occurrence is a symbol of */
+static uint32_t *rules_of(const struct aligned_class *a)
+{
+	uint32_t *rule = xcalloc(a->nocc + 1, sizeof *rule);
+	for (uint32_t r = 0; r < a->g.nrules; r++)
+		for (uint64_t k = 0; k < grammar_rule_len(&a->g, r); k++) {
+			struct gsymbol s = grammar_rule_syms(&a->g, r)[k];
+			if (!gsym_is_rule(s) && (uint64_t)s.val < a->nocc)
+				rule[s.val] = r;
+		}
+	return rule;
+}
+
+static void family_of(const struct aligned_class *a, uint32_t o, uint32_t ndims, enum reach reach, struct family *f)
 {
 	f->members = xmalloc((a->nocc + 1) * sizeof *f->members);
 	f->dims = xmalloc((a->nocc + 1) * sizeof *f->dims);
 	f->n = 0;
+	uint32_t *rule = reach == IN_RULE ? rules_of(a) : NULL;
 	for (uint32_t i = 0; i < a->nocc; i++) {
 		const struct occurrence *m = &a->occ[i];
-		if (m->dropped || m->fn != a->occ[o].fn || (!wide && m->callsite != a->occ[o].callsite))
+		if (m->dropped || m->fn != a->occ[o].fn || (reach != OF_FUNCTION && m->callsite != a->occ[o].callsite) ||
+		    (rule && rule[i] != rule[o]))
 			continue;
 		f->dims[f->n] = member_dim(a, i, ndims);
 		f->members[f->n++] = i;
 	}
+	free(rule);
 }
 
 static void family_free(struct family *f)
@@ -172,8 +190,8 @@ static void decide_family(struct aligned_class *a, const struct family *f, uint3
 static void decide_counts(struct aligned_class *a, uint32_t o, const struct grid *target, bool *done)
 {
 	struct family site, fn;
-	family_of(a, o, target->ndims, false, &site);
-	family_of(a, o, target->ndims, true, &fn);
+	family_of(a, o, target->ndims, AT_SITE, &site);
+	family_of(a, o, target->ndims, OF_FUNCTION, &fn);
 	for (uint32_t j = 0, e; j < a->occ[o].nvals; j++)
 		if (value_kind(a, o, j, &e) == PK_COUNT) {
 			decide_family(a, &site, j, target);
@@ -220,7 +238,7 @@ static bool constant_among_varying(const struct aligned_class *a, uint32_t o, ui
 				   char *why, size_t whylen)
 {
 	struct family f;
-	family_of(a, o, target->ndims, true, &f);
+	family_of(a, o, target->ndims, OF_FUNCTION, &f);
 	uint32_t constant = UINT32_MAX;
 	for (uint32_t m = 0; m < f.n && constant == UINT32_MAX; m++)
 		if (a->occ[f.members[m]].x[j].kind == XV_CONST)
@@ -282,8 +300,9 @@ bool family_decide(struct aligned_class *a, const struct grid *target, char *why
 		for (uint32_t j = 0, e; ok && !a->occ[o].dropped && j < a->occ[o].nvals; j++) {
 			if (a->occ[o].x[j].kind != XV_PENDING)
 				continue;
-			bool fine = !(value_kind(a, o, j, &e) == PK_COUNT && constant_among_varying(a, o, j, target, why, whylen)) &&
-				    decide_own(a, o, j, target, why, whylen);
+			bool undetermined = !a->lossy && value_kind(a, o, j, &e) == PK_COUNT &&
+					    constant_among_varying(a, o, j, target, why, whylen);
+			bool fine = !undetermined && decide_own(a, o, j, target, why, whylen);
 			if (!fine && a->lossy)
 				aligned_class_drop(a, o, why);
 			ok = fine || a->lossy;
@@ -329,17 +348,16 @@ static void orient_value(struct aligned_class *a, const struct family *f, uint32
 		}
 }
 
-/* the moves of every family: its call site's, then its function's (a code may shift along each
- * dimension from a line of its own) */
+/* the moves of every family: its call site's in one rule, its call site's, then its function's */
 void family_orient(struct aligned_class *a, uint32_t ndims)
 {
-	for (int wide = 0; wide < 2; wide++) {
+	for (enum reach reach = IN_RULE; reach <= OF_FUNCTION; reach++) {
 		bool *done = xcalloc(a->nocc + 1, sizeof *done);
 		for (uint32_t o = 0; o < a->nocc; o++) {
 			if (a->occ[o].dropped || done[o])
 				continue;
 			struct family f;
-			family_of(a, o, ndims, wide, &f);
+			family_of(a, o, ndims, reach, &f);
 			for (uint32_t j = 0; j < a->occ[o].nvals; j++)
 				if (a->occ[o].x[j].kind == XV_STEP)
 					orient_value(a, &f, j, ndims);
