@@ -163,7 +163,7 @@ static void place_class(struct run *out, struct sigtab *sigs, const struct align
 		memset(g, 0, sizeof *g);
 		grammar_copy(&g->g, &at->g);
 		class_timing(a, occ_sig, g);
-		timing_extrapolate(a, occ_sig, grid_size(target), g, timing);
+		timing_extrapolate(a, occ_sig, grid_size(target), g, out->ngroups - 1, timing);
 	}
 	add_box(&out->groups[gi], target, a->cls);
 	free(occ_sig);
@@ -241,6 +241,7 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, co
 	snprintf(text, sizeof text, "pmnf: %u histograms modeled, %u as at the largest rung", timing.modeled, timing.kept);
 	run_set_attr(out, "timing", text);
 	record_timing_range(out, &timing);
+	out->intervals = timing.rows, out->nintervals = timing.nrows;
 	out->streams = xcalloc(1, sizeof *out->streams);   /* none: streamed values are refused */
 	out->sigs = sigs.sigs, out->nsigs = sigs.n;
 	out->sigvals = sigs.vals, out->nsigvals = sigs.nvals;

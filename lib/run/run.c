@@ -65,6 +65,7 @@ void run_free(struct run *r)
 		free(r->timestamps[i].dur);
 	}
 	free(r->timestamps);
+	free(r->intervals);
 	free(r->rank_group);
 	free(r->stream_first);
 	run_init(r);

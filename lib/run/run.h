@@ -118,6 +118,17 @@ struct run_attr {
 	char *key, *value;
 };
 
+enum { RUN_INTERVAL_DURATION = 0, RUN_INTERVAL_GAP = 1 };
+
+struct run_interval {      /* a synthetic run's prediction of one timing histogram (/extrap/intervals) */
+	uint32_t group;
+	uint8_t kind;          /* RUN_INTERVAL_DURATION (of sig's calls) or RUN_INTERVAL_GAP (before sig, after prev) */
+	uint8_t has_interval;  /* the model gave a prediction interval; otherwise lo = hi = value */
+	uint32_t prev, sig;    /* prev: RUN_NO_PREV for durations and a rank's first gap */
+	uint64_t count;        /* the histogram's count */
+	double value, lo, hi;  /* predicted seconds per call or gap, and the 95% prediction interval */
+};
+
 struct run {
 	/* header */
 	uint32_t nranks;
@@ -153,6 +164,9 @@ struct run {
 	/* lossless timestamps (optional) */
 	uint32_t ntimestamps;
 	struct run_timestamps *timestamps;
+	/* synthetic runs: the timing predictions behind the modeled histograms (optional) */
+	uint32_t nintervals;
+	struct run_interval *intervals;
 	/* derived by run_index (not stored) */
 	uint32_t *rank_group;          /* nranks */
 	uint32_t *stream_first;        /* nranks + 1: streams of rank r are [first[r], first[r+1]) */

@@ -137,7 +137,7 @@ S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 	matches s1s 64 $S1S
 }
 
-@test "timing: with 4 rungs PMNF models scale the histograms and their prediction intervals give a range" {
+@test "timing: with 4 rungs PMNF models scale the histograms; their prediction intervals are typed rows a replay sums" {
 	local runs=() P
 	# shellcheck disable=SC2086
 	for P in 4 6 9 16; do runs+=("$(trace s1s "$P" $S1S)"); done
@@ -156,9 +156,21 @@ S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 	[[ "$output" =~ timing_modeled_hi_s=([0-9.e+-]+) ]] && hi=${BASH_REMATCH[1]}
 	awk -v lo="$lo" -v s="$s" -v hi="$hi" 'BEGIN { exit !(0 <= lo && lo <= s && s <= hi && s > 0) }' ||
 		{ echo "range $lo $s $hi"; return 1; }
+	# each modeled histogram's prediction and interval is a typed row of /extrap/intervals
+	[[ "$output" == *"predicted   $modeled timing histograms modeled at this scale"* ]]
+	run h5dump -H -d /extrap/intervals "$e"
+	[[ "$output" == *'H5T_IEEE_F64LE "lo"'* && "$output" == *'H5T_IEEE_F64LE "hi"'* ]]
+	"$LADDER" validate "$e"
+	# a replay sums the predictions of the gaps it emulates into a range
+	run timeout "$T" "$LADDER" replay "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" =~ modeled\ +([0-9.e+-]+)\ s\ +\[([0-9.e+-]+),\ ([0-9.e+-]+)\] ]] || { echo "$output"; return 1; }
+	awk -v s="${BASH_REMATCH[1]}" -v lo="${BASH_REMATCH[2]}" -v hi="${BASH_REMATCH[3]}" \
+		'BEGIN { exit !(0 <= lo && lo <= s && s <= hi) }' 
 	# a ladder of 3 rungs is too short for the search: no model, no range
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s1s-e36.h5"
 	[[ "$output" == *"timing=pmnf: 0 histograms modeled"* && "$output" != *"timing_modeled_s"* ]]
+	[[ "$output" != *"predicted "* ]]
 	run "$LADDER" compare "$e" "$BATS_FILE_TMPDIR/s1s-36.h5"
 	[ "$status" -eq 0 ]
 }
