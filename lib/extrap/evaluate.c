@@ -133,34 +133,49 @@ static void empty_rules(const struct aligned_class *a, const struct grammar *g, 
 	free(state);
 }
 
-/* the grammar of the calls kept: dropped calls and empty rules left out, rules renumbered */
+/* the rules the start rule still reaches through kept symbols (none of them empty) */
+static void mark_kept(const struct aligned_class *a, const struct grammar *g, const bool *empty, uint32_t r, bool *kept)
+{
+	if (kept[r] || empty[r])
+		return;
+	kept[r] = true;
+	for (uint64_t k = 0; k < grammar_rule_len(g, r); k++) {
+		struct gsymbol s = grammar_rule_syms(g, r)[k];
+		if (gsym_is_rule(s) && !a->symdrop[g->rule_start[r] + k])
+			mark_kept(a, g, empty, gsym_rule(s), kept);
+	}
+}
+
+/* the grammar of the calls kept: dropped calls, empty and unreached rules left out, rules renumbered */
 static bool kept_grammar(const struct aligned_class *a, const struct grammar *g, struct grammar *out)
 {
-	bool *empty = xcalloc(g->nrules + 1, sizeof *empty);
+	bool *empty = xcalloc(g->nrules + 1, sizeof *empty), *kept = xcalloc(g->nrules + 1, sizeof *kept);
 	uint32_t *number = xcalloc(g->nrules + 1, sizeof *number), n = 0;
 	empty_rules(a, g, empty);
+	mark_kept(a, g, empty, 0, kept);
 	for (uint32_t r = 0; r < g->nrules; r++)
-		number[r] = empty[r] ? UINT32_MAX : n++;
+		number[r] = kept[r] ? n++ : UINT32_MAX;
 	grammar_init(out);
-	for (uint32_t r = 0; !empty[0] && r < g->nrules; r++) {
-		if (empty[r])
+	for (uint32_t r = 0; r < g->nrules; r++) {
+		if (!kept[r])
 			continue;
 		grammar_begin_rule(out);
 		for (uint64_t k = 0; k < grammar_rule_len(g, r); k++) {
 			struct gsymbol s = grammar_rule_syms(g, r)[k];
 			if (a->symdrop[g->rule_start[r] + k])
 				continue;
-			if (gsym_is_rule(s) && !empty[gsym_rule(s)])
+			if (gsym_is_rule(s) && kept[gsym_rule(s)])
 				grammar_add_symbol(out, gsym_rule_val(number[gsym_rule(s)]), s.exp);
 			else if (!gsym_is_rule(s) && !a->occ[s.val].dropped)
 				grammar_add_symbol(out, s.val, s.exp);
 		}
 	}
 	grammar_end(out);
-	bool kept = !empty[0];
+	bool any = kept[0];
 	free(empty);
+	free(kept);
 	free(number);
-	return kept;
+	return any;
 }
 
 /* calls of approximated occurrences per rank, in the grammar of the kept calls */
