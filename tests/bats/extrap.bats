@@ -361,3 +361,58 @@ S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 	run h5ls "$dir/campaign.h5/extrap"
 	[[ "$output" == *"p64"* ]]
 }
+
+@test "refused: phases (its pattern changes halfway) says where the structure differs and points to --lossy" {
+	c=$(ladder phases "4 9" phases --size 72 --iterations 4)
+	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the call sequence has a different structure at p9 than at p4"* ]]
+	[[ "$output" == *"--lossy keeps the calls the rungs share and drops the others"* ]]
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
+}
+
+# LAMMPS in.lj with the box replicated with the process grid (x, y, z cells per rank constant)
+lmp_trace() { # P X Y Z
+	local f="$BATS_FILE_TMPDIR/lj-$1.h5"
+	[ -s "$f" ] && return 0
+	cp "$TOP/tests/fixtures/lammps/in.lj" "$BATS_FILE_TMPDIR/"
+	(cd "$BATS_FILE_TMPDIR" && timeout "$T" "$LADDER" --quiet trace -o "$f" -- mpirun --oversubscribe -np "$1" \
+		lmp -in in.lj -var x "$2" -var y "$3" -var z "$4" -var steps 20 -log none -screen none > /dev/null)
+}
+
+@test "LAMMPS in.lj weak scaling, 8, 12, 16 ranks extrapolated (lossy) to 27: what matches the real run" {
+	command -v lmp || skip "LAMMPS (lmp) is not installed"
+	lmp_trace 8 0.5 0.5 0.5
+	lmp_trace 12 0.75 0.5 0.5
+	lmp_trace 16 1 0.5 0.5
+	lmp_trace 27 0.75 0.75 0.75
+	c="$BATS_FILE_TMPDIR/lj.h5" e="$BATS_FILE_TMPDIR/lj-e27.h5"
+	"$LADDER" merge -o "$c" "$BATS_FILE_TMPDIR"/lj-{8,12,16}.h5 > /dev/null
+	# exact extrapolation is refused: ranks of one grid position differ (per-rank data)
+	run "$LADDER" extrap "$c" --target 27 -o "$e"
+	[ "$status" -eq 1 ] && [ ! -e "$e" ]
+	run "$LADDER" extrap "$c" --target 27 --lossy -o "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# what lossy mode left out is said per rung (alignment) and at the target (dropped, approximated)
+	[[ "$output" == *"lossy: the rungs' call sequences differ in structure"*"p8: "*"p12: "*"p16: "* ]]
+	[[ "$output" =~ lossy:\ dropped\ ([0-9]+)\ of\ ([0-9]+)\ calls ]]
+	dropped=${BASH_REMATCH[1]} calls=${BASH_REMATCH[2]}
+	[ "$((100 * dropped / calls))" -lt 10 ]
+	[[ "$output" == *"lossy: approximated the counts of "* ]]
+	run "$LADDER" inspect "$e"
+	[[ "$output" == *"lossy_dropped_share=0.0"* && "$output" == *"lossy_unaligned=p8: "* ]]
+	# the calls LAMMPS makes the same at any scale match the real run per rank and function,
+	# calls and bytes; the halo exchange, its counts and MPI_Cart_rank's loop over the grid do not
+	run "$LADDER" compare --counts --max-diffs 100000 "$e" "$BATS_FILE_TMPDIR/lj-27.h5"
+	[ "$status" -eq 1 ]
+	differ=$(grep -o '^rank [0-9]*: MPI_[A-Za-z_]*' <<< "$output" | awk '{print $3}' | sort -u | tr '\n' ' ')
+	for f in $differ; do
+		case $f in
+		MPI_Irecv | MPI_Send | MPI_Wait | MPI_Sendrecv | MPI_Cart_rank | MPI_Bcast) ;;
+		*) echo "unexpected difference in $f"; return 1 ;;
+		esac
+	done
+	for f in MPI_Allreduce MPI_Reduce MPI_Scan MPI_Barrier MPI_Cart_create MPI_Cart_shift MPI_Comm_size; do
+		[[ " $differ " != *" $f "* ]]
+	done
+}
