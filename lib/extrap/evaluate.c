@@ -110,72 +110,12 @@ static bool counted_grammar(const struct aligned_class *a, const struct grid *ta
 	return true;
 }
 
-/* does rule r keep nothing? state: 0 unknown, 1 empty, 2 keeps something (no recursion) */
-static bool empty_rule(const struct aligned_class *a, const struct grammar *g, uint32_t r, uint8_t *state)
+/* lossy mode keeps a symbol unless its repetition count or its call was dropped */
+static bool kept_symbol(const struct grammar *g, uint64_t sym, void *arg)
 {
-	if (!state[r]) {
-		bool empty = true;
-		for (uint64_t k = 0; empty && k < grammar_rule_len(g, r); k++) {
-			struct gsymbol s = grammar_rule_syms(g, r)[k];
-			uint64_t at = g->rule_start[r] + k;
-			empty = a->symdrop[at] || (gsym_is_rule(s) ? empty_rule(a, g, gsym_rule(s), state) : a->occ[s.val].dropped);
-		}
-		state[r] = empty ? 1 : 2;
-	}
-	return state[r] == 1;
-}
-
-static void empty_rules(const struct aligned_class *a, const struct grammar *g, bool *empty)
-{
-	uint8_t *state = xcalloc(g->nrules + 1, 1);
-	for (uint32_t r = 0; r < g->nrules; r++)
-		empty[r] = empty_rule(a, g, r, state);
-	free(state);
-}
-
-/* the rules the start rule still reaches through kept symbols (none of them empty) */
-static void mark_kept(const struct aligned_class *a, const struct grammar *g, const bool *empty, uint32_t r, bool *kept)
-{
-	if (kept[r] || empty[r])
-		return;
-	kept[r] = true;
-	for (uint64_t k = 0; k < grammar_rule_len(g, r); k++) {
-		struct gsymbol s = grammar_rule_syms(g, r)[k];
-		if (gsym_is_rule(s) && !a->symdrop[g->rule_start[r] + k])
-			mark_kept(a, g, empty, gsym_rule(s), kept);
-	}
-}
-
-/* the grammar of the calls kept: dropped calls, empty and unreached rules left out, rules renumbered */
-static bool kept_grammar(const struct aligned_class *a, const struct grammar *g, struct grammar *out)
-{
-	bool *empty = xcalloc(g->nrules + 1, sizeof *empty), *kept = xcalloc(g->nrules + 1, sizeof *kept);
-	uint32_t *number = xcalloc(g->nrules + 1, sizeof *number), n = 0;
-	empty_rules(a, g, empty);
-	mark_kept(a, g, empty, 0, kept);
-	for (uint32_t r = 0; r < g->nrules; r++)
-		number[r] = kept[r] ? n++ : UINT32_MAX;
-	grammar_init(out);
-	for (uint32_t r = 0; r < g->nrules; r++) {
-		if (!kept[r])
-			continue;
-		grammar_begin_rule(out);
-		for (uint64_t k = 0; k < grammar_rule_len(g, r); k++) {
-			struct gsymbol s = grammar_rule_syms(g, r)[k];
-			if (a->symdrop[g->rule_start[r] + k])
-				continue;
-			if (gsym_is_rule(s) && kept[gsym_rule(s)])
-				grammar_add_symbol(out, gsym_rule_val(number[gsym_rule(s)]), s.exp);
-			else if (!gsym_is_rule(s) && !a->occ[s.val].dropped)
-				grammar_add_symbol(out, s.val, s.exp);
-		}
-	}
-	grammar_end(out);
-	bool any = kept[0];
-	free(empty);
-	free(kept);
-	free(number);
-	return any;
+	const struct aligned_class *a = arg;
+	struct gsymbol s = g->syms[sym];
+	return !a->symdrop[sym] && (gsym_is_rule(s) || !a->occ[s.val].dropped);
 }
 
 /* calls of approximated occurrences per rank, in the grammar of the kept calls */
@@ -203,7 +143,7 @@ bool evaluate_class(struct aligned_class *a, const struct grid *target, struct c
 		return false;
 	}
 	grammar_free(&out->g);
-	bool kept = kept_grammar(a, &full, &out->g);
+	bool kept = grammar_prune(&full, kept_symbol, a, &out->g);
 	out->kept = kept ? grammar_expanded_length(&out->g) : 0;
 	out->dropped = grammar_expanded_length(&full) - out->kept;
 	out->approximated = kept ? approximated_calls(a, &out->g) : 0;
