@@ -373,6 +373,18 @@ static bool name_creators(struct aligned_class *a, char *why, size_t whylen)
 	return ok;
 }
 
+void aligned_class_rungs(struct aligned_class *a, const struct run *const *runs, const uint32_t *groups,
+			 const struct grid *grids, size_t n)
+{
+	a->nrungs = n;
+	a->runs = xmalloc(n * sizeof *a->runs);
+	a->groups = xmalloc(n * sizeof *a->groups);
+	a->grids = xmalloc(n * sizeof *a->grids);
+	memcpy(a->runs, runs, n * sizeof *a->runs);
+	memcpy(a->groups, groups, n * sizeof *a->groups);
+	memcpy(a->grids, grids, n * sizeof *a->grids);
+}
+
 static void class_init(uint32_t cls, const struct class_rungs *cr, bool lossy, struct aligned_class *out)
 {
 	memset(out, 0, sizeof *out);
@@ -385,13 +397,7 @@ static void class_init(uint32_t cls, const struct class_rungs *cr, bool lossy, s
 			ref = i;
 	out->ref = cr->runs[ref];
 	out->ref_group = cr->groups[ref];
-	out->nrungs = cr->n;
-	out->runs = xmalloc(cr->n * sizeof *out->runs);
-	out->groups = xmalloc(cr->n * sizeof *out->groups);
-	out->grids = xmalloc(cr->n * sizeof *out->grids);
-	memcpy(out->runs, cr->runs, cr->n * sizeof *out->runs);
-	memcpy(out->groups, cr->groups, cr->n * sizeof *out->groups);
-	memcpy(out->grids, cr->grids, cr->n * sizeof *out->grids);
+	aligned_class_rungs(out, cr->runs, cr->groups, cr->grids, cr->n);
 	size_t used = (size_t)snprintf(out->origin, sizeof out->origin, "seen at");
 	for (size_t i = 0; i < cr->n && used < sizeof out->origin; i++)
 		used += (size_t)snprintf(out->origin + used, sizeof out->origin - used, "%s p%u", i ? "," : "",

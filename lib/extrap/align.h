@@ -72,6 +72,9 @@ bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *
 		 struct aligned_class *out, char *why, size_t whylen);
 /* "class low/interior/low" */
 int align_where(uint32_t cls, uint32_t ndims, char *out, size_t outlen);
+/* the rungs the class was seen at (copies of the arrays) */
+void aligned_class_rungs(struct aligned_class *a, const struct run *const *runs, const uint32_t *groups,
+			 const struct grid *grids, size_t n);
 /* lossy mode: leave occurrence o out, keeping the first reason */
 void aligned_class_drop(struct aligned_class *a, uint32_t o, const char *why);
 /* lossy mode: value j of occurrence o, a count without a law, as at the class's reference rung

@@ -137,13 +137,7 @@ static void copy_frame(const struct aligned_class *from, uint32_t cls, struct al
 	memset(out, 0, sizeof *out);
 	out->cls = cls;
 	out->lossy = from->lossy;
-	out->nrungs = from->nrungs;
-	out->runs = xmalloc(from->nrungs * sizeof *out->runs);
-	out->groups = xmalloc(from->nrungs * sizeof *out->groups);
-	out->grids = xmalloc(from->nrungs * sizeof *out->grids);
-	memcpy(out->runs, from->runs, from->nrungs * sizeof *out->runs);
-	memcpy(out->groups, from->groups, from->nrungs * sizeof *out->groups);
-	memcpy(out->grids, from->grids, from->nrungs * sizeof *out->grids);
+	aligned_class_rungs(out, from->runs, from->groups, from->grids, from->nrungs);
 	out->ref = from->ref;
 	out->ref_group = from->ref_group;
 	grammar_copy(&out->g, &from->g);

@@ -33,30 +33,12 @@ static int64_t size_of(const struct counting *c, int64_t id)
 	return 0;
 }
 
-/* the first value of the first parameter of kind k, or NULL */
-static const int64_t *param_of(const struct run *r, const struct run_signature *s, enum param_kind k, const char *name)
-{
-	const struct fn_desc *d = &r->fns[s->fn];
-	const int64_t *v = r->sigvals + s->voff;
-	uint32_t i = 0;
-	for (uint32_t p = 0; p < d->nparams; p++) {
-		bool bad = false;
-		uint32_t w = group_width(d->params[p].kind, v, i, s->nvals, &bad);
-		if (bad)
-			return NULL;
-		if (d->params[p].kind == k && w && (!name || !strcmp(d->params[p].name, name)))
-			return v + i;
-		i += w;
-	}
-	return NULL;
-}
-
 /* the size of the communicator a signature creates: a Cartesian grid's product of dims, a
  * duplicate's parent's; 0 otherwise (Comm_split's depend on per-rank colors) */
 static int64_t created_size(const struct counting *c, const struct run_signature *s)
 {
 	const char *name = c->out->fns[s->fn].name;
-	const int64_t *dims = param_of(c->out, s, PK_INTS, "dims"), *parent = param_of(c->out, s, PK_COMM, NULL);
+	const int64_t *dims = run_param(c->out, s, PK_INTS, "dims", NULL), *parent = run_param(c->out, s, PK_COMM, NULL, NULL);
 	if (!strcmp(name, "MPI_Cart_create") && dims) {
 		int64_t n = 1;
 		for (int64_t k = 1; k <= dims[0]; k++)
@@ -73,7 +55,7 @@ static void find_comms(struct counting *c)
 	const struct run *r = c->out;
 	c->comms = xcalloc(r->nsigs + 1, sizeof *c->comms);
 	for (uint32_t i = 0; i < r->nsigs; i++) {
-		const int64_t *id = param_of(r, &r->sigs[i], PK_NEWCOMM, NULL);
+		const int64_t *id = run_param(r, &r->sigs[i], PK_NEWCOMM, NULL, NULL);
 		if (id && !sv_is_symbolic(id[0]))
 			c->comms[c->ncomms++] = (struct comm_size){id[0], created_size(c, &r->sigs[i])};
 	}
@@ -120,7 +102,7 @@ static bool count_calls(const struct counting *c, const struct run_signature *s,
 		params[p] = w ? v + i : NULL;
 		i += w;
 	}
-	const int64_t *comm = param_of(c->out, s, PK_COMM, NULL);
+	const int64_t *comm = run_param(c->out, s, PK_COMM, NULL, NULL);
 	struct vol_ctx ctx = {.world_rank = rank, .rank = rank, .size = comm ? size_of(c, comm[0]) : 0};
 	enum vol_class k = rp_fninfo[id].vol;
 	if (!ctx.size && k != VOL_SEND && k != VOL_RECV && k != VOL_SENDRECV && k != VOL_MRECV) {

@@ -12,24 +12,11 @@
 static bool cart_values(const struct run *r, const struct run_signature *s, const int64_t **dims,
 			const int64_t **periods, int64_t *ndims)
 {
-	const struct fn_desc *d = &r->fns[s->fn];
-	const int64_t *v = r->sigvals + s->voff;
-	uint32_t i = 0;
-	*dims = *periods = NULL;
-	for (uint32_t p = 0; p < d->nparams; p++) {
-		bool bad = false;
-		uint32_t w = group_width(d->params[p].kind, v, i, s->nvals, &bad);
-		if (bad)
-			return false;
-		if (d->params[p].kind == PK_INTS && v[i] != SV_STREAMED) {
-			if (!strcmp(d->params[p].name, "dims"))
-				*dims = v + i + 1, *ndims = v[i];
-			else if (!strcmp(d->params[p].name, "periods"))
-				*periods = v + i + 1;
-		}
-		i += w;
-	}
-	return *dims && *periods;
+	const int64_t *d = run_param(r, s, PK_INTS, "dims", NULL), *p = run_param(r, s, PK_INTS, "periods", NULL);
+	if (!d || !p || d[0] == SV_STREAMED || p[0] == SV_STREAMED)
+		return false;
+	*dims = d + 1, *periods = p + 1, *ndims = d[0];
+	return true;
 }
 
 bool topology_from_cart(const struct run *r, struct grid *g, bool *periodic, char *why, size_t whylen)

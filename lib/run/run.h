@@ -191,6 +191,11 @@ bool run_check(struct run *r, char *why, size_t whylen);
 /* Fill time_stats from per-rank times ([rank][node]) and the counts (which ranks visited). */
 void run_time_stats(struct run *r, const double *time);
 
+/* The values of signature s's first parameter of kind k (named `name`, unless NULL), or NULL when
+ * it has none or its values do not parse; *width (may be NULL) is their number. */
+const int64_t *run_param(const struct run *r, const struct run_signature *s, enum param_kind k, const char *name,
+			 uint32_t *width);
+
 /* Request pool key of a signature: the hash of everything but its req_out group. Equal to what
  * the tracer computed when it recorded the call. */
 uint64_t run_signature_req_key(uint32_t fn, uint64_t callsite, uint32_t flags,

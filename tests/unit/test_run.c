@@ -195,18 +195,26 @@ static void raw_round_trip(void **state)
 	run_free(&r);
 }
 
-static void container_round_trip(void **state)
+/* r written to a new temporary container (its name in path) and read back */
+static void write_and_read(const struct run *r, char path[32], struct run *back)
 {
-	struct run r, back;
-	build(&r);
-	char path[] = "/tmp/ladder-test-run-XXXXXX";
+	snprintf(path, 32, "/tmp/ladder-test-run-XXXXXX");
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
 	struct h5_err e;
-	assert_true(store_write_run(path, &r, &e));
-	if (!store_read_run(path, &back, &e))
+	assert_true(store_write_run(path, r, &e));
+	if (!store_read_run(path, back, &e))
 		fail_msg("%s", e.msg);
+}
+
+static void container_round_trip(void **state)
+{
+	struct run r, back;
+	build(&r);
+	char path[32];
+	struct h5_err e;
+	write_and_read(&r, path, &back);
 	check_decoded(&back);
 	assert_int_equal(back.nranks, 4);
 	assert_string_equal(back.command, r.command);
@@ -399,14 +407,8 @@ static void predictions_round_trip_and_check(void **state)
 	r.intervals[0] = (struct run_interval){0, RUN_INTERVAL_GAP, 1, RUN_NO_PREV, 0, 5, 2e-3, 1e-3, 4e-3};
 	r.intervals[1] = (struct run_interval){1, RUN_INTERVAL_DURATION, 0, RUN_NO_PREV, 1, 7, 1e-6, 1e-6, 1e-6};
 	assert_true(run_check(&r, why, sizeof why));
-	char path[] = "/tmp/ladder-test-run-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	struct h5_err e;
-	assert_true(store_write_run(path, &r, &e));
-	if (!store_read_run(path, &back, &e))
-		fail_msg("%s", e.msg);
+	char path[32];
+	write_and_read(&r, path, &back);
 	assert_int_equal(back.nintervals, 2);
 	assert_int_equal(back.intervals[0].kind, RUN_INTERVAL_GAP);
 	assert_int_equal(back.intervals[0].has_interval, 1);
