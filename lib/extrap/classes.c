@@ -82,6 +82,35 @@ void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *r
 	}
 }
 
+void classes_widening_advice(const struct grid *grids, size_t n, char *out, size_t outlen)
+{
+	uint32_t nd = grids[0].ndims;
+	bool same[LAW_MAX_DIMS], any = false;
+	int64_t top = 0;
+	for (uint32_t k = 0; k < nd; k++) {
+		same[k] = true;
+		for (size_t i = 1; i < n; i++)
+			same[k] = same[k] && grids[i].dims[k] == grids[0].dims[k];
+		any = any || same[k];
+	}
+	for (size_t i = 0; i < n; i++)
+		top = grid_size(&grids[i]) > top ? grid_size(&grids[i]) : top;
+	size_t used = 0, found = 0;
+	out[0] = 0;
+	for (int64_t p = top + 1; p <= 4 * top + 64 && found < 3 && used < outlen; p++) {
+		struct grid g;
+		bool widens = false, narrows = false;
+		topology_dims_create(p, nd, &g);
+		for (uint32_t k = 0; k < nd; k++) {
+			widens = widens || ((same[k] || !any) && g.dims[k] > grids[0].dims[k]);
+			narrows = narrows || (same[k] && g.dims[k] < grids[0].dims[k]);
+		}
+		widens = widens && !narrows;
+		if (widens)
+			used += (size_t)snprintf(out + used, outlen - used, "%s%lld", found++ ? ", " : "", (long long)p);
+	}
+}
+
 /* lossy mode: the group most of the class's ranks are in (UINT32_MAX when none); the others are
  * counted as replaced */
 static uint32_t dominant_group(const struct run *r, const struct grid *g, uint32_t cls, uint64_t *replaced)

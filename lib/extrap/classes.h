@@ -25,6 +25,9 @@ void classes_too_few(uint32_t cls, const struct class_rungs *cr, const struct gr
 /* up to three rank counts not in the ladder whose balanced grid has the class: what to add */
 void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *rungs, size_t n, char *out,
 		    size_t outlen);
+/* up to three rank counts above the ladder's whose balanced grid widens a dimension that is the
+ * same at every one of grids[0..n) (or, when none is, any dimension) */
+void classes_widening_advice(const struct grid *grids, size_t n, char *out, size_t outlen);
 void class_rungs_free(struct class_rungs *cr);
 
 #endif

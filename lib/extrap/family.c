@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "extrap/classes.h"
 #include "util/xalloc.h"
 
 #define MAX_PER_DIM 64
@@ -250,9 +251,11 @@ static bool constant_among_varying(const struct aligned_class *a, uint32_t o, ui
 	used += snprintf(why + used, whylen - (size_t)used, " is the same at every rung while call %u's varies (", o);
 	for (size_t q = 0; q < a->nrungs && (size_t)used < whylen; q++)
 		used += snprintf(why + used, whylen - (size_t)used, "%s%lld", q ? ", " : "", (long long)rung_value(a, o, q, j));
+	char add[64];
+	classes_widening_advice(a->grids, a->nrungs, add, sizeof add);
 	snprintf(why + used, whylen - (size_t)used,
 		 ") and no law shared by the calls of the function fits both; a dimension that never varies on the "
-		 "ladder cannot be told from a constant: add rungs where every dimension varies");
+		 "ladder cannot be told from a constant: add rungs that widen it, e.g. %s ranks", add);
 	return true;
 }
 

@@ -66,7 +66,8 @@ bool xval_eval(const struct xval *x, const struct grid *target, uint32_t cls, in
 			return true;
 		snprintf(why, whylen,
 			 "the neighbour along dimension %u is at -1 or +1: at every rung that dimension is too small "
-			 "to tell (periodic, 2 ranks or fewer) and no other call of the call site decides it",
+			 "to tell (periodic, 2 ranks or fewer) and no other call of the call site decides it; add "
+			 "rungs where it has 3 ranks or more",
 			 undecided);
 		return false;
 	case XV_NRANKS:

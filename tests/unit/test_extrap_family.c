@@ -75,6 +75,7 @@ static void constant_among_varying_is_refused(void **state)
 	assert_false(family_decide(&a, &t, why, sizeof why));
 	assert_non_null(strstr(why, "MPI_Irecv count (36 at p8, 36 at p12, 36 at p16) is the same at every rung"));
 	assert_non_null(strstr(why, "cannot be told from a constant"));
+	assert_non_null(strstr(why, "add rungs that widen it, e.g. 18, 24, 27 ranks"));   /* 3x3x2, 4x3x2, 3x3x3 */
 	aligned_class_free(&a);
 }
 
