@@ -118,6 +118,8 @@ static bool same_signature(const struct site *s, const uint32_t *terms, char *wh
 			char detail[240] = "";
 			if (a->nvals != b->nvals && !per_rank_array(ri, b, detail, sizeof detail))
 				detail[0] = 0;
+			if (strstr(problem, "streamed") && !s->cr->lossy)
+				snprintf(detail, sizeof detail, "; --lossy drops the call");
 			int used = where(s, why, whylen);
 			snprintf(why + used, whylen - (size_t)used, "%s at p%u %s (compared with p%u)%s", ri->fns[b->fn].name,
 				 ri->nranks, problem, r0->nranks, detail);
