@@ -67,6 +67,7 @@ static bool print_run_json(const char *path, const struct run *r, off_t size, co
 	for (uint32_t i = 0; i < r->nattrs; i++)
 		json_object_set_new(labels, r->attrs[i].key, json_string(r->attrs[i].value));
 	json_object_set_new(o, "labels", labels);
+	json_object_set_new(o, "predicted_histograms", json_integer(r->nintervals));
 	json_t *fns = json_array();
 	for (uint32_t i = 0; i < nf; i++)
 		json_array_append_new(fns, json_pack("{s:s, s:I, s:I, s:I}", "name", fc[i].name, "calls",
@@ -124,6 +125,9 @@ static void print_run_text(const char *path, const struct run *r, off_t size, co
 	       calls / r->nranks, calls > 0 ? (double)size / calls : 0);
 	printf("trace       %u signatures, %u groups, %" PRIu64 " rules with %" PRIu64
 	       " symbols, %" PRIu64 " streamed values\n", r->nsigs, r->ngroups, rules, syms, streamed);
+	if (r->nintervals)
+		printf("predicted   %u timing histograms modeled at this scale, with their 95%% intervals (/extrap/intervals)\n",
+		       r->nintervals);
 	print_groups(r);
 	printf("\n%-28s %12s %14s %14s\n", "function", "calls", "bytes sent", "bytes received");
 	for (uint32_t i = 0; i < nf; i++)

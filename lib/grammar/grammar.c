@@ -178,6 +178,98 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 }
 
 /* The grammar must have passed grammar_check (no cycles). */
+void grammar_terminal_counts(const struct grammar *g, uint64_t *counts, uint64_t nterminals)
+{
+	if (!g->nrules)
+		return;
+	/* how often each rule is expanded, parents before children (Kahn's order on references) */
+	uint64_t *mult = xcalloc(g->nrules, sizeof *mult), *refs = xcalloc(g->nrules, sizeof *refs);
+	uint32_t *ready = xmalloc(g->nrules * sizeof *ready), n = 0;
+	for (uint64_t i = 0; i < g->nsyms; i++)
+		if (gsym_is_rule(g->syms[i]))
+			refs[gsym_rule(g->syms[i])]++;
+	mult[0] = 1;
+	ready[n++] = 0;
+	while (n) {
+		uint32_t r = ready[--n];
+		for (uint64_t i = g->rule_start[r]; i < g->rule_start[r + 1]; i++) {
+			struct gsymbol s = g->syms[i];
+			uint64_t times = sat_mul(mult[r], s.exp);
+			if (!gsym_is_rule(s)) {
+				if ((uint64_t)s.val < nterminals)
+					counts[s.val] = sat_add(counts[s.val], times);
+				continue;
+			}
+			mult[gsym_rule(s)] = sat_add(mult[gsym_rule(s)], times);
+			if (--refs[gsym_rule(s)] == 0)
+				ready[n++] = gsym_rule(s);
+		}
+	}
+	free(mult);
+	free(refs);
+	free(ready);
+}
+
+struct pruning {
+	const struct grammar *g;
+	bool (*keep)(const struct grammar *g, uint64_t sym, void *arg);
+	void *arg;
+	uint8_t *state;   /* per rule: 0 not yet known, 1 empty, 2 keeps something */
+	bool *reached;
+};
+
+static bool prune_empty(struct pruning *p, uint32_t r)
+{
+	if (!p->state[r]) {
+		bool empty = true;
+		for (uint64_t i = p->g->rule_start[r]; empty && i < p->g->rule_start[r + 1]; i++) {
+			struct gsymbol s = p->g->syms[i];
+			empty = !p->keep(p->g, i, p->arg) || (gsym_is_rule(s) && prune_empty(p, gsym_rule(s)));
+		}
+		p->state[r] = empty ? 1 : 2;
+	}
+	return p->state[r] == 1;
+}
+
+static void prune_reach(struct pruning *p, uint32_t r)
+{
+	if (p->reached[r] || prune_empty(p, r))
+		return;
+	p->reached[r] = true;
+	for (uint64_t i = p->g->rule_start[r]; i < p->g->rule_start[r + 1]; i++)
+		if (gsym_is_rule(p->g->syms[i]) && p->keep(p->g, i, p->arg))
+			prune_reach(p, gsym_rule(p->g->syms[i]));
+}
+
+bool grammar_prune(const struct grammar *g, bool (*keep)(const struct grammar *g, uint64_t sym, void *arg), void *arg,
+		   struct grammar *out)
+{
+	struct pruning p = {g, keep, arg, xcalloc(g->nrules + 1, 1), xcalloc(g->nrules + 1, sizeof(bool))};
+	uint32_t *number = xcalloc(g->nrules + 1, sizeof *number), n = 0;
+	if (g->nrules)
+		prune_reach(&p, 0);
+	for (uint32_t r = 0; r < g->nrules; r++)
+		number[r] = p.reached[r] ? n++ : UINT32_MAX;
+	grammar_init(out);
+	for (uint32_t r = 0; r < g->nrules; r++) {
+		if (!p.reached[r])
+			continue;
+		grammar_begin_rule(out);
+		for (uint64_t i = g->rule_start[r]; i < g->rule_start[r + 1]; i++) {
+			struct gsymbol s = g->syms[i];
+			if (!keep(g, i, arg) || (gsym_is_rule(s) && !p.reached[gsym_rule(s)]))
+				continue;
+			grammar_add_symbol(out, gsym_is_rule(s) ? gsym_rule_val(number[gsym_rule(s)]) : s.val, s.exp);
+		}
+	}
+	grammar_end(out);
+	bool any = g->nrules && p.reached[0];
+	free(p.state);
+	free(p.reached);
+	free(number);
+	return any;
+}
+
 uint64_t grammar_expanded_length(const struct grammar *g)
 {
 	if (!g->nrules)

@@ -226,11 +226,27 @@ static bool check_timestamps(struct run *r, char *why, size_t whylen)
 	return true;
 }
 
+/* a prediction names a group and signatures of the run, and its interval holds its value */
+static bool check_intervals(struct run *r, char *why, size_t whylen)
+{
+	for (uint32_t i = 0; i < r->nintervals; i++) {
+		const struct run_interval *t = &r->intervals[i];
+		if (t->group >= r->ngroups || t->sig >= r->nsigs || (t->prev != RUN_NO_PREV && t->prev >= r->nsigs) ||
+		    t->kind > RUN_INTERVAL_GAP)
+			FAIL("/extrap/intervals row %u names group %u, signatures %u and %u, kind %u: not of this run (%u "
+			     "groups, %u signatures)", i, t->group, t->prev, t->sig, t->kind, r->ngroups, r->nsigs);
+		if (!seconds(t->value) || !seconds(t->lo) || !seconds(t->hi) || t->lo > t->value || t->value > t->hi)
+			FAIL("/extrap/intervals row %u: the prediction %g s is not within its interval [%g, %g] of "
+			     "finite non-negative seconds", i, t->value, t->lo, t->hi);
+	}
+	return true;
+}
+
 bool run_check(struct run *r, char *why, size_t whylen)
 {
 	static bool (*const sections[])(struct run *, char *, size_t) = {
 		check_functions, check_signatures, check_groups, check_streams,
-		check_callpaths, check_profile_arrays, check_timestamps,
+		check_callpaths, check_profile_arrays, check_timestamps, check_intervals,
 	};
 	for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
 		if (!sections[i](r, why, whylen))

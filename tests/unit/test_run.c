@@ -195,18 +195,26 @@ static void raw_round_trip(void **state)
 	run_free(&r);
 }
 
-static void container_round_trip(void **state)
+/* r written to a new temporary container (its name in path) and read back */
+static void write_and_read(const struct run *r, char path[32], struct run *back)
 {
-	struct run r, back;
-	build(&r);
-	char path[] = "/tmp/ladder-test-run-XXXXXX";
+	snprintf(path, 32, "/tmp/ladder-test-run-XXXXXX");
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
 	struct h5_err e;
-	assert_true(store_write_run(path, &r, &e));
-	if (!store_read_run(path, &back, &e))
+	assert_true(store_write_run(path, r, &e));
+	if (!store_read_run(path, back, &e))
 		fail_msg("%s", e.msg);
+}
+
+static void container_round_trip(void **state)
+{
+	struct run r, back;
+	build(&r);
+	char path[32];
+	struct h5_err e;
+	write_and_read(&r, path, &back);
 	check_decoded(&back);
 	assert_int_equal(back.nranks, 4);
 	assert_string_equal(back.command, r.command);
@@ -385,6 +393,39 @@ static void timing_must_be_finite(void **state)
 	run_free(&r);
 }
 
+/* a synthetic run's timing predictions (/extrap/intervals): round trip through the container, and
+ * rows that name no group or signature of the run, or whose interval does not hold the
+ * prediction, are refused */
+static void predictions_round_trip_and_check(void **state)
+{
+	(void)state;
+	struct run r, back;
+	char why[300];
+	build(&r);
+	r.nintervals = 2;
+	r.intervals = xcalloc(2, sizeof *r.intervals);
+	r.intervals[0] = (struct run_interval){0, RUN_INTERVAL_GAP, 1, RUN_NO_PREV, 0, 5, 2e-3, 1e-3, 4e-3};
+	r.intervals[1] = (struct run_interval){1, RUN_INTERVAL_DURATION, 0, RUN_NO_PREV, 1, 7, 1e-6, 1e-6, 1e-6};
+	assert_true(run_check(&r, why, sizeof why));
+	char path[32];
+	write_and_read(&r, path, &back);
+	assert_int_equal(back.nintervals, 2);
+	assert_int_equal(back.intervals[0].kind, RUN_INTERVAL_GAP);
+	assert_int_equal(back.intervals[0].has_interval, 1);
+	assert_true(back.intervals[0].lo == 1e-3 && back.intervals[0].hi == 4e-3 && back.intervals[0].count == 5);
+	assert_int_equal(back.intervals[1].prev, RUN_NO_PREV);
+	run_free(&back);
+	unlink(path);
+	r.intervals[0].lo = 3e-3;   /* above the prediction */
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "/extrap/intervals row 0: the prediction 0.002 s is not within its interval"));
+	r.intervals[0].lo = 1e-3;
+	r.intervals[1].group = 9;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "/extrap/intervals row 1 names group 9"));
+	run_free(&r);
+}
+
 /* a streamed array length so large that its element count overflows 64 bits is an error when
  * walked (the stream runs out), not a silently empty array */
 static void huge_streamed_array_lengths_run_out(void **state)
@@ -417,6 +458,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(layout_fields_survive_both_formats),
 		cmocka_unit_test(timing_must_be_finite),
+		cmocka_unit_test(predictions_round_trip_and_check),
 		cmocka_unit_test(huge_streamed_array_lengths_run_out),
 		cmocka_unit_test(raw_round_trip),
 		cmocka_unit_test(container_round_trip),
