@@ -428,30 +428,39 @@ static const char *string_of(struct px_call *c, int64_t id)
 
 /* ---- buffers: sized from the expressions of their count, datatype and communicator ---- */
 
-static void buffer_text(struct px_call *c, uint32_t p, const int64_t *v)
+static bool buffer_text(struct px_call *c, uint32_t p, const int64_t *v)
 {
 	const struct proxy_param_shape *sh = &c->shape->p[p];
-	char *arg = c->arg[p];
-	if (v && v[0] == BUF_IN_PLACE) { snprintf(arg, EXPR, "MPI_IN_PLACE"); return; }
-	if (v && v[0] == BUF_BOTTOM) { snprintf(arg, EXPR, "MPI_BOTTOM"); return; }   /* refused by parameter_text */
-	if (v && v[0] == BUF_NULL) { snprintf(arg, EXPR, "NULL"); return; }
-	const char *region = sh->send ? "SEND" : "RECV";
-	char bytes[2 * EXPR + 64] = "0";
-	if (sh->count >= 0 && c->d->params[sh->count].kind == PK_INT)
-		snprintf(bytes, sizeof bytes, "%s", c->arg[sh->count]);
-	else if (sh->count >= 0 && c->d->params[sh->count].kind == PK_COUNTS)
-		snprintf(bytes, sizeof bytes, "bytes(span(%s, %s, %s), %s)", c->arg[sh->count],
-			 sh->displs >= 0 ? c->arg[sh->displs] : "NULL", c->len[sh->count][0] ? c->len[sh->count] : "0",
-			 sh->dtype >= 0 ? c->arg[sh->dtype] : "MPI_BYTE");
-	else if (sh->count >= 0) {
-		const char *mult = sh->mult == PROXY_MULT_SIZE ? " * comm_size(%s)"
-				 : sh->mult == PROXY_MULT_ONE ? "" : " * degree_bound(%s)";
-		char m[EXPR + 32];
-		snprintf(m, sizeof m, mult, c->comm[0] ? c->comm : "MPI_COMM_WORLD");
-		snprintf(bytes, sizeof bytes, "bytes(%s%s, %s)", c->arg[sh->count], m,
+	char text[4 * EXPR];
+	if (v && v[0] == BUF_IN_PLACE)
+		snprintf(text, sizeof text, "MPI_IN_PLACE");
+	else if (v && v[0] == BUF_BOTTOM)   /* refused by parameter_text */
+		snprintf(text, sizeof text, "MPI_BOTTOM");
+	else if (v && v[0] == BUF_NULL)
+		snprintf(text, sizeof text, "NULL");
+	else if (sh->count < 0)
+		snprintf(text, sizeof text, "buffer(%s, 0)", sh->send ? "SEND" : "RECV");
+	else if (c->d->params[sh->count].kind == PK_INT)   /* a size in bytes */
+		snprintf(text, sizeof text, "buffer(%s, %s)", sh->send ? "SEND" : "RECV", c->arg[sh->count]);
+	else {
+		char n[2 * EXPR + 64];
+		if (c->d->params[sh->count].kind == PK_COUNTS)
+			snprintf(n, sizeof n, "span(%s, %s, %s)", c->arg[sh->count],
+				 sh->displs >= 0 ? c->arg[sh->displs] : "NULL", c->len[sh->count][0] ? c->len[sh->count] : "0");
+		else {
+			const char *mult = sh->mult == PROXY_MULT_SIZE ? " * comm_size(%s)"
+					 : sh->mult == PROXY_MULT_ONE ? "" : " * degree_bound(%s)";
+			char m[EXPR + 32];
+			snprintf(m, sizeof m, mult, c->comm[0] ? c->comm : "MPI_COMM_WORLD");
+			snprintf(n, sizeof n, "%s%s", c->arg[sh->count], m);
+		}
+		snprintf(text, sizeof text, "typed_buffer(%s, %s, %s)", sh->send ? "SEND" : "RECV", n,
 			 sh->dtype >= 0 ? c->arg[sh->dtype] : "MPI_BYTE");
 	}
-	snprintf(arg, EXPR, "buffer(%s, %s)", region, bytes);
+	if (strlen(text) >= EXPR)
+		return fail(c, "a buffer's size expression is too long");
+	memcpy(c->arg[p], text, strlen(text) + 1);
+	return true;
 }
 
 /* ---- one call ---- */
@@ -615,11 +624,11 @@ static bool prepare(struct px_call *c)
 	for (uint32_t p = 0; p < c->d->nparams; p++)
 		if (!parameter_text(c, p))
 			return false;
-	for (uint32_t p = 0; p < c->d->nparams; p++)
-		if (c->d->params[p].kind == PK_BUF) {
-			uint32_t w;
-			buffer_text(c, p, px_group_values(g, c->sig, p, &w));
-		}
+	for (uint32_t p = 0; p < c->d->nparams; p++) {
+		uint32_t w;
+		if (c->d->params[p].kind == PK_BUF && !buffer_text(c, p, px_group_values(g, c->sig, p, &w)))
+			return false;
+	}
 	return true;
 }
 

@@ -153,8 +153,8 @@ static void test_size_follows_the_grammar(void **state)
 	assert_int_equal(lines(a), lines(b));
 	assert_int_equal(lines(a), lines(c));
 	assert_non_null(strstr(b, "for (long repeat = 0; repeat < 1000; repeat++)"));
-	assert_non_null(strstr(a, "MPI_Sendrecv(buffer(SEND, bytes(count(16), MPI_DOUBLE)), count(16), MPI_DOUBLE, "
-				  "world_rank + 1, 0, buffer(RECV, bytes(count(16), MPI_DOUBLE)), count(16), MPI_DOUBLE, "
+	assert_non_null(strstr(a, "MPI_Sendrecv(typed_buffer(SEND, count(16), MPI_DOUBLE), count(16), MPI_DOUBLE, "
+				  "world_rank + 1, 0, typed_buffer(RECV, count(16), MPI_DOUBLE), count(16), MPI_DOUBLE, "
 				  "world_rank - 1, 0, MPI_COMM_WORLD, &last_status);"));
 	/* one group of 1,048,576 ranks: one ranklist box, one test in main */
 	assert_non_null(strstr(c, "static const long long group0_ranks[] = {1, 0, 1048576, 1};"));
