@@ -21,7 +21,7 @@ struct px_call {
 	uint32_t sig;
 	const struct fn_desc *d;
 	const struct proxy_shape *shape;
-	struct buf pre, post;
+	struct buf pre, late, post;   /* statements before the call (late: after all of pre), after it */
 	char arg[PROXY_MAXP][EXPR];
 	char len[PROXY_MAXP][EXPR];   /* arrays: their length */
 	int64_t comm_id;              /* the call's communicator, -1 none */
@@ -122,6 +122,16 @@ static void handle_text(enum param_kind k, const int64_t *v, char *out, size_t o
 
 /* ---- parameters read from the stream ---- */
 
+/* where the request a call creates lives: its home, when an array takes it later (homes.c) */
+static void created_request(struct px_call *c, const char *slot, char *arg)
+{
+	int64_t home = c->g->home ? c->g->home[c->sig] : -1;
+	if (home >= 0)
+		snprintf(arg, EXPR, "new_request_at(%d, %s, %" PRId64 ")", c->pool, slot, home);
+	else
+		snprintf(arg, EXPR, "new_request(%d, %s)", c->pool, slot);
+}
+
 static void streamed_scalar(struct px_call *c, uint32_t p, enum param_kind k)
 {
 	char name[64];   /* not a name proxy.h uses (count, peer, root ...) */
@@ -141,7 +151,7 @@ static void streamed_scalar(struct px_call *c, uint32_t p, enum param_kind k)
 		snprintf(arg, EXPR, "peer(%" PRId64 ", %s == RECORDED_ANY_SOURCE ? %s_2 : %s)", c->comm_id, name,
 			 name, name);
 		break;
-	case PK_REQ_OUT: snprintf(arg, EXPR, "request(%d, %s)", c->pool, name); break;
+	case PK_REQ_OUT: created_request(c, name, arg); break;
 	case PK_REQ:
 		c->g->uses_pool_keys = true;
 		snprintf(arg, EXPR, "%srequest_named(pool_keys, %u, %s, %s_2)",
@@ -167,6 +177,15 @@ static const char *element_type(enum param_kind k)
 	return k == PK_AINTS ? "MPI_Aint" : k == PK_REQS ? "MPI_Request" : "int";
 }
 
+/* a request array from where its requests live (NAME_at): in the ring when they are side by side
+ * there, else a copy (runtime.inc: requests_in); after all of pre, which may null positions */
+static void request_array(struct px_call *c, const char *name, const char *len)
+{
+	line(c, &c->late, "MPI_Request %s_copy[%s + 1];", name, len);
+	line(c, &c->late, "MPI_Request *%s = requests_in(%s_at, %s, %s_copy);", name, name, len, name);
+	line(c, &c->post, "requests_out(%s_at, %s, %s, %s_copy);", name, len, name, name);
+}
+
 static bool streamed_array(struct px_call *c, uint32_t p, enum param_kind k)
 {
 	const char *name = c->d->params[p].name;
@@ -174,7 +193,6 @@ static bool streamed_array(struct px_call *c, uint32_t p, enum param_kind k)
 		return fail(c, "an array of datatypes, coordinates or weights that changes from call to call");
 	line(c, &c->pre, "int %s_n = (int)next_value(&values_%u);", name, c->sig);
 	snprintf(c->len[p], EXPR, "%s_n", name);
-	line(c, &c->pre, "%s %s[%s_n + 1];", element_type(k), name, name);
 	if (k == PK_REQS) {
 		c->g->uses_pool_keys = true;
 		line(c, &c->pre, "MPI_Request *%s_at[%s_n + 1];", name, name);
@@ -185,12 +203,11 @@ static bool streamed_array(struct px_call *c, uint32_t p, enum param_kind k)
 			     name, c->site, c->g->npools);
 		else
 			line(c, &c->pre, "\t%s_at[i] = request_named(pool_keys, %u, key, slot);", name, c->g->npools);
-		line(c, &c->pre, "\t%s[i] = *%s_at[i];", name, name);
 		line(c, &c->pre, "}");
-		line(c, &c->post, "for (int i = 0; i < %s_n; i++)", name);
-		line(c, &c->post, "\t*%s_at[i] = %s[i];", name, name);
+		request_array(c, name, c->len[p]);
 	} else {
 		char conv[EXPR];
+		line(c, &c->pre, "%s %s[%s_n + 1];", element_type(k), name, name);
 		line(c, &c->pre, "for (int i = 0; i < %s_n; i++)", name);
 		line(c, &c->pre, "\t%s[i] = %s;", name, element_conversion(c, k, conv));
 	}
@@ -242,7 +259,7 @@ static bool constant_array(struct px_call *c, uint32_t p, enum param_kind k, con
 			int pool = pool_index(c, v[1 + 2 * i]);
 			char named[EXPR / 2];
 			if (v[1 + 2 * i] == SV_NULL || pool < 0)
-				snprintf(named, sizeof named, c->keeps ? "NULL" : "request(-1, -1)");
+				snprintf(named, sizeof named, "NULL");
 			else
 				snprintf(named, sizeof named, "request(%d, %" PRId64 ")", pool, v[2 + 2 * i]);
 			if (c->keeps)
@@ -256,11 +273,7 @@ static bool constant_array(struct px_call *c, uint32_t p, enum param_kind k, con
 	buf_put_u8(&b, 0);
 	if (k == PK_REQS) {
 		line(c, &c->pre, "MPI_Request *%s_at[] = {%s};", name, n ? (char *)b.data : "NULL");
-		line(c, &c->pre, "MPI_Request %s[%" PRId64 "];", name, n ? n : 1);
-		line(c, &c->pre, "for (int i = 0; i < %" PRId64 "; i++)", n);
-		line(c, &c->pre, "\t%s[i] = *%s_at[i];", name, name);
-		line(c, &c->post, "for (int i = 0; i < %" PRId64 "; i++)", n);
-		line(c, &c->post, "\t*%s_at[i] = %s[i];", name, name);
+		request_array(c, name, c->len[p]);
 	} else if (k == PK_INTS_OUT || k == PK_INDICES_OUT)
 		line(c, &c->pre, "int %s[%" PRId64 "];", name, n ? n : 1);
 	else
@@ -387,7 +400,12 @@ static bool constant_scalar(struct px_call *c, uint32_t p, enum param_kind k, co
 		return true;
 	}
 	case PK_INFO: snprintf(arg, EXPR, v[0] ? "an_info()" : "MPI_INFO_NULL"); return true;
-	case PK_REQ_OUT: snprintf(arg, EXPR, "request(%d, %" PRId64 ")", c->pool, v[0]); return true;
+	case PK_REQ_OUT: {
+		char slot[32];
+		snprintf(slot, sizeof slot, "%" PRId64, v[0]);
+		created_request(c, slot, arg);
+		return true;
+	}
 	case PK_REQ: {
 		int pool = pool_index(c, v[0]);
 		if (v[0] == SV_NULL || pool < 0)
@@ -499,19 +517,16 @@ static bool completion_mask(struct px_call *c, uint32_t p, enum param_kind k, co
 		line(c, &c->pre, "int completed[] = {%s};   /* the requests it completed */", n ? (char *)b.data : "-1");
 		buf_free(&b);
 	}
-	line(c, &c->pre, "MPI_Request unused;");
-	line(c, &c->pre, "for (int i = 0; i < %s; i++) {", len);
+	line(c, &c->pre, "for (int i = 0; i < %s; i++) {   /* the others are null for the call */", len);
 	if (k == PK_INDEX_OUT)
-		line(c, &c->pre, "	if (i != completed) {");
+		line(c, &c->pre, "	if (i != completed)");
 	else {
 		line(c, &c->pre, "	int wanted = 0;");
 		line(c, &c->pre, "	for (int j = 0; j < ncompleted; j++)");
 		line(c, &c->pre, "		wanted |= completed[j] == i;");
-		line(c, &c->pre, "	if (!wanted) {");
+		line(c, &c->pre, "	if (!wanted)");
 	}
-	line(c, &c->pre, "		%s[i] = MPI_REQUEST_NULL;", array);
-	line(c, &c->pre, "		%s_at[i] = &unused;", array);
-	line(c, &c->pre, "	}");
+	line(c, &c->pre, "		%s_at[i] = NULL;", array);
 	line(c, &c->pre, "}");
 	c->some = k == PK_INDICES_OUT;
 	snprintf(c->until, sizeof c->until, "any_live(%s, %s)", array, len);
@@ -667,6 +682,7 @@ static bool with_call(struct proxy_gen *g, uint32_t sig, int indent, bool write)
 {
 	struct px_call c = {.g = g, .sig = sig, .indent = indent + 1};
 	buf_init(&c.pre);
+	buf_init(&c.late);
 	buf_init(&c.post);
 	bool ok = true;
 	const struct run_signature *s = &g->r->sigs[sig];
@@ -690,10 +706,11 @@ static bool with_call(struct proxy_gen *g, uint32_t sig, int indent, bool write)
 	} else if ((ok = prepare(&c)) && write) {
 		c.indent = indent;
 		line(&c, &g->text, "/* %s */", (char *)site.data);
-		bool block = c.pre.len || c.post.len || c.poll || c.any_source || c.some;
+		bool block = c.pre.len || c.late.len || c.post.len || c.poll || c.any_source || c.some;
 		if (block)
 			line(&c, &g->text, "{");
 		buf_put(&g->text, c.pre.data, c.pre.len);
+		buf_put(&g->text, c.late.data, c.late.len);
 		c.indent = block ? indent + 1 : indent;
 		struct buf call;
 		buf_init(&call);
@@ -723,6 +740,7 @@ static bool with_call(struct proxy_gen *g, uint32_t sig, int indent, bool write)
 	}
 	buf_free(&site);
 	buf_free(&c.pre);
+	buf_free(&c.late);
 	buf_free(&c.post);
 	return ok;
 }

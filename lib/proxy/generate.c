@@ -199,5 +199,6 @@ bool proxy_generate(const struct run *r, const struct proxy_options *o, const ch
 	buf_free(&g.text);
 	free(g.pools);
 	free(g.streamed);
+	free(g.home);
 	return ok;
 }
