@@ -27,8 +27,8 @@ struct px_call {
 	int64_t comm_id;              /* the call's communicator, -1 none */
 	int pool;                     /* the pool of the requests it creates, -1 none */
 	bool keeps;                   /* completes one of an array it keeps between calls */
-	bool some;                    /* Waitsome/Testsome: call until the wanted requests are done */
-	char until[EXPR];
+	bool some;                    /* Waitsome/Testsome: one call once the wanted requests are done */
+	char awaited[EXPR];           /* their array and length */
 	int site;                     /* the call site's index (kept arrays) */
 	char comm[EXPR];
 	bool any_source, poll, failed;
@@ -177,6 +177,16 @@ static const char *element_type(enum param_kind k)
 	return k == PK_AINTS ? "MPI_Aint" : k == PK_REQS ? "MPI_Request" : "int";
 }
 
+/* an array argument; one declared with rows (MPI_Group_range_incl's int ranges[][3]) gets a cast */
+static void array_arg(struct px_call *c, uint32_t p, const char *name)
+{
+	const char *ctype = c->shape->p[p].ctype, *rows = strstr(ctype, "[][");
+	if (rows)
+		snprintf(c->arg[p], EXPR, "(%.*s(*)%s)%s", (int)(rows - ctype), ctype, rows + 2, name);
+	else
+		snprintf(c->arg[p], EXPR, "%s", name);
+}
+
 /* a request array from where its requests live (NAME_at): in the ring when they are side by side
  * there, else a copy (runtime.inc: requests_in); after all of pre, which may null positions */
 static void request_array(struct px_call *c, const char *name, const char *len)
@@ -211,7 +221,7 @@ static bool streamed_array(struct px_call *c, uint32_t p, enum param_kind k)
 		line(c, &c->pre, "for (int i = 0; i < %s_n; i++)", name);
 		line(c, &c->pre, "\t%s[i] = %s;", name, element_conversion(c, k, conv));
 	}
-	snprintf(c->arg[p], EXPR, "%s", name);
+	array_arg(c, p, name);
 	return true;
 }
 
@@ -240,7 +250,7 @@ static bool constant_array(struct px_call *c, uint32_t p, enum param_kind k, con
 	const char *name = c->d->params[p].name;
 	int64_t n = v[0];
 	if (k == PK_WEIGHTS && (n == SV_UNWEIGHTED || n == SV_WEIGHTS_EMPTY)) {
-		snprintf(c->arg[p], EXPR, n == SV_UNWEIGHTED ? "MPI_UNWEIGHTED" : "MPI_WEIGHTS_EMPTY");
+		snprintf(c->arg[p], EXPR, n == SV_UNWEIGHTED ? "unweighted()" : "weights_empty()");
 		return true;
 	}
 	if (sv_is_symbolic(n) || n < 0) {
@@ -279,7 +289,7 @@ static bool constant_array(struct px_call *c, uint32_t p, enum param_kind k, con
 	else
 		line(c, &c->pre, "%s %s[] = {%s};", type, name, n ? (char *)b.data : "0");
 	buf_free(&b);
-	snprintf(c->arg[p], EXPR, "%s", name);
+	array_arg(c, p, name);
 	return true;
 }
 
@@ -460,7 +470,13 @@ static bool buffer_text(struct px_call *c, uint32_t p, const int64_t *v)
 		snprintf(text, sizeof text, "buffer(%s, 0)", sh->send ? "SEND" : "RECV");
 	else if (c->d->params[sh->count].kind == PK_INT)   /* a size in bytes */
 		snprintf(text, sizeof text, "buffer(%s, %s)", sh->send ? "SEND" : "RECV", c->arg[sh->count]);
-	else {
+	else if (sh->dtype >= 0 && c->d->params[sh->dtype].kind == PK_DTYPES) {   /* byte displacements */
+		bool aints = sh->displs >= 0 && c->d->params[sh->displs].kind == PK_AINTS;
+		const char *displs = sh->displs >= 0 ? c->arg[sh->displs] : "NULL";
+		snprintf(text, sizeof text, "typed_buffer_w(%s, %s, %s, %s, %s, %s)", sh->send ? "SEND" : "RECV",
+			 c->arg[sh->count], aints ? "NULL" : displs, aints ? displs : "NULL", c->arg[sh->dtype],
+			 c->len[sh->count][0] ? c->len[sh->count] : "0");
+	} else {
 		char n[2 * EXPR + 64];
 		if (c->d->params[sh->count].kind == PK_COUNTS)
 			snprintf(n, sizeof n, "span(%s, %s, %s)", c->arg[sh->count],
@@ -529,7 +545,7 @@ static bool completion_mask(struct px_call *c, uint32_t p, enum param_kind k, co
 	line(c, &c->pre, "		%s_at[i] = NULL;", array);
 	line(c, &c->pre, "}");
 	c->some = k == PK_INDICES_OUT;
-	snprintf(c->until, sizeof c->until, "any_live(%s, %s)", array, len);
+	snprintf(c->awaited, sizeof c->awaited, "%s, %s", array, len);
 	return scratch_text(c, p);
 }
 
@@ -717,9 +733,9 @@ static bool with_call(struct proxy_gen *g, uint32_t sig, int indent, bool write)
 		call_text(&c, &call);
 		buf_put_u8(&call, 0);
 		if (c.some) {
-			line(&c, &g->text, "do   /* until the requests the application completed are */");
-			line(&c, &g->text, "\t%s", (char *)call.data);
-			line(&c, &g->text, "while (%s);", c.until);
+			line(&c, &g->text, "await_all(%s);   /* then one call completes them, as in the application */",
+			     c.awaited);
+			line(&c, &g->text, "%s", (char *)call.data);
 		} else if (c.poll) {
 			line(&c, &g->text, "int flag = 0;");
 			line(&c, &g->text, "do {   /* it found what it polled for */");
