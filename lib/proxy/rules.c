@@ -150,5 +150,5 @@ void px_emit_main(struct proxy_gen *g)
 	for (uint32_t i = 0; i < g->r->ngroups; i++)
 		px_printf(b, "\t%sif (in_ranklist(group%u_ranks, GROUP%u_BOXES, world_rank))\n\t\tgroup%u();\n",
 			  i ? "else " : "", i, i, i);
-	px_puts(b, "\tfinish();\n\treturn 0;\n}\n");
+	px_puts(b, "\treturn finish();\n}\n");
 }
