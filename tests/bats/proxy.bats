@@ -246,20 +246,44 @@ traced() {
 	"$LADDER" compare coords.h5 again.h5
 }
 
-@test "the campaign stage proxy writes and builds a proxy of each target's extrapolated trace" {
+@test "the campaign stage proxy writes and builds the proxy of each target's extrapolated trace and runs it on the target's ranks; the report compares its time" {
 	local wf="$BATS_TEST_TMPDIR/wf.yaml" dir="$BATS_TEST_TMPDIR/camp"
 	printf 'name: p\napp: {command: "{prefix}/apps/stencil2d"}\nladder: [1, 4]\ntarget: 16\nstages:\n  - model\n  - proxy\n' > "$wf"
 	run "$LADDER" campaign run "$wf" --site "$TOP/site-configs/local.yaml" --dir "$dir" --dry-run
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"stage 'proxy' reads what stage 'extrap' writes: list 'extrap' above it"* ]]
-	printf 'name: p\napp: {command: "{prefix}/apps/stencil2d"}\nladder: [1, 4]\ntarget: 16\nstages:\n  - extrap\n  - proxy\n' > "$wf"
-	run "$LADDER" campaign run "$wf" --site "$TOP/site-configs/local.yaml" --dir "$dir" --dry-run
-	[ "$status" -eq 0 ]
-	if ! "$LADDER" extrap --help > /dev/null 2>&1; then
-		[[ "$output" == *"note: stage 'proxy' skipped: it reads what stage 'extrap' writes, which is skipped"* ]]
-	else
-		grep -q 'ladder proxy .*/extrap/p16/trace.h5 -o .*/proxy/p16 --build' "$dir/jobs/proxy-t16.sh"
-	fi
+	cat > "$wf" <<-'EOF'
+	name: px
+	app: {command: "{prefix}/apps/stencil2d --scaling weak --size 8 --iterations 20 --allreduce-every 2 --compute 5"}
+	ladder: [4, 9, 16]
+	target: 36
+	truth: 36
+	stages: [extrap, replay, proxy, report]
+	EOF
+	local c="$BATS_TEST_TMPDIR/c36"
+	run "$LADDER" campaign run "$wf" --site "$TOP/site-configs/local.yaml" --dir "$c"
+	[ "$status" -eq 0 ] || { echo "$output"; cat "$c"/logs/proxy-t36.log; return 1; }
+	# one job of the target's size: written and built, then launched on 36 ranks after the extrapolation
+	grep -q 'ladder proxy .*/extrap/p36/trace.h5 -o .*/proxy/p36 --build' "$c/jobs/proxy-t36.sh"
+	grep -q 'mpirun --oversubscribe -np 36 .*/proxy/p36/proxy --json .*/proxy/p36/proxy.json' "$c/jobs/proxy-t36.sh"
+	[ "$(jq -r '.jobs[] | select(.name == "proxy-t36") | .deps | index("extrap-t36") != null' "$c/state.json")" = true ]
+	[ "$(jq '.ranks' "$c/proxy/p36/proxy.json")" -eq 36 ]
+	# the report: proxy time against the application's (1 - |T_proxy - T_app| / T_app) and the replay's
+	local r="$c/report/report.json" t_proxy t_app expect
+	t_proxy=$(jq '.total_time' "$c/proxy/p36/proxy.json")
+	[ "$(jq '.targets[0].proxy.time' "$r")" = "$t_proxy" ]
+	t_app=$(jq '.targets[0].app_time' "$r")
+	expect=$(awk -v p="$t_proxy" -v a="$t_app" 'BEGIN { d = p - a; if (d < 0) d = -d; printf "%.6f", 1 - d / a }')
+	[ "$(printf '%.6f' "$(jq '.figures[] | select(.name == "proxy") | .value' "$r")")" = "$expect" ]
+	[ "$(printf '%.6f' "$(jq '.targets[0].proxy.accuracy' "$r")")" = "$expect" ]
+	[ "$(printf '%.6f' "$(jq '.targets[0].proxy.vs_replay' "$r")")" = \
+		"$(awk -v p="$t_proxy" -v q="$(jq '.targets[0].replay_time' "$r")" 'BEGIN { printf "%.6f", p / q }')" ]
+	grep -q '^- proxy program (ladder proxy of the extrapolated trace): .*/proxy/p36/proxy.json, time ' "$c/report/report.md"
+	grep -q '<h3>Proxy program</h3>' "$c/report/report.html"
+	# a proxy threshold gates the exit status like the others
+	run "$LADDER" report "$c/campaign.h5" --thresholds proxy=1.5 --quiet --json "$BATS_TEST_TMPDIR/r.json"
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '.figures[] | select(.name == "proxy") | .state' "$BATS_TEST_TMPDIR/r.json")" = MISSED ]
 }
 
 @test "fixed point of an extrapolated trace: a proxy of stencil2d extrapolated to 64 ranks makes the extrapolated calls" {
