@@ -38,28 +38,6 @@ struct walk {
 	uint32_t *length;               /* per array signature: its longest array */
 };
 
-/* the request slot a creating call recorded, and where the arrays of a call start; -1 none */
-static void request_params(const struct event *ev, int64_t *created, uint32_t *reqs)
-{
-	uint32_t i = 0;
-	bool bad = false;
-	*created = -1;
-	*reqs = UINT32_MAX;
-	for (uint32_t p = 0; p < ev->fn->nparams && !bad; p++) {
-		enum param_kind k = ev->fn->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		uint32_t w = group_width(k, ev->vals, i, ev->nvals, &bad);
-		if (bad || i >= ev->nvals)
-			break;
-		if (k == PK_REQ_OUT && !sv_is_symbolic(ev->vals[i]))
-			*created = ev->vals[i];
-		if (k == PK_REQS && *reqs == UINT32_MAX && !sv_is_symbolic(ev->vals[i]))
-			*reqs = i;
-		i += w;
-	}
-}
-
 static void created(struct walk *w, const struct event *ev, int64_t slot)
 {
 	struct pending key = {0}, *e;
@@ -74,15 +52,16 @@ static void created(struct walk *w, const struct event *ev, int64_t slot)
 	e->creator = ev->sig;
 }
 
-static void taken(struct walk *w, const struct event *ev, uint32_t at)
+/* the array of requests v (length, then pool and slot of each) of a call */
+static void taken(struct walk *w, const struct event *ev, const int64_t *v)
 {
-	int64_t n = ev->vals[at];
+	int64_t n = v[0];
 	if ((uint64_t)n > w->length[ev->sig])
 		w->length[ev->sig] = (uint32_t)n;
-	for (int64_t j = 0; j < n && at + 2 + 2 * (uint32_t)j < ev->nvals; j++) {
+	for (int64_t j = 0; j < n; j++) {
 		struct pending key = {0}, *e;
-		key.key.pool = ev->vals[at + 1 + 2 * j];
-		key.key.slot = ev->vals[at + 2 + 2 * j];
+		key.key.pool = v[1 + 2 * j];
+		key.key.slot = v[2 + 2 * j];
 		if (sv_is_symbolic(key.key.pool) || sv_is_symbolic(key.key.slot))
 			continue;
 		HASH_FIND(hh, w->pending, &key.key, sizeof key.key, e);
@@ -113,15 +92,14 @@ void px_homes_build(struct proxy_gen *g)
 	struct event ev;
 	event_iter_init(&it, r, grp->nranks ? grp->ranks[0] : 0);
 	for (uint32_t calls = 0; calls < HOMES_WALK_BUDGET && event_next(&it, &ev); calls++) {
-		int64_t slot;
-		uint32_t reqs;
 		if (ev.s->flags & SIGF_FAILED_POLL)
 			continue;   /* left out of the program */
-		request_params(&ev, &slot, &reqs);
-		if (reqs != UINT32_MAX)
+		const int64_t *reqs = group_of_kind(ev.fn, ev.vals, ev.nvals, PK_REQS);
+		const int64_t *slot = group_of_kind(ev.fn, ev.vals, ev.nvals, PK_REQ_OUT);
+		if (reqs && !sv_is_symbolic(reqs[0]))
 			taken(&w, &ev, reqs);
-		if (slot >= 0)
-			created(&w, &ev, slot);
+		if (slot && !sv_is_symbolic(slot[0]))
+			created(&w, &ev, slot[0]);
 	}
 	event_iter_free(&it);
 	struct pending *e, *tmp;
