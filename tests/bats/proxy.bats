@@ -284,9 +284,14 @@ traced() {
 	run "$LADDER" report "$c/campaign.h5" --thresholds proxy=1.5 --quiet --json "$BATS_TEST_TMPDIR/r.json"
 	[ "$status" -eq 1 ]
 	[ "$(jq -r '.figures[] | select(.name == "proxy") | .state' "$BATS_TEST_TMPDIR/r.json")" = MISSED ]
+	# a proxy run given explicitly is the one reported
+	mpirun --oversubscribe -np 36 "$c/proxy/p36/proxy" --json "$BATS_TEST_TMPDIR/again.json" > /dev/null
+	"$LADDER" report "$c/campaign.h5" --proxy "$BATS_TEST_TMPDIR/again.json" --quiet --json "$BATS_TEST_TMPDIR/r.json"
+	[ "$(jq '.targets[0].proxy.time' "$BATS_TEST_TMPDIR/r.json")" = "$(jq '.total_time' "$BATS_TEST_TMPDIR/again.json")" ]
+	[ "$(jq -r '.targets[0].proxy.run' "$BATS_TEST_TMPDIR/r.json")" = "$BATS_TEST_TMPDIR/again.json" ]
 }
 
-@test "fixed point of an extrapolated trace: a proxy of stencil2d extrapolated to 64 ranks makes the extrapolated calls" {
+@test "fixed point of an extrapolated trace: a proxy of stencil2d extrapolated to 64 ranks makes the extrapolated calls; at 1,048,576 ranks it is as long and compiles" {
 	local p runs=()
 	for p in 4 9 16; do
 		runs+=("$(trace_app "s2w-$p" "$p" stencil2d --scaling weak --size 8 --iterations 4 --allreduce-every 2)")
@@ -296,6 +301,11 @@ traced() {
 	fixed_point s2w-64.h5 64 px64
 	run "$LADDER" compare --counts s2w-64.h5 px64/trace.h5
 	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	# at 1,048,576 ranks: the same program up to its constants, and it compiles
+	"$LADDER" --quiet extrap s2w.h5 --target 1048576 -o s2w-1m.h5 2> /dev/null
+	build_proxy s2w-1m.h5 px1m
+	[ "$(wc -l < px1m/proxy.c)" -eq "$(wc -l < px64/proxy.c)" ]
+	grep -q 'start(argc, argv, 1048576, ' px1m/proxy.c
 }
 
 @test "fixed point of extrapolated traces at 64 ranks: ft (Alltoall transposes) and is in lossy mode" {
