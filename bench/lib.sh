@@ -46,7 +46,7 @@ closed_loop() {
 		> "$dir.log" 2>&1
 	if [ ! -s "$dir/extrap/p64/trace.h5" ]; then
 		printf 'refused: %s\n' "$(grep -v -e '^ladder: job' -e '^$' "$dir/logs/extrap-t64.log" 2>/dev/null |
-			sed 's/^ladder: //' | head -1 | cut -c1-160)" > "$dir/failed"
+			sed 's/^ladder: //; s#^[^ ]*/campaign.h5: ##' | head -1 | cut -c1-150)" > "$dir/failed"
 		return 1
 	fi
 	mkdir -p "$dir/rounds"
