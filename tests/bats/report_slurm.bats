@@ -24,7 +24,7 @@ teardown() {
 	scontrol update PartitionName=debug State=UP 2> /dev/null || true
 }
 
-@test "slurm: ladder, extrapolation, truth and replay at the target, models, report — one submission, dependencies in scontrol" {
+@test "slurm: ladder, extrapolation, truth, replay and proxy at the target, models, report — one submission, dependencies in scontrol" {
 	dir=$(camp_dir loop)
 	wf="$BATS_TEST_TMPDIR/loop.yaml"
 	cat > "$wf" <<'YAML'
