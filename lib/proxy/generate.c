@@ -13,6 +13,7 @@
 
 #include "proxy/proxy.h"
 #include "run/ranklist.h"
+#include "run/replayable.h"
 #include "util/xalloc.h"
 
 /* the proxy's membership test (proxy.h: in_box): greedy, outermost dimension first */
@@ -183,6 +184,7 @@ bool proxy_generate(const struct run *r, const struct proxy_options *o, const ch
 	bool ok = r->ngroups > 0;
 	if (!ok)
 		snprintf(why, whylen, "the run has no call sequences (a profile-only run)");
+	ok = ok && run_replayable(r, why, whylen);   /* one thread per rank makes its calls */
 	ok = ok && px_pools_build(&g) && find_init(&g) && check_ranklists(&g);
 	if (ok) {
 		mark_streamed(&g);

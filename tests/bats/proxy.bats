@@ -206,6 +206,15 @@ traced() {
 	[ ! -e p ]
 }
 
+@test "refused: calls from several threads of a rank (MPI_THREAD_MULTIPLE), whose order across threads the trace does not hold" {
+	traced multiple 2 "$BUILD_DIR/tests/trace/multiple"
+	run "$LADDER" proxy multiple.h5 -o p
+	[ "$status" -eq 1 ]
+	[[ "$output" == "ladder: multiple.h5: cannot write a proxy: recorded under MPI_THREAD_MULTIPLE with MPI calls from "*" threads of a rank;"* ]]
+	[ "$(echo "$output" | wc -l)" -eq 1 ]
+	[ ! -e p ]
+}
+
 @test "refused: a campaign container or a damaged file, in one line naming the file" {
 	local r
 	r=$(trace_app stencil1d-4 4 stencil1d --size 1440 --iterations 4)
