@@ -78,36 +78,34 @@ static void taken(struct walk *w, const struct event *ev, const int64_t *v)
 	}
 }
 
-/* the group's homes: g->home[sig] (ring slot, -1 none); g->homes, the slots they take */
-void px_homes_build(struct proxy_gen *g)
+/* the first rank's calls: which array, at which position, takes each signature's requests */
+static void walk_group(const struct proxy_gen *g, struct walk *w)
 {
-	const struct run *r = g->r;
-	uint32_t n = r->nsigs ? r->nsigs : 1;
-	struct walk w = {.array_of = xmalloc(n * sizeof *w.array_of), .position = xcalloc(n, sizeof *w.position),
-			 .length = xcalloc(n, sizeof *w.length)};
-	for (uint32_t s = 0; s < n; s++)
-		w.array_of[s] = UNSET;
-	const struct run_group *grp = &r->groups[g->group];
+	const struct run_group *grp = &g->r->groups[g->group];
 	struct event_iter it;
 	struct event ev;
-	event_iter_init(&it, r, grp->nranks ? grp->ranks[0] : 0);
+	event_iter_init(&it, g->r, grp->nranks ? grp->ranks[0] : 0);
 	for (uint32_t calls = 0; calls < HOMES_WALK_BUDGET && event_next(&it, &ev); calls++) {
 		if (ev.s->flags & SIGF_FAILED_POLL)
 			continue;   /* left out of the program */
 		const int64_t *reqs = group_of_kind(ev.fn, ev.vals, ev.nvals, PK_REQS);
 		const int64_t *slot = group_of_kind(ev.fn, ev.vals, ev.nvals, PK_REQ_OUT);
 		if (reqs && !sv_is_symbolic(reqs[0]))
-			taken(&w, &ev, reqs);
+			taken(w, &ev, reqs);
 		if (slot && !sv_is_symbolic(slot[0]))
-			created(&w, &ev, slot[0]);
+			created(w, &ev, slot[0]);
 	}
 	event_iter_free(&it);
 	struct pending *e, *tmp;
-	HASH_ITER(hh, w.pending, e, tmp) {
-		HASH_DEL(w.pending, e);
+	HASH_ITER(hh, w->pending, e, tmp) {
+		HASH_DEL(w->pending, e);
 		free(e);
 	}
-	/* each array signature some creator lives in gets its part of the ring, in signature order */
+}
+
+/* each array signature some creator lives in gets its part of the ring, in signature order */
+static void assign_homes(struct proxy_gen *g, const struct walk *w, uint32_t n)
+{
 	uint32_t *base = xmalloc(n * sizeof *base);
 	for (uint32_t s = 0; s < n; s++)
 		base[s] = UINT32_MAX;
@@ -116,17 +114,29 @@ void px_homes_build(struct proxy_gen *g)
 	g->homes = 0;
 	for (uint32_t s = 0; s < n; s++) {
 		g->home[s] = -1;
-		int32_t a = w.array_of[s];
+		int32_t a = w->array_of[s];
 		if (a < 0)
 			continue;
-		if (base[a] == UINT32_MAX && g->homes + w.length[a] <= PROXY_RING_HOMES) {
+		if (base[a] == UINT32_MAX && g->homes + w->length[a] <= PROXY_RING_HOMES) {
 			base[a] = g->homes;
-			g->homes += w.length[a];
+			g->homes += w->length[a];
 		}
 		if (base[a] != UINT32_MAX)
-			g->home[s] = (int64_t)base[a] + w.position[s];
+			g->home[s] = (int64_t)base[a] + w->position[s];
 	}
 	free(base);
+}
+
+/* the group's homes: g->home[sig] (ring slot, -1 none); g->homes, the slots they take */
+void px_homes_build(struct proxy_gen *g)
+{
+	uint32_t n = g->r->nsigs ? g->r->nsigs : 1;
+	struct walk w = {.array_of = xmalloc(n * sizeof *w.array_of), .position = xcalloc(n, sizeof *w.position),
+			 .length = xcalloc(n, sizeof *w.length)};
+	for (uint32_t s = 0; s < n; s++)
+		w.array_of[s] = UNSET;
+	walk_group(g, &w);
+	assign_homes(g, &w, n);
 	free(w.array_of);
 	free(w.position);
 	free(w.length);
