@@ -63,6 +63,8 @@ static bool print_run_json(const char *path, const struct run *r, off_t size, co
 		log_error("%s: cannot print the summary as JSON (a text attribute is not UTF-8)", path);
 		return false;
 	}
+	/* rank 0's wall time from MPI_Init to MPI_Finalize (what the report calls T_app) */
+	json_object_set_new(o, "wall_time", json_real(r->t_end - r->t_start));
 	json_t *labels = json_object();
 	for (uint32_t i = 0; i < r->nattrs; i++)
 		json_object_set_new(labels, r->attrs[i].key, json_string(r->attrs[i].value));
@@ -113,6 +115,8 @@ static void print_run_text(const char *path, const struct run *r, off_t size, co
 	printf("command     %s\n", r->command);
 	printf("host        %s%s%s\n", r->host, r->slurm_job_id[0] ? ", slurm job " : "", r->slurm_job_id);
 	printf("ranks       %u\n", r->nranks);
+	if (r->t_end > r->t_start)
+		printf("wall time   %.6f s (rank 0, MPI_Init to MPI_Finalize)\n", r->t_end - r->t_start);
 	if (r->options[0])
 		printf("tracer      %s\n", r->options);
 	if (r->nattrs) {

@@ -89,6 +89,7 @@ const struct command command_proxy = {
 	"  --message-scale M     message counts x M (at least 1 where the run had one)\n"
 	"  --timing mean|sample  compute gaps: the histogram's mean (default) or drawn from its bins\n"
 	"  --seed S              seed of --timing sample\n"
+	"  --json FILE           rank 0 also writes the time and the knobs there as JSON\n"
 	"It prints `proxy time: T s` (the slowest rank, from after MPI_Init to MPI_Finalize).\n"
 	"Tracing it gives a run that `ladder compare` finds equal to RUN.h5.\n"
 	"\n"
@@ -100,7 +101,9 @@ const struct command command_proxy = {
 	"  -b, --build       then build it (make -C DIR): DIR/proxy\n"
 	"  -h, --help        this text\n"
 	"\n"
-	"The campaign stage `proxy` runs `ladder proxy --build` on the extrapolated trace of each target.\n"
+	"The campaign stage `proxy` runs `ladder proxy --build` on the extrapolated trace of each target,\n"
+	"then the program on the target's ranks through the site's launcher (--json proxy/pP/proxy.json);\n"
+	"`ladder report` compares its time with the application's and the replay's there.\n"
 	"\n"
 	"Exit: 0 written (and built), 1 unreadable run, refused or failed build, 2 usage.\n",
 	run_proxy,

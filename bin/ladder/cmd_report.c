@@ -40,6 +40,7 @@ static int parse(int argc, char **argv, struct report_cli *cli)
 		{"dir", required_argument, NULL, 'o'}, {"history", required_argument, NULL, 'y'},
 		{"thresholds", required_argument, NULL, 't'}, {"truth", required_argument, NULL, 'T'},
 		{"extrap", required_argument, NULL, 'X'}, {"replay", required_argument, NULL, 'R'},
+		{"proxy", required_argument, NULL, 'P'},
 		{"target", required_argument, NULL, 'p'}, {"top", required_argument, NULL, 'k'},
 		{"strict", no_argument, NULL, 's'}, {"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'}, {0}};
@@ -58,6 +59,7 @@ static int parse(int argc, char **argv, struct report_cli *cli)
 		case 'T': push(&cli->in.truth, &cli->in.ntruth, optarg); break;
 		case 'X': push(&cli->in.extrap, &cli->in.nextrap, optarg); break;
 		case 'R': push(&cli->in.replay, &cli->in.nreplay, optarg); break;
+		case 'P': push(&cli->in.proxy, &cli->in.nproxy, optarg); break;
 		case 't':
 			if (!thresholds_parse(optarg, &cli->th, why, sizeof why))
 				return cmd_usage_error("report", "--thresholds %s", why);
@@ -173,6 +175,7 @@ out:
 	free(cli.in.truth);
 	free(cli.in.extrap);
 	free(cli.in.replay);
+	free(cli.in.proxy);
 	free(cli.in.targets);
 	return rc;
 }
@@ -185,7 +188,8 @@ const struct command command_report = {
 	"model) against the real application traced at the target scale; the extrapolated trace\n"
 	"against that run, call by call on every rank and by calls and bytes per function and rank\n"
 	"(ladder compare); the replay of the extrapolated trace timed against the application, as the\n"
-	"accuracy 1 - |T_replay - T_app| / T_app (ScalaExtrap §5.2); and the kernel ranking at the\n"
+	"accuracy 1 - |T_replay - T_app| / T_app (ScalaExtrap §5.2), and the proxy program written from\n"
+	"it likewise (1 - |T_proxy - T_app| / T_app, ScalaBenchGen §5); and the kernel ranking at the\n"
 	"target, predicted against measured (Spearman's rank correlation, top-k agreement).\n"
 	"\n"
 	"Inputs next to the campaign, where the campaign stages write them (each optional; what is\n"
@@ -193,6 +197,7 @@ const struct command command_report = {
 	"  DIR/truth/p<P>/trace.h5      the real application at P ranks (workflow field 'truth')\n"
 	"  DIR/extrap/p<P>/trace.h5     the extrapolated trace (stage extrap)\n"
 	"  DIR/replay/p<P>/replay.json  its replay (stage replay: ladder-replay --json)\n"
+	"  DIR/proxy/p<P>/proxy.json    its proxy program's run (stage proxy: the program's --json)\n"
 	"Targets are the models' target, every p<P> found there, and --target.\n"
 	"\n"
 	"Options:\n"
@@ -203,17 +208,20 @@ const struct command command_report = {
 	"  --history H.h5         judge against past nights and append this one (created when missing;\n"
 	"                         hdf5-schema/history.yaml)\n"
 	"  --thresholds LIST      NAME=MIN,...: the lowest acceptable value of figures (repeatable):\n"
-	"                         time, events, counts, model_METRIC (or METRIC alone), interval,\n"
-	"                         ranking, topk; margin=M sets the regression margin (default 0.05)\n"
+	"                         time, proxy, events, counts, model_METRIC (or METRIC alone),\n"
+	"                         interval, ranking, topk; margin=M sets the regression margin\n"
+	"                         (default 0.05)\n"
 	"  --truth FILE           a real run at a target (repeatable; its rank count says which target)\n"
 	"  --extrap FILE          an extrapolated trace (repeatable)\n"
 	"  --replay FILE          a replay report of ladder-replay --json (repeatable)\n"
+	"  --proxy FILE           a proxy program's --json report (repeatable)\n"
 	"  --target P             report on P ranks even when nothing was found for it\n"
 	"  --top K                k of the top-k agreement (default 5)\n"
 	"  --strict               a threshold whose figure could not be computed fails\n"
 	"  -q, --quiet            no summary on standard output\n"
 	"\n"
-	"Figures, all higher-is-better: time (accuracy of the replay time), events and counts (1 equal,\n"
+	"Figures, all higher-is-better: time (accuracy of the replay time), proxy (accuracy of the proxy's\n"
+	"time, where it ran), events and counts (1 equal,\n"
 	"0 different), model_METRIC (accuracy of the predictions of METRIC over all call paths\n"
 	"together: 1 - sum |predicted - measured| / sum measured; each call path's own accuracy is in\n"
 	"the tables),\n"

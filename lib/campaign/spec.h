@@ -36,6 +36,8 @@ struct kvnum {
 struct stage_spec {
 	char *name;
 	struct tmpl cmd;
+	struct tmpl prepare;    /* a built-in stage's step before its launched command (not launched), may
+				   be empty: the proxy is written and built, then run at the target */
 	char **after;       /* names of stages (or "merge") it consumes; NULL-terminated */
 	size_t nafter;
 	bool per_target;    /* one job per target scale, {target} set */

@@ -29,22 +29,25 @@ const char *const placeholders_stage[] = {"campaign", "campaign_dir", "outdir", 
 /* the stages ladder knows by name: their command, inputs and shape */
 struct builtin_stage {
 	const char *name, *command, *after;
+	const char *prepare;   /* run before the command, not launched; NULL none */
 	bool per_target, launch;
 	long ranks;
 	const char *needs; /* the stage whose output the command reads: it cannot run without it */
 	bool after_truth;  /* also waits for the truth runs */
 };
 static const struct builtin_stage builtins[] = {
-	{"merge", "ladder merge -o {campaign} {runs}", "", false, false, 1, NULL, false},
-	{"model", "ladder model {campaign} --target {target_max}", "merge", false, false, 1, NULL, false},
+	{"merge", "ladder merge -o {campaign} {runs}", "", NULL, false, false, 1, NULL, false},
+	{"model", "ladder model {campaign} --target {target_max}", "merge", NULL, false, false, 1, NULL, false},
 	/* extrap records its result in the campaign, as model does: after model when there is one, so
 	 * that the two never write the campaign container at the same time */
-	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "model", true, false, 1, NULL, false},
-	{"replay", "ladder-replay --json {outdir}/replay.json {campaign_dir}/extrap/p{target}/trace.h5", "extrap",
+	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "model", NULL, true, false, 1, NULL,
+	 false},
+	{"replay", "ladder-replay --json {outdir}/replay.json {campaign_dir}/extrap/p{target}/trace.h5", "extrap", NULL,
 	 true, true, 0, "extrap", false},
-	{"proxy", "ladder proxy {campaign_dir}/extrap/p{target}/trace.h5 -o {outdir} --build", "extrap", true, false, 1,
-	 "extrap", false},
-	{"report", "ladder report {campaign} -o {outdir} --thresholds {acceptance} --history {history}", "*", false,
+	/* written and built on the job's first node, then run on the target's ranks like the replay */
+	{"proxy", "{outdir}/proxy --json {outdir}/proxy.json", "extrap",
+	 "ladder proxy {campaign_dir}/extrap/p{target}/trace.h5 -o {outdir} --build", true, true, 0, "extrap", false},
+	{"report", "ladder report {campaign} -o {outdir} --thresholds {acceptance} --history {history}", "*", NULL, false,
 	 false, 1, NULL, true},
 };
 
@@ -412,6 +415,8 @@ static bool stage_command(struct yaml_spec *y, const struct stage_nodes *sn, con
 				      "replay, proxy, report); give its 'command'", s->name);
 	char why[256];
 	tmpl_parse(b->command, &s->cmd, why, sizeof why);
+	if (b->prepare)
+		tmpl_parse(b->prepare, &s->prepare, why, sizeof why);
 	s->needs = b->needs;
 	s->after_truth = b->after_truth;
 	if (s->needs && !workflow_stage(w, s->needs))
@@ -640,6 +645,7 @@ void workflow_free(struct workflow *w)
 	for (size_t i = 0; i < w->nstages; i++) {
 		free(w->stages[i].name);
 		tmpl_free(&w->stages[i].cmd);
+		tmpl_free(&w->stages[i].prepare);
 		for (size_t k = 0; k < w->stages[i].nafter; k++)
 			free(w->stages[i].after[k]);
 		free(w->stages[i].after);

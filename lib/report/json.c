@@ -48,13 +48,15 @@ static json_t *target_json(const struct report_target *t)
 		json_array_append_new(whatif, json_pack("{s:s, s:f, s:f, s:o, s:o}", "replay", t->whatif[k].replay,
 			"compute_scale", t->whatif[k].compute_scale, "message_scale", t->whatif[k].message_scale,
 			"time", num(t->whatif[k].time), "ratio", num(t->whatif[k].time / t->replay_time)));
-	return json_pack("{s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:I, s:o, s:o, s:I, s:o, s:o, s:o, s:o}",
+	json_t *proxy = json_pack("{s:o, s:o, s:o, s:o}", "run", str(t->proxy), "time", num(t->proxy_time), "accuracy",
+		num(t->proxy_accuracy), "vs_replay", num(t->proxy_time / t->replay_time));
+	return json_pack("{s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:I, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
 		"ranks", (json_int_t)t->ranks, "truth", truth, "app_time", num(t->app_time), "extrap", str(t->extrap),
 		"extrap_synthetic", t->extrap_synthetic, "extrap_note", str(t->extrap_note), "events_equal",
 		tri(t->events_equal), "events_ranks_differ", (json_int_t)t->events_ranks_differ, "first_difference",
 		str(t->events_first_diff), "counts_equal", tri(t->counts_equal), "counts_differ",
 		(json_int_t)t->counts_differ, "replay", str(t->replay), "replay_time", num(t->replay_time),
-		"time_accuracy", num(t->time_accuracy), "whatif", whatif);
+		"time_accuracy", num(t->time_accuracy), "whatif", whatif, "proxy", proxy);
 }
 
 static json_t *model_json(const struct report_model *m)

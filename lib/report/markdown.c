@@ -69,6 +69,10 @@ static void targets_md(const struct report *r, FILE *out)
 				w->compute_scale, w->message_scale, fmt_num(w->time, a, sizeof a),
 				fmt_num(w->time / t->replay_time, b, sizeof b), w->replay);
 		}
+		if (t->proxy)
+			fprintf(out, "- proxy program (ladder proxy of the extrapolated trace): %s, time %s s, %s x the replay; "
+				"accuracy 1 − |T_proxy − T_app| / T_app: **%s**\n", t->proxy, fmt_num(t->proxy_time, a, sizeof a),
+				fmt_num(t->proxy_time / t->replay_time, b, sizeof b), fmt_num(t->proxy_accuracy, c, sizeof c));
 		fprintf(out, "\n");
 	}
 }
