@@ -802,10 +802,10 @@ static int cmp_u32(const void *a, const void *b)
 static bool read_group_ranks(const struct source *src, struct run *r, struct run_group *g,
 			     const struct group_row *row, size_t i, const int64_t *ranklists, size_t nranklists)
 {
-	char why[200];
+	char why[200] = "it points past /trace/ranklists";
 	if (!range_within(row->ranklist_offset, row->ranklist_count, nranklists) ||
 	    !ranklist_check(ranklists + row->ranklist_offset, row->ranklist_count, r->nranks, why, sizeof why)) {
-		h5_fail(src->e, src->path, "/trace/ranklists: the ranklist of group %zu is malformed", i);
+		h5_fail(src->e, src->path, "/trace/ranklists: the ranklist of group %zu is malformed: %s", i, why);
 		return false;
 	}
 	const int64_t *v = ranklists + row->ranklist_offset;
