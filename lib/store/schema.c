@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "run/events.h"
+#include "run/fn_check.h"
 #include "run/profile_check.h"
 #include "run/run.h"
 #include "store/campaign_extrap.h"
@@ -309,8 +310,8 @@ static void check_objects(struct ctx *c, hid_t f, const struct schema *s)
 	}
 }
 
-/* a run's contents: a full walk of every rank (streams consumed exactly), the profile's calls
- * against the trace's */
+/* a run's contents: the functions against ladder's table, a full walk of every rank (streams
+ * consumed exactly), the profile's calls against the trace's */
 static void check_run_contents(struct ctx *c)
 {
 	struct run r;
@@ -320,6 +321,7 @@ static void check_run_contents(struct ctx *c)
 		c->violations++;
 		return;
 	}
+	c->violations += (int)run_check_functions(&r, 20, report_prefixed, c);
 	char why[300];
 	bool bounded = event_calls_bounded(&r, why, sizeof why);
 	if (!bounded)
