@@ -265,11 +265,11 @@ refused() {
 	assert_failure 1
 	[[ $stderr == *"cut.raw: truncated"* ]]
 	[ ! -e cut.h5 ]
-	# an endless input that is not a raw trace is refused after its first bytes (memory capped
-	# at 1 GB: reading it all would exhaust it)
+	# an endless input is refused before it is read (memory capped at 1 GB: reading it all would
+	# exhaust it)
 	run --separate-stderr bash -c "ulimit -v 1000000; timeout 20 \"\$0\" import /dev/zero -o zero.h5" "$LADDER"
 	assert_failure 1
-	[[ $stderr == *"/dev/zero: not a ladder raw trace (bad magic)"* ]]
+	[[ $stderr == *"/dev/zero: is a character device, not a regular file"* ]]
 	[ ! -e zero.h5 ]
 }
 
