@@ -36,7 +36,7 @@ static int run_import(int argc, char **argv)
 	char why_out[400];
 	if (!output_replaceable(out, why_out, sizeof why_out) ||
 	    !output_not_input(out, argv + optind, 1, why_out, sizeof why_out)) {
-		log_error("%s", why_out);
+		log_error("%s", why_out);   /* before the raw trace is read */
 		return EXIT_FAIL;
 	}
 	/* mapped: a raw trace costs the memory of what is parsed of it, not of its size */
@@ -58,20 +58,12 @@ static int run_import(int argc, char **argv)
 		run_free(&r);
 		return EXIT_FAIL;
 	}
-	char *part = xasprintf("%s.part", out);
 	struct h5_err e;
-	ok = store_write_run(part, &r, &e);
-	if (ok && (!sync_file(part, why, sizeof why) || !output_commit(part, out, why, sizeof why))) {
-		log_error("%s", why);
-		remove(part);
-		ok = false;
-	} else if (!ok) {
-		log_error("%s", e.msg);
-		remove(part);
-	}
+	ok = store_replace_run(out, &r, argv + optind, 1, &e);
 	if (ok)
 		log_info("wrote %s (%u ranks, %u signatures, %u groups)", out, r.nranks, r.nsigs, r.ngroups);
-	free(part);
+	else
+		log_error("%s", e.msg);
 	run_free(&r);
 	return ok ? EXIT_OK : EXIT_FAIL;
 }

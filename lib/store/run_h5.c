@@ -14,6 +14,7 @@
 #include "run/layout.h"
 #include "run/ranklist.h"
 #include "store/store.h"
+#include "util/file.h"
 #include "util/range.h"
 #include "util/xalloc.h"
 
@@ -531,6 +532,26 @@ bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
 		h5_fail(e, path, "cannot finish writing the file (disk full?)");
 		ok = false;
 	}
+	return ok;
+}
+
+bool store_replace_run(const char *path, const struct run *r, char *const *inputs, int ninputs,
+		       struct h5_err *e)
+{
+	char why[400];
+	if (!output_replaceable(path, why, sizeof why) || !output_not_input(path, inputs, ninputs, why, sizeof why)) {
+		snprintf(e->msg, sizeof e->msg, "%s", why);
+		return false;
+	}
+	char *part = xasprintf("%s.part", path);
+	bool ok = store_write_run(part, r, e);
+	if (ok && (!sync_file(part, why, sizeof why) || !output_commit(part, path, why, sizeof why))) {
+		snprintf(e->msg, sizeof e->msg, "%s", why);
+		ok = false;
+	}
+	if (!ok)
+		remove(part);
+	free(part);
 	return ok;
 }
 
