@@ -12,6 +12,7 @@
 #include "run/events.h"
 #include "store/store.h"
 #include "util/exitcode.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -131,7 +132,12 @@ static int run_export(int argc, char **argv)
 	}
 	char why[512] = "";
 	bool *selected = NULL;
+	char *inputs[] = {(char *)q.input};
 	bool ok = cmd_walk_bounded(q.input, &r);
+	if (ok && strcmp(q.output, "-") && !output_not_input(q.output, inputs, 1, why, sizeof why)) {
+		log_error("%s", why);
+		ok = false;
+	}
 	if (!ok) {
 		run_free(&r);
 		return EXIT_FAIL;
