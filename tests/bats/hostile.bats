@@ -171,6 +171,70 @@ fill_disk() {
 	[[ $stderr == *"$MNT/i.h5"* ]]
 }
 
+@test "extrap, export and report refuse outputs that are their inputs, and never rename over a device node" {
+	cd "$DIR"
+	need_root
+	local sum
+	# extrap: the campaign, one of its runs, a device node — refused before any work
+	cp camp.h5 ex-camp.h5
+	sum=$(md5sum < ex-camp.h5)
+	run --separate-stderr "$LADDER" extrap ex-camp.h5 --target 8 -o ex-camp.h5
+	assert_failure 1
+	[[ $stderr == *"ex-camp.h5: is also an input (ex-camp.h5)"* ]]
+	run --separate-stderr "$LADDER" extrap ex-camp.h5 --target 8 -o ./p3.h5
+	assert_failure 1
+	[[ $stderr == *"is also an input"* ]]
+	[ "$(md5sum < ex-camp.h5)" = "$sum" ]
+	make_device devex.h5
+	run --separate-stderr "$LADDER" extrap ex-camp.h5 --target 8 -o devex.h5
+	assert_failure 1
+	[[ $stderr == *"devex.h5: is a character device, not a regular file"* ]]
+	[ -c devex.h5 ] && [ ! -e devex.h5.part ]
+	# export: its input container, and an OTF2 archive onto a device (one line, no library noise)
+	cp p2.h5 ex-run.h5
+	sum=$(md5sum < ex-run.h5)
+	for fmt in chrome otf2; do
+		run --separate-stderr "$LADDER" -q export -f "$fmt" -o ex-run.h5 ex-run.h5
+		assert_failure 1
+		[ "$(printf '%s\n' "$stderr" | grep -c .)" -eq 1 ]
+	done
+	[ "$(md5sum < ex-run.h5)" = "$sum" ]
+	make_device devotf2
+	run --separate-stderr "$LADDER" -q export -f otf2 -o devotf2 p2.h5
+	assert_failure 1
+	[ "$stderr" = "ladder: p2.h5: devotf2: exists and is not a directory; the OTF2 archive needs a directory" ]
+	[ -c devotf2 ]
+	# report: none of its outputs over the campaign or a run it was given; a device is written through
+	sum=$(md5sum < ex-camp.h5)
+	for opt in --json --markdown --html; do
+		run --separate-stderr "$LADDER" -q report ex-camp.h5 "$opt" ex-camp.h5
+		assert_failure 1
+		[[ $stderr == *"ex-camp.h5: is also an input"* ]]
+		run --separate-stderr "$LADDER" -q report ex-camp.h5 --truth p5.h5 "$opt" ./p5.h5
+		assert_failure 1
+	done
+	[ "$(md5sum < ex-camp.h5)" = "$sum" ]
+	make_device devreport.json
+	run "$LADDER" -q report ex-camp.h5 --json devreport.json
+	assert_success
+	[ -c devreport.json ]
+}
+
+@test "extrap and report on a full disk fail, leave no part behind and keep what was there" {
+	small_disk "$DIR/camp.h5"
+	echo '{"earlier": true}' > "$MNT/r.json"
+	fill_disk 0
+	run --separate-stderr "$LADDER" extrap "$DIR/camp.h5" --target 8 -o "$MNT/e8.h5"
+	assert_failure 1
+	[[ $stderr == *"$MNT/e8.h5"* ]]
+	[ ! -e "$MNT/e8.h5" ] && [ ! -e "$MNT/e8.h5.part" ]
+	run --separate-stderr "$LADDER" -q report "$DIR/camp.h5" --json "$MNT/r.json"
+	assert_failure 1
+	[[ $stderr == *"$MNT/r.json"*"No space left on device"* ]]
+	[ "$(cat "$MNT/r.json")" = '{"earlier": true}' ]
+	[ -z "$(ls "$MNT" | grep -v -e '^camp.h5$' -e '^fill$' -e '^r.json$')" ]
+}
+
 # ---- crashes are reported as what they are ------------------------------------------------------
 
 @test "a crash outside the HDF5 library is an internal error, not a damaged file" {
@@ -651,6 +715,11 @@ bounded() {
 		reader validate "$DIR/hostile/$f.h5"
 		[ "$rc" -eq 1 ]
 	done
+	# merge reads the labels too
+	run --separate-stderr "$LADDER" merge -o hostile/c.h5 hostile/labels.h5
+	assert_failure 1
+	[[ $stderr == *"labels is a soft or external link"* ]]
+	[ ! -e hostile/c.h5 ]
 }
 
 @test "NaN, infinite and negative timings are refused by every reader" {
