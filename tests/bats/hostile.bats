@@ -769,6 +769,18 @@ bounded() {
 	[ "$(cut -f1 wide/counts | sort -u | grep -c '^[0-9]')" -eq 65536 ]
 }
 
+@test "a start rule of 200,000 rules (a container under 100 KB) is read by every reader in time linear in it" {
+	cd "$DIR"
+	mkdir -p wide
+	LADDER_TRACE_CONVERT=0 "$LADDER" -q trace -o wide/one.h5 -- mpirun -np 1 "$BUILD_DIR/apps/stencil1d" --iterations 3 > /dev/null
+	"$BUILD_DIR/tests/grammar/mkwide" wide/one.h5.raw 200000 > wide/wide.raw
+	"$LADDER" -q import wide/wide.raw -o wide/wide.h5
+	[ "$(stat -c %s wide/wide.h5)" -lt 102400 ]
+	# the expanded length was computed in a pass quadratic in the start rule's width: 12 s of CPU
+	accepted_by "$DIR/wide/wide.h5" "$DIR/wide/wide.h5" "${READERS[@]}" "${WALKERS[@]}"
+	[ "$("$LADDER" decode wide/wide.h5 | grep -c .)" -gt 800000 ]
+}
+
 @test "raw traces, Extra-P and workflow inputs that never end or are mostly holes are refused within bounds" {
 	cd "$DIR"
 	rm -rf endless && mkdir endless
