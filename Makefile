@@ -138,7 +138,7 @@ bench: deps
 	@BUILD=$(BUILD) bench/run
 
 FUZZ_SECONDS ?= 1800
-fuzz: deps-fuzz
+fuzz: deps deps-fuzz
 	@$(MAKE) --no-print-directory all $(FUZZ_TARGETS)
 	@BUILD=$(BUILD) tests/fuzz/run $(FUZZ_SECONDS)
 

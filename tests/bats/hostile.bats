@@ -740,6 +740,26 @@ bounded() {
 	done
 }
 
+@test "absurd schema versions and kinds are refused by every reader" {
+	cd "$DIR"
+	local v i=0
+	rm -rf versions && mkdir versions
+	for v in "9.0|schema version 9.0" "1.99999999999999999999|no valid schema_version" "1.0-beta|no valid schema_version" \
+		"|no valid schema_version" "18446744073709551617.0|no valid schema_version" "-1.0|no valid schema_version"; do
+		i=$((i + 1))
+		cp p2.h5 "versions/v$i.h5"
+		"$BUILD_DIR/tests/h5edit" attr "versions/v$i.h5" schema_version "${v%%|*}"
+		refused_by "${v#*|}" p2.h5 "$DIR/versions/v$i.h5" "${READERS[@]}" "${WALKERS[@]}"
+	done
+	# a run that says it is a history: read as one by validate, refused by the others
+	cp p2.h5 versions/kind.h5
+	"$BUILD_DIR/tests/h5edit" attr versions/kind.h5 schema ladder-history
+	refused_by "is a history container, expected a run container" p2.h5 "$DIR/versions/kind.h5" "${READERS[@]}" \
+		"${WALKERS[@]:0:1}" "${WALKERS[@]:2}"
+	reader validate "$DIR/versions/kind.h5"
+	[ "$rc" -eq 1 ]
+}
+
 @test "ranklists whose reach would overflow 64 bits are refused by every reader" {
 	cd "$DIR"
 	local h="$BUILD_DIR/tests/h5edit" box

@@ -69,8 +69,8 @@ int main(int argc, char **argv)
 	double c1, l1, c4, l4;
 	measure(n, &c1, &l1);
 	measure(4 * n, &c4, &l4);
-	printf("%-34s %8.4f s %8.4f s   large / small = %.4f\n", "grammar_check width N / 4N", c1, c4, c4 / c1);
-	printf("%-34s %8.4f s %8.4f s   large / small = %.4f\n", "grammar_expanded_length N / 4N", l1, l4, l4 / l1);
+	printf("%-40s %8.4f s %8.4f s   large / small = %.4f\n", "grammar_check width N / 4N", c1, c4, c4 / c1);
+	printf("%-40s %8.4f s %8.4f s   large / small = %.4f\n", "grammar_expanded_length N / 4N", l1, l4, l4 / l1);
 	printf("(N = %u rules referred to by the start rule)\n", n);
 	return 0;
 }
