@@ -44,11 +44,20 @@ static int set_attr(hid_t f, const char *name, const char *value)
 	return rc;
 }
 
+/* the dataset name of file, opened with its file (*f); -1 when either cannot be */
+static hid_t open_dataset(const char *file, const char *name, unsigned mode, hid_t *f)
+{
+	*f = H5Fopen(file, mode, H5P_DEFAULT);
+	hid_t d = *f < 0 ? -1 : H5Dopen2(*f, name, H5P_DEFAULT);
+	if (d < 0 && *f >= 0)
+		H5Fclose(*f);
+	return d;
+}
+
 /* replace the 1-D dataset `name` by an empty one of the same type, extent n, made with dcpl */
 static int replace_dataset(const char *file, const char *name, hsize_t n, hid_t dcpl, bool chunked)
 {
-	hid_t f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT);
-	hid_t d = f < 0 ? -1 : H5Dopen2(f, name, H5P_DEFAULT);
+	hid_t f, d = open_dataset(file, name, H5F_ACC_RDWR, &f);
 	if (d < 0)
 		return 1;
 	hid_t type = H5Dget_type(d);
@@ -126,8 +135,7 @@ static hid_t element_type(hid_t dtype, const char *field, const char *value, voi
 
 static int set_element(const char *file, const char *name, hsize_t index, const char *field, const char *value)
 {
-	hid_t f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT);
-	hid_t d = f < 0 ? -1 : H5Dopen2(f, name, H5P_DEFAULT);
+	hid_t f, d = open_dataset(file, name, H5F_ACC_RDWR, &f);
 	if (d < 0)
 		return 1;
 	hid_t dtype = H5Dget_type(d), space = H5Dget_space(d);
@@ -158,8 +166,7 @@ static int set_element(const char *file, const char *name, hsize_t index, const 
 /* the index of the first element whose field is >= VALUE (integers) or == VALUE (strings) */
 static int find_element(const char *file, const char *name, const char *field, const char *value)
 {
-	hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
-	hid_t d = f < 0 ? -1 : H5Dopen2(f, name, H5P_DEFAULT);
+	hid_t f, d = open_dataset(file, name, H5F_ACC_RDONLY, &f);
 	if (d < 0)
 		return 1;
 	hid_t dtype = H5Dget_type(d), space = H5Dget_space(d);
@@ -198,8 +205,7 @@ static int find_element(const char *file, const char *name, const char *field, c
 
 static int print_dims(const char *file, const char *name)
 {
-	hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
-	hid_t d = f < 0 ? -1 : H5Dopen2(f, name, H5P_DEFAULT);
+	hid_t f, d = open_dataset(file, name, H5F_ACC_RDONLY, &f);
 	if (d < 0)
 		return 1;
 	hid_t space = H5Dget_space(d);
@@ -274,8 +280,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	if (argc == 4 && !strcmp(argv[1], "offset")) {
-		hid_t f = H5Fopen(argv[2], H5F_ACC_RDONLY, H5P_DEFAULT);
-		hid_t d = f < 0 ? -1 : H5Dopen2(f, argv[3], H5P_DEFAULT);
+		hid_t f, d = open_dataset(argv[2], argv[3], H5F_ACC_RDONLY, &f);
 		if (d < 0)
 			return 1;
 		haddr_t addr = 0;
