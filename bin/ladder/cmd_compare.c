@@ -15,6 +15,7 @@ static int run_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {{"counts", no_argument, NULL, 'c'},
 					     {"max-diffs", required_argument, NULL, 'm'},
+					     CMD_MAX_CALLS_OPTION,
 					     {"help", no_argument, NULL, 'h'}, {0}};
 	bool counts = false;
 	long max_diffs = 10;
@@ -22,6 +23,10 @@ static int run_compare(int argc, char **argv)
 	while ((c = cmd_getopt(argc, argv, "cm:h", opts, "compare")) != -1) {
 		if (c == 'c')
 			counts = true;
+		else if (c == 'M') {
+			if (!cmd_set_max_calls("compare", optarg))
+				return EXIT_USAGE;
+		}
 		else if (c == 'm') {
 			if (!cmd_parse_long("compare", "--max-diffs", optarg, 1, 100000, &max_diffs))
 				return EXIT_USAGE;
@@ -41,10 +46,18 @@ static int run_compare(int argc, char **argv)
 		run_free(&a);
 		return EXIT_FAIL;
 	}
+	if (!counts && (!cmd_walk_bounded(argv[optind], &a) || !cmd_walk_bounded(argv[optind + 1], &b))) {
+		run_free(&a);
+		run_free(&b);
+		return EXIT_FAIL;
+	}
 	struct cmp_result res;
 	bool equal = counts ? compare_counts(&a, &b, (uint32_t)max_diffs, &res)
 			    : compare_runs(&a, &b, (uint32_t)max_diffs, &res);
-	cmp_result_print(&res, argv[optind], argv[optind + 1], stdout);
+	if (res.unwalkable)   /* not a difference: a run that cannot be read to its end */
+		log_error("%s: %s", argv[optind + res.unwalkable - 1], res.walk_error);
+	else
+		cmp_result_print(&res, argv[optind], argv[optind + 1], stdout);
 	cmp_result_free(&res);
 	run_free(&a);
 	run_free(&b);
@@ -53,7 +66,7 @@ static int run_compare(int argc, char **argv)
 
 const struct command command_compare = {
 	"compare", "tell whether two runs made the same calls",
-	"usage: ladder compare [--counts] [--max-diffs N] A.h5 B.h5\n"
+	"usage: ladder compare [--counts] [--max-diffs N] [--max-calls N] A.h5 B.h5\n"
 	"\n"
 	"Semantic equality of two runs: the same number of ranks and, on every rank, the same calls in\n"
 	"the same order with the same parameters, as `ladder decode` prints them. Call sites, timing and\n"
@@ -87,6 +100,7 @@ const struct command command_compare = {
 	"                   the profiles (calls of polling functions are not compared, being timing;\n"
 	"                   functions the tracer only counted are listed, not compared)\n"
 	"  --max-diffs N    differences to print (default 10)\n"
+	CMD_MAX_CALLS_HELP("    ")
 	"\n"
 	"Exit status: 0 equal, 1 different (or a file cannot be read), 2 usage error.\n",
 	run_compare,

@@ -15,11 +15,19 @@
 #include "store/campaign_h5.h"
 #include "store/store.h"
 #include "util/exitcode.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
-/* one run per rung: the first repetition of each */
-static bool read_ladder(const char *campaign, struct run ***out, size_t *n)
+/* one run per rung, the first repetition of each, and the files read: the campaign and those runs */
+struct ladder {
+	struct run **rungs;
+	size_t n;
+	char **inputs;
+	int ninputs;
+};
+
+static bool read_ladder(const char *campaign, struct ladder *l)
 {
 	struct campaign_run *runs;
 	uint32_t nruns;
@@ -28,34 +36,38 @@ static bool read_ladder(const char *campaign, struct run ***out, size_t *n)
 		log_error("%s", e.msg);
 		return false;
 	}
-	*out = xcalloc(nruns + 1, sizeof **out);
-	*n = 0;
+	l->rungs = xcalloc(nruns + 1, sizeof *l->rungs);
+	l->inputs = xcalloc(nruns + 2, sizeof *l->inputs);
+	l->inputs[l->ninputs++] = xstrdup(campaign);
 	bool ok = true;
 	for (uint32_t i = 0; ok && i < nruns; i++) {
+		char *path = campaign_run_path(campaign, &runs[i]);
+		l->inputs[l->ninputs++] = path;   /* every run of the campaign, read or not */
 		if (i && runs[i].ranks == runs[i - 1].ranks)
 			continue;
-		char *path = campaign_run_path(campaign, &runs[i]);
 		struct run *r = xmalloc(sizeof *r);
 		ok = store_read_run(path, r, &e);
 		if (ok)
-			(*out)[(*n)++] = r;
+			l->rungs[l->n++] = r;
 		else {
 			log_error("%s", e.msg);
 			free(r);
 		}
-		free(path);
 	}
 	campaign_runs_free(runs, nruns);
 	return ok;
 }
 
-static void free_ladder(struct run **rungs, size_t n)
+static void free_ladder(struct ladder *l)
 {
-	for (size_t i = 0; i < n; i++) {
-		run_free(rungs[i]);
-		free(rungs[i]);
+	for (size_t i = 0; i < l->n; i++) {
+		run_free(l->rungs[i]);
+		free(l->rungs[i]);
 	}
-	free(rungs);
+	free(l->rungs);
+	for (int i = 0; i < l->ninputs; i++)
+		free(l->inputs[i]);
+	free(l->inputs);
 }
 
 static int parse_target(const char *s, struct extrap_options *o)
@@ -71,23 +83,6 @@ static int parse_target(const char *s, struct extrap_options *o)
 		return EXIT_USAGE;
 	o->target = v;
 	return EXIT_OK;
-}
-
-static bool write_atomically(const char *path, const struct run *r)
-{
-	char *tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
-	struct h5_err e;
-	bool ok = store_write_run(tmp, r, &e);
-	if (!ok)
-		log_error("%s", e.msg);
-	else if (rename(tmp, path)) {
-		log_error("%s: cannot rename the output into place", path);
-		ok = false;
-	}
-	if (!ok)
-		unlink(tmp);
-	free(tmp);
-	return ok;
 }
 
 /* -1 when the options are fine, else the exit status */
@@ -149,14 +144,16 @@ static void print_result(const char *campaign, const char *output, const struct 
 		printf("note: %s\n", notes->text);
 }
 
-/* the synthetic run written and recorded in the campaign */
-static bool store_result(const char *campaign, const char *output, const struct run *out,
+/* the synthetic run written (over none of the inputs) and recorded in the campaign */
+static bool store_result(const char *campaign, const struct ladder *l, const char *output, const struct run *out,
 			 const struct extrap_notes *notes)
 {
 	struct h5_err e;
 	const char *grid = run_attr(out, "grid");
-	if (!write_atomically(output, out))
+	if (!store_replace_run(output, out, l->inputs, l->ninputs, &e)) {
+		log_error("%s", e.msg);
 		return false;
+	}
 	if (!campaign_write_extrap(campaign, out->nranks, output, grid ? grid : "", notes->text, &e)) {
 		log_error("%s", e.msg);
 		return false;
@@ -174,23 +171,29 @@ static int run_extrap(int argc, char **argv)
 	const char *campaign = argv[optind];
 	char *deflt = xasprintf("extrap-p%lld.h5", (long long)o.target);
 	output = output ? output : deflt;
-	struct run **rungs = NULL, out;
+	struct ladder l = {0};
+	struct run out;
 	struct extrap_notes notes;
-	size_t n = 0;
 	char why[1024];
 	rc = EXIT_FAIL;
-	if (read_ladder(campaign, &rungs, &n)) {
-		if (!extrap_build(rungs, n, &o, &out, &notes, why, sizeof why)) {
+	bool ok = read_ladder(campaign, &l);
+	if (ok && (!output_replaceable(output, why, sizeof why) ||   /* said before the work */
+		   !output_not_input(output, l.inputs, l.ninputs, why, sizeof why))) {
+		log_error("%s", why);
+		ok = false;
+	}
+	if (ok) {
+		if (!extrap_build(l.rungs, l.n, &o, &out, &notes, why, sizeof why)) {
 			log_error("%s: cannot extrapolate to %lld ranks: %s", campaign, (long long)o.target, why);
 		} else {
-			if (store_result(campaign, output, &out, &notes)) {
+			if (store_result(campaign, &l, output, &out, &notes)) {
 				print_result(campaign, output, &out, &notes);
 				rc = EXIT_OK;
 			}
 			run_free(&out);
 		}
 	}
-	free_ladder(rungs, n);
+	free_ladder(&l);
 	free(deflt);
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include "report/report.h"
 #include "report/writers.h"
 #include "util/exitcode.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -94,34 +95,72 @@ static char *now_iso(void)
 	return xasprintf("%s.%06ldZ", s, (long)tv.tv_usec);
 }
 
-/* the outputs: explicit files, and DIR/report.{html,md,json} with --dir */
-static bool write_outputs(const struct report_cli *cli, const struct report *r, const struct verdict *v)
+/* the files report reads, which no output may replace: the campaign, the runs and replays given,
+ * the history */
+static int report_inputs(const struct report_cli *cli, const char *campaign, char **inputs)
 {
-	bool ok = true;
+	int n = 0;
+	inputs[n++] = (char *)campaign;
+	for (size_t i = 0; i < cli->in.ntruth; i++)
+		inputs[n++] = cli->in.truth[i];
+	for (size_t i = 0; i < cli->in.nextrap; i++)
+		inputs[n++] = cli->in.extrap[i];
+	for (size_t i = 0; i < cli->in.nreplay; i++)
+		inputs[n++] = cli->in.replay[i];
+	if (cli->history)
+		inputs[n++] = (char *)cli->history;
+	return n;
+}
+
+/* one output made in memory and put in its file as a whole (written through a device), or not at
+ * all: a full disk leaves the old file */
+static bool write_output(const char *path, const char *what, report_writer *write, const struct report *r,
+			 const struct verdict *v)
+{
+	char *text = NULL, why[600];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	bool ok = f && write(r, v, f);
+	if (f && fclose(f))
+		ok = false;
+	if (!ok)
+		log_error("%s: cannot make the %s report", path, what);
+	else if (!write_file_atomic(path, text, 0644, why, sizeof why)) {
+		log_error("%s", why);
+		ok = false;
+	}
+	free(text);
+	return ok;
+}
+
+/* the outputs: explicit files, and DIR/report.{html,md,json} with --dir; none over an input */
+static bool write_outputs(const struct report_cli *cli, const char *campaign, const struct report *r,
+			  const struct verdict *v)
+{
 	char *html = cli->html ? xstrdup(cli->html) : cli->dir ? xasprintf("%s/report.html", cli->dir) : NULL;
 	char *md = cli->markdown ? xstrdup(cli->markdown) : cli->dir ? xasprintf("%s/report.md", cli->dir) : NULL;
 	char *json = cli->json ? xstrdup(cli->json) : cli->dir ? xasprintf("%s/report.json", cli->dir) : NULL;
-	if (cli->dir && mkdir(cli->dir, 0777) && errno != EEXIST) {
+	char **inputs = xcalloc(cli->in.ntruth + cli->in.nextrap + cli->in.nreplay + 2, sizeof *inputs), why[600];
+	int ninputs = report_inputs(cli, campaign, inputs);
+	const char *outputs[] = {html, md && strcmp(md, "-") ? md : NULL, json};
+	bool ok = true;
+	for (size_t i = 0; i < 3 && ok; i++)
+		if (outputs[i] && !output_not_input(outputs[i], inputs, ninputs, why, sizeof why)) {
+			log_error("%s", why);
+			ok = false;
+		}
+	free(inputs);
+	if (ok && cli->dir && mkdir(cli->dir, 0777) && errno != EEXIST) {
 		log_error("%s: cannot create the directory (%s)", cli->dir, strerror(errno));
 		ok = false;
 	}
 	if (ok && json)
-		ok = report_write_json(r, v, json);
-	if (ok && md) {
-		FILE *f = strcmp(md, "-") ? fopen(md, "w") : stdout;
-		if (!f) {
-			log_error("%s: cannot write the Markdown report (%s)", md, strerror(errno));
-			ok = false;
-		} else {
-			report_write_markdown(r, v, f);
-			if (f != stdout && fclose(f)) {
-				log_error("%s: cannot write the Markdown report", md);
-				ok = false;
-			}
-		}
-	}
+		ok = write_output(json, "JSON", report_write_json, r, v);
+	if (ok && md)
+		ok = strcmp(md, "-") ? write_output(md, "Markdown", report_write_markdown, r, v)
+				     : report_write_markdown(r, v, stdout);
 	if (ok && html)
-		ok = report_write_html(r, v, html);
+		ok = write_output(html, "HTML", report_write_html, r, v);
 	if (ok && !cli->quiet) {
 		if (!md || strcmp(md, "-"))
 			report_write_markdown(r, v, stdout);
@@ -161,7 +200,7 @@ static int run_report(int argc, char **argv)
 	figures_apply_thresholds(&r.figs, &cli.th);
 	history_judge(&h, &r.figs, cli.th.window, cli.th.margin);
 	struct verdict v = {&cli.th, &h, cli.history, cli.strict, figures_pass(&r.figs, cli.strict)};
-	if (!write_outputs(&cli, &r, &v))
+	if (!write_outputs(&cli, campaign, &r, &v))
 		goto out;
 	if (cli.history && !history_append(cli.history, &h, &r.figs, r.created, campaign, r.application, &e)) {
 		log_error("%s", e.msg);

@@ -22,8 +22,8 @@ static void common_vars(struct template_vars *tv, const struct workflow *w, cons
 	template_vars_set(tv, "name", w->name);
 	template_vars_set(tv, "scaling", w->scaling == SCALING_WEAK ? "weak" : "strong");
 	template_vars_set(tv, "ladder", env->ladder);
-	for (size_t i = 0; i < w->nvars; i++)
-		template_vars_set(tv, w->vars[i].key, w->vars[i].value);
+	for (size_t i = 0; i < w->vars.n; i++)
+		template_vars_set(tv, w->vars.v[i].name, w->vars.v[i].vals[0]);
 }
 
 static long nodes_for(const struct site *s, long ranks)

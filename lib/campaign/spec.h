@@ -82,8 +82,7 @@ struct workflow {
 	/* stages after the runs; stages[0] is always merge */
 	struct stage_spec *stages;
 	size_t nstages;
-	struct kvstr *vars;
-	size_t nvars;
+	struct template_vars vars;  /* the names under 'vars', each with one value */
 	struct kvnum *acceptance;
 	size_t nacceptance;
 };

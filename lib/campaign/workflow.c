@@ -75,10 +75,7 @@ static bool known(const char *name, void *arg)
 	for (const char *const *p = k->names; *p; p++)
 		if (!strcmp(*p, name))
 			return true;
-	for (size_t i = 0; i < k->w->nvars; i++)
-		if (!strcmp(k->w->vars[i].key, name))
-			return true;
-	return false;
+	return template_vars_find(&k->w->vars, name) != NULL;
 }
 
 /* read a command template from a string or a list of words, and check its placeholders */
@@ -117,7 +114,7 @@ static bool read_template(struct yaml_spec *y, yaml_node_t *n, const char *field
 			hint = " ({target} needs 'per-target: true' and the 'target' field)";
 		tmpl_free(t);
 		return yaml_spec_fail(y, n, field, "%s%s; known here: %s%s", why, hint, list,
-				  k->w->nvars ? " and the names under 'vars'" : "");
+				  k->w->vars.n ? " and the names under 'vars'" : "");
 	}
 	return true;
 }
@@ -254,7 +251,6 @@ static bool read_vars(struct yaml_spec *y, yaml_node_t *n, struct workflow *w)
 	if (!yaml_spec_map(y, n, "vars", NULL))
 		return false;
 	size_t len = yaml_spec_map_len(n);
-	w->vars = xcalloc(len ? len : 1, sizeof *w->vars);
 	for (size_t i = 0; i < len; i++) {
 		yaml_node_t *k = yaml_spec_map_key(y, n, i);
 		const char *name = (const char *)k->data.scalar.value;
@@ -270,9 +266,11 @@ static bool read_vars(struct yaml_spec *y, yaml_node_t *n, struct workflow *w)
 			for (const char *const *p = lists[l]; *p; p++)
 				if (!strcmp(*p, name))
 					return yaml_spec_fail(y, k, f, "'%s' is a built-in placeholder; choose another name", name);
-		if (!yaml_spec_string(y, yaml_spec_map_value(y, n, i), f, &w->vars[w->nvars].value))
+		char *value;
+		if (!yaml_spec_string(y, yaml_spec_map_value(y, n, i), f, &value))
 			return false;
-		w->vars[w->nvars++].key = xstrdup(name);
+		template_vars_set(&w->vars, name, value);
+		free(value);
 	}
 	return true;
 }
@@ -651,11 +649,7 @@ void workflow_free(struct workflow *w)
 		free(w->stages[i].after);
 	}
 	free(w->stages);
-	for (size_t i = 0; i < w->nvars; i++) {
-		free(w->vars[i].key);
-		free(w->vars[i].value);
-	}
-	free(w->vars);
+	template_vars_free(&w->vars);
 	for (size_t i = 0; i < w->nacceptance; i++)
 		free(w->acceptance[i].key);
 	free(w->acceptance);

@@ -270,43 +270,45 @@ bool grammar_prune(const struct grammar *g, bool (*keep)(const struct grammar *g
 	return any;
 }
 
+/* A depth-first pass that finishes each rule once: a rule's length is summed symbol by symbol,
+ * a frame resuming where it left off after a child rule is done (linear in the grammar's size,
+ * however wide its rules). A cycle, which grammar_check refuses, counts as endless. */
 uint64_t grammar_expanded_length(const struct grammar *g)
 {
 	if (!g->nrules)
 		return 0;
-	/* lengths by memoised DFS (grammar is acyclic) */
-	uint64_t *len = xmalloc(g->nrules * sizeof *len);
-	uint8_t *done = xcalloc(g->nrules, 1);
+	uint64_t *len = xcalloc(g->nrules, sizeof *len), *pos = xmalloc(g->nrules * sizeof *pos);
+	uint8_t *state = xcalloc(g->nrules, 1);   /* 0 not seen, 1 on the stack, 2 done */
 	uint32_t *stack = xmalloc(g->nrules * sizeof *stack);
 	size_t sp = 0;
+	bool cycle = false;
 	stack[sp++] = 0;
-	while (sp) {
+	pos[0] = g->rule_start[0];
+	state[0] = 1;
+	while (sp && !cycle) {
 		uint32_t r = stack[sp - 1];
-		bool ready = true;
-		for (uint64_t i = g->rule_start[r]; i < g->rule_start[r + 1]; i++) {
-			struct gsymbol s = g->syms[i];
-			if (gsym_is_rule(s) && !done[gsym_rule(s)]) {
-				if (ready && sp < g->nrules)
-					stack[sp++] = gsym_rule(s);
-				ready = false;
-				break;
-			}
-		}
-		if (!ready)
+		if (pos[r] == g->rule_start[r + 1]) {
+			state[r] = 2;
+			sp--;
 			continue;
-		uint64_t n = 0;
-		for (uint64_t i = g->rule_start[r]; i < g->rule_start[r + 1]; i++) {
-			struct gsymbol s = g->syms[i];
-			uint64_t one = gsym_is_rule(s) ? len[gsym_rule(s)] : 1;
-			n = sat_add(n, sat_mul(one, s.exp));
 		}
-		len[r] = n;
-		done[r] = 1;
-		sp--;
+		struct gsymbol s = g->syms[pos[r]];
+		uint32_t c = gsym_is_rule(s) ? gsym_rule(s) : 0;
+		if (gsym_is_rule(s) && state[c] == 1) {
+			cycle = true;
+		} else if (gsym_is_rule(s) && state[c] == 0) {
+			stack[sp++] = c;
+			pos[c] = g->rule_start[c];
+			state[c] = 1;
+			continue;
+		}
+		len[r] = sat_add(len[r], sat_mul(gsym_is_rule(s) ? len[c] : 1, s.exp));
+		pos[r]++;
 	}
-	uint64_t total = len[0];
+	uint64_t total = cycle ? UINT64_MAX : len[0];
 	free(len);
-	free(done);
+	free(pos);
+	free(state);
 	free(stack);
 	return total;
 }

@@ -561,6 +561,10 @@ static void compare_rank(const struct run *a, const struct run *b, uint32_t rank
 		res->equal = false;
 		if (!res->header)
 			res->header = xasprintf("%s: %s", sa.it.error[0] ? "A" : "B", err);
+		if (!res->unwalkable) {
+			res->unwalkable = sa.it.error[0] ? 1 : 2;
+			res->walk_error = xstrdup(err);
+		}
 	}
 	unit_clear(&ua);
 	unit_clear(&ub);
@@ -704,6 +708,7 @@ void cmp_result_free(struct cmp_result *res)
 	}
 	free(res->diffs);
 	free(res->header);
+	free(res->walk_error);
 	free(res->note);
 	memset(res, 0, sizeof *res);
 }

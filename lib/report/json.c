@@ -67,7 +67,7 @@ static json_t *model_json(const struct report_model *m)
 		"measured", num(m->measured), "accuracy", num(m->accuracy), "interval_held", tri(m->held));
 }
 
-bool report_write_json(const struct report *r, const struct verdict *v, const char *path)
+bool report_write_json(const struct report *r, const struct verdict *v, FILE *out)
 {
 	json_t *targets = json_array(), *models = json_array(), *unused = json_array();
 	for (size_t i = 0; i < r->ntargets; i++)
@@ -86,13 +86,9 @@ bool report_write_json(const struct report *r, const struct verdict *v, const ch
 		v->history_path ? json_pack("{s:s, s:I}", "file", v->history_path, "earlier_rows",
 					    (json_int_t)(v->history ? v->history->n : 0))
 				: json_null());
-	if (!root) {
-		log_error("%s: cannot build the JSON report", path);
+	if (!root)
 		return false;
-	}
-	bool ok = json_dump_file(root, path, JSON_INDENT(2)) == 0;
+	bool ok = json_dumpf(root, out, JSON_INDENT(2)) == 0 && fputc('\n', out) != EOF;
 	json_decref(root);
-	if (!ok)
-		log_error("%s: cannot write the JSON report", path);
 	return ok;
 }

@@ -99,7 +99,7 @@ static void models_md(const struct report *r, FILE *out)
 	}
 }
 
-void report_write_markdown(const struct report *r, const struct verdict *v, FILE *out)
+bool report_write_markdown(const struct report *r, const struct verdict *v, FILE *out)
 {
 	char a[32], b[32], c[32];
 	fprintf(out, "# ladder report: %s\n\n", r->application[0] ? r->application : r->campaign);
@@ -121,4 +121,5 @@ void report_write_markdown(const struct report *r, const struct verdict *v, FILE
 			v->history_path, v->thresholds ? v->thresholds->window : 5, v->thresholds ? v->thresholds->margin : 0.05);
 	targets_md(r, out);
 	models_md(r, out);
+	return true;
 }

@@ -11,6 +11,7 @@
 
 #include "run/layout.h"
 #include "run/run.h"
+#include "run/summary.h"
 #include "util/range.h"
 #include "util/xalloc.h"
 
@@ -71,21 +72,20 @@ static bool check_group_ranks(struct run *r, uint32_t i, char *why, size_t whyle
 	return true;
 }
 
-/* a group expands to at most the calls its ranks made (failed polls count more than one call
- * each): the bound on any walk of it */
-static bool check_group_length(const struct run *r, uint32_t i, char *why, size_t whylen)
+/* a group's length, which no 64-bit count overflows, and at most the calls each of its ranks
+ * made by the profile (failed polls count more than one call each): bounds on any walk of it */
+static bool check_group_length(struct run *r, uint32_t i, char *why, size_t whylen)
 {
-	const struct run_group *g = &r->groups[i];
-	if (!r->nnodes || !g->nranks)
-		return true;
-	uint64_t calls = 0, first = g->ranks[0];
-	for (uint32_t n = 0; n < r->nnodes; n++)
-		if (r->nodes[n].kind == PNODE_FUNCTION)
-			calls += r->counts[(first * r->nnodes + n) * RUN_PC_COUNT + RUN_PC_VISITS];
-	uint64_t events = grammar_expanded_length(&g->g);
-	if (events > calls)
-		FAIL("group %u: its grammar expands to %llu calls, but rank %llu made %llu", i,
-		     (unsigned long long)events, (unsigned long long)first, (unsigned long long)calls);
+	struct run_group *g = &r->groups[i];
+	g->length = grammar_expanded_length(&g->g);
+	if (g->length == UINT64_MAX)
+		FAIL("group %u: its grammar's repeat counts multiply to 2^64 calls or more", i);
+	for (uint32_t k = 0; k < g->nranks && r->nnodes; k++) {
+		uint64_t calls = run_rank_calls(r, g->ranks[k]);
+		if (g->length > calls)
+			FAIL("group %u: its grammar expands to %llu calls, but rank %u made %llu", i,
+			     (unsigned long long)g->length, g->ranks[k], (unsigned long long)calls);
+	}
 	return true;
 }
 

@@ -70,6 +70,8 @@ struct run_group {         /* ranks whose call sequences are identical */
 	struct run_dur *durs;
 	uint32_t ngaps;
 	struct run_gap *gaps;
+	uint64_t length;       /* derived by run_check (not stored): terminals the grammar expands
+				  to, UINT64_MAX when 2^64 or more */
 };
 
 struct run_stream {        /* a rank's values of one signature's streamed groups, in call order */

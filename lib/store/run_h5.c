@@ -14,6 +14,7 @@
 #include "run/layout.h"
 #include "run/ranklist.h"
 #include "store/store.h"
+#include "util/file.h"
 #include "util/range.h"
 #include "util/xalloc.h"
 
@@ -564,6 +565,26 @@ bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
 	return ok;
 }
 
+bool store_replace_run(const char *path, const struct run *r, char *const *inputs, int ninputs,
+		       struct h5_err *e)
+{
+	char why[400];
+	if (!output_replaceable(path, why, sizeof why) || !output_not_input(path, inputs, ninputs, why, sizeof why)) {
+		snprintf(e->msg, sizeof e->msg, "%s", why);
+		return false;
+	}
+	char *part = xasprintf("%s.part", path);
+	bool ok = store_write_run(part, r, e);
+	if (ok && (!sync_file(part, why, sizeof why) || !output_commit(part, path, why, sizeof why))) {
+		snprintf(e->msg, sizeof e->msg, "%s", why);
+		ok = false;
+	}
+	if (!ok)
+		remove(part);
+	free(part);
+	return ok;
+}
+
 /* ---- reading ---------------------------------------------------------------------------------- */
 
 /* the file being read, for messages */
@@ -832,10 +853,10 @@ static int cmp_u32(const void *a, const void *b)
 static bool read_group_ranks(const struct source *src, struct run *r, struct run_group *g,
 			     const struct group_row *row, size_t i, const int64_t *ranklists, size_t nranklists)
 {
-	char why[200];
+	char why[200] = "it points past /trace/ranklists";
 	if (!range_within(row->ranklist_offset, row->ranklist_count, nranklists) ||
 	    !ranklist_check(ranklists + row->ranklist_offset, row->ranklist_count, r->nranks, why, sizeof why)) {
-		h5_fail(src->e, src->path, "/trace/ranklists: the ranklist of group %zu is malformed", i);
+		h5_fail(src->e, src->path, "/trace/ranklists: the ranklist of group %zu is malformed: %s", i, why);
 		return false;
 	}
 	const int64_t *v = ranklists + row->ranklist_offset;

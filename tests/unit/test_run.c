@@ -453,6 +453,51 @@ static void huge_streamed_array_lengths_run_out(void **state)
 	run_free(&r);
 }
 
+/* walks end at a bound that does not come from the file, and at the profile's calls */
+static void walks_are_bounded(void **state)
+{
+	struct run r;
+	char why[300];
+	build(&r);
+	struct event_iter it;
+	struct event ev;
+	event_set_max_calls(50);   /* ranks 0 and 2 make 100 calls, ranks 1 and 3 seven */
+	assert_false(event_calls_bounded(&r, why, sizeof why));
+	assert_non_null(strstr(why, "rank 0: its trace expands to 100 calls, more than the 50"));
+	event_iter_init(&it, &r, 0);
+	assert_false(event_next(&it, &ev));
+	assert_non_null(strstr(it.error, "more than the 50 a walk may make"));
+	event_iter_free(&it);
+	event_iter_init(&it, &r, 1);
+	uint64_t calls = 0;
+	while (event_next(&it, &ev))
+		calls += ev.repeat;
+	assert_int_equal(calls, 7);
+	assert_string_equal(it.error, "");
+	event_iter_free(&it);
+	/* a run of failed polls the profile does not count: refused at that event */
+	event_set_max_calls(0);
+	assert_int_equal(event_max_calls(), EVENT_MAX_CALLS_DEFAULT);
+	assert_true(event_calls_bounded(&r, why, sizeof why));
+	r.streams[r.stream_first[1]].vals[0] = INT64_C(1) << 62;
+	event_iter_init(&it, &r, 1);
+	assert_false(event_next(&it, &ev));
+	assert_non_null(strstr(it.error, "rank 1: the trace has more calls than the 7 its profile counts"));
+	event_iter_free(&it);
+	uint64_t n;
+	assert_true(event_parse_max_calls("12", &n) && n == 12);
+	assert_false(event_parse_max_calls("0", &n) || event_parse_max_calls("-3", &n) ||
+		     event_parse_max_calls("1e9", &n) || event_parse_max_calls("", &n) ||
+		     event_parse_max_calls("99999999999999999999", &n));
+	run_free(&r);
+	/* every rank of a group is held to its own profile, not only the first */
+	build(&r);
+	r.counts[(2 * 3 + 1) * RUN_PC_COUNT + RUN_PC_VISITS] = 99;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "group 0: its grammar expands to 100 calls, but rank 2 made 99"));
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +505,7 @@ int main(void)
 		cmocka_unit_test(timing_must_be_finite),
 		cmocka_unit_test(predictions_round_trip_and_check),
 		cmocka_unit_test(huge_streamed_array_lengths_run_out),
+		cmocka_unit_test(walks_are_bounded),
 		cmocka_unit_test(raw_round_trip),
 		cmocka_unit_test(container_round_trip),
 		cmocka_unit_test(check_catches_inconsistencies),
