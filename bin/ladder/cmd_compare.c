@@ -16,6 +16,7 @@ static int run_compare(int argc, char **argv)
 	static const struct option opts[] = {{"counts", no_argument, NULL, 'c'},
 					     {"strict", no_argument, NULL, 's'},
 					     {"max-diffs", required_argument, NULL, 'm'},
+					     CMD_MAX_CALLS_OPTION,
 					     {"help", no_argument, NULL, 'h'}, {0}};
 	bool counts = false;
 	enum cmp_types types = CMP_TYPES_BY_MEANING;
@@ -26,6 +27,10 @@ static int run_compare(int argc, char **argv)
 			counts = true;
 		else if (c == 's')
 			types = CMP_TYPES_EXACT;
+		else if (c == 'M') {
+			if (!cmd_set_max_calls("compare", optarg))
+				return EXIT_USAGE;
+		}
 		else if (c == 'm') {
 			if (!cmd_parse_long("compare", "--max-diffs", optarg, 1, 100000, &max_diffs))
 				return EXIT_USAGE;
@@ -45,10 +50,18 @@ static int run_compare(int argc, char **argv)
 		run_free(&a);
 		return EXIT_FAIL;
 	}
+	if (!counts && (!cmd_walk_bounded(argv[optind], &a) || !cmd_walk_bounded(argv[optind + 1], &b))) {
+		run_free(&a);
+		run_free(&b);
+		return EXIT_FAIL;
+	}
 	struct cmp_result res;
 	bool equal = counts ? compare_counts(&a, &b, (uint32_t)max_diffs, &res)
 			    : compare_runs(&a, &b, (uint32_t)max_diffs, types, &res);
-	cmp_result_print(&res, argv[optind], argv[optind + 1], stdout);
+	if (res.unwalkable)   /* not a difference: a run that cannot be read to its end */
+		log_error("%s: %s", argv[optind + res.unwalkable - 1], res.walk_error);
+	else
+		cmp_result_print(&res, argv[optind], argv[optind + 1], stdout);
 	cmp_result_free(&res);
 	run_free(&a);
 	run_free(&b);
@@ -57,7 +70,7 @@ static int run_compare(int argc, char **argv)
 
 const struct command command_compare = {
 	"compare", "tell whether two runs made the same calls",
-	"usage: ladder compare [--counts] [--strict] [--max-diffs N] A.h5 B.h5\n"
+	"usage: ladder compare [--counts] [--strict] [--max-diffs N] [--max-calls N] A.h5 B.h5\n"
 	"\n"
 	"Semantic equality of two runs: the same number of ranks and, on every rank, the same calls in\n"
 	"the same order with the same parameters, as `ladder decode` prints them. Call sites, timing and\n"
@@ -97,6 +110,7 @@ const struct command command_compare = {
 	"                   functions the tracer only counted are listed, not compared)\n"
 	"  --strict         datatypes by their exact names (a replay must reproduce them exactly)\n"
 	"  --max-diffs N    differences to print (default 10)\n"
+	CMD_MAX_CALLS_HELP("    ")
 	"\n"
 	"Exit status: 0 equal, 1 different (or a file cannot be read), 2 usage error.\n",
 	run_compare,

@@ -84,10 +84,13 @@ static bool print_run_json(const char *path, const struct run *r, off_t size, co
 		log_error("%s: cannot print the summary as JSON (a text attribute is not UTF-8)", path);
 		return false;
 	}
+	/* rank 0's wall time from MPI_Init to MPI_Finalize (what the report calls T_app) */
+	json_object_set_new(o, "wall_time", json_real(r->t_end - r->t_start));
 	json_t *labels = json_object();
 	for (uint32_t i = 0; i < r->nattrs; i++)
 		json_object_set_new(labels, r->attrs[i].key, json_string(r->attrs[i].value));
 	json_object_set_new(o, "labels", labels);
+	json_object_set_new(o, "predicted_histograms", json_integer(r->nintervals));
 	json_t *fns = json_array();
 	for (uint32_t i = 0; i < nf; i++)
 		json_array_append_new(fns, json_pack("{s:s, s:I, s:I, s:I}", "name", fc[i].name, "calls",
@@ -131,6 +134,8 @@ static void print_run_text(const char *path, const struct store_identity *id, co
 	printf("command     %s\n", r->command);
 	printf("host        %s%s%s\n", r->host, r->slurm_job_id[0] ? ", slurm job " : "", r->slurm_job_id);
 	printf("ranks       %u\n", r->nranks);
+	if (r->t_end > r->t_start)
+		printf("wall time   %.6f s (rank 0, MPI_Init to MPI_Finalize)\n", r->t_end - r->t_start);
 	if (r->options[0])
 		printf("tracer      %s\n", r->options);
 	if (r->nattrs) {
@@ -145,6 +150,9 @@ static void print_run_text(const char *path, const struct store_identity *id, co
 	       r->ngroups, rules, syms);
 	printf("streams     %" PRIu64 " streamed values, stored as %u streams of %" PRIu64 " values\n",
 	       run_streamed_values(r), r->nstreams, run_stored_cells(r));
+	if (r->nintervals)
+		printf("predicted   %u timing histograms modeled at this scale, with their 95%% intervals (/extrap/intervals)\n",
+		       r->nintervals);
 	print_groups(r);
 	printf("\n%-28s %12s %14s %14s\n", "function", "calls", "bytes sent", "bytes received");
 	for (uint32_t i = 0; i < nf; i++)

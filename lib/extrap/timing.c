@@ -67,20 +67,26 @@ static void scale_gap(struct run_gap *x, double f)
 		x->bins[b].sum *= f, x->bins[b].min *= f, x->bins[b].max *= f;
 }
 
-/* one modeled histogram of count calls into the summary's time and its range */
-static void add_interval(struct timing_summary *sum, const struct model_prediction *p, uint64_t count)
+/* one modeled histogram of count calls: a row of predictions, and the summary's time and range */
+static void add_interval(struct timing_summary *sum, const struct model_prediction *p, struct run_interval row)
 {
 	bool have = p->has_interval && isfinite(p->lo) && isfinite(p->hi) && p->lo <= p->value && p->value <= p->hi;
-	double c = (double)count;
+	double c = (double)row.count;
+	row.has_interval = have;
+	row.value = p->value;
+	row.lo = have ? (p->lo > 0 ? p->lo : 0) : p->value;
+	row.hi = have ? p->hi : p->value;
+	XGROW(sum->rows, sum->caprows, sum->nrows + 1);
+	sum->rows[sum->nrows++] = row;
 	sum->modeled++;
 	sum->intervals += have;
-	sum->seconds += c * p->value;
-	sum->lo += c * (have ? (p->lo > 0 ? p->lo : 0) : p->value);
-	sum->hi += c * (have ? p->hi : p->value);
+	sum->seconds += c * row.value;
+	sum->lo += c * row.lo;
+	sum->hi += c * row.hi;
 }
 
 void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target, struct run_group *g,
-			struct timing_summary *sum)
+			uint32_t gi, struct timing_summary *sum)
 {
 	uint32_t items = g->ndurs + g->ngaps;
 	if (a->nrungs < MODEL_MIN_POINTS || !items) {
@@ -116,11 +122,16 @@ void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, 
 			sum->kept++;
 			continue;
 		}
-		if (k < g->ndurs)
+		struct run_interval row = {gi, RUN_INTERVAL_DURATION, 0, RUN_NO_PREV, 0, 0, 0, 0, 0};
+		if (k < g->ndurs) {
 			scale_dur(&g->durs[k], r->prediction.value / ref);
-		else
+			row.sig = g->durs[k].sig, row.count = g->durs[k].count;
+		} else {
+			const struct run_gap *x = &g->gaps[k - g->ndurs];
 			scale_gap(&g->gaps[k - g->ndurs], r->prediction.value / ref);
-		add_interval(sum, &r->prediction, k < g->ndurs ? g->durs[k].count : g->gaps[k - g->ndurs].count);
+			row.kind = RUN_INTERVAL_GAP, row.prev = x->prev, row.sig = x->sig, row.count = x->count;
+		}
+		add_interval(sum, &r->prediction, row);
 	}
 	if (res)
 		model_results_free(res);

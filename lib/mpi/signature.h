@@ -218,6 +218,10 @@ enum param_kind param_kind_element(enum param_kind k);
  * returns 0 and sets *bad when the values run out. */
 uint32_t group_width(enum param_kind k, const int64_t *vals, uint32_t i, uint32_t n, bool *bad);
 
+/* The values of a call's first parameter of kind k (vals as events hold them: parameters in
+ * order, ignored ones and statuses left out), or NULL when it has none or the values run out. */
+const int64_t *group_of_kind(const struct fn_desc *d, const int64_t *vals, uint32_t n, enum param_kind k);
+
 /* Width of the placeholder for a wildcard receive's actual source in the text format, so the
  * tracer can patch it in place once the receive completes. */
 #define ACTUAL_SOURCE_WIDTH 8

@@ -13,6 +13,7 @@
 
 #include "proxy/proxy.h"
 #include "run/ranklist.h"
+#include "run/replayable.h"
 #include "util/xalloc.h"
 
 /* the proxy's membership test (proxy.h: in_box): greedy, outermost dimension first */
@@ -132,7 +133,8 @@ static void emit_header(struct proxy_gen *g, const struct proxy_options *o)
 		  " * parameters, without its source or data: %u groups of ranks with identical call sequences, each\n"
 		  " * a grammar (%" PRIu64 " symbols) written as one function per rule, compute between calls as\n"
 		  " * calibrated CPU work from the recorded timing histograms.\n *\n"
-		  " *   make && mpirun -np %u ./proxy [--compute-scale K] [--message-scale M] [--timing mean|sample] [--seed S]\n */\n"
+		  " *   make && mpirun -np %u ./proxy [--compute-scale K] [--message-scale M] [--timing mean|sample] [--seed S]\n"
+		  " *                          [--json FILE]\n */\n"
 		  "#include \"proxy.h\"\n",
 		  r->command ? r->command : "?", o->source ? o->source : "a run", r->synthetic ? " (extrapolated)" : "",
 		  r->nranks, r->ngroups, nsyms, r->nranks);
@@ -182,6 +184,7 @@ bool proxy_generate(const struct run *r, const struct proxy_options *o, const ch
 	bool ok = r->ngroups > 0;
 	if (!ok)
 		snprintf(why, whylen, "the run has no call sequences (a profile-only run)");
+	ok = ok && run_replayable(r, why, whylen);   /* one thread per rank makes its calls */
 	ok = ok && px_pools_build(&g) && find_init(&g) && check_ranklists(&g);
 	if (ok) {
 		mark_streamed(&g);
@@ -199,5 +202,6 @@ bool proxy_generate(const struct run *r, const struct proxy_options *o, const ch
 	buf_free(&g.text);
 	free(g.pools);
 	free(g.streamed);
+	free(g.home);
 	return ok;
 }

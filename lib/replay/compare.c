@@ -177,23 +177,9 @@ static bool observes(const struct fn_desc *d)
 /* the requests a completion call completed: at the index, at the indices, or all (*n of them) */
 static int64_t *completed(const struct cev *c, size_t *n)
 {
-	const int64_t *req = NULL, *reqs = NULL, *idx = NULL, *many = NULL;
-	uint32_t i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < c->d->nparams && !bad; p++) {
-		enum param_kind k = c->d->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		if (k == PK_REQ)
-			req = c->v + i;
-		else if (k == PK_REQS)
-			reqs = c->v + i;
-		else if (k == PK_INDEX_OUT)
-			idx = c->v + i;
-		else if (k == PK_INDICES_OUT)
-			many = c->v + i;
-		i += group_width(k, c->v, i, c->n, &bad);
-	}
+	const int64_t *req = group_of_kind(c->d, c->v, c->n, PK_REQ), *reqs = group_of_kind(c->d, c->v, c->n, PK_REQS);
+	const int64_t *idx = group_of_kind(c->d, c->v, c->n, PK_INDEX_OUT);
+	const int64_t *many = group_of_kind(c->d, c->v, c->n, PK_INDICES_OUT);
 	int64_t len = reqs && !sv_is_symbolic(reqs[0]) ? reqs[0] : 0;
 	int64_t *out = xcalloc((size_t)len + 2, sizeof *out);
 	*n = 0;
@@ -584,6 +570,10 @@ static void compare_rank(const struct run *a, const struct run *b, uint32_t rank
 		res->equal = false;
 		if (!res->header)
 			res->header = xasprintf("%s: %s", sa.it.error[0] ? "A" : "B", err);
+		if (!res->unwalkable) {
+			res->unwalkable = sa.it.error[0] ? 1 : 2;
+			res->walk_error = xstrdup(err);
+		}
 	}
 	unit_clear(&ua);
 	unit_clear(&ub);
@@ -728,6 +718,7 @@ void cmp_result_free(struct cmp_result *res)
 	}
 	free(res->diffs);
 	free(res->header);
+	free(res->walk_error);
 	free(res->note);
 	memset(res, 0, sizeof *res);
 }

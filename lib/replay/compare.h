@@ -55,6 +55,10 @@ struct cmp_result {
 	uint32_t kept, max_diffs;
 	uint64_t a_calls, b_calls; /* compared calls (failed polls left out) */
 	char *note;                /* something not compared, or NULL */
+	int unwalkable;            /* 1 or 2 when run A or B could not be walked (a stream ran out,
+				      the walk bound or the profile was passed): its error is in
+				      walk_error, the header says the same for the printout */
+	char *walk_error;
 };
 
 enum cmp_types { CMP_TYPES_BY_MEANING, CMP_TYPES_EXACT };

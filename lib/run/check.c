@@ -11,6 +11,7 @@
 
 #include "run/layout.h"
 #include "run/run.h"
+#include "run/summary.h"
 #include "util/range.h"
 #include "util/xalloc.h"
 
@@ -71,21 +72,20 @@ static bool check_group_ranks(struct run *r, uint32_t i, char *why, size_t whyle
 	return true;
 }
 
-/* a group expands to at most the calls its ranks made (failed polls count more than one call
- * each): the bound on any walk of it */
-static bool check_group_length(const struct run *r, uint32_t i, char *why, size_t whylen)
+/* a group's length, which no 64-bit count overflows, and at most the calls each of its ranks
+ * made by the profile (failed polls count more than one call each): bounds on any walk of it */
+static bool check_group_length(struct run *r, uint32_t i, char *why, size_t whylen)
 {
-	const struct run_group *g = &r->groups[i];
-	if (!r->nnodes || !g->nranks)
-		return true;
-	uint64_t calls = 0, first = g->ranks[0];
-	for (uint32_t n = 0; n < r->nnodes; n++)
-		if (r->nodes[n].kind == PNODE_FUNCTION)
-			calls += r->counts[(first * r->nnodes + n) * RUN_PC_COUNT + RUN_PC_VISITS];
-	uint64_t events = grammar_expanded_length(&g->g);
-	if (events > calls)
-		FAIL("group %u: its grammar expands to %llu calls, but rank %llu made %llu", i,
-		     (unsigned long long)events, (unsigned long long)first, (unsigned long long)calls);
+	struct run_group *g = &r->groups[i];
+	g->length = grammar_expanded_length(&g->g);
+	if (g->length == UINT64_MAX)
+		FAIL("group %u: its grammar's repeat counts multiply to 2^64 calls or more", i);
+	for (uint32_t k = 0; k < g->nranks && r->nnodes; k++) {
+		uint64_t calls = run_rank_calls(r, g->ranks[k]);
+		if (g->length > calls)
+			FAIL("group %u: its grammar expands to %llu calls, but rank %u made %llu", i,
+			     (unsigned long long)g->length, g->ranks[k], (unsigned long long)calls);
+	}
 	return true;
 }
 
@@ -246,11 +246,27 @@ static bool check_timestamps(struct run *r, char *why, size_t whylen)
 	return true;
 }
 
+/* a prediction names a group and signatures of the run, and its interval holds its value */
+static bool check_intervals(struct run *r, char *why, size_t whylen)
+{
+	for (uint32_t i = 0; i < r->nintervals; i++) {
+		const struct run_interval *t = &r->intervals[i];
+		if (t->group >= r->ngroups || t->sig >= r->nsigs || (t->prev != RUN_NO_PREV && t->prev >= r->nsigs) ||
+		    t->kind > RUN_INTERVAL_GAP)
+			FAIL("/extrap/intervals row %u names group %u, signatures %u and %u, kind %u: not of this run (%u "
+			     "groups, %u signatures)", i, t->group, t->prev, t->sig, t->kind, r->ngroups, r->nsigs);
+		if (!seconds(t->value) || !seconds(t->lo) || !seconds(t->hi) || t->lo > t->value || t->value > t->hi)
+			FAIL("/extrap/intervals row %u: the prediction %g s is not within its interval [%g, %g] of "
+			     "finite non-negative seconds", i, t->value, t->lo, t->hi);
+	}
+	return true;
+}
+
 bool run_check(struct run *r, char *why, size_t whylen)
 {
 	static bool (*const sections[])(struct run *, char *, size_t) = {
 		check_functions, check_signatures, check_groups, check_streams,
-		check_callpaths, check_profile_arrays, check_timestamps,
+		check_callpaths, check_profile_arrays, check_timestamps, check_intervals,
 	};
 	for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
 		if (!sections[i](r, why, whylen))

@@ -3,23 +3,81 @@
  */
 #include "run/events.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/summary.h"
 #include "util/xalloc.h"
+
+static uint64_t max_calls = EVENT_MAX_CALLS_DEFAULT;
+
+void event_set_max_calls(uint64_t n) { max_calls = n ? n : EVENT_MAX_CALLS_DEFAULT; }
+
+uint64_t event_max_calls(void) { return max_calls; }
+
+bool event_parse_max_calls(const char *text, uint64_t *n)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(text, &end, 10);
+	if (errno || end == text || *end || v == 0 || text[0] == '-')
+		return false;
+	*n = v;
+	return true;
+}
+
+static void say_beyond_bound(char *why, size_t whylen, uint32_t rank, uint64_t length)
+{
+	snprintf(why, whylen, "rank %u: its trace expands to %llu calls, more than the %llu a walk may make "
+		 "(raise the bound with --max-calls or LADDER_MAX_CALLS)", rank, (unsigned long long)length,
+		 (unsigned long long)max_calls);
+}
+
+bool event_calls_bounded(const struct run *r, char *why, size_t whylen)
+{
+	for (uint32_t i = 0; i < r->ngroups; i++)
+		if (r->groups[i].length > max_calls && r->groups[i].nranks) {
+			say_beyond_bound(why, whylen, r->groups[i].ranks[0], r->groups[i].length);
+			return false;
+		}
+	return true;
+}
 
 void event_iter_init(struct event_iter *it, const struct run *r, uint32_t rank)
 {
 	memset(it, 0, sizeof *it);
 	it->r = r;
 	it->rank = rank;
-	gwalk_init(&it->walk, &r->groups[r->rank_group[rank]].g);
+	const struct run_group *g = &r->groups[r->rank_group[rank]];
+	gwalk_init(&it->walk, &g->g);
 	it->ncursors = run_rank_nstreams(r, rank);
 	it->cursor = xcalloc(it->ncursors ? it->ncursors : 1, sizeof *it->cursor);
 	for (uint32_t k = 0; k < it->ncursors; k++)
 		stream_cursor_init(&it->cursor[k], run_rank_stream(r, rank, k), rank);
 	it->sig_info = xcalloc(r->nsigs ? r->nsigs : 1, sizeof *it->sig_info);
+	it->limit = max_calls;
+	if (g->length > it->limit)
+		say_beyond_bound(it->error, sizeof it->error, rank, g->length);
+	if (r->nnodes && !r->synthetic && run_rank_calls(r, rank) < it->limit)
+		it->limit = run_rank_calls(r, rank);
+}
+
+/* count an event's calls; false (error set) when they would take the walk past its limit */
+static bool count_calls(struct event_iter *it, uint64_t n)
+{
+	if (n <= it->limit - it->calls) {
+		it->calls += n;
+		return true;
+	}
+	if (it->limit < max_calls)
+		snprintf(it->error, sizeof it->error, "rank %u: the trace has more calls than the %llu its profile counts",
+			 it->rank, (unsigned long long)it->limit);
+	else
+		snprintf(it->error, sizeof it->error, "rank %u: the trace has more calls than the %llu a walk may make "
+			 "(raise the bound with --max-calls or LADDER_MAX_CALLS)", it->rank, (unsigned long long)it->limit);
+	return false;
 }
 
 void event_iter_free(struct event_iter *it)
@@ -179,6 +237,8 @@ bool event_next(struct event_iter *it, struct event *ev)
 			return false;
 		ev->repeat = rep > 0 ? (uint64_t)rep : 1;
 	}
+	if (!count_calls(it, ev->repeat))
+		return false;
 	if (info->constant) {
 		ev->vals = r->sigvals + s->voff;
 		ev->nvals = info->nvals;

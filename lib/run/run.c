@@ -65,6 +65,7 @@ void run_free(struct run *r)
 		free(r->timestamps[i].dur);
 	}
 	free(r->timestamps);
+	free(r->intervals);
 	free(r->rank_group);
 	free(r->stream_first);
 	free(r->rank_streams);
@@ -165,4 +166,25 @@ uint64_t run_signature_req_key(uint32_t fn, uint64_t callsite, uint32_t flags,
 		i += w;
 	}
 	return h;
+}
+
+const int64_t *run_param(const struct run *r, const struct run_signature *s, enum param_kind k, const char *name,
+			 uint32_t *width)
+{
+	const struct fn_desc *d = &r->fns[s->fn];
+	const int64_t *v = r->sigvals + s->voff;
+	uint32_t i = 0;
+	for (uint32_t p = 0; p < d->nparams; p++) {
+		bool bad = false;
+		uint32_t w = group_width(d->params[p].kind, v, i, s->nvals, &bad);
+		if (bad)
+			return NULL;
+		if (d->params[p].kind == k && w && (!name || !strcmp(d->params[p].name, name))) {
+			if (width)
+				*width = w;
+			return v + i;
+		}
+		i += w;
+	}
+	return NULL;
 }

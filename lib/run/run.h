@@ -71,6 +71,8 @@ struct run_group {         /* ranks whose call sequences are identical */
 	struct run_dur *durs;
 	uint32_t ngaps;
 	struct run_gap *gaps;
+	uint64_t length;       /* derived by run_check (not stored): terminals the grammar expands
+				  to, UINT64_MAX when 2^64 or more */
 };
 
 enum run_pnode_kind { PNODE_REGION = 0, PNODE_FUNCTION = 1, PNODE_UNKNOWN = 2 };
@@ -113,6 +115,17 @@ struct run_attr {
 	char *key, *value;
 };
 
+enum { RUN_INTERVAL_DURATION = 0, RUN_INTERVAL_GAP = 1 };
+
+struct run_interval {      /* a synthetic run's prediction of one timing histogram (/extrap/intervals) */
+	uint32_t group;
+	uint8_t kind;          /* RUN_INTERVAL_DURATION (of sig's calls) or RUN_INTERVAL_GAP (before sig, after prev) */
+	uint8_t has_interval;  /* the model gave a prediction interval; otherwise lo = hi = value */
+	uint32_t prev, sig;    /* prev: RUN_NO_PREV for durations and a rank's first gap */
+	uint64_t count;        /* the histogram's count */
+	double value, lo, hi;  /* predicted seconds per call or gap, and the 95% prediction interval */
+};
+
 struct run {
 	/* header */
 	uint32_t nranks;
@@ -148,6 +161,9 @@ struct run {
 	/* lossless timestamps (optional) */
 	uint32_t ntimestamps;
 	struct run_timestamps *timestamps;
+	/* synthetic runs: the timing predictions behind the modeled histograms (optional) */
+	uint32_t nintervals;
+	struct run_interval *intervals;
 	/* derived by run_index (not stored) */
 	uint32_t *rank_group;          /* nranks */
 	uint32_t *stream_first;        /* nranks + 1: rank r reads the streams rank_streams[first[r] .. first[r+1]) */
@@ -172,6 +188,11 @@ bool run_check(struct run *r, char *why, size_t whylen);
 
 /* Fill time_stats from per-rank times ([rank][node]) and the counts (which ranks visited). */
 void run_time_stats(struct run *r, const double *time);
+
+/* The values of signature s's first parameter of kind k (named `name`, unless NULL), or NULL when
+ * it has none or its values do not parse; *width (may be NULL) is their number. */
+const int64_t *run_param(const struct run *r, const struct run_signature *s, enum param_kind k, const char *name,
+			 uint32_t *width);
 
 /* Request pool key of a signature: the hash of everything but its req_out group. Equal to what
  * the tracer computed when it recorded the call. */

@@ -22,6 +22,10 @@ uint32_t run_function_counts(const struct run *r, int64_t rank, struct fn_count 
 /* Total calls recorded (all ranks), from the profile. */
 double run_total_calls(const struct run *r);
 
+/* The MPI calls the profile counts for one rank (visits of its MPI function call paths; counted
+ * only functions aside), saturating at UINT64_MAX; 0 for a run without a profile. */
+uint64_t run_rank_calls(const struct run *r, uint32_t rank);
+
 /* Rules and symbols over all groups. */
 void run_grammar_size(const struct run *r, uint64_t *rules, uint64_t *symbols);
 

@@ -14,6 +14,7 @@
 #include "run/layout.h"
 #include "run/ranklist.h"
 #include "store/store.h"
+#include "util/file.h"
 #include "util/hash.h"
 #include "util/range.h"
 #include "util/xalloc.h"
@@ -107,6 +108,15 @@ struct ts_row { uint32_t rank; double start; double duration; };
 static const struct h5_field ts_fields[] = {
 	FIELD(struct ts_row, rank, F_U32), FIELD(struct ts_row, start, F_F64), FIELD(struct ts_row, duration, F_F64)};
 static const struct h5_table ts_table = {"timestamps", sizeof(struct ts_row), ts_fields, 3};
+
+struct interval_row { uint32_t group; uint8_t kind; uint32_t previous; uint32_t signature; uint64_t count; double predicted, lo, hi; uint8_t interval; };
+static const struct h5_field interval_fields[] = {
+	FIELD(struct interval_row, group, F_U32), FIELD(struct interval_row, kind, F_U8),
+	FIELD(struct interval_row, previous, F_U32), FIELD(struct interval_row, signature, F_U32),
+	FIELD(struct interval_row, count, F_U64), FIELD(struct interval_row, predicted, F_F64),
+	FIELD(struct interval_row, lo, F_F64), FIELD(struct interval_row, hi, F_F64),
+	FIELD(struct interval_row, interval, F_U8)};
+static const struct h5_table interval_table = {"intervals", sizeof(struct interval_row), interval_fields, 9};
 
 struct path_row { int32_t parent; uint8_t kind; char *name; char *path; };
 static const struct h5_field path_fields[] = {
@@ -622,6 +632,25 @@ static bool write_profile(hid_t profile, const struct run *r)
 	return ok;
 }
 
+/* a synthetic run's timing predictions: /extrap/intervals, only when there are any */
+static bool write_intervals(hid_t f, const struct run *r)
+{
+	if (!r->nintervals)
+		return true;
+	struct interval_row *rows = xcalloc(r->nintervals + 1, sizeof *rows);
+	for (uint32_t i = 0; i < r->nintervals; i++) {
+		const struct run_interval *t = &r->intervals[i];
+		rows[i] = (struct interval_row){t->group, t->kind, t->prev, t->sig, t->count, t->value, t->lo, t->hi,
+						t->has_interval};
+	}
+	hid_t g = h5_group(f, "extrap");
+	bool ok = g >= 0 && h5_write_table(g, "intervals", &interval_table, rows, r->nintervals);
+	if (g >= 0)
+		H5Gclose(g);
+	free(rows);
+	return ok;
+}
+
 enum { TRACE_GROUP, TIMING_GROUP, PROFILE_GROUP, NGROUPS };
 static const char *const group_names[NGROUPS] = {"trace", "timing", "profile"};
 
@@ -662,10 +691,32 @@ bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
 	for (int g = NGROUPS - 1; g >= 0; g--)
 		if (groups[g] >= 0)
 			H5Gclose(groups[g]);
+	if (ok && !(ok = write_intervals(f, r)))
+		h5_fail(e, path, "cannot write %s", "/extrap/intervals");
 	if (!h5_finish(f) && ok) {
 		h5_fail(e, path, "cannot finish writing the file (disk full?)");
 		ok = false;
 	}
+	return ok;
+}
+
+bool store_replace_run(const char *path, const struct run *r, char *const *inputs, int ninputs,
+		       struct h5_err *e)
+{
+	char why[400];
+	if (!output_replaceable(path, why, sizeof why) || !output_not_input(path, inputs, ninputs, why, sizeof why)) {
+		snprintf(e->msg, sizeof e->msg, "%s", why);
+		return false;
+	}
+	char *part = xasprintf("%s.part", path);
+	bool ok = store_write_run(part, r, e);
+	if (ok && (!sync_file(part, why, sizeof why) || !output_commit(part, path, why, sizeof why))) {
+		snprintf(e->msg, sizeof e->msg, "%s", why);
+		ok = false;
+	}
+	if (!ok)
+		remove(part);
+	free(part);
 	return ok;
 }
 
@@ -938,10 +989,10 @@ static int cmp_u32(const void *a, const void *b)
 static bool read_group_ranks(const struct source *src, struct run *r, struct run_group *g,
 			     const struct group_row *row, size_t i, const int64_t *ranklists, size_t nranklists)
 {
-	char why[200];
+	char why[200] = "it points past /trace/ranklists";
 	if (!range_within(row->ranklist_offset, row->ranklist_count, nranklists) ||
 	    !ranklist_check(ranklists + row->ranklist_offset, row->ranklist_count, r->nranks, why, sizeof why)) {
-		h5_fail(src->e, src->path, "/trace/ranklists: the ranklist of group %zu is malformed", i);
+		h5_fail(src->e, src->path, "/trace/ranklists: the ranklist of group %zu is malformed: %s", i, why);
 		return false;
 	}
 	const int64_t *v = ranklists + row->ranklist_offset;
@@ -1302,10 +1353,28 @@ static void fill_unused_parameters(struct run *r)
 	free(used);
 }
 
+static bool read_intervals(const struct source *src, struct run *r)
+{
+	if (!h5_exists(src->f, "extrap/intervals"))
+		return true;
+	size_t n = 0;
+	struct interval_row *rows;
+	if (!READ_TABLE(rows, "extrap/intervals", &interval_table, &n))
+		return false;
+	r->nintervals = (uint32_t)n;
+	r->intervals = xcalloc(n + 1, sizeof *r->intervals);
+	for (size_t i = 0; i < n; i++)
+		r->intervals[i] = (struct run_interval){rows[i].group, rows[i].kind, rows[i].interval, rows[i].previous,
+							rows[i].signature, rows[i].count, rows[i].predicted, rows[i].lo,
+							rows[i].hi};
+	h5_free_table(&interval_table, rows, n);
+	return true;
+}
+
 /* the sections in the order they are read: later ones refer to earlier ones */
 static bool (*const section_readers[])(const struct source *src, struct run *r) = {
 	read_header, read_functions, read_strings, read_callsites, read_signatures,
-	read_groups, read_any_streams, read_timing, read_timestamps, read_profile,
+	read_groups, read_any_streams, read_timing, read_timestamps, read_profile, read_intervals,
 };
 
 bool store_read_run(const char *path, struct run *r, struct h5_err *e)

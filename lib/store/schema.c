@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "run/events.h"
+#include "run/fn_check.h"
 #include "run/profile_check.h"
 #include "run/run.h"
 #include "store/campaign_extrap.h"
@@ -200,7 +201,7 @@ static void violation(struct ctx *c, const char *fmt, ...)
 	c->violations++;
 }
 
-static void report_profile(const char *what, void *arg)
+static void report_prefixed(const char *what, void *arg)
 {
 	struct ctx *c = arg;
 	char line[900];
@@ -318,6 +319,39 @@ static void check_objects(struct ctx *c, hid_t f, const struct schema *s)
 	}
 }
 
+/* a run's contents: the functions against ladder's table, a full walk of every rank (streams
+ * consumed exactly), the profile's calls against the trace's */
+static void check_run_contents(struct ctx *c)
+{
+	struct run r;
+	struct h5_err e;
+	if (!store_read_run(c->path, &r, &e)) {
+		c->report(e.msg, c->arg);
+		c->violations++;
+		return;
+	}
+	c->violations += (int)run_check_functions(&r, 20, report_prefixed, c);
+	char why[300];
+	bool bounded = event_calls_bounded(&r, why, sizeof why);
+	if (!bounded)
+		violation(c, "%s", why);
+	for (uint32_t q = 0; q < r.nranks && bounded; q++) {
+		struct event_iter it;
+		event_iter_init(&it, &r, q);
+		struct event ev;
+		while (event_next(&it, &ev))
+			;
+		if (it.error[0])
+			violation(c, "%s", it.error);
+		else if (!event_iter_streams_consumed(&it, why, sizeof why))
+			violation(c, "%s", why);
+		event_iter_free(&it);
+	}
+	if (!c->violations)
+		c->violations += (int)run_check_profile(&r, 20, report_prefixed, c);
+	run_free(&r);
+}
+
 /* every extrapolation of a campaign: a readable run, synthetic, with the rank count of its row */
 static void check_extraps(const char *path, struct ctx *c)
 {
@@ -378,29 +412,7 @@ int schema_validate(const char *path, void (*report)(const char *line, void *arg
 		return c.violations;
 	/* contents: every cross-reference and invariant (reading checks all checksums too) */
 	if (!strcmp(id.kind, "run")) {
-		struct run r;
-		if (!store_read_run(path, &r, &e)) {
-			report(e.msg, arg);
-			return 1;
-		}
-		/* a full walk of every rank: streams must be consumed exactly */
-		for (uint32_t q = 0; q < r.nranks; q++) {
-			struct event_iter it;
-			event_iter_init(&it, &r, q);
-			struct event ev;
-			while (event_next(&it, &ev))
-				;
-			char why[300];
-			if (it.error[0])
-				violation(&c, "%s", it.error);
-			else if (!event_iter_streams_consumed(&it, why, sizeof why))
-				violation(&c, "%s", why);
-			event_iter_free(&it);
-		}
-		/* the profile must count every function's calls as the trace does */
-		if (!c.violations)
-			c.violations += (int)run_check_profile(&r, 20, report_profile, &c);
-		run_free(&r);
+		check_run_contents(&c);
 	} else if (!strcmp(id.kind, "campaign")) {
 		struct campaign_run *runs;
 		uint32_t n;

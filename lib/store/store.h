@@ -37,6 +37,11 @@ bool store_identify(const char *path, struct store_identity *id, struct h5_err *
 bool store_expect(const char *path, const struct store_identity *id, const char *kind, struct h5_err *e);
 
 bool store_write_run(const char *path, const struct run *r, struct h5_err *e);
+/* The run container at path, replaced as a whole or not at all: refused when path is a device,
+ * FIFO, socket or directory, or names one of the inputs (whatever the names); written to
+ * PATH.part, flushed to disk and renamed over path, the part removed on any failure (a full disk). */
+bool store_replace_run(const char *path, const struct run *r, char *const *inputs, int ninputs,
+		       struct h5_err *e);
 /* Reads, checks the kind and version, and validates cross-references (run_check). */
 bool store_read_run(const char *path, struct run *r, struct h5_err *e);
 
