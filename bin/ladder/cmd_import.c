@@ -58,6 +58,7 @@ static int run_import(int argc, char **argv)
 		run_free(&r);
 		return EXIT_FAIL;
 	}
+	run_pack_streams(&r);   /* a raw trace of version 1 holds every rank's values literally */
 	struct h5_err e;
 	ok = store_replace_run(out, &r, argv + optind, 1, &e);
 	if (ok)

@@ -1,7 +1,7 @@
 /*
  * ladder inspect — a readable summary of a container: what it is, who wrote it, how many ranks,
  * functions, calls and groups, and how big it is. --counts prints the per-rank call and byte
- * table in the format of the reference apps' --expect.
+ * table in the format of the reference apps' --expect; --storage the bytes of every object.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,10 +16,32 @@
 #include "run/ranklist.h"
 #include "run/summary.h"
 #include "store/campaign_h5.h"
+#include "store/storage.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/log.h"
 #include "util/xalloc.h"
+
+static void print_object_size(const struct store_object_size *o, void *arg)
+{
+	uint64_t *total = arg;
+	*total += o->header + o->index + o->data;
+	printf("%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", o->path, o->header, o->index, o->data,
+	       o->header + o->index + o->data);
+}
+
+/* every object's bytes, then the file's: what the objects do not account for is the superblock
+ * and free space */
+static bool print_storage(const char *path, struct h5_err *e)
+{
+	uint64_t total = 0, file = 0;
+	printf("object\theader\tindex\tdata\ttotal\n");
+	if (!store_storage(path, print_object_size, &total, &file, e))
+		return false;
+	printf("(file)\t\t\t\t%" PRIu64 "\n(the rest: superblock, free space)\t\t\t\t%" PRIu64 "\n", file,
+	       file > total ? file - total : 0);
+	return true;
+}
 
 static void print_counts(const struct run *r)
 {
@@ -48,17 +70,16 @@ static void human_size(double bytes, char *out, size_t n)
 static bool print_run_json(const char *path, const struct run *r, off_t size, const struct fn_count *fc,
 			   uint32_t nf)
 {
-	uint64_t rules, syms, streamed = 0;
+	uint64_t rules, syms;
 	run_grammar_size(r, &rules, &syms);
-	for (uint32_t i = 0; i < r->nstreams; i++)
-		streamed += r->streams[i].nvals;
-	json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:b, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:i, s:I, s:I, s:I, s:I}",
+	json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:b, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:i, s:I, s:I, s:I, s:i, s:I, s:I}",
 			      "file", path, "kind", "run", "bytes", (json_int_t)size, "ranks", (int)r->nranks,
 			      "synthetic", r->synthetic, "command", r->command, "host", r->host,
 			      "slurm_job_id", r->slurm_job_id, "created", r->created, "tool_version",
 			      r->tool_version, "tracer_options", r->options, "signatures", (int)r->nsigs,
 			      "groups", (int)r->ngroups, "rules", (json_int_t)rules, "symbols", (json_int_t)syms,
-			      "streamed_values", (json_int_t)streamed, "calls", (json_int_t)run_total_calls(r));
+			      "streamed_values", (json_int_t)run_streamed_values(r), "streams", (int)r->nstreams,
+			      "stored_values", (json_int_t)run_stored_cells(r), "calls", (json_int_t)run_total_calls(r));
 	if (!o) {
 		log_error("%s: cannot print the summary as JSON (a text attribute is not UTF-8)", path);
 		return false;
@@ -99,19 +120,17 @@ static void print_groups(const struct run *r)
 		printf("  ... %u more groups\n", r->ngroups - 50);
 }
 
-static void print_run_text(const char *path, const struct run *r, off_t size, const struct fn_count *fc,
-			   uint32_t nf)
+static void print_run_text(const char *path, const struct store_identity *id, const struct run *r, off_t size,
+			   const struct fn_count *fc, uint32_t nf)
 {
-	uint64_t rules, syms, streamed = 0;
+	uint64_t rules, syms;
 	run_grammar_size(r, &rules, &syms);
-	for (uint32_t i = 0; i < r->nstreams; i++)
-		streamed += r->streams[i].nvals;
 	double calls = run_total_calls(r);
 	char hs[32];
 	human_size((double)size, hs, sizeof hs);
 	printf("file        %s (%s)\n", path, hs);
-	printf("kind        run (%s %d.%d)%s, written by ladder %s at %s\n", RUN_SCHEMA, RUN_SCHEMA_MAJOR,
-	       RUN_SCHEMA_MINOR, r->synthetic ? ", synthetic" : "", r->tool_version, r->created);
+	printf("kind        run (%s %d.%d)%s, written by ladder %s at %s\n", RUN_SCHEMA, id->major, id->minor,
+	       r->synthetic ? ", synthetic" : "", r->tool_version, r->created);
 	printf("command     %s\n", r->command);
 	printf("host        %s%s%s\n", r->host, r->slurm_job_id[0] ? ", slurm job " : "", r->slurm_job_id);
 	printf("ranks       %u\n", r->nranks);
@@ -127,8 +146,10 @@ static void print_run_text(const char *path, const struct run *r, off_t size, co
 	}
 	printf("calls       %.0f (%.1f per rank), %.2f bytes of container per call\n", calls,
 	       calls / r->nranks, calls > 0 ? (double)size / calls : 0);
-	printf("trace       %u signatures, %u groups, %" PRIu64 " rules with %" PRIu64
-	       " symbols, %" PRIu64 " streamed values\n", r->nsigs, r->ngroups, rules, syms, streamed);
+	printf("trace       %u signatures, %u groups, %" PRIu64 " rules with %" PRIu64 " symbols\n", r->nsigs,
+	       r->ngroups, rules, syms);
+	printf("streams     %" PRIu64 " streamed values, stored as %u streams of %" PRIu64 " values\n",
+	       run_streamed_values(r), r->nstreams, run_stored_cells(r));
 	if (r->nintervals)
 		printf("predicted   %u timing histograms modeled at this scale, with their 95%% intervals (/extrap/intervals)\n",
 		       r->nintervals);
@@ -139,7 +160,7 @@ static void print_run_text(const char *path, const struct run *r, off_t size, co
 }
 
 /* false when the summary cannot be printed */
-static bool print_run(const char *path, const struct run *r, off_t size, bool json)
+static bool print_run(const char *path, const struct store_identity *id, const struct run *r, off_t size, bool json)
 {
 	struct fn_count *fc;
 	uint32_t nf = run_function_counts(r, -1, &fc);
@@ -147,7 +168,7 @@ static bool print_run(const char *path, const struct run *r, off_t size, bool js
 	if (json)
 		ok = print_run_json(path, r, size, fc, nf);
 	else
-		print_run_text(path, r, size, fc, nf);
+		print_run_text(path, id, r, size, fc, nf);
 	free(fc);
 	return ok;
 }
@@ -203,14 +224,17 @@ static int run_inspect(int argc, char **argv)
 {
 	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
 					     {"counts", no_argument, NULL, 'c'},
+					     {"storage", no_argument, NULL, 's'},
 					     {"help", no_argument, NULL, 'h'}, {0}};
-	bool json = false, counts = false;
+	bool json = false, counts = false, storage = false;
 	int c;
-	while ((c = cmd_getopt(argc, argv, "jch", opts, "inspect")) != -1) {
+	while ((c = cmd_getopt(argc, argv, "jcsh", opts, "inspect")) != -1) {
 		if (c == 'j')
 			json = true;
 		else if (c == 'c')
 			counts = true;
+		else if (c == 's')
+			storage = true;
 		else
 			return EXIT_USAGE;
 	}
@@ -223,6 +247,8 @@ static int run_inspect(int argc, char **argv)
 		log_error("%s", e.msg);
 		return EXIT_FAIL;
 	}
+	if (storage)
+		return print_storage(path, &e) ? EXIT_OK : (log_error("%s", e.msg), EXIT_FAIL);
 	struct stat st;
 	stat(path, &st);
 	if (!strcmp(id.kind, "campaign")) {
@@ -239,22 +265,25 @@ static int run_inspect(int argc, char **argv)
 	if (counts)
 		print_counts(&r);
 	else
-		ok = print_run(path, &r, st.st_size, json);
+		ok = print_run(path, &id, &r, st.st_size, json);
 	run_free(&r);
 	return ok ? EXIT_OK : EXIT_FAIL;
 }
 
 const struct command command_inspect = {
 	"inspect", "summarize a container",
-	"usage: ladder inspect [--json] [--counts] FILE\n"
+	"usage: ladder inspect [--json] [--counts] [--storage] FILE\n"
 	"\n"
 	"Summarize a run or campaign container: schema and version, who wrote it when, rank count,\n"
-	"calls, signatures, groups (with their ranks), grammar size, calls and bytes per MPI function,\n"
-	"and the container's size per call.\n"
+	"calls, signatures, groups (with their ranks), grammar size, value streams (the values read and\n"
+	"how many are stored), calls and bytes per MPI function, and the container's size per call.\n"
 	"\n"
 	"Options:\n"
 	"  --json     the same as one JSON object\n"
 	"  --counts   per rank and MPI function: calls, bytes sent, bytes received (tab separated,\n"
-	"             the format of the reference apps' --expect)\n",
+	"             the format of the reference apps' --expect)\n"
+	"  --storage  where the bytes go: per group and dataset, the bytes of its object header, of\n"
+	"             its index (chunk index, link and attribute storage) and of its data as stored,\n"
+	"             and the file's size (tab separated)\n",
 	run_inspect,
 };

@@ -113,7 +113,7 @@ static void check_events(struct report_target *t, const struct run *truth)
 	if (!truth)
 		goto out;
 	struct cmp_result res;
-	t->events_equal = compare_runs(&x, truth, 1, &res);
+	t->events_equal = compare_runs(&x, truth, 1, CMP_TYPES_EXACT, &res);
 	t->events_ranks_differ = res.ndiffs;
 	if (res.header)
 		t->events_first_diff = xstrdup(res.header);

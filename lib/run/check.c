@@ -140,33 +140,53 @@ static bool check_groups(struct run *r, char *why, size_t whylen)
 	return true;
 }
 
-static int cmp_stream(const void *a, const void *b)
+/* rank -> its streams by signature (streams sorted by signature): stream_first, rank_streams */
+static bool index_streams(struct run *r, char *why, size_t whylen)
 {
-	const struct run_stream *x = a, *y = b;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return x->sig < y->sig ? -1 : x->sig > y->sig;
+	free(r->stream_first);
+	free(r->rank_streams);
+	r->stream_first = xcalloc(r->nranks + 1, sizeof *r->stream_first);
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < r->nstreams; i++) {
+		total += r->streams[i].nranks;
+		for (uint32_t k = 0; k < r->streams[i].nranks; k++)
+			r->stream_first[r->streams[i].ranks[k] + 1]++;
+	}
+	if (total > UINT32_MAX)
+		FAIL("%llu (rank, stream) pairs: more than this ladder indexes", (unsigned long long)total);
+	r->rank_streams = xmalloc((total ? total : 1) * sizeof *r->rank_streams);
+	for (uint32_t q = 0; q < r->nranks; q++)
+		r->stream_first[q + 1] += r->stream_first[q];
+	uint32_t *at = xmalloc((r->nranks + 1) * sizeof *at);
+	memcpy(at, r->stream_first, r->nranks * sizeof *at);
+	bool ok = true;
+	for (uint32_t i = 0; i < r->nstreams && ok; i++)
+		for (uint32_t k = 0; k < r->streams[i].nranks && ok; k++) {
+			uint32_t q = r->streams[i].ranks[k];
+			ok = at[q] == r->stream_first[q] || r->streams[r->rank_streams[at[q] - 1]].sig != r->streams[i].sig;
+			r->rank_streams[at[q]++] = i;
+			if (!ok)
+				snprintf(why, whylen, "two value streams for rank %u, signature %u", q, r->streams[i].sig);
+		}
+	free(at);
+	return ok;
 }
 
-/* streams refer to known ranks and signatures, one per pair; sorts them and fills stream_first */
+/* streams refer to known signatures, are well formed, and give each rank at most one stream per
+ * signature; sorts them and builds the index */
 static bool check_streams(struct run *r, char *why, size_t whylen)
 {
-	for (uint32_t i = 0; i < r->nstreams; i++)
-		if (r->streams[i].rank >= r->nranks || r->streams[i].sig >= r->nsigs)
-			FAIL("value stream %u refers to rank %u / signature %u", i, r->streams[i].rank,
-			     r->streams[i].sig);
-	qsort(r->streams, r->nstreams, sizeof *r->streams, cmp_stream);
-	for (uint32_t i = 1; i < r->nstreams; i++)
-		if (!cmp_stream(&r->streams[i - 1], &r->streams[i]))
-			FAIL("two value streams for rank %u, signature %u", r->streams[i].rank, r->streams[i].sig);
-	free(r->stream_first);
-	r->stream_first = xcalloc(r->nranks + 1, sizeof *r->stream_first);
-	for (uint32_t i = 0; i < r->nstreams; i++)
-		r->stream_first[r->streams[i].rank + 1]++;
-	for (uint32_t k = 0; k < r->nranks; k++)
-		r->stream_first[k + 1] += r->stream_first[k];
-	assert(r->stream_first[r->nranks] == r->nstreams);
-	return true;
+	for (uint32_t i = 0; i < r->nstreams; i++) {
+		const struct run_stream *s = &r->streams[i];
+		char swhy[200];
+		if (s->sig >= r->nsigs)
+			FAIL("value stream %u refers to signature %u, but there are %u", i, s->sig, r->nsigs);
+		if (!run_stream_check(s, r->nranks, swhy, sizeof swhy))
+			FAIL("value stream %u (signature %u): %s", i, s->sig, swhy);
+	}
+	if (r->nstreams)   /* none: there may be no array at all */
+		qsort(r->streams, r->nstreams, sizeof *r->streams, run_stream_order);
+	return index_streams(r, why, whylen);
 }
 
 static bool check_callpaths(struct run *r, char *why, size_t whylen)

@@ -52,8 +52,10 @@ void event_iter_init(struct event_iter *it, const struct run *r, uint32_t rank)
 	it->rank = rank;
 	const struct run_group *g = &r->groups[r->rank_group[rank]];
 	gwalk_init(&it->walk, &g->g);
-	uint32_t nstreams = r->stream_first[rank + 1] - r->stream_first[rank];
-	it->cursor = xcalloc(nstreams ? nstreams : 1, sizeof *it->cursor);
+	it->ncursors = run_rank_nstreams(r, rank);
+	it->cursor = xcalloc(it->ncursors ? it->ncursors : 1, sizeof *it->cursor);
+	for (uint32_t k = 0; k < it->ncursors; k++)
+		stream_cursor_init(&it->cursor[k], run_rank_stream(r, rank, k), rank);
 	it->sig_info = xcalloc(r->nsigs ? r->nsigs : 1, sizeof *it->sig_info);
 	it->limit = max_calls;
 	if (g->length > it->limit)
@@ -81,39 +83,35 @@ static bool count_calls(struct event_iter *it, uint64_t n)
 void event_iter_free(struct event_iter *it)
 {
 	gwalk_free(&it->walk);
+	for (uint32_t k = 0; k < it->ncursors; k++)
+		stream_cursor_free(&it->cursor[k]);
 	free(it->cursor);
 	free(it->vals);
 	free(it->sig_info);
 	memset(it, 0, sizeof *it);
 }
 
-/* the stream of (rank, sig): index relative to the rank's first stream, or -1 */
-static int64_t find_stream(const struct event_iter *it, uint32_t sig)
-{
-	const struct run *r = it->r;
-	uint32_t lo = r->stream_first[it->rank], hi = r->stream_first[it->rank + 1];
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (r->streams[mid].sig < sig)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < r->stream_first[it->rank + 1] && r->streams[lo].sig == sig)
-		return lo - r->stream_first[it->rank];
-	return -1;
-}
-
 static bool pull(struct event_iter *it, int64_t si, int64_t *out)
 {
-	const struct run_stream *s = &it->r->streams[it->r->stream_first[it->rank] + si];
-	if (it->cursor[si] >= s->nvals) {
-		snprintf(it->error, sizeof it->error,
-			 "rank %u: the value stream of signature %u ran out after %llu values", it->rank,
-			 s->sig, (unsigned long long)s->nvals);
+	if (stream_cursor_next(&it->cursor[si], out))
+		return true;
+	const struct run_stream *s = run_rank_stream(it->r, it->rank, (uint32_t)si);
+	snprintf(it->error, sizeof it->error, "rank %u: the value stream of signature %u ran out after %llu values",
+		 it->rank, s->sig, (unsigned long long)s->length);
+	return false;
+}
+
+bool event_iter_streams_consumed(const struct event_iter *it, char *why, size_t whylen)
+{
+	for (uint32_t k = 0; k < it->ncursors; k++) {
+		const struct stream_cursor *c = &it->cursor[k];
+		if (c->read == c->length)
+			continue;
+		snprintf(why, whylen, "rank %u: %llu of the %llu values of the stream of signature %u are never used",
+			 it->rank, (unsigned long long)(c->length - c->read), (unsigned long long)c->length,
+			 run_rank_stream(it->r, it->rank, k)->sig);
 		return false;
 	}
-	*out = s->vals[it->cursor[si]++];
 	return true;
 }
 
@@ -158,7 +156,7 @@ static bool learn_sig(struct event_iter *it, uint32_t sig)
 		info->constant = sv[i] != SV_STREAMED;
 	info->stream = -1;
 	if (!info->constant || (s->flags & SIGF_FAILED_POLL)) {
-		info->stream = find_stream(it, sig);
+		info->stream = run_stream_slot(r, it->rank, sig);
 		if (info->stream < 0) {
 			snprintf(it->error, sizeof it->error,
 				 "rank %u: signature %u (%s) has streamed values but the rank has no stream for it",

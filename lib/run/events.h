@@ -38,7 +38,8 @@ struct event_iter {
 	struct gwalk walk;
 	uint32_t term;
 	uint64_t term_left;
-	uint64_t *cursor;         /* per stream of this rank */
+	struct stream_cursor *cursor;   /* per stream of this rank (its slots, run/stream.h) */
+	uint32_t ncursors;
 	int64_t *vals;
 	uint32_t capvals;
 	struct event_sig *sig_info; /* per signature, filled on first use */
@@ -68,6 +69,8 @@ bool event_calls_bounded(const struct run *r, char *why, size_t whylen);
 void event_iter_init(struct event_iter *it, const struct run *r, uint32_t rank);
 void event_iter_free(struct event_iter *it);
 bool event_next(struct event_iter *it, struct event *ev);
+/* after the last event: every value of the rank's streams was read (false with why) */
+bool event_iter_streams_consumed(const struct event_iter *it, char *why, size_t whylen);
 
 /* the view for event_format() of an event */
 void event_view_of(const struct event_iter *it, const struct event *ev, struct event_view *v);

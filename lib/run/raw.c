@@ -3,6 +3,8 @@
  * Magic, version, then the sections below in order; counts and integers are LEB128 varints,
  * doubles 8 bytes little endian (util/buf.h). The header fields and the profile arrays are
  * written from their descriptions in layout.h; every other section has one put and one get.
+ * Version 2 stores value streams compactly (run/stream.h); version 1 (one literal stream per rank
+ * and signature) is still read.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -302,32 +304,113 @@ static bool get_groups(struct run *r, struct reader *rd, char *why, size_t whyle
 	return true;
 }
 
+/* a stream: signature, its ranks (sorted: differences), length, head and period cells, laws */
+static void put_law(struct buf *b, const struct stream_law *l)
+{
+	buf_put_uv(b, l->cell);
+	buf_put_sv(b, l->law.base);
+	buf_put_uv(b, l->law.nterms);
+	for (uint32_t t = 0; t < l->law.nterms; t++) {
+		const struct rank_law_term *x = &l->law.terms[t];
+		buf_put_sv(b, x->coef);
+		buf_put_uv(b, x->divisor);
+		buf_put_uv(b, x->shift);
+		buf_put_uv(b, x->modulus);
+	}
+}
+
 static void put_streams(const struct run *r, struct buf *b)
 {
 	buf_put_uv(b, r->nstreams);
 	for (uint32_t i = 0; i < r->nstreams; i++) {
 		const struct run_stream *s = &r->streams[i];
-		buf_put_uv(b, s->rank);
 		buf_put_uv(b, s->sig);
-		buf_put_uv(b, s->nvals);
-		for (uint64_t k = 0; k < s->nvals; k++)
-			buf_put_sv(b, s->vals[k]);
+		buf_put_uv(b, s->nranks);
+		for (uint32_t k = 0; k < s->nranks; k++)
+			buf_put_uv(b, s->ranks[k] - (k ? s->ranks[k - 1] : 0));
+		buf_put_uv(b, s->length);
+		buf_put_uv(b, s->nhead);
+		buf_put_uv(b, s->nperiod);
+		for (uint64_t k = 0; k < run_stream_cells(s); k++)
+			buf_put_sv(b, s->cells[k]);
+		buf_put_uv(b, s->nlaws);
+		for (uint32_t k = 0; k < s->nlaws; k++)
+			put_law(b, &s->laws[k]);
 	}
+}
+
+static bool get_law(struct reader *rd, struct stream_law *l, char *why, size_t whylen)
+{
+	l->cell = get_uv(rd);
+	l->law.base = get_sv(rd);
+	uint64_t n = get_uv(rd);
+	if (n > RANK_LAW_MAX_TERMS) {
+		snprintf(why, whylen, "a law of %llu terms (at most %d)", (unsigned long long)n, RANK_LAW_MAX_TERMS);
+		return false;
+	}
+	l->law.nterms = (uint32_t)n;
+	for (uint32_t t = 0; t < l->law.nterms; t++) {
+		struct rank_law_term *x = &l->law.terms[t];
+		x->coef = get_sv(rd);
+		x->divisor = get_uv(rd);
+		x->shift = get_uv(rd);
+		x->modulus = get_uv(rd);
+	}
+	return true;
+}
+
+static bool get_stream(struct run_stream *s, struct reader *rd, char *why, size_t whylen)
+{
+	s->sig = (uint32_t)get_uv(rd);
+	s->nranks = (uint32_t)get_count(rd, LIMIT(rd, 1));
+	s->ranks = xcalloc(s->nranks + 1, sizeof *s->ranks);
+	uint64_t rank = 0;
+	for (uint32_t k = 0; k < s->nranks; k++) {
+		rank += get_uv(rd);
+		s->ranks[k] = (uint32_t)(rank > UINT32_MAX ? UINT32_MAX : rank);
+	}
+	s->length = get_uv(rd);
+	s->nhead = get_count(rd, LIMIT(rd, 1));
+	s->nperiod = get_count(rd, LIMIT(rd, 1));
+	if (s->nhead + s->nperiod > LIMIT(rd, 1)) {   /* a cell takes at least one byte */
+		snprintf(why, whylen, "truncated value streams");
+		s->nhead = s->nperiod = 0;
+		return false;
+	}
+	s->cells = xmalloc((run_stream_cells(s) + 1) * sizeof *s->cells);
+	for (uint64_t k = 0; k < run_stream_cells(s); k++)
+		s->cells[k] = get_sv(rd);
+	s->nlaws = (uint32_t)get_count(rd, LIMIT(rd, 3));
+	s->laws = xcalloc(s->nlaws + 1, sizeof *s->laws);
+	for (uint32_t k = 0; k < s->nlaws && !rd->bad; k++)
+		if (!get_law(rd, &s->laws[k], why, whylen))
+			return false;
+	return true;
 }
 
 static bool get_streams(struct run *r, struct reader *rd, char *why, size_t whylen)
 {
+	r->nstreams = (uint32_t)get_count(rd, LIMIT(rd, 6));
+	r->streams = xcalloc(r->nstreams + 1, sizeof *r->streams);
+	for (uint32_t i = 0; i < r->nstreams && !rd->bad; i++)
+		if (!get_stream(&r->streams[i], rd, why, whylen))
+			return false;
+	return true;
+}
+
+/* version 1: one literal stream per rank and signature */
+static bool get_streams_v1(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
 	(void)why, (void)whylen;
-	r->nstreams = (uint32_t)get_count(rd, LIMIT(rd, 3));
-	r->streams = xcalloc(r->nstreams, sizeof *r->streams);
-	for (uint32_t i = 0; i < r->nstreams && !rd->bad; i++) {
-		struct run_stream *s = &r->streams[i];
-		s->rank = (uint32_t)get_uv(rd);
-		s->sig = (uint32_t)get_uv(rd);
-		s->nvals = get_count(rd, LIMIT(rd, 1));
-		s->vals = xmalloc((s->nvals ? s->nvals : 1) * sizeof *s->vals);
-		for (uint64_t k = 0; k < s->nvals; k++)
-			s->vals[k] = get_sv(rd);
+	uint32_t n = (uint32_t)get_count(rd, LIMIT(rd, 3));
+	for (uint32_t i = 0; i < n && !rd->bad; i++) {
+		uint32_t rank = (uint32_t)get_uv(rd), sig = (uint32_t)get_uv(rd);
+		uint64_t nvals = get_count(rd, LIMIT(rd, 1));
+		int64_t *vals = xmalloc((nvals ? nvals : 1) * sizeof *vals);
+		for (uint64_t k = 0; k < nvals; k++)
+			vals[k] = get_sv(rd);
+		run_add_stream(r, sig, rank, nvals, nvals, 0, vals);
+		free(vals);
 	}
 	return true;
 }
@@ -433,22 +516,25 @@ static bool get_timestamps(struct run *r, struct reader *rd, char *why, size_t w
 
 /* ---- the sections, in the order of the format ------------------------------------------------ */
 
+typedef bool raw_getter(struct run *r, struct reader *rd, char *why, size_t whylen);
+
 static const struct raw_section {
 	const char *what;   /* for "truncated WHAT" */
 	void (*put)(const struct run *r, struct buf *b);
 	/* false with a message in why for what is wrong beyond truncation (checked after each) */
-	bool (*get)(struct run *r, struct reader *rd, char *why, size_t whylen);
+	raw_getter *get;
+	raw_getter *get_v1;   /* version 1, when it differs */
 } raw_sections[] = {
-	{"header", put_header, get_header},
-	{"function table", put_functions, get_functions},
-	{"string table", put_strings, get_strings},
-	{"call-site table", put_callsites, get_callsites},
-	{"signature table", put_signatures, get_signatures},
-	{"group table", put_groups, get_groups},
-	{"value streams", put_streams, get_streams},
-	{"profile", put_callpaths, get_callpaths},
-	{"profile", put_profile_arrays, get_profile_arrays},
-	{"timestamps", put_timestamps, get_timestamps},
+	{"header", put_header, get_header, NULL},
+	{"function table", put_functions, get_functions, NULL},
+	{"string table", put_strings, get_strings, NULL},
+	{"call-site table", put_callsites, get_callsites, NULL},
+	{"signature table", put_signatures, get_signatures, NULL},
+	{"group table", put_groups, get_groups, NULL},
+	{"value streams", put_streams, get_streams, get_streams_v1},
+	{"profile", put_callpaths, get_callpaths, NULL},
+	{"profile", put_profile_arrays, get_profile_arrays, NULL},
+	{"timestamps", put_timestamps, get_timestamps, NULL},
 };
 
 void run_serialize(const struct run *r, struct buf *b)
@@ -470,13 +556,14 @@ bool run_parse(struct run *r, const void *data, size_t len, char *why, size_t wh
 		return false;
 	}
 	uint64_t version = get_uv(&rd);
-	if (version != RUN_RAW_VERSION) {
-		snprintf(why, whylen, "raw trace version %llu, this ladder reads version %d",
+	if (version < 1 || version > RUN_RAW_VERSION) {
+		snprintf(why, whylen, "raw trace version %llu, this ladder reads versions 1 to %d",
 			 (unsigned long long)version, RUN_RAW_VERSION);
 		return false;
 	}
 	for (size_t i = 0; i < sizeof raw_sections / sizeof *raw_sections; i++) {
-		bool ok = raw_sections[i].get(r, &rd, why, whylen);
+		raw_getter *get = version == 1 && raw_sections[i].get_v1 ? raw_sections[i].get_v1 : raw_sections[i].get;
+		bool ok = get(r, &rd, why, whylen);
 		if (ok && rd.bad)
 			snprintf(why, whylen, "truncated %s", raw_sections[i].what);
 		if (!ok || rd.bad) {

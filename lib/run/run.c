@@ -52,7 +52,7 @@ void run_free(struct run *r)
 		run_group_free(&r->groups[i]);
 	free(r->groups);
 	for (uint32_t i = 0; i < r->nstreams; i++)
-		free(r->streams[i].vals);
+		run_stream_free(&r->streams[i]);
 	free(r->streams);
 	for (uint32_t i = 0; i < r->nnodes; i++)
 		free(r->nodes[i].name);
@@ -68,6 +68,7 @@ void run_free(struct run *r)
 	free(r->intervals);
 	free(r->rank_group);
 	free(r->stream_first);
+	free(r->rank_streams);
 	run_init(r);
 }
 

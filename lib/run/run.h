@@ -15,10 +15,11 @@
 
 #include "grammar/grammar.h"
 #include "mpi/signature.h"
+#include "run/stream.h"
 #include "util/buf.h"
 
 #define RUN_RAW_MAGIC "LADDERRAW"
-#define RUN_RAW_VERSION 1
+#define RUN_RAW_VERSION 2   /* 1 is still read (run_parse) */
 
 struct run_frame {
 	char *module;
@@ -72,12 +73,6 @@ struct run_group {         /* ranks whose call sequences are identical */
 	struct run_gap *gaps;
 	uint64_t length;       /* derived by run_check (not stored): terminals the grammar expands
 				  to, UINT64_MAX when 2^64 or more */
-};
-
-struct run_stream {        /* a rank's values of one signature's streamed groups, in call order */
-	uint32_t rank, sig;
-	uint64_t nvals;
-	int64_t *vals;
 };
 
 enum run_pnode_kind { PNODE_REGION = 0, PNODE_FUNCTION = 1, PNODE_UNKNOWN = 2 };
@@ -154,7 +149,7 @@ struct run {
 	uint32_t ngroups;
 	struct run_group *groups;
 	uint32_t nstreams;
-	struct run_stream *streams;    /* sorted by (rank, sig) */
+	struct run_stream *streams;    /* value streams (run/stream.h); run_check sorts them by signature */
 	/* profile: counts[(rank * nnodes + node) * RUN_PC_COUNT + metric]; exclusive time as
 	 * time_stats[node * RUN_STAT_COUNT + stat], and per rank time[rank * nnodes + node] when the
 	 * run kept it (LADDER_TRACE_PROFILE=ranks), else NULL */
@@ -171,7 +166,8 @@ struct run {
 	struct run_interval *intervals;
 	/* derived by run_index (not stored) */
 	uint32_t *rank_group;          /* nranks */
-	uint32_t *stream_first;        /* nranks + 1: streams of rank r are [first[r], first[r+1]) */
+	uint32_t *stream_first;        /* nranks + 1: rank r reads the streams rank_streams[first[r] .. first[r+1]) */
+	uint32_t *rank_streams;        /* indexes into streams, per rank by signature */
 };
 
 void run_init(struct run *r);

@@ -23,6 +23,7 @@
 #include "util/xalloc.h"
 
 extern const char ladder_schema_run_yaml[];
+extern const char ladder_schema_run_v1_yaml[];
 extern const char ladder_schema_campaign_yaml[];
 extern const char ladder_schema_history_yaml[];
 
@@ -107,10 +108,18 @@ static void parse_fields(yaml_document_t *d, yaml_node_t *seq, struct sfield **o
 	}
 }
 
-static bool schema_load(const char *kind, struct schema *s)
+/* the schema of a kind in a major version: the current one, or run 1.x (still read) */
+static const char *schema_text_of(const char *kind, int major)
+{
+	if (!strcmp(kind, "run") && major == 1)
+		return ladder_schema_run_v1_yaml;
+	return schema_text(kind);
+}
+
+static bool schema_load(const char *kind, int major, struct schema *s)
 {
 	memset(s, 0, sizeof *s);
-	const char *text = schema_text(kind);
+	const char *text = schema_text_of(kind, major);
 	if (!text)
 		return false;
 	yaml_parser_t p;
@@ -334,12 +343,8 @@ static void check_run_contents(struct ctx *c)
 			;
 		if (it.error[0])
 			violation(c, "%s", it.error);
-		uint32_t first = r.stream_first[q], last = r.stream_first[q + 1];
-		for (uint32_t k = first; k < last && !it.error[0]; k++)
-			if (it.cursor[k - first] != r.streams[k].nvals)
-				violation(c, "rank %u: %llu of the %llu values of the stream of signature %u are never used",
-					  q, (unsigned long long)(r.streams[k].nvals - it.cursor[k - first]),
-					  (unsigned long long)r.streams[k].nvals, r.streams[k].sig);
+		else if (!event_iter_streams_consumed(&it, why, sizeof why))
+			violation(c, "%s", why);
 		event_iter_free(&it);
 	}
 	if (!c->violations)
@@ -384,7 +389,7 @@ int schema_validate(const char *path, void (*report)(const char *line, void *arg
 		return 1;
 	}
 	struct schema s;
-	if (!schema_load(id.kind, &s)) {
+	if (!schema_load(id.kind, id.major, &s)) {
 		violation(&c, "cannot load the %s schema", id.kind);
 		return c.violations;
 	}
@@ -452,7 +457,7 @@ static void append(struct buf *b, const char *fmt, ...)
 char *schema_markdown(const char *kind)
 {
 	struct schema s;
-	if (!schema_load(kind, &s))
+	if (!schema_load(kind, 0, &s))
 		return NULL;
 	struct buf b, *out = &b;
 	buf_init(&b);

@@ -231,3 +231,36 @@ damaged_files() {
 	run "$LADDER" schema nosuch
 	assert_failure 2
 }
+
+@test "containers of run schema 1.0 (one literal value stream per rank) still decode, inspect, validate and replay" {
+	cd "$DIR"
+	# value streams of every form: split colours and keys as laws of the rank (cg), wildcard
+	# sources and data-dependent counts per rank (mw)
+	"$LADDER" --quiet trace -o cg.h5 -- mpirun -np 4 "$BUILD_DIR/apps/cg" --size 48 --iterations 4
+	"$LADDER" --quiet trace -o mw.h5 -- mpirun -np 4 "$BUILD_DIR/apps/mw" --size 60 --iterations 2 --compute 20
+	for app in cg mw; do
+		"$BUILD_DIR/tests/runv1" $app.h5 $app-1.0.h5
+		h5dump -a /schema_version $app-1.0.h5 | grep -q '"1.0"'
+		h5dump -H -d /trace/streams $app-1.0.h5 | grep -q '"rank"'
+		run "$LADDER" inspect $app-1.0.h5
+		assert_success
+		assert_output --partial "(ladder-run 1.0)"
+		[ "$("$LADDER" inspect --json $app-1.0.h5 | jq .streamed_values)" = "$("$LADDER" inspect --json $app.h5 | jq .streamed_values)" ]
+		run "$LADDER" validate $app-1.0.h5
+		assert_success
+		cmp <("$LADDER" decode $app-1.0.h5) <("$LADDER" decode $app.h5)
+		"$LADDER" compare --strict $app-1.0.h5 $app.h5
+		"$LADDER" --quiet replay --quiet --trace $app-replay.h5 $app-1.0.h5 > /dev/null
+		"$LADDER" compare --strict $app-replay.h5 $app.h5
+	done
+	# the 1.0 layout's streams are one per rank, the current layout's shared: cg's colours and keys
+	# are one stream of laws for all four ranks
+	[ "$(h5ls cg-1.0.h5/trace/streams | grep -o '{[0-9]*' | tr -d '{')" -gt "$(h5ls cg.h5/trace/streams | grep -o '{[0-9]*' | tr -d '{')" ]
+	h5ls cg.h5/trace/stream_laws > /dev/null
+	# a file that says 1.0 but holds the current layout is refused, naming what is wrong
+	cp cg.h5 liar.h5 && "$BUILD_DIR/tests/h5edit" attr liar.h5 schema_version 1.0
+	one_line_error decode liar.h5 "trace/streams lacks field 'rank'"
+	# versions beyond are refused with what this ladder reads
+	cp cg.h5 future.h5 && "$BUILD_DIR/tests/h5edit" attr future.h5 schema_version 3.0
+	one_line_error decode future.h5 "reads versions 1.x to 2.x (upgrade ladder)"
+}

@@ -34,13 +34,7 @@ static void add_sig(struct run *r, uint32_t fn, uint32_t flags, const int64_t *v
 
 static void add_stream(struct run *r, uint32_t rank, uint32_t sig, const int64_t *v, uint64_t n)
 {
-	r->streams = xrealloc(r->streams, (r->nstreams + 1) * sizeof *r->streams);
-	struct run_stream *s = &r->streams[r->nstreams++];
-	s->rank = rank;
-	s->sig = sig;
-	s->nvals = n;
-	s->vals = xmalloc(n * sizeof *v);
-	memcpy(s->vals, v, n * sizeof *v);
+	run_add_stream(r, sig, rank, n, n, 0, v);
 }
 
 /* ranks 0,2 (group 0): 100 x (Send count=streamed dest=+1); ranks 1,3 (group 1): Test poll run
@@ -171,6 +165,20 @@ static void check_decoded(const struct run *r)
 	free(text);
 }
 
+/* r through the raw format, decoded alike; the serialized bytes in b */
+static void through_raw(const struct run *r, struct buf *b)
+{
+	struct run back;
+	char why[300];
+	run_serialize(r, b);
+	assert_true(run_parse(&back, b->data, b->len, why, sizeof why));
+	assert_true(run_check(&back, why, sizeof why));
+	check_decoded(&back);
+	assert_string_equal(run_attr(&back, "rung"), "4");
+	assert_int_equal(back.nsigs, 4);
+	run_free(&back);
+}
+
 static void raw_round_trip(void **state)
 {
 	struct run r, back;
@@ -178,15 +186,9 @@ static void raw_round_trip(void **state)
 	check_decoded(&r);
 	struct buf b;
 	buf_init(&b);
-	run_serialize(&r, &b);
-	char why[300];
-	assert_true(run_parse(&back, b.data, b.len, why, sizeof why));
-	assert_true(run_check(&back, why, sizeof why));
-	check_decoded(&back);
-	assert_string_equal(run_attr(&back, "rung"), "4");
-	assert_int_equal(back.nsigs, 4);
-	run_free(&back);
+	through_raw(&r, &b);
 	/* every truncation is an error, never a crash */
+	char why[300];
 	for (size_t cut = 0; cut < b.len; cut++) {
 		assert_false(run_parse(&back, b.data, cut, why, sizeof why));
 		assert_true(why[0] != 0);
@@ -236,6 +238,33 @@ static void container_round_trip(void **state)
 	run_free(&r);
 }
 
+/* packed streams (shared by ranks 0 and 2, folded to one period) decode alike in memory, through
+ * the raw format and through a container */
+static void packed_round_trips(void **state)
+{
+	struct run r, back;
+	char why[300];
+	build(&r);
+	run_pack_streams(&r);
+	assert_true(run_check(&r, why, sizeof why));
+	assert_int_equal(r.nstreams, 2);
+	assert_int_equal(r.streams[0].nranks, 2);
+	assert_int_equal(run_stored_cells(&r), 7 + 1);
+	assert_int_equal(run_streamed_values(&r), 2 * 100 + 2 * 1);
+	check_decoded(&r);
+	struct buf b;
+	buf_init(&b);
+	through_raw(&r, &b);
+	buf_free(&b);
+	char path[32];
+	write_and_read(&r, path, &back);
+	unlink(path);
+	check_decoded(&back);
+	assert_int_equal(run_stored_cells(&back), 7 + 1);
+	run_free(&back);
+	run_free(&r);
+}
+
 static void check_catches_inconsistencies(void **state)
 {
 	/* a grammar expanding to more calls than the profile says */
@@ -259,7 +288,7 @@ static void check_catches_inconsistencies(void **state)
 	assert_false(run_check(&r, why, sizeof why));
 	run_free(&r);
 	build(&r);
-	r.streams[0].nvals = 50; /* the stream runs out while walking */
+	r.streams[0].length = r.streams[0].nhead = 50; /* the stream runs out while walking */
 	assert_true(run_check(&r, why, sizeof why));
 	struct event_iter it;
 	event_iter_init(&it, &r, 0);
@@ -441,9 +470,9 @@ static void huge_streamed_array_lengths_run_out(void **state)
 	r.fns[2] = (struct fn_desc){xstrdup("MPI_Typed"), FNF_P2P, 2, p};
 	r.nfns = 3;
 	r.sigs[0].fn = 2;
-	r.streams[0].vals[0] = (INT64_C(1) << 62) + 1;
+	r.streams[0].cells[0] = (INT64_C(1) << 62) + 1;
 	assert_true(run_check(&r, why, sizeof why));
-	assert_int_equal(r.streams[0].rank, 0);
+	assert_int_equal(r.streams[0].ranks[0], 0);
 	struct event_iter it;
 	event_iter_init(&it, &r, 0);
 	struct event ev;
@@ -479,7 +508,7 @@ static void walks_are_bounded(void **state)
 	event_set_max_calls(0);
 	assert_int_equal(event_max_calls(), EVENT_MAX_CALLS_DEFAULT);
 	assert_true(event_calls_bounded(&r, why, sizeof why));
-	r.streams[r.stream_first[1]].vals[0] = INT64_C(1) << 62;
+	((struct run_stream *)run_rank_stream(&r, 1, 0))->cells[0] = INT64_C(1) << 62;   /* rank 1's polls */
 	event_iter_init(&it, &r, 1);
 	assert_false(event_next(&it, &ev));
 	assert_non_null(strstr(it.error, "rank 1: the trace has more calls than the 7 its profile counts"));
@@ -505,6 +534,7 @@ int main(void)
 		cmocka_unit_test(timing_must_be_finite),
 		cmocka_unit_test(predictions_round_trip_and_check),
 		cmocka_unit_test(huge_streamed_array_lengths_run_out),
+		cmocka_unit_test(packed_round_trips),
 		cmocka_unit_test(walks_are_bounded),
 		cmocka_unit_test(raw_round_trip),
 		cmocka_unit_test(container_round_trip),
