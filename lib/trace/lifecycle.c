@@ -160,6 +160,7 @@ void trace_startup(double t_init)
 	if (tracer.state != 0)
 		return;
 	tracer.t0 = trace_now();
+	tracer.ts_origin = t_init;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &tracer.rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &tracer.size);
 	tracer.disabled = env_flag("LADDER_TRACE_DISABLE", false);

@@ -676,8 +676,7 @@ static void account_time(struct tcall *c, struct call_signature *s, struct site_
 	tracer.prev_call = term;
 	trace_profile_call(c, dur, &sc->hint);
 	if (tracer.timestamps) {
-		/* MPI_Init starts before the clock's origin: its start is 0, not a wrapped negative */
-		double since_origin = c->t_invoke - tracer.t0;
+		double since_origin = c->t_invoke - tracer.ts_origin;
 		uint64_t start = since_origin > 0 ? (uint64_t)(since_origin * 1e9) : 0;
 		uint64_t last = (uint64_t)(tracer.ts_last_start * 1e9);
 		buf_put_uv(&tracer.ts_buf, start >= last ? start - last : 0);

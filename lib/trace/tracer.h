@@ -297,7 +297,7 @@ struct tracer {
 	bool paused, disabled, multithreaded;
 	pthread_mutex_t lock;
 	int mpi_threads;             /* threads of this rank that called MPI (traced calls) */
-	double t0, t_init_end;
+	double t0;                   /* MPI_Init returned: the start of the run's wall time */
 	/* options */
 	char *out_path;              /* the run container to produce */
 	bool raw, timestamps, keep_raw, convert;
@@ -322,8 +322,9 @@ struct tracer {
 	uint64_t events;
 	/* raw log */
 	FILE *raw_log;
-	/* lossless timestamps: start, duration in ns since t0, as varints */
+	/* lossless timestamps: start (since ts_origin, MPI_Init's start) and duration in ns, as varints */
 	struct buf ts_buf;
+	double ts_origin;
 	double ts_last_start;
 	/* output problems found at init, reported once */
 	bool output_broken;

@@ -76,6 +76,19 @@ container_counts() {
 	diff <(otf2_counts ts.otf2) <(container_counts ts.h5)
 }
 
+@test "export chrome: recorded timestamps keep the gaps between calls (starts count from MPI_Init's start)" {
+	LADDER_TRACE_TIMESTAMPS=1 "$LADDER" --quiet trace -o gaps.h5 -- mpirun --oversubscribe -np 4 "$LADDER_BUILD/apps/stencil2d" --iterations 5 > /dev/null
+	"$LADDER" --quiet export --format chrome -o gaps.json gaps.h5
+	# per rank, in time order: no call starts before the previous one ended, and the compute between
+	# the iterations' calls shows as gaps of more than a microsecond
+	local per_rank
+	per_rank=$(jq -c '[.traceEvents[] | select(.ph == "X")] | group_by(.tid)
+		| map(sort_by(.ts) | [range(1; length) as $i | .[$i].ts - (.[$i-1].ts + .[$i-1].dur)])
+		| map({min: min, gaps: map(select(. > 1)) | length})' gaps.json)
+	[ "$(jq length <<< "$per_rank")" -eq 4 ]
+	jq -e 'all(.[]; .min >= -0.01 and .gaps >= 5)' <<< "$per_rank"
+}
+
 @test "export otf2: LAMMPS (a real application) exports with the same calls per rank and function" {
 	command -v lmp || skip "LAMMPS (lmp) is not installed"
 	cp "$TOP/tests/fixtures/lammps/in.lj" .
