@@ -289,7 +289,7 @@ const struct command command_trace = {
 	"The tracer prints nothing on stdout. It records every MPI function of its table (point to\n"
 	"point, probes, completion, all collectives incl. nonblocking and neighbourhood, communicator,\n"
 	"group, topology, datatype and op calls); other MPI functions are counted, not recorded.\n"
-	"MPI_Wtime, MPI_Wtick and handle conversions are not counted. Fortran bindings call PMPI\n"
-	"directly in Open MPI and are not seen.\n",
+	"MPI_Wtime, MPI_Wtick and handle conversions are not counted. Fortran calls (every name\n"
+	"mangling Open MPI exports, and the _f08 symbols) are recorded as the C calls they make.\n",
 	run_trace,
 };

@@ -314,11 +314,11 @@ static void targets_html(const struct report *r, FILE *out)
 static void models_html(const struct report *r, FILE *out)
 {
 	char p[32], lo[32], hi[32], m[32], a[32];
-	fprintf(out, "<h2>Models at %ld ranks</h2>\n", r->model_target);
 	if (!r->nmodels) {
-		fprintf(out, "<p>The campaign has no models (no <code>model</code> stage ran).</p>\n");
+		fprintf(out, "<h2>Models</h2>\n<p>The campaign has no models (no <code>model</code> stage ran).</p>\n");
 		return;
 	}
+	fprintf(out, "<h2>Models at %ld ranks</h2>\n", r->model_target);
 	fprintf(out, "<p>Kernel ranking (time) over %zu call paths: Spearman %s, top-%zu agreement %s. Models from "
 		"<code>", r->ranked, fmt_num(r->spearman, p, sizeof p), r->k, fmt_num(r->topk, a, sizeof a));
 	esc(out, r->campaign);

@@ -80,11 +80,11 @@ static void targets_md(const struct report *r, FILE *out)
 static void models_md(const struct report *r, FILE *out)
 {
 	char p[32], lo[32], hi[32], m[32], a[32];
-	fprintf(out, "\n## Models at %ld ranks (metric time)\n\n", r->model_target);
 	if (!r->nmodels) {
-		fprintf(out, "The campaign has no models (no `model` stage ran).\n");
+		fprintf(out, "\n## Models\n\nThe campaign has no models (no `model` stage ran).\n");
 		return;
 	}
+	fprintf(out, "\n## Models at %ld ranks (metric time)\n\n", r->model_target);
 	fprintf(out, "Kernel ranking over %zu call paths: Spearman %s, top-%zu agreement %s.\n\n", r->ranked,
 		fmt_num(r->spearman, p, sizeof p), r->k, fmt_num(r->topk, a, sizeof a));
 	fprintf(out, "| call path | model | predicted | interval | measured | accuracy | interval held |\n");
