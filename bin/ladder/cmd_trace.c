@@ -172,30 +172,46 @@ static char *set_tracer_environment(const char *lib, const char *out, struct buf
 	return report_path;
 }
 
-/* The command to run. Open MPI's mpirun forwards the variables listed here to processes on other
- * nodes: given as -x options to an mpirun command line (which may have -x options of its own:
+/* The names of the variables the processes need: LD_PRELOAD and every LADDER_* variable (the
+ * tracer's settings, given as options or set by the user). A NULL-terminated array of names
+ * pointing into the environment's strings. */
+static char **forwarded_names(size_t *n)
+{
+	extern char **environ;
+	size_t cap = 1;
+	for (char **e = environ; *e; e++)
+		cap++;
+	char **names = xcalloc(cap, sizeof *names);
+	*n = 0;
+	for (char **e = environ; *e; e++) {
+		const char *eq = strchr(*e, '=');
+		if (!eq || !(!strncmp(*e, "LADDER_", 7) || !strncmp(*e, "LD_PRELOAD=", 11)))
+			continue;
+		names[(*n)++] = xasprintf("%.*s", (int)(eq - *e), *e);
+	}
+	return names;
+}
+
+/* The command to run. Open MPI's mpirun forwards the variables of forwarded_names to processes on
+ * other nodes: given as -x options to an mpirun command line (which may have -x options of its own:
  * mpirun refuses -x together with mca_base_env_list), else in mca_base_env_list. A new array
  * when it differs from the command given. */
 static char **forwarding_command(char **command, int n)
 {
-	static const char *const forward[] = {"LD_PRELOAD", "LADDER_BIN", "LADDER_TRACE_FILE",
-		"LADDER_TRACE_RAW", "LADDER_TRACE_TIMESTAMPS", "LADDER_TRACE_CALLSITE_DEPTH",
-		"LADDER_TRACE_STREAM_AFTER", "LADDER_RUN_ATTRS", "LADDER_TRACE_REPORT"};
-	size_t nforward = sizeof forward / sizeof forward[0];
+	size_t nforward;
+	char **forward = forwarded_names(&nforward);
 	if (!is_mpirun(command[0]) || getenv("OMPI_MCA_mca_base_env_list")) {
 		for (size_t i = 0; i < nforward; i++)
-			if (getenv(forward[i]))
-				prepend_env("OMPI_MCA_mca_base_env_list", forward[i], ";");
+			prepend_env("OMPI_MCA_mca_base_env_list", forward[i], ";");
 		return command;
 	}
 	char **with = xcalloc((size_t)n + 2 * nforward + 1, sizeof *with);
 	int k = 0;
 	with[k++] = command[0];
-	for (size_t i = 0; i < nforward; i++)
-		if (getenv(forward[i])) {
-			with[k++] = "-x";
-			with[k++] = (char *)forward[i];
-		}
+	for (size_t i = 0; i < nforward; i++) {
+		with[k++] = "-x";
+		with[k++] = forward[i];
+	}
 	for (int i = 1; i < n; i++)
 		with[k++] = command[i];
 	return with;

@@ -16,8 +16,10 @@ check_app() {
 	local app=$1 np=$2; shift 2
 	local d="$BATS_TEST_TMPDIR/$app-$np"
 	mkdir -p "$d"
-	"$LADDER" --quiet trace -o "$d/t.h5" --raw "$d/raw" -- mpirun -np "$np" "$BUILD_DIR/apps/$app" "$@" > "$d/traced.out"
-	mpirun -np "$np" "$BUILD_DIR/apps/$app" "$@" > "$d/plain.out"
+	# a run that hangs (a launcher stuck at start-up) fails the test instead of holding the suite
+	timeout -k 10 300 "$LADDER" --quiet trace -o "$d/t.h5" --raw "$d/raw" -- \
+		mpirun -np "$np" "$BUILD_DIR/apps/$app" "$@" > "$d/traced.out" || { echo "$app $np: traced run failed ($?)"; return 1; }
+	timeout -k 10 300 mpirun -np "$np" "$BUILD_DIR/apps/$app" "$@" > "$d/plain.out" || { echo "$app $np: run failed ($?)"; return 1; }
 	local c1 c2
 	c1=$(grep -o 'checksum=[0-9a-f]*' "$d/traced.out")
 	c2=$(grep -o 'checksum=[0-9a-f]*' "$d/plain.out")
