@@ -49,7 +49,7 @@ static inline uint64_t grammar_rule_len(const struct grammar *g, uint32_t r)
 }
 static inline const struct gsymbol *grammar_rule_syms(const struct grammar *g, uint32_t r)
 {
-	return g->syms + g->rule_start[r];
+	return g->syms ? g->syms + g->rule_start[r] : NULL;   /* a grammar of empty rules has no symbols */
 }
 
 /* Check structure: rule references in range, exps >= 1, no recursion, every rule reachable;

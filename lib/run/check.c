@@ -41,13 +41,14 @@ static bool check_signatures(struct run *r, char *why, size_t whylen)
 			FAIL("signature %u has values beyond the value table", i);
 		/* the values must parse as the function's parameter groups */
 		const struct fn_desc *d = &r->fns[s->fn];
+		const int64_t *vals = r->sigvals ? r->sigvals + s->voff : NULL;   /* none when no call has values */
 		uint32_t k = 0;
 		bool bad = false;
 		for (uint32_t p = 0; p < d->nparams && !bad; p++) {
 			enum param_kind kind = d->params[p].kind;
 			if (kind == PK_IGNORE || kind == PK_STATUS)
 				continue;
-			k += group_width(kind, r->sigvals + s->voff, k, s->nvals, &bad);
+			k += group_width(kind, vals, k, s->nvals, &bad);
 		}
 		if (bad || k != s->nvals)
 			FAIL("signature %u (%s) has %u values that do not match the parameters of %s", i,
