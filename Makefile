@@ -6,7 +6,7 @@
 #   make demo       deps + build + the main job on the local executor
 #   make asan       build with AddressSanitizer/UBSan into build/asan and run the unit tests
 #   make bench      benchmarks (ratios against baselines measured in the same run)
-#   make fuzz       fuzz the readers (raw traces, containers, specs, Extra-P; FUZZ_SECONDS=1800 each)
+#   make fuzz       fuzz the readers (raw traces, containers, specs, Extra-P; FUZZ_SECONDS=1800 each, FUZZ_ONLY=raw ...)
 #   make install PREFIX=/usr/local
 #
 # Each component adds its sources and targets through a module.mk next to its sources.
