@@ -206,11 +206,27 @@ static void get_stats(struct reader *rd, uint64_t *count, double *sum, double *s
 	*max = get_f64(rd);
 }
 
+/* the CPU time of gaps (total, shortest, longest) */
+static void put_cpu(struct buf *b, const struct run_cpu *c)
+{
+	buf_put_f64(b, c->sum);
+	buf_put_f64(b, c->min);
+	buf_put_f64(b, c->max);
+}
+
+static void get_cpu(struct reader *rd, struct run_cpu *c)
+{
+	c->sum = get_f64(rd);
+	c->min = get_f64(rd);
+	c->max = get_f64(rd);
+}
+
 static void put_gap(struct buf *b, const struct run_gap *gp)
 {
 	buf_put_uv(b, (uint64_t)gp->prev + 1);   /* RUN_NO_PREV -> 0 */
 	buf_put_uv(b, gp->sig);
 	put_stats(b, gp->count, gp->sum, gp->sumsq, gp->min, gp->max);
+	put_cpu(b, &gp->cpu);
 	buf_put_uv(b, gp->nbins);
 	for (uint32_t j = 0; j < gp->nbins; j++) {
 		buf_put_sv(b, gp->bins[j].bin);
@@ -218,6 +234,7 @@ static void put_gap(struct buf *b, const struct run_gap *gp)
 		buf_put_f64(b, gp->bins[j].sum);
 		buf_put_f64(b, gp->bins[j].min);
 		buf_put_f64(b, gp->bins[j].max);
+		put_cpu(b, &gp->bins[j].cpu);
 	}
 }
 
@@ -227,7 +244,8 @@ static void get_gap(struct reader *rd, struct run_gap *gp)
 	gp->prev = prev1 == 0 ? RUN_NO_PREV : (uint32_t)(prev1 - 1);
 	gp->sig = (uint32_t)get_uv(rd);
 	get_stats(rd, &gp->count, &gp->sum, &gp->sumsq, &gp->min, &gp->max);
-	gp->nbins = (uint32_t)get_count(rd, LIMIT(rd, 26));
+	get_cpu(rd, &gp->cpu);
+	gp->nbins = (uint32_t)get_count(rd, LIMIT(rd, 50));
 	gp->bins = xcalloc(gp->nbins, sizeof *gp->bins);
 	for (uint32_t j = 0; j < gp->nbins; j++) {
 		gp->bins[j].bin = (int32_t)get_sv(rd);
@@ -235,6 +253,7 @@ static void get_gap(struct reader *rd, struct run_gap *gp)
 		gp->bins[j].sum = get_f64(rd);
 		gp->bins[j].min = get_f64(rd);
 		gp->bins[j].max = get_f64(rd);
+		get_cpu(rd, &gp->bins[j].cpu);
 	}
 }
 
@@ -276,7 +295,7 @@ bool run_group_parse(struct run_group *g, struct reader *rd)
 		d->sig = (uint32_t)get_uv(rd);
 		get_stats(rd, &d->count, &d->sum, &d->sumsq, &d->min, &d->max);
 	}
-	g->ngaps = (uint32_t)get_count(rd, LIMIT(rd, 36));
+	g->ngaps = (uint32_t)get_count(rd, LIMIT(rd, 60));
 	g->gaps = xcalloc(g->ngaps, sizeof *g->gaps);
 	for (uint32_t k = 0; k < g->ngaps && !rd->bad; k++)
 		get_gap(rd, &g->gaps[k]);
@@ -431,6 +450,20 @@ static bool get_timestamps(struct run *r, struct reader *rd, char *why, size_t w
 	return true;
 }
 
+/* ---- what the gaps' CPU times are ------------------------------------------------------------- */
+
+static void put_cpu_time(const struct run *r, struct buf *b) { buf_put_u8(b, r->cpu_time); }
+
+static bool get_cpu_time(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	r->cpu_time = get_u8(rd);
+	if (r->cpu_time > RUN_CPU_EVERY) {
+		snprintf(why, whylen, "unknown kind of CPU times %u", r->cpu_time);
+		return false;
+	}
+	return true;
+}
+
 /* ---- the sections, in the order of the format ------------------------------------------------ */
 
 static const struct raw_section {
@@ -449,6 +482,7 @@ static const struct raw_section {
 	{"profile", put_callpaths, get_callpaths},
 	{"profile", put_profile_arrays, get_profile_arrays},
 	{"timestamps", put_timestamps, get_timestamps},
+	{"CPU times", put_cpu_time, get_cpu_time},
 };
 
 void run_serialize(const struct run *r, struct buf *b)

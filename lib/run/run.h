@@ -18,7 +18,7 @@
 #include "util/buf.h"
 
 #define RUN_RAW_MAGIC "LADDERRAW"
-#define RUN_RAW_VERSION 1
+#define RUN_RAW_VERSION 2
 
 struct run_frame {
 	char *module;
@@ -46,10 +46,15 @@ struct run_dur {           /* duration of a signature's calls, seconds */
 	double sum, sumsq, min, max;
 };
 
+struct run_cpu {           /* the thread's CPU time in some gaps: total, shortest, longest (s) */
+	double sum, min, max;
+};
+
 struct run_bin {           /* one histogram bin: gaps in [2^(bin/4), 2^((bin+1)/4)) ns */
 	int32_t bin;
 	uint64_t count;
-	double sum, min, max;  /* seconds */
+	double sum, min, max;  /* seconds of wall time */
+	struct run_cpu cpu;    /* the same gaps' CPU time */
 };
 
 #define RUN_NO_PREV UINT32_MAX   /* the gap before a rank's first recorded call */
@@ -58,6 +63,7 @@ struct run_gap {           /* compute time before a call, given the call before 
 	uint32_t prev, sig;
 	uint64_t count;
 	double sum, sumsq, min, max;
+	struct run_cpu cpu;
 	uint32_t nbins;
 	struct run_bin *bins;
 };
@@ -118,6 +124,14 @@ struct run_attr {
 	char *key, *value;
 };
 
+/* What the CPU times of a run's gaps are (hdf5-schema/run.yaml, /timing cpu_time). */
+enum run_cpu_time {
+	RUN_CPU_NONE,     /* not recorded (older and some synthetic runs): copies of the wall times */
+	RUN_CPU_LONG,     /* measured for gaps after calls followed by long gaps, the others taken as all CPU */
+	RUN_CPU_EVERY,    /* measured for every gap */
+};
+extern const char *const run_cpu_time_names[3];
+
 struct run {
 	/* header */
 	uint32_t nranks;
@@ -142,6 +156,7 @@ struct run {
 	struct run_group *groups;
 	uint32_t nstreams;
 	struct run_stream *streams;    /* sorted by (rank, sig) */
+	uint8_t cpu_time;              /* enum run_cpu_time: what the gaps' CPU times are */
 	/* profile: counts[(rank * nnodes + node) * RUN_PC_COUNT + metric]; exclusive time as
 	 * time_stats[node * RUN_STAT_COUNT + stat], and per rank time[rank * nnodes + node] when the
 	 * run kept it (LADDER_TRACE_PROFILE=ranks), else NULL */

@@ -45,6 +45,7 @@ struct sfield {
 
 struct sobject {
 	const char *path, *kind, *type, *description, *shape;
+	const char *since, *until;    /* "MAJOR.MINOR": the versions of files that hold it, or NULL */
 	int rank;
 	bool required;
 	struct sfield *fields;
@@ -138,6 +139,8 @@ static bool schema_load(const char *kind, struct schema *s)
 		o->kind = get_s(d, m, "kind");
 		o->type = get_s(d, m, "type");
 		o->description = get_s(d, m, "description");
+		o->since = get_s(d, m, "since");
+		o->until = get_s(d, m, "until");
 		o->rank = rank ? atoi(rank) : 0;
 		o->required = !req || strcmp(req, "false");
 		yaml_node_t *shape = get(d, m, "shape");
@@ -285,10 +288,26 @@ static void check_dataset(struct ctx *c, hid_t f, const struct sobject *o)
 	H5Dclose(d);
 }
 
-static void check_objects(struct ctx *c, hid_t f, const struct schema *s)
+/* "MAJOR.MINOR" as one number that orders versions (minor < 1000) */
+static int version_number(const char *v, int otherwise)
+{
+	int major, minor;
+	return v && sscanf(v, "%d.%d", &major, &minor) == 2 ? major * 1000 + minor : otherwise;
+}
+
+/* does a file of this version hold the object? */
+static bool in_version(const struct sobject *o, const struct store_identity *id)
+{
+	int v = id->major * 1000 + id->minor;
+	return v >= version_number(o->since, 0) && v <= version_number(o->until, v);
+}
+
+static void check_objects(struct ctx *c, hid_t f, const struct schema *s, const struct store_identity *id)
 {
 	for (int i = 0; i < s->nobjects; i++) {
 		const struct sobject *o = &s->objects[i];
+		if (!in_version(o, id))
+			continue;
 		if (!h5_exists(f, o->path)) {
 			if (o->required)
 				violation(c, "%s is missing (%s)", o->path, o->kind);
@@ -362,7 +381,7 @@ int schema_validate(const char *path, void (*report)(const char *line, void *arg
 		return 1;
 	}
 	check_attrs(&c, f, &s);
-	check_objects(&c, f, &s);
+	check_objects(&c, f, &s, &id);
 	H5Fclose(f);
 	schema_free(&s);
 	if (c.violations)
@@ -457,6 +476,10 @@ char *schema_markdown(const char *kind)
 			o->description ? o->description : "");
 		if (!o->required)
 			append(out, "\nOptional.\n");
+		if (o->since)
+			append(out, "\nSince version %s.\n", o->since);
+		if (o->until)
+			append(out, "\nUp to version %s (files of later versions do not have it).\n", o->until);
 		if (o->nfields) {
 			append(out, "\n| field | type | units | meaning |\n|---|---|---|---|\n");
 			for (int k = 0; k < o->nfields; k++)

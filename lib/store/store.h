@@ -15,7 +15,7 @@
 
 #define RUN_SCHEMA "ladder-run"
 #define RUN_SCHEMA_MAJOR 1
-#define RUN_SCHEMA_MINOR 0
+#define RUN_SCHEMA_MINOR 1
 #define CAMPAIGN_SCHEMA "ladder-campaign"
 #define CAMPAIGN_SCHEMA_MAJOR 1
 #define CAMPAIGN_SCHEMA_MINOR 0

@@ -55,7 +55,8 @@ damaged_files() {
 	run "$LADDER" validate run.h5
 	assert_success
 	run h5dump -H run.h5
-	for name in signatures signature_values rules rule_symbols groups ranklists streams durations gaps gap_bins callpaths counts time_stats schema_version command; do
+	for name in signatures signature_values rules rule_symbols groups ranklists streams histograms histogram_bins \
+		group_gaps group_durations cpu_time callpaths counts time_stats schema_version command; do
 		assert_output --partial "\"$name\""
 	done
 }
@@ -200,11 +201,11 @@ refused() {
 @test "validate lists every violation and fails only for the bad files" {
 	damaged_files
 	cd "$DIR"
-	"$BUILD_DIR/tests/h5edit" delete bad/missing.h5 /timing/gaps
+	"$BUILD_DIR/tests/h5edit" delete bad/missing.h5 /timing/group_gaps
 	run --separate-stderr "$LADDER" validate run.h5 bad/missing.h5
 	assert_failure 1
 	[[ $stderr == *"bad/missing.h5: /trace/signatures is missing"* ]]
-	[[ $stderr == *"bad/missing.h5: /timing/gaps is missing"* ]]
+	[[ $stderr == *"bad/missing.h5: /timing/group_gaps is missing"* ]]
 	# the good file is reported valid, with no violation
 	printf '%s\n' "$stderr" | grep -qx "run.h5: valid"
 	[ "$(printf '%s\n' "$stderr" | grep -c '^run.h5: /')" -eq 0 ]

@@ -92,10 +92,10 @@ static void build(struct run *r)
 		r->groups[g].ngaps = 1;
 		r->groups[g].gaps = xcalloc(1, sizeof *r->groups[g].gaps);
 		struct run_gap *gp = &r->groups[g].gaps[0];
-		*gp = (struct run_gap){RUN_NO_PREV, g ? 1 : 0, 4, 4e-3, 5e-6, 5e-4, 2e-3, 2, NULL};
+		*gp = (struct run_gap){RUN_NO_PREV, g ? 1 : 0, 4, 4e-3, 5e-6, 5e-4, 2e-3, {3e-3, 4e-4, 1.5e-3}, 2, NULL};
 		gp->bins = xcalloc(2, sizeof *gp->bins);
-		gp->bins[0] = (struct run_bin){70, 3, 2e-3, 5e-4, 9e-4};
-		gp->bins[1] = (struct run_bin){83, 1, 2e-3, 2e-3, 2e-3};
+		gp->bins[0] = (struct run_bin){70, 3, 2e-3, 5e-4, 9e-4, {1.5e-3, 4e-4, 6e-4}};
+		gp->bins[1] = (struct run_bin){83, 1, 2e-3, 2e-3, 2e-3, {1.5e-3, 1.5e-3, 1.5e-3}};
 	}
 	int64_t counts[100];
 	for (int i = 0; i < 100; i++)
