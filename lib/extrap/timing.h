@@ -5,7 +5,9 @@
  * largest rung's histogram (every bin, min, max, sum of squares) is scaled to that mean. With
  * fewer rungs than the search needs, or when no model fits, the largest rung's values stay. The
  * models' prediction intervals (lib/model's bootstrap) are summed into a range of the modeled
- * time, which the synthetic run carries in its labels (hdf5-schema/run.yaml, /labels).
+ * time, which the synthetic run carries in its labels (hdf5-schema/run.yaml, /labels). A gap's CPU
+ * time is modeled as a series of its own when every rung measured CPU times, and scaled by its
+ * model (else by the wall time's), never above the scaled wall time.
  */
 #ifndef LADDER_EXTRAP_TIMING_H
 #define LADDER_EXTRAP_TIMING_H
