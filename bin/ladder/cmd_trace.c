@@ -180,7 +180,7 @@ static char **forwarding_command(char **command, int n)
 {
 	static const char *const forward[] = {"LD_PRELOAD", "LADDER_BIN", "LADDER_TRACE_FILE",
 		"LADDER_TRACE_RAW", "LADDER_TRACE_TIMESTAMPS", "LADDER_TRACE_CALLSITE_DEPTH",
-		"LADDER_TRACE_STREAM_AFTER", "LADDER_RUN_ATTRS", "LADDER_TRACE_REPORT"};
+		"LADDER_TRACE_STREAM_AFTER", "LADDER_RUN_ATTRS", "LADDER_TRACE_REPORT", "LADDER_TRACE_CPUTIME"};
 	size_t nforward = sizeof forward / sizeof forward[0];
 	if (!is_mpirun(command[0]) || getenv("OMPI_MCA_mca_base_env_list")) {
 		for (size_t i = 0; i < nforward; i++)
@@ -275,6 +275,13 @@ const struct command command_trace = {
 	"  LADDER_TRACE_TIMESTAMPS=1       lossless timing\n"
 	"  LADDER_TRACE_CALLSITE_DEPTH=N   call-site depth (1)\n"
 	"  LADDER_TRACE_STREAM_AFTER=N     variants before values are streamed (8)\n"
+	"  LADDER_TRACE_CPUTIME=MODE       the CPU time of compute gaps (beside their wall time), read from\n"
+	"                                  the thread's CPU clock: auto (default) every gap when perf events\n"
+	"                                  let it be read cheaply (a system call only after a context\n"
+	"                                  switch), else long gaps; long: only gaps after calls whose gaps\n"
+	"                                  averaged 50 us or more (shorter ones count as all CPU); off: none\n"
+	"                                  (replays then keep wall time). Set it in the environment of\n"
+	"                                  ladder trace: it is forwarded to every rank\n"
 	"  LADDER_TRACE_CONVERT=0          leave the raw trace (FILE.raw); convert with 'ladder import'\n"
 	"  LADDER_TRACE_KEEP_RAW=1         keep FILE.raw after converting\n"
 	"  LADDER_RUN_ATTRS='k=v;k=v'      labels (campaigns set rung, repetition, size)\n"
