@@ -214,6 +214,37 @@ refused() {
 	assert_output --partial "damaged"
 }
 
+@test "CPU times above the wall time or negative: validate and every reader refuse them, naming the row" {
+	cd "$DIR"
+	mkdir -p bad
+	local h="$BUILD_DIR/tests/h5edit"
+	cp run.h5 bad/cpu-above.h5 && "$h" field bad/cpu-above.h5 /timing/histograms 0 cpu_sum 1.0
+	cp run.h5 bad/cpu-negative.h5 && "$h" field bad/cpu-negative.h5 /timing/histogram_bins 0 cpu_min -1e-3
+	cp run.h5 bad/cpu-nan.h5 && "$h" field bad/cpu-nan.h5 /timing/histograms 1 cpu_max nan
+	for cmd in validate inspect decode; do
+		one_line_error $cmd bad/cpu-above.h5 "/timing/histograms: row 0: cpu_sum 1 exceeds sum"
+		one_line_error $cmd bad/cpu-negative.h5 "/timing/histogram_bins: row 0: cpu_min is -0.001 (must be finite, non-negative seconds)"
+		one_line_error $cmd bad/cpu-nan.h5 "/timing/histograms: row 1: cpu_max is nan"
+	done
+}
+
+@test "a container of schema 1.0 (timing without CPU times) still reads, validates and says it has no CPU times" {
+	cd "$DIR"
+	cp run.h5 old.h5 && "$BUILD_DIR/tests/h5edit" timing10 old.h5
+	run "$LADDER" validate old.h5
+	assert_success
+	run "$LADDER" inspect old.h5
+	assert_success
+	assert_output --partial "ladder-run 1.0"
+	assert_output --partial "(CPU times: none)"
+	# the same gaps and wall times as the 1.1 file, CPU times equal to them
+	"$LADDER" inspect --timing --json run.h5 | jq -c '[.gaps[] | [.group, .previous, .call, .count]]' > new.rows
+	"$LADDER" inspect --timing --json old.h5 | jq -c '[.gaps[] | [.group, .previous, .call, .count]]' > old.rows
+	cmp new.rows old.rows
+	[ "$("$LADDER" inspect --timing --json old.h5 | jq '[.gaps[] | select(.cpu_mean_s != .wall_mean_s)] | length')" -eq 0 ]
+	"$LADDER" decode old.h5 | cmp - <("$LADDER" decode run.h5)
+}
+
 @test "a run container refuses to be a campaign and vice versa" {
 	cd "$DIR"
 	"$LADDER" --quiet merge -o c.h5 p2-r1.h5 p4-r1.h5

@@ -12,9 +12,16 @@
  * or replace an object by a link:
  *   h5edit softlink FILE OBJECT PATH       a soft link to PATH in the same file
  *   h5edit extlink FILE OBJECT TARGET PATH an external link to PATH in the file TARGET
+ * or change contents:
+ *   h5edit field FILE DATASET ROW FIELD VALUE  set a float64 field of one row of a table
+ *   h5edit timing10 FILE                   rewrite /timing in the layout of schema 1.0 (per-group
+ *                                          tables of wall times, no bins, no CPU times), as an
+ *                                          older ladder wrote it
  */
 #include <hdf5.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,8 +110,157 @@ static int hostile(int argc, char **argv)
 	return rc;
 }
 
+/* ---- contents ---------------------------------------------------------------------------------- */
+
+static int set_field(const char *file, const char *name, long row, const char *field, double value)
+{
+	hid_t f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT);
+	hid_t d = f < 0 ? -1 : H5Dopen2(f, name, H5P_DEFAULT);
+	if (d < 0)
+		return 1;
+	hid_t space = H5Dget_space(d);
+	hssize_t n = H5Sget_simple_extent_npoints(space);
+	hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(double));
+	H5Tinsert(t, field, 0, H5T_NATIVE_DOUBLE);
+	double *v = calloc((size_t)n + 1, sizeof *v);
+	int rc = row < 0 || row >= n || H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0;
+	if (!rc) {
+		v[row] = value;
+		rc = H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0;
+	}
+	free(v);
+	H5Tclose(t);
+	H5Sclose(space);
+	H5Dclose(d);
+	return H5Fclose(f) < 0 || rc;
+}
+
+/* a table: a C struct described by its fields */
+struct tfield { const char *name; size_t offset; hid_t type; };
+
+static hid_t compound(size_t size, const struct tfield *fields, int n)
+{
+	hid_t t = H5Tcreate(H5T_COMPOUND, size);
+	for (int i = 0; i < n; i++)
+		H5Tinsert(t, fields[i].name, fields[i].offset, fields[i].type);
+	return t;
+}
+
+/* read a whole table into a calloc'ed array; *n rows */
+static void *read_rows(hid_t f, const char *name, size_t size, const struct tfield *fields, int nf, hsize_t *n)
+{
+	hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+	hid_t space = H5Dget_space(d);
+	*n = (hsize_t)H5Sget_simple_extent_npoints(space);
+	hid_t t = compound(size, fields, nf);
+	void *rows = calloc(*n + 1, size);
+	if (*n && H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0)
+		*n = 0;
+	H5Tclose(t);
+	H5Sclose(space);
+	H5Dclose(d);
+	return rows;
+}
+
+/* write a table chunked and compressed, as the store does */
+static int write_rows(hid_t loc, const char *name, size_t size, const struct tfield *fields, int nf, const void *rows,
+		      hsize_t n)
+{
+	hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {1024};
+	hid_t space = H5Screate_simple(1, dims, maxdims);
+	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	H5Pset_chunk(dcpl, 1, chunk);
+	H5Pset_shuffle(dcpl);
+	H5Pset_deflate(dcpl, 6);
+	hid_t t = compound(size, fields, nf);
+	hid_t d = H5Dcreate2(loc, name, t, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+	int rc = d < 0 || (n && H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0);
+	H5Dclose(d);
+	H5Tclose(t);
+	H5Pclose(dcpl);
+	H5Sclose(space);
+	return rc;
+}
+
+#define TF(type, member, h5type) {#member, offsetof(type, member), h5type}
+
+struct hist { uint64_t count; double sum, sum_squares, min, max; };
+struct use { uint32_t group, previous, signature; uint64_t count; uint32_t histogram; };
+struct gap10 { uint32_t group, previous, signature; uint64_t count; double sum, sum_squares, min, max; uint64_t bin_offset; uint32_t bin_count; };
+struct dur10 { uint32_t group, signature; uint64_t count; double sum, sum_squares, min, max; };
+struct bin10 { int32_t bin; uint64_t count; double sum, min, max; };
+
+/* a row of 1.0 from a group's use of a 1.1 histogram: its sums scaled to its count */
+static void scaled(const struct hist *h, uint64_t count, double *sum, double *sumsq)
+{
+	double k = h->count ? (double)count / (double)h->count : 0;
+	*sum = h->sum * k;
+	*sumsq = h->sum_squares * k;
+}
+
+static int timing10(const char *file)
+{
+	const struct tfield hf[] = {TF(struct hist, count, H5T_NATIVE_UINT64), TF(struct hist, sum, H5T_NATIVE_DOUBLE),
+		TF(struct hist, sum_squares, H5T_NATIVE_DOUBLE), TF(struct hist, min, H5T_NATIVE_DOUBLE),
+		TF(struct hist, max, H5T_NATIVE_DOUBLE)};
+	const struct tfield uf[] = {TF(struct use, group, H5T_NATIVE_UINT32), TF(struct use, previous, H5T_NATIVE_UINT32),
+		TF(struct use, signature, H5T_NATIVE_UINT32), TF(struct use, count, H5T_NATIVE_UINT64),
+		TF(struct use, histogram, H5T_NATIVE_UINT32)};
+	const struct tfield df[] = {TF(struct use, group, H5T_NATIVE_UINT32), TF(struct use, signature, H5T_NATIVE_UINT32),
+		TF(struct use, count, H5T_NATIVE_UINT64), TF(struct use, histogram, H5T_NATIVE_UINT32)};
+	const struct tfield gf10[] = {TF(struct gap10, group, H5T_NATIVE_UINT32),
+		TF(struct gap10, previous, H5T_NATIVE_UINT32), TF(struct gap10, signature, H5T_NATIVE_UINT32),
+		TF(struct gap10, count, H5T_NATIVE_UINT64), TF(struct gap10, sum, H5T_NATIVE_DOUBLE),
+		TF(struct gap10, sum_squares, H5T_NATIVE_DOUBLE), TF(struct gap10, min, H5T_NATIVE_DOUBLE),
+		TF(struct gap10, max, H5T_NATIVE_DOUBLE), TF(struct gap10, bin_offset, H5T_NATIVE_UINT64),
+		TF(struct gap10, bin_count, H5T_NATIVE_UINT32)};
+	const struct tfield df10[] = {TF(struct dur10, group, H5T_NATIVE_UINT32),
+		TF(struct dur10, signature, H5T_NATIVE_UINT32), TF(struct dur10, count, H5T_NATIVE_UINT64),
+		TF(struct dur10, sum, H5T_NATIVE_DOUBLE), TF(struct dur10, sum_squares, H5T_NATIVE_DOUBLE),
+		TF(struct dur10, min, H5T_NATIVE_DOUBLE), TF(struct dur10, max, H5T_NATIVE_DOUBLE)};
+	const struct tfield bf10[] = {TF(struct bin10, bin, H5T_NATIVE_INT32), TF(struct bin10, count, H5T_NATIVE_UINT64),
+		TF(struct bin10, sum, H5T_NATIVE_DOUBLE), TF(struct bin10, min, H5T_NATIVE_DOUBLE),
+		TF(struct bin10, max, H5T_NATIVE_DOUBLE)};
+	hid_t f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT);
+	if (f < 0)
+		return 1;
+	hsize_t nh, ng, nd;
+	struct hist *h = read_rows(f, "timing/histograms", sizeof *h, hf, 5, &nh);
+	struct use *g = read_rows(f, "timing/group_gaps", sizeof *g, uf, 5, &ng);
+	struct use *d = read_rows(f, "timing/group_durations", sizeof *d, df, 4, &nd);
+	struct gap10 *g10 = calloc(ng + 1, sizeof *g10);
+	struct dur10 *d10 = calloc(nd + 1, sizeof *d10);
+	int rc = 0;
+	for (hsize_t i = 0; i < ng && !rc; i++) {
+		const struct hist *x = &h[g[i].histogram];
+		rc = g[i].histogram >= nh;
+		g10[i] = (struct gap10){g[i].group, g[i].previous, g[i].signature, g[i].count, 0, 0, x->min, x->max, 0, 0};
+		scaled(x, g[i].count, &g10[i].sum, &g10[i].sum_squares);
+	}
+	for (hsize_t i = 0; i < nd && !rc; i++) {
+		const struct hist *x = &h[d[i].histogram];
+		rc = d[i].histogram >= nh;
+		d10[i] = (struct dur10){d[i].group, d[i].signature, d[i].count, 0, 0, x->min, x->max};
+		scaled(x, d[i].count, &d10[i].sum, &d10[i].sum_squares);
+	}
+	hid_t timing = H5Gopen2(f, "timing", H5P_DEFAULT);
+	static const char *const gone[] = {"histograms", "histogram_bins", "group_gaps", "group_durations"};
+	for (int i = 0; i < 4 && !rc; i++)
+		rc = H5Ldelete(timing, gone[i], H5P_DEFAULT) < 0;
+	rc = rc || H5Adelete(timing, "cpu_time") < 0 || write_rows(timing, "durations", sizeof *d10, df10, 7, d10, nd) ||
+	     write_rows(timing, "gaps", sizeof *g10, gf10, 10, g10, ng) ||
+	     write_rows(timing, "gap_bins", sizeof(struct bin10), bf10, 5, NULL, 0) || set_attr(f, "schema_version", "1.0");
+	H5Gclose(timing);
+	free(h), free(g), free(d), free(g10), free(d10);
+	return H5Fclose(f) < 0 || rc;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 7 && !strcmp(argv[1], "field"))
+		return set_field(argv[2], argv[3], atol(argv[4]), argv[5], strtod(argv[6], NULL));
+	if (argc == 3 && !strcmp(argv[1], "timing10"))
+		return timing10(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "foreign")) {
 		hid_t f = H5Fcreate(argv[2], H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
 		hsize_t dims[1] = {4};
@@ -161,6 +317,7 @@ int main(int argc, char **argv)
 	if (rc == 2)
 		fprintf(stderr, "usage: h5edit delete FILE OBJECT | attr FILE NAME VALUE | foreign FILE | offset FILE DATASET | "
 			"flip FILE OFFSET COUNT | external FILE DATASET TARGET | sparse FILE DATASET N | "
-			"softlink FILE OBJECT PATH | extlink FILE OBJECT TARGET PATH\n");
+			"softlink FILE OBJECT PATH | extlink FILE OBJECT TARGET PATH | field FILE DATASET ROW FIELD VALUE | "
+			"timing10 FILE\n");
 	return rc;
 }
