@@ -49,6 +49,7 @@ static void build(struct run *r)
 {
 	run_init(r);
 	r->nranks = 4;
+	r->cpu_time = RUN_CPU_LONG;
 	r->command = xstrdup("./app --size 10");
 	r->host = xstrdup("host");
 	r->slurm_job_id = xstrdup("");
@@ -185,6 +186,9 @@ static void raw_round_trip(void **state)
 	check_decoded(&back);
 	assert_string_equal(run_attr(&back, "rung"), "4");
 	assert_int_equal(back.nsigs, 4);
+	/* CPU times and what they are travel too */
+	assert_int_equal(back.cpu_time, RUN_CPU_LONG);
+	assert_true(back.groups[0].gaps[0].cpu.sum == 3e-3 && back.groups[0].gaps[0].bins[0].cpu.max == 6e-4);
 	run_free(&back);
 	/* every truncation is an error, never a crash */
 	for (size_t cut = 0; cut < b.len; cut++) {
@@ -215,6 +219,9 @@ static void container_round_trip(void **state)
 	const struct run_gap *g0 = &back.groups[0].gaps[0];
 	assert_int_equal(g0->nbins, 2);
 	assert_true(fabs(g0->sum - 4e-3) <= 4e-3 / 512);
+	assert_true(fabs(g0->cpu.sum - 3e-3) <= 3e-3 / 512);
+	assert_true(fabs(g0->bins[0].cpu.sum - 1.5e-3) <= 1.5e-3 / 512);
+	assert_int_equal(back.cpu_time, RUN_CPU_LONG);
 	assert_true(fabs(back.time_stats[1 * RUN_STAT_COUNT + RUN_STAT_MAX] - 0.04) <= 0.04 / 512);
 	assert_int_equal(back.time_stats[1 * RUN_STAT_COUNT + RUN_STAT_ARGMAX], 3);
 	assert_int_equal(back.counts[(2 * 3 + 1) * RUN_PC_COUNT + RUN_PC_VISITS], 100);
@@ -375,6 +382,21 @@ static void timing_must_be_finite(void **state)
 	r.groups[0].gaps[0].bins[0].sum = NAN;
 	assert_false(run_check(&r, why, sizeof why));
 	assert_non_null(strstr(why, "group 0: gap histogram 0 holds times"));
+	run_free(&r);
+	/* CPU time above the wall time of the same gaps, or negative */
+	build(&r);
+	r.groups[1].gaps[0].cpu.sum = 5e-3;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "group 1: gap histogram 0 holds CPU times"));
+	run_free(&r);
+	build(&r);
+	r.groups[0].gaps[0].bins[1].cpu.min = -1e-6;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "at most their wall times"));
+	run_free(&r);
+	build(&r);
+	r.groups[0].gaps[0].bins[0].cpu.max = 9.005e-4;   /* within the rounding tolerance */
+	assert_true(run_check(&r, why, sizeof why));
 	run_free(&r);
 	build(&r);
 	fill_header(&r);
