@@ -14,6 +14,7 @@
 #include "run/histogram.h"
 #include "run/layout.h"
 #include "run/ranklist.h"
+#include "store/run_source.h"
 #include "store/run_timing.h"
 #include "store/store.h"
 #include "util/range.h"
@@ -453,24 +454,6 @@ bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
 
 /* ---- reading ---------------------------------------------------------------------------------- */
 
-/* the file being read, for messages */
-struct source {
-	hid_t f;
-	const char *path;
-	struct h5_err *e;
-	int minor;          /* the file's schema minor version */
-};
-
-#define BAD(...)                                         \
-	do {                                             \
-		h5_fail(src->e, src->path, __VA_ARGS__); \
-		goto out;                                \
-	} while (0)
-
-/* read a whole table into rows (NULL on failure, the error in src->e) */
-#define READ_TABLE(rows, name, table, n) \
-	(rows = h5_read_table(src->f, name, table, n, src->path, src->e))
-
 static bool read_header_field(const struct source *src, struct run *r, const struct run_header_field *h)
 {
 	char *p = (char *)r + h->offset;
@@ -801,11 +784,6 @@ out:
 	return ok;
 }
 
-static bool read_timing(const struct source *src, struct run *r)
-{
-	return store_read_timing(src->f, src->path, src->e, src->minor, r);
-}
-
 /* one run_timestamps per run of consecutive rows of the same rank */
 static bool read_timestamps(const struct source *src, struct run *r)
 {
@@ -894,7 +872,7 @@ static bool read_profile(const struct source *src, struct run *r)
 /* the sections in the order they are read: later ones refer to earlier ones */
 static bool (*const section_readers[])(const struct source *src, struct run *r) = {
 	read_header, read_functions, read_strings, read_callsites, read_signatures,
-	read_groups, read_streams, read_timing, read_timestamps, read_profile,
+	read_groups, read_streams, store_read_timing, read_timestamps, read_profile,
 };
 
 bool store_read_run(const char *path, struct run *r, struct h5_err *e)

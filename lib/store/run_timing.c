@@ -12,6 +12,7 @@
 #include "run/histogram.h"
 #include "run/merge.h"
 #include "run/pool.h"
+#include "store/run_source.h"
 #include "util/range.h"
 #include "util/xalloc.h"
 
@@ -131,21 +132,6 @@ bool store_write_timing(hid_t timing, const struct run *r)
 
 /* ---- reading 1.1 -------------------------------------------------------------------------------- */
 
-struct source {
-	hid_t f;
-	const char *path;
-	struct h5_err *e;
-};
-
-#define BAD(...)                                         \
-	do {                                             \
-		h5_fail(src->e, src->path, __VA_ARGS__); \
-		goto out;                                \
-	} while (0)
-
-#define READ_TABLE(rows, name, table, n) \
-	(rows = h5_read_table(src->f, name, table, n, src->path, src->e))
-
 static bool seconds(double x) { return isfinite(x) && x >= 0; }
 
 /* CPU time beyond the wall time of the same gaps, past the rounding of stored times */
@@ -258,6 +244,18 @@ static void add_duration(struct run_group *g, const struct run_dur *d)
 	g->durs[g->ndurs++] = *d;
 }
 
+/* a row of group_gaps or group_durations: an existing group and histogram, at least one sample */
+static bool use_ok(const struct source *src, const struct run *r, const char *table, size_t i, uint32_t group,
+		   uint32_t histogram, uint32_t nhist, uint64_t count)
+{
+	if (group < r->ngroups && histogram < nhist && count)
+		return true;
+	h5_fail(src->e, src->path, "/timing/%s: row %zu names group %u of %u, histogram %u of %u, count %llu "
+		"(expected an existing group and histogram, a count of at least 1)", table, i, group, r->ngroups,
+		histogram, nhist, (unsigned long long)count);
+	return false;
+}
+
 /* every group's gaps and durations from the histograms they use */
 static bool read_uses(const struct source *src, struct run *r, const struct run_gap *hist, uint32_t nhist)
 {
@@ -269,10 +267,8 @@ static bool read_uses(const struct source *src, struct run *r, const struct run_
 	    !READ_TABLE(d, "timing/group_durations", &dur_use_table, &nd))
 		goto out;
 	for (size_t i = 0; i < ng; i++) {
-		if (g[i].group >= r->ngroups || g[i].histogram >= nhist || !g[i].count)
-			BAD("/timing/group_gaps: row %zu names group %u of %u, histogram %u of %u, %llu gaps (expected "
-			    "an existing group and histogram, at least one gap)", i, g[i].group, r->ngroups,
-			    g[i].histogram, nhist, (unsigned long long)g[i].count);
+		if (!use_ok(src, r, "group_gaps", i, g[i].group, g[i].histogram, nhist, g[i].count))
+			goto out;
 		struct run_gap x;
 		pool_expand(&hist[g[i].histogram], g[i].count, &x);
 		x.prev = g[i].previous;
@@ -280,10 +276,8 @@ static bool read_uses(const struct source *src, struct run *r, const struct run_
 		add_gap(&r->groups[g[i].group], &x);
 	}
 	for (size_t i = 0; i < nd; i++) {
-		if (d[i].group >= r->ngroups || d[i].histogram >= nhist || !d[i].count)
-			BAD("/timing/group_durations: row %zu names group %u of %u, histogram %u of %u, %llu calls "
-			    "(expected an existing group and histogram, at least one call)", i, d[i].group, r->ngroups,
-			    d[i].histogram, nhist, (unsigned long long)d[i].count);
+		if (!use_ok(src, r, "group_durations", i, d[i].group, d[i].histogram, nhist, d[i].count))
+			goto out;
 		struct run_dur x;
 		pool_expand_dur(&hist[d[i].histogram], d[i].count, &x);
 		x.sig = d[i].signature;
@@ -404,10 +398,9 @@ out:
 	return ok;
 }
 
-bool store_read_timing(hid_t f, const char *path, struct h5_err *e, int minor, struct run *r)
+bool store_read_timing(const struct source *src, struct run *r)
 {
-	struct source source = {f, path, e};
-	bool ok = minor == 0 ? read_tables10(&source, r) : read_pooled(&source, r);
+	bool ok = src->minor == 0 ? read_tables10(src, r) : read_pooled(src, r);
 	/* lookups (replay, extrapolation) expect each group's gaps and durations in order */
 	for (uint32_t g = 0; g < r->ngroups && ok; g++) {
 		qsort(r->groups[g].gaps, r->groups[g].ngaps, sizeof *r->groups[g].gaps, run_gap_order);

@@ -18,8 +18,10 @@
 #define STORE_TIME_BITS 10
 double store_round_time(double x);
 
+struct source;   /* store/run_source.h */
+
 bool store_write_timing(hid_t timing, const struct run *r);
-/* the timing of r's groups (read before) from a file of schema minor version `minor` */
-bool store_read_timing(hid_t f, const char *path, struct h5_err *e, int minor, struct run *r);
+/* the timing of r's groups (read before), in the layout of the file's schema version */
+bool store_read_timing(const struct source *src, struct run *r);
 
 #endif
