@@ -15,6 +15,7 @@
 struct member {            /* one group's gap or duration, where it pools */
 	uint64_t key;          /* its call sites */
 	double mean, cpu;      /* per sample */
+	double slack;          /* how far its means may move (seconds per sample), pool.h */
 	uint64_t at;           /* its use: gaps first, group by group, then durations */
 	uint32_t index;        /* in its group's gaps or durations */
 };
@@ -42,13 +43,26 @@ static int by_pool_order(const void *a, const void *b)
 	return (x->at > y->at) - (x->at < y->at);
 }
 
-/* x within POOL_SPREAD of the first member's value v (either side; zeros pool with zeros) */
-static bool near(double x, double v)
+/* a group's share of the error budget per histogram: POOL_BUDGET of the time its ranks spent in
+ * gaps and calls, over its histograms (seconds) */
+static double group_share(const struct run_group *g)
 {
-	return x <= v * POOL_SPREAD + 1e-10 && x * POOL_SPREAD + 1e-10 >= v;
+	double total = 0;
+	for (uint32_t k = 0; k < g->ngaps; k++)
+		total += g->gaps[k].sum;
+	for (uint32_t k = 0; k < g->ndurs; k++)
+		total += g->durs[k].sum;
+	return g->ngaps + g->ndurs ? POOL_BUDGET * total / (double)(g->ngaps + g->ndurs) : 0;
 }
 
-/* the members of every group: uses in order, with their keys and means */
+/* the slack of a histogram of count samples with this mean, given its group's share */
+static double slack_of(double share, uint64_t count, double mean)
+{
+	double own = count ? share / (double)count : 0, relative = mean * (POOL_SPREAD - 1);
+	return own > relative ? own : relative;
+}
+
+/* the members of every group: uses in order, with their keys, means and slack */
 static struct member *members_of(const struct run *r, struct timing_pool *p)
 {
 	for (uint32_t g = 0; g < r->ngroups; g++) {
@@ -61,16 +75,19 @@ static struct member *members_of(const struct run *r, struct timing_pool *p)
 	uint64_t gi = 0, di = 0;
 	for (uint32_t g = 0; g < r->ngroups; g++) {
 		const struct run_group *grp = &r->groups[g];
+		double share = group_share(grp);
 		for (uint32_t k = 0; k < grp->ngaps; k++, gi++) {
 			const struct run_gap *x = &grp->gaps[k];
-			m[gi] = (struct member){hash_combine(site_of(r, x->prev), site_of(r, x->sig)),
-						per_sample(x->sum, x->count), per_sample(x->cpu.sum, x->count), gi, k};
+			double mean = per_sample(x->sum, x->count);
+			m[gi] = (struct member){hash_combine(site_of(r, x->prev), site_of(r, x->sig)), mean,
+						per_sample(x->cpu.sum, x->count), slack_of(share, x->count, mean), gi, k};
 			p->gaps[gi] = (struct pool_use){g, x->prev, x->sig, x->count, 0};
 		}
 		for (uint32_t k = 0; k < grp->ndurs; k++, di++) {
 			const struct run_dur *d = &grp->durs[k];
 			uint64_t at = p->ngaps + di;
-			m[at] = (struct member){hash_mix64(site_of(r, d->sig)), per_sample(d->sum, d->count), 0, at, k};
+			double mean = per_sample(d->sum, d->count);
+			m[at] = (struct member){hash_mix64(site_of(r, d->sig)), mean, 0, slack_of(share, d->count, mean), at, k};
 			p->durs[di] = (struct pool_use){g, RUN_NO_PREV, d->sig, d->count, 0};
 		}
 	}
@@ -95,15 +112,24 @@ static void fold_member(const struct run *r, const struct timing_pool *p, const 
 	e->ranks += g->nranks;
 }
 
-/* cluster members (in pool order): a run of one key whose means stay near its first's */
-static uint32_t *cluster(struct member *m, size_t n, uint32_t *nclusters)
+/* cluster members (in pool order): a run of one key whose means, wall and CPU, spread no wider
+ * than the least slack of its members, each member's mean then moving by less than its slack */
+static uint32_t *cluster(const struct member *m, size_t n, uint32_t *nclusters)
 {
 	uint32_t *of = xmalloc((n + 1) * sizeof *of);   /* by use */
 	uint32_t c = 0;
 	for (size_t i = 0; i < n; c++) {
+		double slack = m[i].slack, cpu_lo = m[i].cpu, cpu_hi = m[i].cpu;
 		size_t j = i;
-		while (j < n && m[j].key == m[i].key && near(m[j].mean, m[i].mean) && near(m[j].cpu, m[i].cpu))
-			of[m[j++].at] = c;
+		of[m[j++].at] = c;
+		for (; j < n && m[j].key == m[i].key; j++) {
+			double lo = m[j].cpu < cpu_lo ? m[j].cpu : cpu_lo, hi = m[j].cpu > cpu_hi ? m[j].cpu : cpu_hi;
+			double least = m[j].slack < slack ? m[j].slack : slack;
+			if (m[j].mean - m[i].mean > least || hi - lo > least)
+				break;
+			slack = least, cpu_lo = lo, cpu_hi = hi;
+			of[m[j].at] = c;
+		}
 		i = j;
 	}
 	*nclusters = c;

@@ -5,14 +5,20 @@
  * per signature's durations, so the tables grow with the groups, and an SPMD code has more groups
  * at larger rank counts (a 3-D halo: 8 at 8 ranks, 27 from 27 ranks on). But the gap between two
  * calls is the code between two call sites: in every group, and for every signature those call
- * sites make, it is the same work, measured with the noise of each group's ranks. So histograms
- * are pooled: those of the same pair of call sites (function, call site and flags of the previous
- * call and of the call) whose mean wall and CPU times lie within POOL_SPREAD of the smallest are
- * folded into one entry of a dictionary; each group's gap keeps its own count and names its
- * entry. Durations are pooled the same way by the call's call site. A group's gap read back is
- * its entry scaled to its count (pool_expand): its mean is the entry's, within POOL_SPREAD of its
- * own, and the run's total time is kept (the entry's sum is its members' sum). Gaps whose means
- * differ more (ranks with more work, an imbalanced code) keep entries of their own.
+ * sites make, the same work, measured with the noise of each group's ranks (on a shared node,
+ * mostly the time they waited for a core). So histograms are pooled: those of the same pair of
+ * call sites (function, call site and flags of the previous call and of the call) are folded into
+ * one entry of a dictionary when their means, wall and CPU, lie close enough together; each
+ * group's gap keeps its own count and names its entry, and reads back as the entry scaled to its
+ * count (pool_expand), with the entry's means. Durations pool the same way by the call's site.
+ *
+ * Close enough: the entry's mean moves no member's mean by more than the member's slack, the larger
+ * of POOL_SPREAD of its mean and its share of an error budget: POOL_BUDGET of the time its group's
+ * ranks spent in gaps and calls, spread evenly over the group's histograms. So a group's total
+ * time read back is within POOL_BUDGET of the recorded one (plus POOL_SPREAD where a histogram is
+ * a large part of it), the run's total time is kept exactly (an entry's sum is its members' sum),
+ * and the many short gaps whose means the machine's noise scatters pool whatever the rank count,
+ * while gaps that differ materially (ranks with more work) keep entries of their own.
  */
 #ifndef LADDER_RUN_POOL_H
 #define LADDER_RUN_POOL_H
@@ -21,8 +27,10 @@
 
 #include "run/run.h"
 
-/* the widest spread of means pooled together: a factor of 2^(1/32) (2.2%) */
-#define POOL_SPREAD 1.0218971486541166
+/* the slack of a histogram's means: 2^(1/64) - 1 (1.1%) of them, or its share of 1% of its
+ * group's time, whichever is larger */
+#define POOL_SPREAD 1.0108892860517005
+#define POOL_BUDGET 0.01
 
 struct pool_use {          /* a group's gap (prev, sig) or duration (prev unused): its entry */
 	uint32_t group, prev, sig;
