@@ -43,18 +43,14 @@ static const struct h5_field hbin_fields[] = {
 	FIELD(struct hbin_row, cpu_min, F_F64), FIELD(struct hbin_row, cpu_max, F_F64)};
 static const struct h5_table hbin_table = {"histogram_bins", sizeof(struct hbin_row), hbin_fields, 8};
 
-struct gap_use_row { uint32_t group, previous, signature; uint64_t count; uint32_t histogram; };
-static const struct h5_field gap_use_fields[] = {
-	FIELD(struct gap_use_row, group, F_U32), FIELD(struct gap_use_row, previous, F_U32),
-	FIELD(struct gap_use_row, signature, F_U32), FIELD(struct gap_use_row, count, F_U64),
-	FIELD(struct gap_use_row, histogram, F_U32)};
-static const struct h5_table gap_use_table = {"group_gaps", sizeof(struct gap_use_row), gap_use_fields, 5};
-
-struct dur_use_row { uint32_t group, signature; uint64_t count; uint32_t histogram; };
-static const struct h5_field dur_use_fields[] = {
-	FIELD(struct dur_use_row, group, F_U32), FIELD(struct dur_use_row, signature, F_U32),
-	FIELD(struct dur_use_row, count, F_U64), FIELD(struct dur_use_row, histogram, F_U32)};
-static const struct h5_table dur_use_table = {"group_durations", sizeof(struct dur_use_row), dur_use_fields, 4};
+/* a group's gap (kind 0: before signature, given previous) or duration (kind 1: of signature) */
+enum { USE_GAP, USE_DURATION };
+struct use_row { uint32_t group; uint8_t kind; uint32_t previous, signature; uint64_t count; uint32_t histogram; };
+static const struct h5_field use_fields[] = {
+	FIELD(struct use_row, group, F_U32), FIELD(struct use_row, kind, F_U8),
+	FIELD(struct use_row, previous, F_U32), FIELD(struct use_row, signature, F_U32),
+	FIELD(struct use_row, count, F_U64), FIELD(struct use_row, histogram, F_U32)};
+static const struct h5_table use_table = {"group_histograms", sizeof(struct use_row), use_fields, 6};
 
 double store_round_time(double x)
 {
@@ -103,20 +99,17 @@ static bool write_histograms(hid_t timing, const struct timing_pool *p)
 
 static bool write_uses(hid_t timing, const struct timing_pool *p)
 {
-	struct gap_use_row *gaps = xcalloc(p->ngaps + 1, sizeof *gaps);
-	struct dur_use_row *durs = xcalloc(p->ndurs + 1, sizeof *durs);
+	struct use_row *rows = xcalloc(p->ngaps + p->ndurs + 1, sizeof *rows);
 	for (uint64_t i = 0; i < p->ngaps; i++) {
 		const struct pool_use *u = &p->gaps[i];
-		gaps[i] = (struct gap_use_row){u->group, u->prev, u->sig, u->count, u->entry};
+		rows[i] = (struct use_row){u->group, USE_GAP, u->prev, u->sig, u->count, u->entry};
 	}
 	for (uint64_t i = 0; i < p->ndurs; i++) {
 		const struct pool_use *u = &p->durs[i];
-		durs[i] = (struct dur_use_row){u->group, u->sig, u->count, u->entry};
+		rows[p->ngaps + i] = (struct use_row){u->group, USE_DURATION, RUN_NO_PREV, u->sig, u->count, u->entry};
 	}
-	bool ok = h5_write_table(timing, "group_gaps", &gap_use_table, gaps, p->ngaps) &&
-		  h5_write_table(timing, "group_durations", &dur_use_table, durs, p->ndurs);
-	free(gaps);
-	free(durs);
+	bool ok = h5_write_table(timing, "group_histograms", &use_table, rows, p->ngaps + p->ndurs);
+	free(rows);
 	return ok;
 }
 
@@ -244,49 +237,35 @@ static void add_duration(struct run_group *g, const struct run_dur *d)
 	g->durs[g->ndurs++] = *d;
 }
 
-/* a row of group_gaps or group_durations: an existing group and histogram, at least one sample */
-static bool use_ok(const struct source *src, const struct run *r, const char *table, size_t i, uint32_t group,
-		   uint32_t histogram, uint32_t nhist, uint64_t count)
-{
-	if (group < r->ngroups && histogram < nhist && count)
-		return true;
-	h5_fail(src->e, src->path, "/timing/%s: row %zu names group %u of %u, histogram %u of %u, count %llu "
-		"(expected an existing group and histogram, a count of at least 1)", table, i, group, r->ngroups,
-		histogram, nhist, (unsigned long long)count);
-	return false;
-}
-
-/* every group's gaps and durations from the histograms they use */
+/* every group's gaps and durations from the histograms they use, each row checked */
 static bool read_uses(const struct source *src, struct run *r, const struct run_gap *hist, uint32_t nhist)
 {
 	bool ok = false;
-	size_t ng = 0, nd = 0;
-	struct gap_use_row *g = NULL;
-	struct dur_use_row *d = NULL;
-	if (!READ_TABLE(g, "timing/group_gaps", &gap_use_table, &ng) ||
-	    !READ_TABLE(d, "timing/group_durations", &dur_use_table, &nd))
+	size_t n = 0;
+	struct use_row *u = NULL;
+	if (!READ_TABLE(u, "timing/group_histograms", &use_table, &n))
 		goto out;
-	for (size_t i = 0; i < ng; i++) {
-		if (!use_ok(src, r, "group_gaps", i, g[i].group, g[i].histogram, nhist, g[i].count))
-			goto out;
-		struct run_gap x;
-		pool_expand(&hist[g[i].histogram], g[i].count, &x);
-		x.prev = g[i].previous;
-		x.sig = g[i].signature;
-		add_gap(&r->groups[g[i].group], &x);
-	}
-	for (size_t i = 0; i < nd; i++) {
-		if (!use_ok(src, r, "group_durations", i, d[i].group, d[i].histogram, nhist, d[i].count))
-			goto out;
-		struct run_dur x;
-		pool_expand_dur(&hist[d[i].histogram], d[i].count, &x);
-		x.sig = d[i].signature;
-		add_duration(&r->groups[d[i].group], &x);
+	for (size_t i = 0; i < n; i++) {
+		if (u[i].group >= r->ngroups || u[i].kind > USE_DURATION || u[i].histogram >= nhist || !u[i].count)
+			BAD("/timing/group_histograms: row %zu names group %u of %u, kind %u, histogram %u of %u, count %llu "
+			    "(expected an existing group, kind 0 or 1, an existing histogram, a count of at least 1)", i,
+			    u[i].group, r->ngroups, u[i].kind, u[i].histogram, nhist, (unsigned long long)u[i].count);
+		if (u[i].kind == USE_GAP) {
+			struct run_gap x;
+			pool_expand(&hist[u[i].histogram], u[i].count, &x);
+			x.prev = u[i].previous;
+			x.sig = u[i].signature;
+			add_gap(&r->groups[u[i].group], &x);
+		} else {
+			struct run_dur x;
+			pool_expand_dur(&hist[u[i].histogram], u[i].count, &x);
+			x.sig = u[i].signature;
+			add_duration(&r->groups[u[i].group], &x);
+		}
 	}
 	ok = true;
 out:
-	h5_free_table(&gap_use_table, g, ng);
-	h5_free_table(&dur_use_table, d, nd);
+	h5_free_table(&use_table, u, n);
 	return ok;
 }
 

@@ -56,7 +56,7 @@ damaged_files() {
 	assert_success
 	run h5dump -H run.h5
 	for name in signatures signature_values rules rule_symbols groups ranklists streams histograms histogram_bins \
-		group_gaps group_durations cpu_time callpaths counts time_stats schema_version command; do
+		group_histograms cpu_time callpaths counts time_stats schema_version command; do
 		assert_output --partial "\"$name\""
 	done
 }
@@ -201,11 +201,11 @@ refused() {
 @test "validate lists every violation and fails only for the bad files" {
 	damaged_files
 	cd "$DIR"
-	"$BUILD_DIR/tests/h5edit" delete bad/missing.h5 /timing/group_gaps
+	"$BUILD_DIR/tests/h5edit" delete bad/missing.h5 /timing/group_histograms
 	run --separate-stderr "$LADDER" validate run.h5 bad/missing.h5
 	assert_failure 1
 	[[ $stderr == *"bad/missing.h5: /trace/signatures is missing"* ]]
-	[[ $stderr == *"bad/missing.h5: /timing/group_gaps is missing"* ]]
+	[[ $stderr == *"bad/missing.h5: /timing/group_histograms is missing"* ]]
 	# the good file is reported valid, with no violation
 	printf '%s\n' "$stderr" | grep -qx "run.h5: valid"
 	[ "$(printf '%s\n' "$stderr" | grep -c '^run.h5: /')" -eq 0 ]

@@ -185,7 +185,7 @@ static int write_rows(hid_t loc, const char *name, size_t size, const struct tfi
 #define TF(type, member, h5type) {#member, offsetof(type, member), h5type}
 
 struct hist { uint64_t count; double sum, sum_squares, min, max; };
-struct use { uint32_t group, previous, signature; uint64_t count; uint32_t histogram; };
+struct use { uint32_t group; uint8_t kind; uint32_t previous, signature; uint64_t count; uint32_t histogram; };
 struct gap10 { uint32_t group, previous, signature; uint64_t count; double sum, sum_squares, min, max; uint64_t bin_offset; uint32_t bin_count; };
 struct dur10 { uint32_t group, signature; uint64_t count; double sum, sum_squares, min, max; };
 struct bin10 { int32_t bin; uint64_t count; double sum, min, max; };
@@ -203,10 +203,8 @@ static int timing10(const char *file)
 	const struct tfield hf[] = {TF(struct hist, count, H5T_NATIVE_UINT64), TF(struct hist, sum, H5T_NATIVE_DOUBLE),
 		TF(struct hist, sum_squares, H5T_NATIVE_DOUBLE), TF(struct hist, min, H5T_NATIVE_DOUBLE),
 		TF(struct hist, max, H5T_NATIVE_DOUBLE)};
-	const struct tfield uf[] = {TF(struct use, group, H5T_NATIVE_UINT32), TF(struct use, previous, H5T_NATIVE_UINT32),
-		TF(struct use, signature, H5T_NATIVE_UINT32), TF(struct use, count, H5T_NATIVE_UINT64),
-		TF(struct use, histogram, H5T_NATIVE_UINT32)};
-	const struct tfield df[] = {TF(struct use, group, H5T_NATIVE_UINT32), TF(struct use, signature, H5T_NATIVE_UINT32),
+	const struct tfield uf[] = {TF(struct use, group, H5T_NATIVE_UINT32), TF(struct use, kind, H5T_NATIVE_UINT8),
+		TF(struct use, previous, H5T_NATIVE_UINT32), TF(struct use, signature, H5T_NATIVE_UINT32),
 		TF(struct use, count, H5T_NATIVE_UINT64), TF(struct use, histogram, H5T_NATIVE_UINT32)};
 	const struct tfield gf10[] = {TF(struct gap10, group, H5T_NATIVE_UINT32),
 		TF(struct gap10, previous, H5T_NATIVE_UINT32), TF(struct gap10, signature, H5T_NATIVE_UINT32),
@@ -224,34 +222,34 @@ static int timing10(const char *file)
 	hid_t f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT);
 	if (f < 0)
 		return 1;
-	hsize_t nh, ng, nd;
+	hsize_t nh, nu, ng = 0, nd = 0;
 	struct hist *h = read_rows(f, "timing/histograms", sizeof *h, hf, 5, &nh);
-	struct use *g = read_rows(f, "timing/group_gaps", sizeof *g, uf, 5, &ng);
-	struct use *d = read_rows(f, "timing/group_durations", sizeof *d, df, 4, &nd);
-	struct gap10 *g10 = calloc(ng + 1, sizeof *g10);
-	struct dur10 *d10 = calloc(nd + 1, sizeof *d10);
+	struct use *u = read_rows(f, "timing/group_histograms", sizeof *u, uf, 6, &nu);
+	struct gap10 *g10 = calloc(nu + 1, sizeof *g10);
+	struct dur10 *d10 = calloc(nu + 1, sizeof *d10);
 	int rc = 0;
-	for (hsize_t i = 0; i < ng && !rc; i++) {
-		const struct hist *x = &h[g[i].histogram];
-		rc = g[i].histogram >= nh;
-		g10[i] = (struct gap10){g[i].group, g[i].previous, g[i].signature, g[i].count, 0, 0, x->min, x->max, 0, 0};
-		scaled(x, g[i].count, &g10[i].sum, &g10[i].sum_squares);
-	}
-	for (hsize_t i = 0; i < nd && !rc; i++) {
-		const struct hist *x = &h[d[i].histogram];
-		rc = d[i].histogram >= nh;
-		d10[i] = (struct dur10){d[i].group, d[i].signature, d[i].count, 0, 0, x->min, x->max};
-		scaled(x, d[i].count, &d10[i].sum, &d10[i].sum_squares);
+	for (hsize_t i = 0; i < nu && !rc; i++) {
+		rc = u[i].histogram >= nh;
+		const struct hist *x = &h[rc ? 0 : u[i].histogram];
+		if (u[i].kind == 0) {
+			g10[ng] = (struct gap10){u[i].group, u[i].previous, u[i].signature, u[i].count, 0, 0, x->min, x->max, 0, 0};
+			scaled(x, u[i].count, &g10[ng].sum, &g10[ng].sum_squares);
+			ng++;
+		} else {
+			d10[nd] = (struct dur10){u[i].group, u[i].signature, u[i].count, 0, 0, x->min, x->max};
+			scaled(x, u[i].count, &d10[nd].sum, &d10[nd].sum_squares);
+			nd++;
+		}
 	}
 	hid_t timing = H5Gopen2(f, "timing", H5P_DEFAULT);
-	static const char *const gone[] = {"histograms", "histogram_bins", "group_gaps", "group_durations"};
-	for (int i = 0; i < 4 && !rc; i++)
+	static const char *const gone[] = {"histograms", "histogram_bins", "group_histograms"};
+	for (int i = 0; i < 3 && !rc; i++)
 		rc = H5Ldelete(timing, gone[i], H5P_DEFAULT) < 0;
 	rc = rc || H5Adelete(timing, "cpu_time") < 0 || write_rows(timing, "durations", sizeof *d10, df10, 7, d10, nd) ||
 	     write_rows(timing, "gaps", sizeof *g10, gf10, 10, g10, ng) ||
 	     write_rows(timing, "gap_bins", sizeof(struct bin10), bf10, 5, NULL, 0) || set_attr(f, "schema_version", "1.0");
 	H5Gclose(timing);
-	free(h), free(g), free(d), free(g10), free(d10);
+	free(h), free(u), free(g10), free(d10);
 	return H5Fclose(f) < 0 || rc;
 }
 
