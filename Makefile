@@ -6,7 +6,7 @@
 #   make demo       deps + build + the main job on the local executor
 #   make asan       build with AddressSanitizer/UBSan into build/asan and run the unit tests
 #   make bench      benchmarks (ratios against baselines measured in the same run)
-#   make fuzz       fuzz the container reader (FUZZ_SECONDS=1800 by default)
+#   make fuzz       fuzz the readers (raw traces, containers, specs, Extra-P; FUZZ_SECONDS=1800 each)
 #   make install PREFIX=/usr/local
 #
 # Each component adds its sources and targets through a module.mk next to its sources.
@@ -138,7 +138,7 @@ bench: deps
 	@BUILD=$(BUILD) bench/run
 
 FUZZ_SECONDS ?= 1800
-fuzz: deps-fuzz
+fuzz: deps deps-fuzz
 	@$(MAKE) --no-print-directory all $(FUZZ_TARGETS)
 	@BUILD=$(BUILD) tests/fuzz/run $(FUZZ_SECONDS)
 

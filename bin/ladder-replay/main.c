@@ -44,6 +44,8 @@ static const char usage[] =
 	"  --to FN[:K]            ... to the start of the K-th call of FN (default: the last call)\n"
 	"  --json FILE            also write the report as JSON\n"
 	"  --quiet                no text report\n"
+	"  --max-calls N          refuse a rank whose trace has more than N calls (default 10^9, or\n"
+	"                         LADDER_MAX_CALLS)\n"
 	"\n"
 	"Prints the replay time (the longest rank), the emulated compute, and per function the calls\n"
 	"and bytes sent and received over all ranks. Exit status 0 when every call was replayed, 1 when\n"
@@ -88,6 +90,16 @@ static bool parse_scale(const char *s, double *out)
 	return *s && !*end && isfinite(*out) && *out > 0;
 }
 
+/* set the walk bound (run/events.h) from text */
+static bool max_calls(const char *text)
+{
+	uint64_t n;
+	if (!event_parse_max_calls(text, &n))
+		return false;
+	event_set_max_calls(n);
+	return true;
+}
+
 /* 0 to go on, else the exit status */
 static int parse(int argc, char **argv, struct rp_options *o, const char **json, bool *quiet, bool speak)
 {
@@ -98,6 +110,7 @@ static int parse(int argc, char **argv, struct rp_options *o, const char **json,
 		{"no-compute", no_argument, NULL, 'n'}, {"message-scale", required_argument, NULL, 'm'},
 		{"from", required_argument, NULL, 'f'}, {"to", required_argument, NULL, 'T'},
 		{"json", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
+		{"max-calls", required_argument, NULL, 'M'},
 		{"help", no_argument, NULL, 'h'}, {0}};
 	memset(o, 0, sizeof *o);
 	o->compute_scale = o->message_scale = 1;
@@ -107,6 +120,9 @@ static int parse(int argc, char **argv, struct rp_options *o, const char **json,
 	opterr = 0;
 	int c;
 	const char *bad = NULL;
+	const char *env = getenv("LADDER_MAX_CALLS");
+	if (env && !max_calls(env))
+		bad = "LADDER_MAX_CALLS needs an integer >= 1";
 	while (!bad && (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
@@ -139,6 +155,7 @@ static int parse(int argc, char **argv, struct rp_options *o, const char **json,
 		case 'T': bad = parse_mark(optarg, &o->to) ? NULL : "--to needs FUNCTION[:K], K a non-zero integer"; break;
 		case 'j': *json = optarg; break;
 		case 'q': *quiet = true; break;
+		case 'M': bad = max_calls(optarg) ? NULL : "--max-calls needs an integer >= 1"; break;
 		case 'h':
 			if (speak)
 				fputs(usage, stdout);

@@ -14,14 +14,23 @@
 static int run_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {{"counts", no_argument, NULL, 'c'},
+					     {"strict", no_argument, NULL, 's'},
 					     {"max-diffs", required_argument, NULL, 'm'},
+					     CMD_MAX_CALLS_OPTION,
 					     {"help", no_argument, NULL, 'h'}, {0}};
 	bool counts = false;
+	enum cmp_types types = CMP_TYPES_BY_MEANING;
 	long max_diffs = 10;
 	int c;
-	while ((c = cmd_getopt(argc, argv, "cm:h", opts, "compare")) != -1) {
+	while ((c = cmd_getopt(argc, argv, "csm:h", opts, "compare")) != -1) {
 		if (c == 'c')
 			counts = true;
+		else if (c == 's')
+			types = CMP_TYPES_EXACT;
+		else if (c == 'M') {
+			if (!cmd_set_max_calls("compare", optarg))
+				return EXIT_USAGE;
+		}
 		else if (c == 'm') {
 			if (!cmd_parse_long("compare", "--max-diffs", optarg, 1, 100000, &max_diffs))
 				return EXIT_USAGE;
@@ -41,10 +50,18 @@ static int run_compare(int argc, char **argv)
 		run_free(&a);
 		return EXIT_FAIL;
 	}
+	if (!counts && (!cmd_walk_bounded(argv[optind], &a) || !cmd_walk_bounded(argv[optind + 1], &b))) {
+		run_free(&a);
+		run_free(&b);
+		return EXIT_FAIL;
+	}
 	struct cmp_result res;
 	bool equal = counts ? compare_counts(&a, &b, (uint32_t)max_diffs, &res)
-			    : compare_runs(&a, &b, (uint32_t)max_diffs, &res);
-	cmp_result_print(&res, argv[optind], argv[optind + 1], stdout);
+			    : compare_runs(&a, &b, (uint32_t)max_diffs, types, &res);
+	if (res.unwalkable)   /* not a difference: a run that cannot be read to its end */
+		log_error("%s: %s", argv[optind + res.unwalkable - 1], res.walk_error);
+	else
+		cmp_result_print(&res, argv[optind], argv[optind + 1], stdout);
 	cmp_result_free(&res);
 	run_free(&a);
 	run_free(&b);
@@ -53,7 +70,7 @@ static int run_compare(int argc, char **argv)
 
 const struct command command_compare = {
 	"compare", "tell whether two runs made the same calls",
-	"usage: ladder compare [--counts] [--max-diffs N] A.h5 B.h5\n"
+	"usage: ladder compare [--counts] [--strict] [--max-diffs N] [--max-calls N] A.h5 B.h5\n"
 	"\n"
 	"Semantic equality of two runs: the same number of ranks and, on every rank, the same calls in\n"
 	"the same order with the same parameters, as `ladder decode` prints them. Call sites, timing and\n"
@@ -78,6 +95,11 @@ const struct command command_compare = {
 	"                     that are equal but for the actual source and the request they create is a\n"
 	"                     group; both runs must have the same groups, call for call, with the same\n"
 	"                     multiset of actual sources.\n"
+	"  datatypes          predefined datatypes by what they mean, at the size the trace recorded:\n"
+	"                     MPI_DOUBLE_PRECISION, MPI_REAL8 and MPI_DOUBLE (8 bytes) are the same\n"
+	"                     real, MPI_INTEGER8 and MPI_INT64_T the same integer, so a Fortran code and\n"
+	"                     its C twin compare equal; signed and unsigned integers, MPI_BYTE, MPI_PACKED,\n"
+	"                     MPI_LOGICAL and MPI_C_BOOL stay apart.\n"
 	"\n"
 	"Prints the first difference of each rank (up to --max-diffs): the rank, the call's number in\n"
 	"`ladder decode --rank R` of each run, both calls and what differs.\n"
@@ -86,7 +108,9 @@ const struct command command_compare = {
 	"  --counts         compare only calls and bytes sent and received per rank and function, from\n"
 	"                   the profiles (calls of polling functions are not compared, being timing;\n"
 	"                   functions the tracer only counted are listed, not compared)\n"
+	"  --strict         datatypes by their exact names (a replay must reproduce them exactly)\n"
 	"  --max-diffs N    differences to print (default 10)\n"
+	CMD_MAX_CALLS_HELP("    ")
 	"\n"
 	"Exit status: 0 equal, 1 different (or a file cannot be read), 2 usage error.\n",
 	run_compare,

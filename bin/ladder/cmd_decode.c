@@ -33,6 +33,7 @@ static bool json_line(const struct event_view *v, struct buf *line)
 
 /* standard output through one large buffer, written in big blocks */
 struct decode_out {
+	const char *path;         /* the container, for errors */
 	struct buf text;
 	bool json;
 	bool any;                 /* an event of the current rank was written (JSON commas) */
@@ -163,7 +164,7 @@ static bool decode_rank(const struct run *r, uint32_t rank, struct decode_out *o
 	buf_free(&scratch);
 	line_cache_free(&cache);
 	if (ok && it.error[0]) {
-		log_error("%s", it.error);
+		log_error("%s: %s", o->path, it.error);
 		ok = false;
 	}
 	event_iter_free(&it);
@@ -187,12 +188,16 @@ static int run_decode(int argc, char **argv)
 	static const struct option opts[] = {{"rank", required_argument, NULL, 'r'},
 					     {"format", required_argument, NULL, 'f'},
 					     {"grammar", no_argument, NULL, 'g'},
+					     CMD_MAX_CALLS_OPTION,
 					     {"help", no_argument, NULL, 'h'}, {0}};
 	long rank = -1;
 	bool json = false, grammar = false;
 	int c;
 	while ((c = cmd_getopt(argc, argv, "r:f:gh", opts, "decode")) != -1) {
-		if (c == 'r') {
+		if (c == 'M') {
+			if (!cmd_set_max_calls("decode", optarg))
+				return EXIT_USAGE;
+		} else if (c == 'r') {
 			if (!cmd_parse_long("decode", "--rank", optarg, 0, 1L << 30, &rank))
 				return EXIT_USAGE;
 		} else if (c == 'f') {
@@ -220,6 +225,10 @@ static int run_decode(int argc, char **argv)
 		run_free(&r);
 		return EXIT_FAIL;
 	}
+	if (!grammar && !cmd_walk_bounded(path, &r)) {
+		run_free(&r);
+		return EXIT_FAIL;
+	}
 	bool ok = true;
 	if (grammar) {
 		for (uint32_t g = 0; g < r.ngroups; g++) {
@@ -229,7 +238,7 @@ static int run_decode(int argc, char **argv)
 			grammar_print(&r.groups[g].g, stdout);
 		}
 	} else {
-		struct decode_out out = {.json = json};
+		struct decode_out out = {.path = path, .json = json};
 		buf_init(&out.text);
 		if (json)
 			json_opening(&out, path);
@@ -247,7 +256,7 @@ static int run_decode(int argc, char **argv)
 
 const struct command command_decode = {
 	"decode", "print every call of a run, one line each",
-	"usage: ladder decode [--rank R] [--format text|json] [--grammar] RUN.h5\n"
+	"usage: ladder decode [--rank R] [--format text|json] [--grammar] [--max-calls N] RUN.h5\n"
 	"\n"
 	"Expand the compressed trace: every call of every rank in order, one line per call with every\n"
 	"recorded parameter, peers and roots as absolute ranks, requests as POOL.SLOT. The text form\n"
@@ -257,6 +266,7 @@ const struct command command_decode = {
 	"Options:\n"
 	"  --rank R        only rank R (no header line)\n"
 	"  --format json   one JSON object: ranks, each with its events\n"
-	"  --grammar       print the grammar rules of each group instead\n",
+	"  --grammar       print the grammar rules of each group instead\n"
+	CMD_MAX_CALLS_HELP("   "),
 	run_decode,
 };

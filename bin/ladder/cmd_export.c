@@ -9,8 +9,10 @@
 #include "command.h"
 #include "export/chrome.h"
 #include "export/otf2.h"
+#include "run/events.h"
 #include "store/store.h"
 #include "util/exitcode.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -62,6 +64,7 @@ static int parse_export_args(int argc, char **argv, struct export_request *q)
 					     {"from", required_argument, NULL, 'F'},
 					     {"to", required_argument, NULL, 'T'},
 					     {"max-events", required_argument, NULL, 'm'},
+					     CMD_MAX_CALLS_OPTION,
 					     {"help", no_argument, NULL, 'h'}, {0}};
 	*q = (struct export_request){.to = -1};
 	int c;
@@ -78,7 +81,9 @@ static int parse_export_args(int argc, char **argv, struct export_request *q)
 			return EXIT_USAGE;
 		else if (c == 'm' && !cmd_parse_long("export", "--max-events", optarg, 1, 1L << 62, &q->max_events))
 			return EXIT_USAGE;
-		else if (c != 'F' && c != 'T' && c != 'm' && c != 'f' && c != 'o' && c != 'r')
+		else if (c == 'M' && !cmd_set_max_calls("export", optarg))
+			return EXIT_USAGE;
+		else if (c != 'F' && c != 'T' && c != 'm' && c != 'M' && c != 'f' && c != 'o' && c != 'r')
 			return EXIT_USAGE;
 	}
 	if (!q->format || (strcmp(q->format, "otf2") && strcmp(q->format, "chrome")))
@@ -91,6 +96,8 @@ static int parse_export_args(int argc, char **argv, struct export_request *q)
 		return cmd_usage_error("export", "--from and --to give a window of seconds since the start, "
 				       "from <= to");
 	q->input = argv[optind];
+	if (q->max_events)   /* the walk stops there: no other bound needed */
+		event_set_max_calls(UINT64_MAX);
 	return EXIT_OK;
 }
 
@@ -125,7 +132,16 @@ static int run_export(int argc, char **argv)
 	}
 	char why[512] = "";
 	bool *selected = NULL;
-	bool ok = true;
+	char *inputs[] = {(char *)q.input};
+	bool ok = cmd_walk_bounded(q.input, &r);
+	if (ok && strcmp(q.output, "-") && !output_not_input(q.output, inputs, 1, why, sizeof why)) {
+		log_error("%s", why);
+		ok = false;
+	}
+	if (!ok) {
+		run_free(&r);
+		return EXIT_FAIL;
+	}
 	if (q.ranks) {
 		selected = xcalloc(r.nranks ? r.nranks : 1, sizeof *selected);
 		ok = parse_ranks(q.ranks, r.nranks, selected, why, sizeof why);
@@ -148,7 +164,7 @@ static int run_export(int argc, char **argv)
 const struct command command_export = {
 	"export", "write a run as an OTF2 archive (Vampir, Scalasca) or Chrome trace JSON (Perfetto)",
 	"usage: ladder export --format otf2|chrome -o OUT [--ranks LIST] [--from S] [--to S]\n"
-	"                     [--max-events N] RUN.h5\n"
+	"                     [--max-events N | --max-calls N] RUN.h5\n"
 	"\n"
 	"Write a run container — measured, or extrapolated by 'ladder extrap' — in a format other tools\n"
 	"read. Every call becomes an event with its start and duration: the recorded ones when the run\n"
@@ -170,6 +186,8 @@ const struct command command_export = {
 	"  -o, --output OUT    the archive directory (otf2) or the JSON file (chrome)\n"
 	"  --ranks LIST        only these ranks, e.g. 0-3,8\n"
 	"  --from S, --to S    only calls overlapping this window, in seconds since the run's start\n"
-	"  --max-events N      at most N calls per rank\n",
+	"  --max-events N      at most N calls per rank, the rest left out\n"
+	CMD_MAX_CALLS_HELP("       ")
+	"                      (not with --max-events: the walk stops at its N)\n",
 	run_export,
 };

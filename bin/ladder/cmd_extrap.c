@@ -15,11 +15,19 @@
 #include "store/campaign_h5.h"
 #include "store/store.h"
 #include "util/exitcode.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
-/* one run per rung: the first repetition of each */
-static bool read_ladder(const char *campaign, struct run ***out, size_t *n)
+/* one run per rung, the first repetition of each, and the files read: the campaign and those runs */
+struct ladder {
+	struct run **rungs;
+	size_t n;
+	char **inputs;
+	int ninputs;
+};
+
+static bool read_ladder(const char *campaign, struct ladder *l)
 {
 	struct campaign_run *runs;
 	uint32_t nruns;
@@ -28,34 +36,38 @@ static bool read_ladder(const char *campaign, struct run ***out, size_t *n)
 		log_error("%s", e.msg);
 		return false;
 	}
-	*out = xcalloc(nruns + 1, sizeof **out);
-	*n = 0;
+	l->rungs = xcalloc(nruns + 1, sizeof *l->rungs);
+	l->inputs = xcalloc(nruns + 2, sizeof *l->inputs);
+	l->inputs[l->ninputs++] = xstrdup(campaign);
 	bool ok = true;
 	for (uint32_t i = 0; ok && i < nruns; i++) {
+		char *path = campaign_run_path(campaign, &runs[i]);
+		l->inputs[l->ninputs++] = path;   /* every run of the campaign, read or not */
 		if (i && runs[i].ranks == runs[i - 1].ranks)
 			continue;
-		char *path = campaign_run_path(campaign, &runs[i]);
 		struct run *r = xmalloc(sizeof *r);
 		ok = store_read_run(path, r, &e);
 		if (ok)
-			(*out)[(*n)++] = r;
+			l->rungs[l->n++] = r;
 		else {
 			log_error("%s", e.msg);
 			free(r);
 		}
-		free(path);
 	}
 	campaign_runs_free(runs, nruns);
 	return ok;
 }
 
-static void free_ladder(struct run **rungs, size_t n)
+static void free_ladder(struct ladder *l)
 {
-	for (size_t i = 0; i < n; i++) {
-		run_free(rungs[i]);
-		free(rungs[i]);
+	for (size_t i = 0; i < l->n; i++) {
+		run_free(l->rungs[i]);
+		free(l->rungs[i]);
 	}
-	free(rungs);
+	free(l->rungs);
+	for (int i = 0; i < l->ninputs; i++)
+		free(l->inputs[i]);
+	free(l->inputs);
 }
 
 static int parse_target(const char *s, struct extrap_options *o)
@@ -71,23 +83,6 @@ static int parse_target(const char *s, struct extrap_options *o)
 		return EXIT_USAGE;
 	o->target = v;
 	return EXIT_OK;
-}
-
-static bool write_atomically(const char *path, const struct run *r)
-{
-	char *tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
-	struct h5_err e;
-	bool ok = store_write_run(tmp, r, &e);
-	if (!ok)
-		log_error("%s", e.msg);
-	else if (rename(tmp, path)) {
-		log_error("%s: cannot rename the output into place", path);
-		ok = false;
-	}
-	if (!ok)
-		unlink(tmp);
-	free(tmp);
-	return ok;
 }
 
 /* -1 when the options are fine, else the exit status */
@@ -131,22 +126,34 @@ static void print_result(const char *campaign, const char *output, const struct 
 	if (notes->replaced)
 		printf("lossy: %llu rank%s of the rungs behaved unlike most of their grid position and were left "
 		       "out of the laws\n", (unsigned long long)notes->replaced, notes->replaced == 1 ? "" : "s");
+	if (notes->nrungs) {
+		char list[EXTRAP_MAX_RUNGS * 48];
+		extrap_unaligned_text(notes, list, sizeof list);
+		printf("lossy: the rungs' call sequences differ in structure; kept the calls they all share, dropped at "
+		       "the rungs %s\n", list);
+	}
 	if (notes->dropped)
 		printf("lossy: dropped %llu of %llu calls (%.4f%%); first: %s\n", (unsigned long long)notes->dropped,
 		       (unsigned long long)notes->calls, 100.0 * (double)notes->dropped / (double)notes->calls,
 		       notes->lossy);
+	if (notes->approximated)
+		printf("lossy: approximated the counts of %llu of %llu calls (%.4f%%) by their value at the largest "
+		       "rung; first: %s\n", (unsigned long long)notes->approximated, (unsigned long long)notes->calls,
+		       100.0 * (double)notes->approximated / (double)notes->calls, notes->approximate);
 	if (notes->text[0])
 		printf("note: %s\n", notes->text);
 }
 
-/* the synthetic run written and recorded in the campaign */
-static bool store_result(const char *campaign, const char *output, const struct run *out,
+/* the synthetic run written (over none of the inputs) and recorded in the campaign */
+static bool store_result(const char *campaign, const struct ladder *l, const char *output, const struct run *out,
 			 const struct extrap_notes *notes)
 {
 	struct h5_err e;
 	const char *grid = run_attr(out, "grid");
-	if (!write_atomically(output, out))
+	if (!store_replace_run(output, out, l->inputs, l->ninputs, &e)) {
+		log_error("%s", e.msg);
 		return false;
+	}
 	if (!campaign_write_extrap(campaign, out->nranks, output, grid ? grid : "", notes->text, &e)) {
 		log_error("%s", e.msg);
 		return false;
@@ -164,23 +171,29 @@ static int run_extrap(int argc, char **argv)
 	const char *campaign = argv[optind];
 	char *deflt = xasprintf("extrap-p%lld.h5", (long long)o.target);
 	output = output ? output : deflt;
-	struct run **rungs = NULL, out;
+	struct ladder l = {0};
+	struct run out;
 	struct extrap_notes notes;
-	size_t n = 0;
 	char why[1024];
 	rc = EXIT_FAIL;
-	if (read_ladder(campaign, &rungs, &n)) {
-		if (!extrap_build(rungs, n, &o, &out, &notes, why, sizeof why)) {
+	bool ok = read_ladder(campaign, &l);
+	if (ok && (!output_replaceable(output, why, sizeof why) ||   /* said before the work */
+		   !output_not_input(output, l.inputs, l.ninputs, why, sizeof why))) {
+		log_error("%s", why);
+		ok = false;
+	}
+	if (ok) {
+		if (!extrap_build(l.rungs, l.n, &o, &out, &notes, why, sizeof why)) {
 			log_error("%s: cannot extrapolate to %lld ranks: %s", campaign, (long long)o.target, why);
 		} else {
-			if (store_result(campaign, output, &out, &notes)) {
+			if (store_result(campaign, &l, output, &out, &notes)) {
 				print_result(campaign, output, &out, &notes);
 				rc = EXIT_OK;
 			}
 			run_free(&out);
 		}
 	}
-	free_ladder(rungs, n);
+	free_ladder(&l);
 	free(deflt);
 	return rc;
 }
@@ -195,38 +208,56 @@ const struct command command_extrap = {
 	"compare, replay and inspect accept unchanged; its size does not depend on P.\n"
 	"\n"
 	"How: every rung's process grid is taken from its MPI_Cart_create, or found from the point-to-\n"
-	"point peers for codes that compute neighbours by hand. Ranks are put in position\n"
-	"classes (low boundary, interior, high boundary in each dimension); each class's call sequence\n"
-	"is aligned across the rungs where it exists (same grammar shape, same functions at the same call\n"
-	"sites) and every value that differs across rungs - relative peers, counts, sizes, repetition\n"
-	"counts - is solved as an exact integer law in the grid's dimension sizes d0, d1, ... and P\n"
-	"(terms 1, d_k, P, 1/d_k, 1/P; least squares, accepted only when every rung is reproduced and at\n"
-	"least one rung is left over to check it). Timing: where a class was seen at 4 rungs or more,\n"
-	"durations and gaps are scaled to lib/model's PMNF prediction at P (the 95% interval summed into\n"
-	"the labels timing_modeled_lo_s/_hi_s); otherwise they are the largest rung's. A gap's CPU time\n"
-	"has a model of its own when every rung measured CPU times, and stays at most its wall time.\n"
+	"point peers for codes that compute neighbours by hand. Ranks are put in position classes (low\n"
+	"boundary, interior, high boundary in each dimension); each class's call sequence is aligned\n"
+	"across the rungs where it exists (same grammar shape, same functions at the same call sites)\n"
+	"and every value is decided across the ladder: a peer is a move on the grid (the neighbour at\n"
+	"-1, 0 or +1 along each dimension, periodic or not), evaluated on the target grid; the rank\n"
+	"count and grid that MPI_Comm_size, MPI_Dims_create and MPI_Cart_create report are the\n"
+	"target's; the counts of the calls of one call site (or function) that concern different\n"
+	"dimensions share one law in d_k (a strong-scaling face is C*d_k/P); any other value that\n"
+	"differs is an exact integer law in d0, d1, ... and P (terms 1, d_k, P, 1/d_k, 1/P, 1/P^2 and,\n"
+	"in 3-D, P/d_k and d_k/P; least squares, accepted only when every rung is reproduced and at\n"
+	"least one rung is left over to check it; refused when equally simple laws disagree at P).\n"
+	"A value equal at every rung is taken as that constant.\n"
+	"\n"
+	"A class no rung has because a dimension is never wider than 2 on the ladder (3-D rungs 2x2x2,\n"
+	"3x2x2, 4x2x2) is composed as the union of its low and high sides along that dimension: what\n"
+	"both do alike, and the neighbour where one side calls MPI_PROC_NULL; the rule is first checked\n"
+	"where the ladder shows an interior. On a periodic dimension of 2 the neighbours at -1 and +1\n"
+	"are one rank; the order of directions along a dimension the ladder widens decides them.\n"
+	"\n"
+	"Timing: where a class was seen at 4 rungs or more, durations and gaps are scaled to\n"
+	"lib/model's PMNF prediction at P; each prediction and its 95% interval is a row of\n"
+	"/extrap/intervals (a replay sums them into a range), their sum the labels timing_modeled_s,\n"
+	"_lo_s and _hi_s; otherwise they are the largest rung's. A gap's CPU time has a model of its own\n"
+	"when every rung measured CPU times, and stays at most its wall time. The profile (visits,\n"
+	"bytes, messages per rank and function) is counted from the synthetic trace.\n"
 	"\n"
 	"Refused, with the class, call and parameter named: runs without a grid, ranks of one\n"
 	"grid position that behave differently (not SPMD, e.g. master-worker), a class seen at fewer than\n"
-	"two rungs (the rank counts to add are named), values with no law or two laws that disagree at\n"
-	"the target (give the grid with --target AxB, or add rungs), data-dependent (streamed) values.\n"
-	"Nothing is written then.\n"
+	"two rungs and not composable (the rank counts to add are named), values with no law or two laws\n"
+	"that disagree at the target (give the grid with --target AxB, or add rungs), data-dependent\n"
+	"(streamed) values. Nothing is written then.\n"
 	"\n"
-	"The profile (visits, bytes and messages per rank and call path) follows the same laws per class\n"
-	"but is per rank: it is built only up to --profile-limit ranks, so that the container's size does\n"
-	"not depend on P beyond that. Exclusive times in it are the largest rung's, not extrapolated.\n"
+	"The profile is per rank: it is built only up to --profile-limit ranks, so that the container's\n"
+	"size does not depend on P beyond that. Exclusive times in it are the largest rung's.\n"
 	"\n"
 	"Options:\n"
 	"  -t, --target P|AxB   the rank count, or the grid (\"32x32\") when MPI_Dims_create's balanced\n"
 	"                       grid is not the one the application would use\n"
 	"  -o, --output FILE    the synthetic run (default extrap-pP.h5), written atomically; the\n"
 	"                       campaign records it as /extrap/pP (a link, with a row in /extrap/index)\n"
-	"  --lossy              keep what extrapolates and drop the calls whose values have no law (the\n"
-	"                       same function, call site and shape at every rung are still required);\n"
-	"                       the number and share of calls dropped are printed and stored in the\n"
-	"                       run's labels (lossy_dropped_calls, lossy_dropped_share); ranks of a\n"
-	"                       rung that behave unlike most of their grid position are left out of\n"
-	"                       the laws (counted in lossy_replaced_rung_ranks)\n"
+	"  --lossy              keep the dominant pattern (ScalaExtrap 3.4): call sequences whose\n"
+	"                       structure differs across the ladder are aligned by a longest common\n"
+	"                       subsequence weighted by the calls each symbol stands for, and what\n"
+	"                       not every rung has is dropped; so are calls and repetitions whose\n"
+	"                       values have no law; data-dependent counts take their value at the\n"
+	"                       largest rung. Printed and stored in the run's labels: per rung the\n"
+	"                       calls alignment left out (lossy_unaligned), the calls dropped and\n"
+	"                       their share at the target (lossy_dropped_calls, _share), the calls\n"
+	"                       with an approximated count (lossy_approximated_calls, _share), ranks\n"
+	"                       of a rung unlike most of their grid position (lossy_replaced_rung_ranks)\n"
 	"  --profile-limit N    build the per-rank profile only up to N ranks (default 65536; 0: never)\n"
 	"\n"
 	"Exit status: 0 written, 1 the ladder cannot support the extrapolation or a file cannot be read,\n"

@@ -16,29 +16,6 @@
 #include "util/log.h"
 #include "util/xalloc.h"
 
-static bool read_whole(const char *path, struct buf *b)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		log_error("%s: %s", path, strerror(errno));
-		return false;
-	}
-	char tmp[1 << 16];
-	size_t n;
-	size_t magic = strlen(RUN_RAW_MAGIC);
-	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) {
-		buf_put(b, tmp, n);
-		/* not a raw trace (say /dev/zero): stop here, run_parse names the problem */
-		if (b->len >= magic && memcmp(b->data, RUN_RAW_MAGIC, magic))
-			break;
-	}
-	bool ok = !ferror(f);
-	fclose(f);
-	if (!ok)
-		log_error("%s: read error", path);
-	return ok;
-}
-
 static int run_import(int argc, char **argv)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
@@ -59,19 +36,19 @@ static int run_import(int argc, char **argv)
 	char why_out[400];
 	if (!output_replaceable(out, why_out, sizeof why_out) ||
 	    !output_not_input(out, argv + optind, 1, why_out, sizeof why_out)) {
-		log_error("%s", why_out);
+		log_error("%s", why_out);   /* before the raw trace is read */
 		return EXIT_FAIL;
 	}
-	struct buf b;
-	buf_init(&b);
-	if (!read_whole(raw, &b)) {
-		buf_free(&b);
+	/* mapped: a raw trace costs the memory of what is parsed of it, not of its size */
+	struct file_map m;
+	char why[300];
+	if (!file_map_open(raw, &m, why, sizeof why)) {
+		log_error("%s", why);
 		return EXIT_FAIL;
 	}
 	struct run r;
-	char why[300];
-	bool ok = run_parse(&r, b.data, b.len, why, sizeof why);
-	buf_free(&b);
+	bool ok = run_parse(&r, m.data, m.len, why, sizeof why);
+	file_map_close(&m);
 	if (!ok) {
 		log_error("%s: %s", raw, why);
 		return EXIT_FAIL;
@@ -81,20 +58,13 @@ static int run_import(int argc, char **argv)
 		run_free(&r);
 		return EXIT_FAIL;
 	}
-	char *part = xasprintf("%s.part", out);
+	run_pack_streams(&r);   /* a raw trace of version 1 holds every rank's values literally */
 	struct h5_err e;
-	ok = store_write_run(part, &r, &e);
-	if (ok && (!sync_file(part, why, sizeof why) || !output_commit(part, out, why, sizeof why))) {
-		log_error("%s", why);
-		remove(part);
-		ok = false;
-	} else if (!ok) {
-		log_error("%s", e.msg);
-		remove(part);
-	}
+	ok = store_replace_run(out, &r, argv + optind, 1, &e);
 	if (ok)
 		log_info("wrote %s (%u ranks, %u signatures, %u groups)", out, r.nranks, r.nsigs, r.ngroups);
-	free(part);
+	else
+		log_error("%s", e.msg);
 	run_free(&r);
 	return ok ? EXIT_OK : EXIT_FAIL;
 }
@@ -105,7 +75,9 @@ const struct command command_import = {
 	"\n"
 	"Convert a raw trace written by libladder-trace.so into a run container. The tracer does this\n"
 	"itself at the end of a run; use it by hand on traces kept with LADDER_TRACE_CONVERT=0 or\n"
-	"LADDER_TRACE_KEEP_RAW=1 (see 'ladder help trace').\n"
+	"LADDER_TRACE_KEEP_RAW=1 (see 'ladder help trace'). RAW must be a regular file: it is mapped, not\n"
+	"read into memory, and a FIFO, a device or a sparse file (which stores far less than its size)\n"
+	"is refused.\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE   the run container to write (written atomically)\n",

@@ -2,7 +2,7 @@
  * ladder inspect — a readable summary of a container: what it is, who wrote it, how many ranks,
  * functions, calls and groups, the compute gaps' wall and CPU time, and how big it is. --counts
  * prints the per-rank call and byte table in the format of the reference apps' --expect;
- * --timing every group's compute gaps.
+ * --timing every group's compute gaps; --storage the bytes of every object.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,10 +17,32 @@
 #include "run/ranklist.h"
 #include "run/summary.h"
 #include "store/campaign_h5.h"
+#include "store/storage.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/log.h"
 #include "util/xalloc.h"
+
+static void print_object_size(const struct store_object_size *o, void *arg)
+{
+	uint64_t *total = arg;
+	*total += o->header + o->index + o->data;
+	printf("%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", o->path, o->header, o->index, o->data,
+	       o->header + o->index + o->data);
+}
+
+/* every object's bytes, then the file's: what the objects do not account for is the superblock
+ * and free space */
+static bool print_storage(const char *path, struct h5_err *e)
+{
+	uint64_t total = 0, file = 0;
+	printf("object\theader\tindex\tdata\ttotal\n");
+	if (!store_storage(path, print_object_size, &total, &file, e))
+		return false;
+	printf("(file)\t\t\t\t%" PRIu64 "\n(the rest: superblock, free space)\t\t\t\t%" PRIu64 "\n", file,
+	       file > total ? file - total : 0);
+	return true;
+}
 
 static void print_counts(const struct run *r)
 {
@@ -89,29 +111,31 @@ static void human_size(double bytes, char *out, size_t n)
 static bool print_run_json(const char *path, const struct run *r, off_t size, const struct fn_count *fc,
 			   uint32_t nf)
 {
-	uint64_t rules, syms, streamed = 0, gaps;
+	uint64_t rules, syms, gaps;
 	double wall, cpu;
 	run_grammar_size(r, &rules, &syms);
 	run_gap_totals(r, &gaps, &wall, &cpu);
-	for (uint32_t i = 0; i < r->nstreams; i++)
-		streamed += r->streams[i].nvals;
-	json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:b, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:i, s:I, s:I, s:I, s:I}",
+	json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:b, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:i, s:I, s:I, s:I, s:i, s:I, s:I}",
 			      "file", path, "kind", "run", "bytes", (json_int_t)size, "ranks", (int)r->nranks,
 			      "synthetic", r->synthetic, "command", r->command, "host", r->host,
 			      "slurm_job_id", r->slurm_job_id, "created", r->created, "tool_version",
 			      r->tool_version, "tracer_options", r->options, "signatures", (int)r->nsigs,
 			      "groups", (int)r->ngroups, "rules", (json_int_t)rules, "symbols", (json_int_t)syms,
-			      "streamed_values", (json_int_t)streamed, "calls", (json_int_t)run_total_calls(r));
+			      "streamed_values", (json_int_t)run_streamed_values(r), "streams", (int)r->nstreams,
+			      "stored_values", (json_int_t)run_stored_cells(r), "calls", (json_int_t)run_total_calls(r));
 	if (!o) {
 		log_error("%s: cannot print the summary as JSON (a text attribute is not UTF-8)", path);
 		return false;
 	}
 	json_object_set_new(o, "gaps", json_pack("{s:I, s:f, s:f, s:s}", "count", (json_int_t)gaps, "wall_s", wall,
 						  "cpu_s", cpu, "cpu_time", run_cpu_time_names[r->cpu_time]));
+	/* rank 0's wall time from MPI_Init to MPI_Finalize (what the report calls T_app) */
+	json_object_set_new(o, "wall_time", json_real(r->t_end - r->t_start));
 	json_t *labels = json_object();
 	for (uint32_t i = 0; i < r->nattrs; i++)
 		json_object_set_new(labels, r->attrs[i].key, json_string(r->attrs[i].value));
 	json_object_set_new(o, "labels", labels);
+	json_object_set_new(o, "predicted_histograms", json_integer(r->nintervals));
 	json_t *fns = json_array();
 	for (uint32_t i = 0; i < nf; i++)
 		json_array_append_new(fns, json_pack("{s:s, s:I, s:I, s:I}", "name", fc[i].name, "calls",
@@ -141,13 +165,11 @@ static void print_groups(const struct run *r)
 		printf("  ... %u more groups\n", r->ngroups - 50);
 }
 
-static void print_run_text(const char *path, const struct run *r, const struct store_identity *id, off_t size,
+static void print_run_text(const char *path, const struct store_identity *id, const struct run *r, off_t size,
 			   const struct fn_count *fc, uint32_t nf)
 {
-	uint64_t rules, syms, streamed = 0;
+	uint64_t rules, syms;
 	run_grammar_size(r, &rules, &syms);
-	for (uint32_t i = 0; i < r->nstreams; i++)
-		streamed += r->streams[i].nvals;
 	double calls = run_total_calls(r);
 	char hs[32];
 	human_size((double)size, hs, sizeof hs);
@@ -157,6 +179,8 @@ static void print_run_text(const char *path, const struct run *r, const struct s
 	printf("command     %s\n", r->command);
 	printf("host        %s%s%s\n", r->host, r->slurm_job_id[0] ? ", slurm job " : "", r->slurm_job_id);
 	printf("ranks       %u\n", r->nranks);
+	if (r->t_end > r->t_start)
+		printf("wall time   %.6f s (rank 0, MPI_Init to MPI_Finalize)\n", r->t_end - r->t_start);
 	if (r->options[0])
 		printf("tracer      %s\n", r->options);
 	if (r->nattrs) {
@@ -167,13 +191,18 @@ static void print_run_text(const char *path, const struct run *r, const struct s
 	}
 	printf("calls       %.0f (%.1f per rank), %.2f bytes of container per call\n", calls,
 	       calls / r->nranks, calls > 0 ? (double)size / calls : 0);
-	printf("trace       %u signatures, %u groups, %" PRIu64 " rules with %" PRIu64
-	       " symbols, %" PRIu64 " streamed values\n", r->nsigs, r->ngroups, rules, syms, streamed);
+	printf("trace       %u signatures, %u groups, %" PRIu64 " rules with %" PRIu64 " symbols\n", r->nsigs,
+	       r->ngroups, rules, syms);
+	printf("streams     %" PRIu64 " streamed values, stored as %u streams of %" PRIu64 " values\n",
+	       run_streamed_values(r), r->nstreams, run_stored_cells(r));
 	uint64_t gaps;
 	double wall, cpu;
 	run_gap_totals(r, &gaps, &wall, &cpu);
 	printf("gaps        %" PRIu64 " compute gaps of all ranks: %.6f s wall, %.6f s CPU (CPU times: %s)\n", gaps,
 	       wall, cpu, run_cpu_time_names[r->cpu_time]);
+	if (r->nintervals)
+		printf("predicted   %u timing histograms modeled at this scale, with their 95%% intervals (/extrap/intervals)\n",
+		       r->nintervals);
 	print_groups(r);
 	printf("\n%-28s %12s %14s %14s\n", "function", "calls", "bytes sent", "bytes received");
 	for (uint32_t i = 0; i < nf; i++)
@@ -181,7 +210,7 @@ static void print_run_text(const char *path, const struct run *r, const struct s
 }
 
 /* false when the summary cannot be printed */
-static bool print_run(const char *path, const struct run *r, const struct store_identity *id, off_t size, bool json)
+static bool print_run(const char *path, const struct store_identity *id, const struct run *r, off_t size, bool json)
 {
 	struct fn_count *fc;
 	uint32_t nf = run_function_counts(r, -1, &fc);
@@ -189,7 +218,7 @@ static bool print_run(const char *path, const struct run *r, const struct store_
 	if (json)
 		ok = print_run_json(path, r, size, fc, nf);
 	else
-		print_run_text(path, r, id, size, fc, nf);
+		print_run_text(path, id, r, size, fc, nf);
 	free(fc);
 	return ok;
 }
@@ -246,16 +275,19 @@ static int run_inspect(int argc, char **argv)
 	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
 					     {"counts", no_argument, NULL, 'c'},
 					     {"timing", no_argument, NULL, 't'},
+					     {"storage", no_argument, NULL, 's'},
 					     {"help", no_argument, NULL, 'h'}, {0}};
-	bool json = false, counts = false, timing = false;
+	bool json = false, counts = false, timing = false, storage = false;
 	int c;
-	while ((c = cmd_getopt(argc, argv, "jcth", opts, "inspect")) != -1) {
+	while ((c = cmd_getopt(argc, argv, "jctsh", opts, "inspect")) != -1) {
 		if (c == 'j')
 			json = true;
 		else if (c == 'c')
 			counts = true;
 		else if (c == 't')
 			timing = true;
+		else if (c == 's')
+			storage = true;
 		else
 			return EXIT_USAGE;
 	}
@@ -270,6 +302,8 @@ static int run_inspect(int argc, char **argv)
 		log_error("%s", e.msg);
 		return EXIT_FAIL;
 	}
+	if (storage)
+		return print_storage(path, &e) ? EXIT_OK : (log_error("%s", e.msg), EXIT_FAIL);
 	struct stat st;
 	stat(path, &st);
 	if (!strcmp(id.kind, "campaign")) {
@@ -288,19 +322,20 @@ static int run_inspect(int argc, char **argv)
 	else if (timing)
 		print_timing(&r, json);
 	else
-		ok = print_run(path, &r, &id, st.st_size, json);
+		ok = print_run(path, &id, &r, st.st_size, json);
 	run_free(&r);
 	return ok ? EXIT_OK : EXIT_FAIL;
 }
 
 const struct command command_inspect = {
 	"inspect", "summarize a container",
-	"usage: ladder inspect [--json] [--counts | --timing] FILE\n"
+	"usage: ladder inspect [--json] [--counts | --timing] [--storage] FILE\n"
 	"\n"
 	"Summarize a run or campaign container: schema and version, who wrote it when, rank count,\n"
-	"calls, signatures, groups (with their ranks), grammar size, the compute gaps' total wall and\n"
-	"CPU time (and what the CPU times are: measured for every gap, for long gaps, or none), calls\n"
-	"and bytes per MPI function, and the container's size per call.\n"
+	"calls, signatures, groups (with their ranks), grammar size, value streams (the values read and\n"
+	"how many are stored), the compute gaps' total wall and CPU time (and what the CPU times are:\n"
+	"measured for every gap, for long gaps, or none), calls and bytes per MPI function, and the\n"
+	"container's size per call.\n"
 	"\n"
 	"Options:\n"
 	"  --json     the same as one JSON object\n"
@@ -308,6 +343,9 @@ const struct command command_inspect = {
 	"             the format of the reference apps' --expect)\n"
 	"  --timing   per group, the compute gaps before each call given the call before it: count,\n"
 	"             mean wall and CPU time, shortest and longest wall time (tab separated; JSON\n"
-	"             with --json)\n",
+	"             with --json)\n"
+	"  --storage  where the bytes go: per group and dataset, the bytes of its object header, of\n"
+	"             its index (chunk index, link and attribute storage) and of its data as stored,\n"
+	"             and the file's size (tab separated)\n",
 	run_inspect,
 };

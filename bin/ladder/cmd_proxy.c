@@ -35,6 +35,7 @@ static int run_proxy(int argc, char **argv)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
 					     {"build", no_argument, NULL, 'b'},
+					     CMD_MAX_CALLS_OPTION,
 					     {"help", no_argument, NULL, 'h'}, {0}};
 	const char *dir = NULL;
 	bool and_build = false;
@@ -44,6 +45,10 @@ static int run_proxy(int argc, char **argv)
 			dir = optarg;
 		else if (c == 'b')
 			and_build = true;
+		else if (c == 'M') {
+			if (!cmd_set_max_calls("proxy", optarg))
+				return EXIT_USAGE;
+		}
 		else
 			return EXIT_USAGE;
 	}
@@ -55,6 +60,10 @@ static int run_proxy(int argc, char **argv)
 	struct h5_err e;
 	if (!store_read_run(argv[optind], &r, &e)) {
 		log_error("%s", e.msg);
+		return EXIT_FAIL;
+	}
+	if (!cmd_walk_bounded(argv[optind], &r)) {
+		run_free(&r);
 		return EXIT_FAIL;
 	}
 	char why[1024];
@@ -73,7 +82,7 @@ static int run_proxy(int argc, char **argv)
 
 const struct command command_proxy = {
 	"proxy", "write a C+MPI program that makes a run's MPI calls",
-	"usage: ladder proxy RUN.h5 -o DIR [--build]\n"
+	"usage: ladder proxy RUN.h5 -o DIR [--build] [--max-calls N]\n"
 	"\n"
 	"Writes DIR/proxy.c, DIR/proxy.h and DIR/Makefile: a program that makes the MPI calls the run\n"
 	"recorded, rank for rank and in order, with the same parameters, without the application's source\n"
@@ -93,6 +102,7 @@ const struct command command_proxy = {
 	"  --clock cpu|wall      compute gaps: until the thread used the recorded CPU time (default;\n"
 	"                        runs without CPU times: wall), or until the recorded wall time passed\n"
 	"  --seed S              seed of --timing sample\n"
+	"  --json FILE           rank 0 also writes the time and the knobs there as JSON\n"
 	"It prints `proxy time: T s` (the slowest rank, from after MPI_Init to MPI_Finalize).\n"
 	"Tracing it gives a run that `ladder compare` finds equal to RUN.h5.\n"
 	"\n"
@@ -102,9 +112,12 @@ const struct command command_proxy = {
 	"Options:\n"
 	"  -o, --output DIR  where to write (created if missing)\n"
 	"  -b, --build       then build it (make -C DIR): DIR/proxy\n"
+	CMD_MAX_CALLS_HELP("     ")
 	"  -h, --help        this text\n"
 	"\n"
-	"The campaign stage `proxy` runs `ladder proxy --build` on the extrapolated trace of each target.\n"
+	"The campaign stage `proxy` runs `ladder proxy --build` on the extrapolated trace of each target,\n"
+	"then the program on the target's ranks through the site's launcher (--json proxy/pP/proxy.json);\n"
+	"`ladder report` compares its time with the application's and the replay's there.\n"
 	"\n"
 	"Exit: 0 written (and built), 1 unreadable run, refused or failed build, 2 usage.\n",
 	run_proxy,

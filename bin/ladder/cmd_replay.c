@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "replay/clock.h"
+#include "run/events.h"
 #include "run/replayable.h"
 #include "store/store.h"
 #include "util/exitcode.h"
@@ -110,7 +111,7 @@ static int parse_replay_args(int argc, char **argv, struct replay_request *q)
 		{"no-compute", no_argument, NULL, 0}, {"message-scale", required_argument, NULL, 1},
 		{"from", required_argument, NULL, 1}, {"to", required_argument, NULL, 1},
 		{"json", required_argument, NULL, 1}, {"quiet", no_argument, NULL, 0},
-		{"help", no_argument, NULL, 'h'}, {0}};
+		CMD_MAX_CALLS_OPTION, {"help", no_argument, NULL, 'h'}, {0}};
 	int c, idx;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
@@ -118,6 +119,9 @@ static int parse_replay_args(int argc, char **argv, struct replay_request *q)
 			q->launcher = optarg;
 		} else if (c == 'o') {
 			q->trace = optarg;
+		} else if (c == 'M') {
+			if (!cmd_set_max_calls("replay", optarg))
+				return EXIT_USAGE;
 		} else if (c == 0 || c == 1) {
 			const char *name = opts[idx].name;
 			if ((!strcmp(name, "compute-scale") || !strcmp(name, "message-scale")) && !scale_ok(name, optarg))
@@ -199,6 +203,12 @@ static int replay_command(const struct replay_request *q, uint32_t nranks, struc
 	free(replayer);
 	for (size_t i = 0; i < q->pass.n; i++)
 		push(a, q->pass.v[i]);
+	if (event_max_calls() != EVENT_MAX_CALLS_DEFAULT) {   /* --max-calls or LADDER_MAX_CALLS */
+		char n[32];
+		snprintf(n, sizeof n, "%llu", (unsigned long long)event_max_calls());
+		push(a, "--max-calls");
+		push(a, n);
+	}
 	push(a, q->path);
 	return -1;
 }
@@ -250,6 +260,8 @@ const struct command command_replay = {
 	"  --to FN[:K]            time to the start of the K-th call of FN\n"
 	"  --json FILE            the report as JSON too\n"
 	"  --quiet                no text report\n"
+	"  --max-calls N          refuse a rank whose trace has more than N calls (default 10^9, or\n"
+	"                         LADDER_MAX_CALLS): a bound that does not come from the file\n"
 	"\n"
 	"Example: the fixed point of trace and replay\n"
 	"  ladder trace -o app.h5 -- mpirun -np 16 ./app\n"

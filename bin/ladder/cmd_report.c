@@ -17,6 +17,7 @@
 #include "report/report.h"
 #include "report/writers.h"
 #include "util/exitcode.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -40,6 +41,7 @@ static int parse(int argc, char **argv, struct report_cli *cli)
 		{"dir", required_argument, NULL, 'o'}, {"history", required_argument, NULL, 'y'},
 		{"thresholds", required_argument, NULL, 't'}, {"truth", required_argument, NULL, 'T'},
 		{"extrap", required_argument, NULL, 'X'}, {"replay", required_argument, NULL, 'R'},
+		{"proxy", required_argument, NULL, 'P'},
 		{"target", required_argument, NULL, 'p'}, {"top", required_argument, NULL, 'k'},
 		{"strict", no_argument, NULL, 's'}, {"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'}, {0}};
@@ -58,6 +60,7 @@ static int parse(int argc, char **argv, struct report_cli *cli)
 		case 'T': push(&cli->in.truth, &cli->in.ntruth, optarg); break;
 		case 'X': push(&cli->in.extrap, &cli->in.nextrap, optarg); break;
 		case 'R': push(&cli->in.replay, &cli->in.nreplay, optarg); break;
+		case 'P': push(&cli->in.proxy, &cli->in.nproxy, optarg); break;
 		case 't':
 			if (!thresholds_parse(optarg, &cli->th, why, sizeof why))
 				return cmd_usage_error("report", "--thresholds %s", why);
@@ -92,34 +95,72 @@ static char *now_iso(void)
 	return xasprintf("%s.%06ldZ", s, (long)tv.tv_usec);
 }
 
-/* the outputs: explicit files, and DIR/report.{html,md,json} with --dir */
-static bool write_outputs(const struct report_cli *cli, const struct report *r, const struct verdict *v)
+/* the files report reads, which no output may replace: the campaign, the runs and replays given,
+ * the history */
+static int report_inputs(const struct report_cli *cli, const char *campaign, char **inputs)
 {
-	bool ok = true;
+	int n = 0;
+	inputs[n++] = (char *)campaign;
+	for (size_t i = 0; i < cli->in.ntruth; i++)
+		inputs[n++] = cli->in.truth[i];
+	for (size_t i = 0; i < cli->in.nextrap; i++)
+		inputs[n++] = cli->in.extrap[i];
+	for (size_t i = 0; i < cli->in.nreplay; i++)
+		inputs[n++] = cli->in.replay[i];
+	if (cli->history)
+		inputs[n++] = (char *)cli->history;
+	return n;
+}
+
+/* one output made in memory and put in its file as a whole (written through a device), or not at
+ * all: a full disk leaves the old file */
+static bool write_output(const char *path, const char *what, report_writer *write, const struct report *r,
+			 const struct verdict *v)
+{
+	char *text = NULL, why[600];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	bool ok = f && write(r, v, f);
+	if (f && fclose(f))
+		ok = false;
+	if (!ok)
+		log_error("%s: cannot make the %s report", path, what);
+	else if (!write_file_atomic(path, text, 0644, why, sizeof why)) {
+		log_error("%s", why);
+		ok = false;
+	}
+	free(text);
+	return ok;
+}
+
+/* the outputs: explicit files, and DIR/report.{html,md,json} with --dir; none over an input */
+static bool write_outputs(const struct report_cli *cli, const char *campaign, const struct report *r,
+			  const struct verdict *v)
+{
 	char *html = cli->html ? xstrdup(cli->html) : cli->dir ? xasprintf("%s/report.html", cli->dir) : NULL;
 	char *md = cli->markdown ? xstrdup(cli->markdown) : cli->dir ? xasprintf("%s/report.md", cli->dir) : NULL;
 	char *json = cli->json ? xstrdup(cli->json) : cli->dir ? xasprintf("%s/report.json", cli->dir) : NULL;
-	if (cli->dir && mkdir(cli->dir, 0777) && errno != EEXIST) {
+	char **inputs = xcalloc(cli->in.ntruth + cli->in.nextrap + cli->in.nreplay + 2, sizeof *inputs), why[600];
+	int ninputs = report_inputs(cli, campaign, inputs);
+	const char *outputs[] = {html, md && strcmp(md, "-") ? md : NULL, json};
+	bool ok = true;
+	for (size_t i = 0; i < 3 && ok; i++)
+		if (outputs[i] && !output_not_input(outputs[i], inputs, ninputs, why, sizeof why)) {
+			log_error("%s", why);
+			ok = false;
+		}
+	free(inputs);
+	if (ok && cli->dir && mkdir(cli->dir, 0777) && errno != EEXIST) {
 		log_error("%s: cannot create the directory (%s)", cli->dir, strerror(errno));
 		ok = false;
 	}
 	if (ok && json)
-		ok = report_write_json(r, v, json);
-	if (ok && md) {
-		FILE *f = strcmp(md, "-") ? fopen(md, "w") : stdout;
-		if (!f) {
-			log_error("%s: cannot write the Markdown report (%s)", md, strerror(errno));
-			ok = false;
-		} else {
-			report_write_markdown(r, v, f);
-			if (f != stdout && fclose(f)) {
-				log_error("%s: cannot write the Markdown report", md);
-				ok = false;
-			}
-		}
-	}
+		ok = write_output(json, "JSON", report_write_json, r, v);
+	if (ok && md)
+		ok = strcmp(md, "-") ? write_output(md, "Markdown", report_write_markdown, r, v)
+				     : report_write_markdown(r, v, stdout);
 	if (ok && html)
-		ok = report_write_html(r, v, html);
+		ok = write_output(html, "HTML", report_write_html, r, v);
 	if (ok && !cli->quiet) {
 		if (!md || strcmp(md, "-"))
 			report_write_markdown(r, v, stdout);
@@ -159,7 +200,7 @@ static int run_report(int argc, char **argv)
 	figures_apply_thresholds(&r.figs, &cli.th);
 	history_judge(&h, &r.figs, cli.th.window, cli.th.margin);
 	struct verdict v = {&cli.th, &h, cli.history, cli.strict, figures_pass(&r.figs, cli.strict)};
-	if (!write_outputs(&cli, &r, &v))
+	if (!write_outputs(&cli, campaign, &r, &v))
 		goto out;
 	if (cli.history && !history_append(cli.history, &h, &r.figs, r.created, campaign, r.application, &e)) {
 		log_error("%s", e.msg);
@@ -173,6 +214,7 @@ out:
 	free(cli.in.truth);
 	free(cli.in.extrap);
 	free(cli.in.replay);
+	free(cli.in.proxy);
 	free(cli.in.targets);
 	return rc;
 }
@@ -185,7 +227,8 @@ const struct command command_report = {
 	"model) against the real application traced at the target scale; the extrapolated trace\n"
 	"against that run, call by call on every rank and by calls and bytes per function and rank\n"
 	"(ladder compare); the replay of the extrapolated trace timed against the application, as the\n"
-	"accuracy 1 - |T_replay - T_app| / T_app (ScalaExtrap §5.2); and the kernel ranking at the\n"
+	"accuracy 1 - |T_replay - T_app| / T_app (ScalaExtrap §5.2), and the proxy program written from\n"
+	"it likewise (1 - |T_proxy - T_app| / T_app, ScalaBenchGen §5); and the kernel ranking at the\n"
 	"target, predicted against measured (Spearman's rank correlation, top-k agreement).\n"
 	"\n"
 	"Inputs next to the campaign, where the campaign stages write them (each optional; what is\n"
@@ -193,6 +236,7 @@ const struct command command_report = {
 	"  DIR/truth/p<P>/trace.h5      the real application at P ranks (workflow field 'truth')\n"
 	"  DIR/extrap/p<P>/trace.h5     the extrapolated trace (stage extrap)\n"
 	"  DIR/replay/p<P>/replay.json  its replay (stage replay: ladder-replay --json)\n"
+	"  DIR/proxy/p<P>/proxy.json    its proxy program's run (stage proxy: the program's --json)\n"
 	"Targets are the models' target, every p<P> found there, and --target.\n"
 	"\n"
 	"Options:\n"
@@ -203,17 +247,20 @@ const struct command command_report = {
 	"  --history H.h5         judge against past nights and append this one (created when missing;\n"
 	"                         hdf5-schema/history.yaml)\n"
 	"  --thresholds LIST      NAME=MIN,...: the lowest acceptable value of figures (repeatable):\n"
-	"                         time, events, counts, model_METRIC (or METRIC alone), interval,\n"
-	"                         ranking, topk; margin=M sets the regression margin (default 0.05)\n"
+	"                         time, proxy, events, counts, model_METRIC (or METRIC alone),\n"
+	"                         interval, ranking, topk; margin=M sets the regression margin\n"
+	"                         (default 0.05)\n"
 	"  --truth FILE           a real run at a target (repeatable; its rank count says which target)\n"
 	"  --extrap FILE          an extrapolated trace (repeatable)\n"
 	"  --replay FILE          a replay report of ladder-replay --json (repeatable)\n"
+	"  --proxy FILE           a proxy program's --json report (repeatable)\n"
 	"  --target P             report on P ranks even when nothing was found for it\n"
 	"  --top K                k of the top-k agreement (default 5)\n"
 	"  --strict               a threshold whose figure could not be computed fails\n"
 	"  -q, --quiet            no summary on standard output\n"
 	"\n"
-	"Figures, all higher-is-better: time (accuracy of the replay time), events and counts (1 equal,\n"
+	"Figures, all higher-is-better: time (accuracy of the replay time), proxy (accuracy of the proxy's\n"
+	"time, where it ran), events and counts (1 equal,\n"
 	"0 different), model_METRIC (accuracy of the predictions of METRIC over all call paths\n"
 	"together: 1 - sum |predicted - measured| / sum measured; each call path's own accuracy is in\n"
 	"the tables),\n"

@@ -17,10 +17,11 @@ static void print_violation(const char *line, void *arg)
 
 static int run_validate(int argc, char **argv)
 {
-	static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {0}};
+	static const struct option opts[] = {CMD_MAX_CALLS_OPTION, {"help", no_argument, NULL, 'h'}, {0}};
 	int c;
 	while ((c = cmd_getopt(argc, argv, "h", opts, "validate")) != -1)
-		return EXIT_USAGE;
+		if (c != 'M' || !cmd_set_max_calls("validate", optarg))
+			return EXIT_USAGE;
 	if (optind >= argc)
 		return cmd_usage_error("validate", "needs at least one FILE");
 	int bad = 0;
@@ -38,7 +39,7 @@ static int run_validate(int argc, char **argv)
 
 const struct command command_validate = {
 	"validate", "check containers against their schema",
-	"usage: ladder validate FILE...\n"
+	"usage: ladder validate [--max-calls N] FILE...\n"
 	"\n"
 	"Check each file against the schema of its kind (hdf5-schema/run.yaml, campaign.yaml,\n"
 	"history.yaml): root attributes, groups, datasets, their types, dimensions and fields, chunking; then its\n"
@@ -47,6 +48,9 @@ const struct command command_validate = {
 	"campaign, every linked run is checked too.\n"
 	"\n"
 	"Each violation is one line on stderr naming the file and the object. Exit status 0 only when\n"
-	"every file conforms.\n",
+	"every file conforms.\n"
+	"\n"
+	"Options:\n"
+	CMD_MAX_CALLS_HELP("  "),
 	run_validate,
 };

@@ -41,6 +41,19 @@ int cmd_usage_error(const char *cmdname, const char *fmt, ...) __attribute__((fo
 bool cmd_parse_long(const char *cmdname, const char *opt, const char *s, long min, long max, long *out);
 bool cmd_parse_double(const char *cmdname, const char *opt, const char *s, double *out);
 
+/* --max-calls N, the bound on any walk of a rank's calls (run/events.h), in every command that
+ * walks traces: its option table entry, its line of help, and setting it (false after a usage
+ * error) */
+#define CMD_MAX_CALLS_OPTION {"max-calls", required_argument, NULL, 'M'}
+#define CMD_MAX_CALLS_HELP(indent)                                                              \
+	"  --max-calls N" indent "refuse a rank whose trace has more than N calls (default 10^9,\n" \
+	"               " indent "or LADDER_MAX_CALLS): a bound that does not come from the file\n"
+bool cmd_set_max_calls(const char *cmdname, const char *text);
+/* before walking a run read from path: false, after a one-line error naming the file, when a
+ * rank's calls exceed the bound */
+struct run;
+bool cmd_walk_bounded(const char *path, const struct run *r);
+
 /* is NAME a command of this build (listed in commands.def)? */
 bool cmd_exists(const char *name);
 

@@ -15,6 +15,7 @@
 
 #include "command.h"
 #include "crash.h"
+#include "run/events.h"
 #include "store/h5.h"
 #include "util/exitcode.h"
 #include "util/log.h"
@@ -78,6 +79,9 @@ static void print_overview(FILE *out)
 		"\nGlobal options:\n"
 		"  --debug      show library error stacks and debugging detail\n"
 		"  --quiet      no progress or informational output\n"
+		"\nEnvironment:\n"
+		"  LADDER_MAX_CALLS=N  no command walks more than N calls of a rank (default 10^9; the\n"
+		"                      commands that walk traces take --max-calls N too)\n"
 		"\nExit status: 0 success, 1 error or negative answer, 2 usage error.\n");
 }
 
@@ -156,6 +160,26 @@ bool cmd_parse_double(const char *cmdname, const char *opt, const char *s, doubl
 	}
 	*out = v;
 	return true;
+}
+
+bool cmd_set_max_calls(const char *cmdname, const char *text)
+{
+	uint64_t n;
+	if (!event_parse_max_calls(text, &n)) {
+		cmd_usage_error(cmdname, "--max-calls expects an integer >= 1, got '%s'", text);
+		return false;
+	}
+	event_set_max_calls(n);
+	return true;
+}
+
+bool cmd_walk_bounded(const char *path, const struct run *r)
+{
+	char why[300];
+	if (event_calls_bounded(r, why, sizeof why))
+		return true;
+	log_error("%s: %s", path, why);
+	return false;
 }
 
 const char *cmd_self_dir(void)
@@ -237,6 +261,14 @@ int main(int argc, char **argv)
 		print_overview(stderr);
 		return EXIT_USAGE;
 	}
+	const char *bound = getenv("LADDER_MAX_CALLS");
+	uint64_t n;
+	if (bound && !event_parse_max_calls(bound, &n)) {
+		log_error("LADDER_MAX_CALLS expects an integer >= 1, got '%s'", bound);
+		return EXIT_USAGE;
+	}
+	if (bound)
+		event_set_max_calls(n);
 	if (!log_debug_enabled())
 		crash_catch_signals();
 	const struct command *c = find_command(argv[i]);

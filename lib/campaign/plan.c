@@ -22,8 +22,8 @@ static void common_vars(struct template_vars *tv, const struct workflow *w, cons
 	template_vars_set(tv, "name", w->name);
 	template_vars_set(tv, "scaling", w->scaling == SCALING_WEAK ? "weak" : "strong");
 	template_vars_set(tv, "ladder", env->ladder);
-	for (size_t i = 0; i < w->nvars; i++)
-		template_vars_set(tv, w->vars[i].key, w->vars[i].value);
+	for (size_t i = 0; i < w->vars.n; i++)
+		template_vars_set(tv, w->vars.v[i].name, w->vars.v[i].vals[0]);
 }
 
 static long nodes_for(const struct site *s, long ranks)
@@ -157,12 +157,14 @@ long *plan_rungs(const struct workflow *w, const struct site *s, const struct pl
 static bool stage_available(const struct stage_spec *st, const struct template_vars *tv, const struct plan_env *env,
 			    char *why, size_t whylen)
 {
-	const char *first = st->cmd.words[0];
+	/* a stage with a first step runs what that step makes (the proxy): the step must be available */
+	const struct tmpl *cmd = tmpl_empty(&st->prepare) ? &st->cmd : &st->prepare;
+	const char *first = cmd->words[0];
 	if (!strcmp(first, "ladder")) {
-		if (st->cmd.n < 2 || strchr(st->cmd.words[1], '{'))
+		if (cmd->n < 2 || strchr(cmd->words[1], '{'))
 			return true;
-		if (env->have_subcommand && !env->have_subcommand(st->cmd.words[1])) {
-			snprintf(why, whylen, "'ladder %s' is not part of this build", st->cmd.words[1]);
+		if (env->have_subcommand && !env->have_subcommand(cmd->words[1])) {
+			snprintf(why, whylen, "'ladder %s' is not part of this build", cmd->words[1]);
 			return false;
 		}
 		return true;
@@ -273,16 +275,21 @@ static void full_program_path(const struct plan_env *env, char **argv, size_t ar
 	free(inprefix);
 }
 
-/* render job j's script (cmd expanded, launched on j's ranks if launch) and pair it with j */
-static bool render(struct planner *pl, struct campaign_job *j, const struct tmpl *cmd, bool launch,
-		   const char *workdir, const char *describe)
+/* render job j's script (prepare, when given, then cmd expanded, launched on j's ranks if launch)
+ * and pair it with j */
+static bool render(struct planner *pl, struct campaign_job *j, const struct tmpl *prepare, const struct tmpl *cmd,
+		   bool launch, const char *workdir, const char *describe)
 {
 	char why[512];
-	char **argv = NULL, **lw = NULL;
-	size_t argc = 0, lc = 0;
-	if (!tmpl_expand(cmd, &pl->tv, &argv, &argc, why, sizeof why))
+	char **argv = NULL, **lw = NULL, **pw = NULL;
+	size_t argc = 0, lc = 0, pc = 0;
+	if (!tmpl_expand(cmd, &pl->tv, &argv, &argc, why, sizeof why) ||
+	    (prepare && !tmpl_expand(prepare, &pl->tv, &pw, &pc, why, sizeof why))) {
+		strv_free(argv);
 		return campaign_error_set(pl->e, "job %s: %s", j->name, why);
+	}
 	full_program_path(pl->env, argv, argc);
+	full_program_path(pl->env, pw, pc);
 	if (launch) {
 		struct template_vars lv = {0};
 		template_vars_setf(&lv, "ranks", "%ld", j->ranks);
@@ -296,10 +303,12 @@ static bool render(struct planner *pl, struct campaign_job *j, const struct tmpl
 		}
 	}
 	char *tracer = xasprintf("%s/lib/libladder-trace.so", pl->env->prefix);
-	struct script_in in = {pl->s, pl->w, pl->c, j, lw, lc, argv, argc, workdir, tracer, pl->env->ladder, describe};
+	struct script_in in = {pl->s, pl->w, pl->c, j, lw, lc, argv, argc, pw, pc, workdir, tracer, pl->env->ladder,
+			       describe};
 	char *text = script_render(&in, pl->e);
 	free(tracer);
 	strv_free(argv);
+	strv_free(pw);
 	strv_free(lw);
 	if (text)
 		add_script(pl, j, text);
@@ -335,7 +344,7 @@ static bool plan_build_job(struct planner *pl)
 	j->time_limit = site_time_limit(pl->s, "build");
 	j->script = xstrdup("jobs/build.sh");
 	j->log = xstrdup("logs/build.log");
-	return render(pl, j, &pl->w->build, false, pl->w->dir, "build the application");
+	return render(pl, j, NULL, &pl->w->build, false, pl->w->dir, "build the application");
 }
 
 /* the traced run of rung p, repetition r */
@@ -371,7 +380,7 @@ static bool plan_run_job(struct planner *pl, long p, long r)
 	const char *plural = p == 1 ? "" : "s";
 	char *describe = w->has_size ? xasprintf("%ld rank%s, repetition %ld, size %ld", p, plural, r, size)
 				     : xasprintf("%ld rank%s, repetition %ld", p, plural, r);
-	bool ok = render(pl, j, &w->command, true, outdir, describe);
+	bool ok = render(pl, j, NULL, &w->command, true, outdir, describe);
 	free(describe);
 	free(outdir);
 	return ok;
@@ -417,7 +426,7 @@ static bool plan_truth_job(struct planner *pl, long p)
 	if (w->has_size)
 		template_vars_setf(&pl->tv, "size", "%ld", size);
 	char *describe = xasprintf("the real application at the target, %ld ranks (ground truth)", p);
-	bool ok = render(pl, j, &w->command, true, outdir, describe);
+	bool ok = render(pl, j, NULL, &w->command, true, outdir, describe);
 	free(describe);
 	free(outdir);
 	return ok;
@@ -500,7 +509,7 @@ static bool plan_stage_job(struct planner *pl, size_t si, long t)
 	template_vars_setf(&pl->tv, "target", "%ld", t);
 	char *describe = st->per_target ? xasprintf("stage %s, target %ld ranks", st->name, t)
 					: xasprintf("stage %s", st->name);
-	bool ok = render(pl, j, &st->cmd, st->launch, outdir, describe);
+	bool ok = render(pl, j, &st->prepare, &st->cmd, st->launch, outdir, describe);
 	free(describe);
 	free(outdir);
 	return ok;

@@ -90,7 +90,8 @@ static void header(struct buf *b, const struct script_in *in)
 static bool check_input(const struct script_in *in, struct campaign_error *e)
 {
 	const struct campaign_job *j = in->job;
-	if (!check_words(in->cmd, in->ncmd, j, e) || !check_words(in->launcher, in->nlauncher, j, e))
+	if (!check_words(in->cmd, in->ncmd, j, e) || !check_words(in->launcher, in->nlauncher, j, e) ||
+	    !check_words(in->prepare, in->nprepare, j, e))
 		return false;
 	const char *paths[] = {in->c->dir, in->workdir, in->tracer, in->ladder};
 	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
@@ -192,11 +193,26 @@ static void tracer_section(struct buf *b, const struct script_in *in, const char
 	buf_free(&fwd);
 }
 
-/* the command (preloaded with the tracer for run jobs, behind the launcher) and its status */
+/* a command's status: the job ends with it when it failed */
+static void status_check(struct buf *b, const struct campaign_job *j)
+{
+	printf_buf(b, "if [ \"$status\" -ne 0 ]; then\n"
+		      "\techo \"ladder: job %s: the command exited with status $status\" >&2\n"
+		      "\texit \"$status\"\n"
+		      "fi\n", j->name);
+}
+
+/* the command (preloaded with the tracer for run jobs, behind the launcher) and its status; a
+ * step before it first */
 static void command_section(struct buf *b, const struct script_in *in)
 {
 	const struct campaign_job *j = in->job;
 	puts_buf(b, "status=0\n");
+	if (in->nprepare) {
+		command_line(b, in->prepare, in->nprepare);
+		puts_buf(b, " || status=$?\n");
+		status_check(b, j);
+	}
 	if (j->kind == JK_RUN) {
 		puts_buf(b, "LD_PRELOAD=");
 		quoted(b, in->tracer);
@@ -214,10 +230,7 @@ static void command_section(struct buf *b, const struct script_in *in)
 		command_line(b, in->cmd, in->ncmd);
 	}
 	puts_buf(b, " || status=$?\n");
-	printf_buf(b, "if [ \"$status\" -ne 0 ]; then\n"
-		      "\techo \"ladder: job %s: the command exited with status $status\" >&2\n"
-		      "\texit \"$status\"\n"
-		      "fi\n", j->name);
+	status_check(b, j);
 }
 
 /* a job that names an output fails when the command did not write it */

@@ -26,6 +26,8 @@ struct script_in {
 	size_t nlauncher;
 	char **cmd;             /* expanded command words */
 	size_t ncmd;
+	char **prepare;         /* expanded words of a step before the command, not launched; NULL none */
+	size_t nprepare;
 	const char *workdir;    /* absolute: where the command runs (created) */
 	const char *tracer;     /* absolute path of libladder-trace.so (run jobs) */
 	const char *ladder;     /* absolute path of the ladder executable */

@@ -36,6 +36,8 @@ struct kvnum {
 struct stage_spec {
 	char *name;
 	struct tmpl cmd;
+	struct tmpl prepare;    /* a built-in stage's step before its launched command (not launched), may
+				   be empty: the proxy is written and built, then run at the target */
 	char **after;       /* names of stages (or "merge") it consumes; NULL-terminated */
 	size_t nafter;
 	bool per_target;    /* one job per target scale, {target} set */
@@ -80,8 +82,7 @@ struct workflow {
 	/* stages after the runs; stages[0] is always merge */
 	struct stage_spec *stages;
 	size_t nstages;
-	struct kvstr *vars;
-	size_t nvars;
+	struct template_vars vars;  /* the names under 'vars', each with one value */
 	struct kvnum *acceptance;
 	size_t nacceptance;
 };

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
 
 #include "util/buf.h"
 #include "util/xalloc.h"
@@ -200,18 +201,37 @@ bool tmpl_check(const struct tmpl *t, bool (*known)(const char *, void *), void 
 
 /* ---- values ------------------------------------------------------------------------------ */
 
+struct template_var_slot {
+	const char *name;      /* the variable's own name (tv->v[at].name) */
+	size_t at;
+	UT_hash_handle hh;
+};
+
+static struct template_var_slot *find_slot(const struct template_vars *tv, const char *name)
+{
+	struct template_var_slot *s;
+	HASH_FIND_STR(tv->index, name, s);
+	return s;
+}
+
+/* the variable named name, its old values freed, or a new one */
 static struct template_var *template_var_slot(struct template_vars *tv, const char *name)
 {
-	for (size_t i = 0; i < tv->n; i++)
-		if (!strcmp(tv->v[i].name, name)) {
-			for (size_t k = 0; k < tv->v[i].n; k++)
-				free(tv->v[i].vals[k]);
-			free(tv->v[i].vals);
-			return &tv->v[i];
-		}
+	struct template_var_slot *s = find_slot(tv, name);
+	if (s) {
+		struct template_var *v = &tv->v[s->at];
+		for (size_t k = 0; k < v->n; k++)
+			free(v->vals[k]);
+		free(v->vals);
+		return v;
+	}
 	XGROW(tv->v, tv->cap, tv->n + 1);
-	struct template_var *v = &tv->v[tv->n++];
+	struct template_var *v = &tv->v[tv->n];
 	v->name = xstrdup(name);
+	s = xcalloc(1, sizeof *s);
+	s->name = v->name;
+	s->at = tv->n++;
+	HASH_ADD_KEYPTR(hh, tv->index, s->name, strlen(s->name), s);
 	return v;
 }
 
@@ -246,14 +266,17 @@ void template_vars_set_list(struct template_vars *tv, const char *name, char *co
 
 const struct template_var *template_vars_find(const struct template_vars *tv, const char *name)
 {
-	for (size_t i = 0; i < tv->n; i++)
-		if (!strcmp(tv->v[i].name, name))
-			return &tv->v[i];
-	return NULL;
+	struct template_var_slot *s = find_slot(tv, name);
+	return s ? &tv->v[s->at] : NULL;
 }
 
 void template_vars_free(struct template_vars *tv)
 {
+	struct template_var_slot *s, *tmp;
+	HASH_ITER(hh, tv->index, s, tmp) {
+		HASH_DEL(tv->index, s);
+		free(s);
+	}
 	for (size_t i = 0; i < tv->n; i++) {
 		free(tv->v[i].name);
 		for (size_t k = 0; k < tv->v[i].n; k++)

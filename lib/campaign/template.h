@@ -38,9 +38,12 @@ struct template_var {
 	size_t n;
 	bool list;
 };
+struct template_var_slot;
 struct template_vars {
 	struct template_var *v;
 	size_t n, cap;
+	struct template_var_slot *index;   /* name -> position in v (a hash: setting and finding
+					      are O(1), so N names cost O(N), not O(N^2)) */
 };
 
 void template_vars_set(struct template_vars *tv, const char *name, const char *value);

@@ -29,22 +29,25 @@ const char *const placeholders_stage[] = {"campaign", "campaign_dir", "outdir", 
 /* the stages ladder knows by name: their command, inputs and shape */
 struct builtin_stage {
 	const char *name, *command, *after;
+	const char *prepare;   /* run before the command, not launched; NULL none */
 	bool per_target, launch;
 	long ranks;
 	const char *needs; /* the stage whose output the command reads: it cannot run without it */
 	bool after_truth;  /* also waits for the truth runs */
 };
 static const struct builtin_stage builtins[] = {
-	{"merge", "ladder merge -o {campaign} {runs}", "", false, false, 1, NULL, false},
-	{"model", "ladder model {campaign} --target {target_max}", "merge", false, false, 1, NULL, false},
+	{"merge", "ladder merge -o {campaign} {runs}", "", NULL, false, false, 1, NULL, false},
+	{"model", "ladder model {campaign} --target {target_max}", "merge", NULL, false, false, 1, NULL, false},
 	/* extrap records its result in the campaign, as model does: after model when there is one, so
 	 * that the two never write the campaign container at the same time */
-	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "model", true, false, 1, NULL, false},
-	{"replay", "ladder-replay --json {outdir}/replay.json {campaign_dir}/extrap/p{target}/trace.h5", "extrap",
+	{"extrap", "ladder extrap {campaign} --target {target} -o {outdir}/trace.h5", "model", NULL, true, false, 1, NULL,
+	 false},
+	{"replay", "ladder-replay --json {outdir}/replay.json {campaign_dir}/extrap/p{target}/trace.h5", "extrap", NULL,
 	 true, true, 0, "extrap", false},
-	{"proxy", "ladder proxy {campaign_dir}/extrap/p{target}/trace.h5 -o {outdir} --build", "extrap", true, false, 1,
-	 "extrap", false},
-	{"report", "ladder report {campaign} -o {outdir} --thresholds {acceptance} --history {history}", "*", false,
+	/* written and built on the job's first node, then run on the target's ranks like the replay */
+	{"proxy", "{outdir}/proxy --json {outdir}/proxy.json", "extrap",
+	 "ladder proxy {campaign_dir}/extrap/p{target}/trace.h5 -o {outdir} --build", true, true, 0, "extrap", false},
+	{"report", "ladder report {campaign} -o {outdir} --thresholds {acceptance} --history {history}", "*", NULL, false,
 	 false, 1, NULL, true},
 };
 
@@ -72,10 +75,7 @@ static bool known(const char *name, void *arg)
 	for (const char *const *p = k->names; *p; p++)
 		if (!strcmp(*p, name))
 			return true;
-	for (size_t i = 0; i < k->w->nvars; i++)
-		if (!strcmp(k->w->vars[i].key, name))
-			return true;
-	return false;
+	return template_vars_find(&k->w->vars, name) != NULL;
 }
 
 /* read a command template from a string or a list of words, and check its placeholders */
@@ -114,7 +114,7 @@ static bool read_template(struct yaml_spec *y, yaml_node_t *n, const char *field
 			hint = " ({target} needs 'per-target: true' and the 'target' field)";
 		tmpl_free(t);
 		return yaml_spec_fail(y, n, field, "%s%s; known here: %s%s", why, hint, list,
-				  k->w->nvars ? " and the names under 'vars'" : "");
+				  k->w->vars.n ? " and the names under 'vars'" : "");
 	}
 	return true;
 }
@@ -251,7 +251,6 @@ static bool read_vars(struct yaml_spec *y, yaml_node_t *n, struct workflow *w)
 	if (!yaml_spec_map(y, n, "vars", NULL))
 		return false;
 	size_t len = yaml_spec_map_len(n);
-	w->vars = xcalloc(len ? len : 1, sizeof *w->vars);
 	for (size_t i = 0; i < len; i++) {
 		yaml_node_t *k = yaml_spec_map_key(y, n, i);
 		const char *name = (const char *)k->data.scalar.value;
@@ -267,9 +266,11 @@ static bool read_vars(struct yaml_spec *y, yaml_node_t *n, struct workflow *w)
 			for (const char *const *p = lists[l]; *p; p++)
 				if (!strcmp(*p, name))
 					return yaml_spec_fail(y, k, f, "'%s' is a built-in placeholder; choose another name", name);
-		if (!yaml_spec_string(y, yaml_spec_map_value(y, n, i), f, &w->vars[w->nvars].value))
+		char *value;
+		if (!yaml_spec_string(y, yaml_spec_map_value(y, n, i), f, &value))
 			return false;
-		w->vars[w->nvars++].key = xstrdup(name);
+		template_vars_set(&w->vars, name, value);
+		free(value);
 	}
 	return true;
 }
@@ -412,6 +413,8 @@ static bool stage_command(struct yaml_spec *y, const struct stage_nodes *sn, con
 				      "replay, proxy, report); give its 'command'", s->name);
 	char why[256];
 	tmpl_parse(b->command, &s->cmd, why, sizeof why);
+	if (b->prepare)
+		tmpl_parse(b->prepare, &s->prepare, why, sizeof why);
 	s->needs = b->needs;
 	s->after_truth = b->after_truth;
 	if (s->needs && !workflow_stage(w, s->needs))
@@ -640,16 +643,13 @@ void workflow_free(struct workflow *w)
 	for (size_t i = 0; i < w->nstages; i++) {
 		free(w->stages[i].name);
 		tmpl_free(&w->stages[i].cmd);
+		tmpl_free(&w->stages[i].prepare);
 		for (size_t k = 0; k < w->stages[i].nafter; k++)
 			free(w->stages[i].after[k]);
 		free(w->stages[i].after);
 	}
 	free(w->stages);
-	for (size_t i = 0; i < w->nvars; i++) {
-		free(w->vars[i].key);
-		free(w->vars[i].value);
-	}
-	free(w->vars);
+	template_vars_free(&w->vars);
 	for (size_t i = 0; i < w->nacceptance; i++)
 		free(w->acceptance[i].key);
 	free(w->acceptance);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
 
 #include "util/xalloc.h"
 
@@ -175,40 +176,55 @@ yaml_node_t *yaml_spec_map_value(struct yaml_spec *y, yaml_node_t *map, size_t i
 	return yaml_document_get_node(&y->doc, map->data.mapping.pairs.start[i].value);
 }
 
+/* the keys of a mapping seen so far, by name (a hash: a mapping of N keys is checked in O(N)) */
+struct seen_key {
+	const char *key;
+	const yaml_node_t *node;
+	UT_hash_handle hh;
+};
+
+/* one key of a mapping: a name, without control characters, given once, and allowed */
+static bool map_key_ok(struct yaml_spec *y, yaml_node_t *k, const char *field, const char *const *allowed,
+		       struct seen_key **seen, struct seen_key *slot)
+{
+	char kf[256];
+	if (!yaml_spec_is_scalar(k))
+		return yaml_spec_fail(y, k, field, "a key must be a name, got %s", kind(k));
+	const char *key = (const char *)k->data.scalar.value;
+	snprintf(kf, sizeof kf, "%s%s%s", field && *field ? field : "", field && *field ? "." : "", key);
+	if (!yaml_spec_text_ok(key, k->data.scalar.length, NULL))
+		return yaml_spec_fail(y, k, field, "a key contains a control character");
+	struct seen_key *first;
+	HASH_FIND_STR(*seen, key, first);
+	if (first)
+		return yaml_spec_fail(y, k, kf, "given twice (first on line %d)", yaml_spec_line(first->node));
+	*slot = (struct seen_key){.key = key, .node = k};
+	HASH_ADD_KEYPTR(hh, *seen, slot->key, strlen(slot->key), slot);
+	bool known = !allowed;
+	for (const char *const *a = allowed; a && *a; a++)
+		if (!strcmp(*a, key))
+			known = true;
+	if (known)
+		return true;
+	char list[512] = "";
+	size_t off = 0;
+	for (const char *const *a = allowed; *a && off < sizeof list - 70; a++)
+		off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", a == allowed ? "" : ", ", *a);
+	return yaml_spec_fail(y, k, kf, "unknown field (expected one of: %s)", list);
+}
+
 bool yaml_spec_map(struct yaml_spec *y, yaml_node_t *n, const char *field, const char *const *allowed)
 {
 	if (!yaml_spec_is_map(n))
 		return yaml_spec_fail(y, n, field, "expected a mapping of fields, got %s", kind(n));
 	size_t len = yaml_spec_map_len(n);
-	for (size_t i = 0; i < len; i++) {
-		yaml_node_t *k = yaml_spec_map_key(y, n, i);
-		char kf[256];
-		if (!yaml_spec_is_scalar(k))
-			return yaml_spec_fail(y, k, field, "a key must be a name, got %s", kind(k));
-		const char *key = (const char *)k->data.scalar.value;
-		snprintf(kf, sizeof kf, "%s%s%s", field && *field ? field : "", field && *field ? "." : "", key);
-		if (!yaml_spec_text_ok(key, k->data.scalar.length, NULL))
-			return yaml_spec_fail(y, k, field, "a key contains a control character");
-		for (size_t j = 0; j < i; j++) {
-			yaml_node_t *o = yaml_spec_map_key(y, n, j);
-			if (yaml_spec_is_scalar(o) && !strcmp((const char *)o->data.scalar.value, key))
-				return yaml_spec_fail(y, k, kf, "given twice (first on line %d)", yaml_spec_line(o));
-		}
-		if (!allowed)
-			continue;
-		bool known = false;
-		for (const char *const *a = allowed; *a; a++)
-			if (!strcmp(*a, key))
-				known = true;
-		if (!known) {
-			char list[512] = "";
-			size_t off = 0;
-			for (const char *const *a = allowed; *a && off < sizeof list - 70; a++)
-				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", a == allowed ? "" : ", ", *a);
-			return yaml_spec_fail(y, k, kf, "unknown field (expected one of: %s)", list);
-		}
-	}
-	return true;
+	struct seen_key *slots = xcalloc(len ? len : 1, sizeof *slots), *seen = NULL;
+	bool ok = true;
+	for (size_t i = 0; i < len && ok; i++)
+		ok = map_key_ok(y, yaml_spec_map_key(y, n, i), field, allowed, &seen, &slots[i]);
+	HASH_CLEAR(hh, seen);
+	free(slots);
+	return ok;
 }
 
 yaml_node_t *yaml_spec_get(struct yaml_spec *y, yaml_node_t *map, const char *key)

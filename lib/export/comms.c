@@ -112,10 +112,8 @@ static struct creation *group_creations(const struct run *r, const struct run_gr
 /* a rank's color in a Comm_split-like creation: the first value of its stream for the signature */
 static int64_t color_of(const struct run *r, uint32_t rank, uint32_t sig)
 {
-	for (uint32_t i = r->stream_first[rank]; i < r->stream_first[rank + 1]; i++)
-		if (r->streams[i].sig == sig && r->streams[i].nvals)
-			return r->streams[i].vals[0];
-	return 0;
+	const struct run_stream *s = run_stream_of(r, rank, sig);
+	return s && s->length ? run_stream_value(s, rank, 0) : 0;
 }
 
 static uint32_t instance_for(struct builder *b, struct instance_key key)

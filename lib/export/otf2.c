@@ -388,9 +388,13 @@ static bool prepare_directory(const char *dir, char *why, size_t whylen)
 		snprintf(why, whylen, "%s: cannot create the archive directory: %s", dir, strerror(errno));
 		return false;
 	}
+	struct stat sb;
+	if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {   /* a file, a device: OTF2 cannot write into it */
+		snprintf(why, whylen, "%s: exists and is not a directory; the OTF2 archive needs a directory", dir);
+		return false;
+	}
 	char probe[4096];
 	snprintf(probe, sizeof probe, "%s/traces.otf2", dir);
-	struct stat sb;
 	if (stat(probe, &sb) == 0) {
 		snprintf(why, whylen, "%s: already holds an OTF2 archive (traces.otf2); remove it or choose "
 			 "another directory", dir);

@@ -1,13 +1,16 @@
 /*
- * align — a position class's grammar and signatures matched across the rungs, values and trip
- * counts turned into laws. See align.h.
+ * align — a position class's grammar and signatures matched across the rungs, each value turned
+ * into what it is across the ladder. See align.h.
  */
 #include "extrap/align.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "extrap/family.h"
+#include "run/events.h"
 #include "extrap/topology.h"
 #include "util/xalloc.h"
 
@@ -17,51 +20,28 @@ struct site {              /* where in the class's grammar a value lives, for me
 	const struct class_rungs *cr;
 };
 
-static int where(const struct site *s, char *why, size_t whylen)
+int align_where(uint32_t cls, uint32_t ndims, char *out, size_t outlen)
 {
 	char name[64];
-	topology_class_name(s->cls, s->ndims, name, sizeof name);
-	return snprintf(why, whylen, "class %s, rule R%u symbol %llu: ", name, s->rule, (unsigned long long)s->pos);
+	topology_class_name(cls, ndims, name, sizeof name);
+	return snprintf(out, outlen, "class %s", name);
+}
+
+static int where(const struct site *s, char *why, size_t whylen)
+{
+	int used = align_where(s->cls, s->ndims, why, whylen);
+	return used + snprintf(why + used, whylen - (size_t)used, ", rule R%u symbol %llu: ", s->rule,
+			       (unsigned long long)s->pos);
 }
 
 /* "4 at p9, 5 at p16" */
-static void list_values(const struct site *s, const int64_t *v, char *out, size_t outlen)
+static void list_values(const struct class_rungs *cr, const int64_t *v, char *out, size_t outlen)
 {
 	size_t used = 0;
 	out[0] = 0;
-	for (size_t i = 0; i < s->cr->n && used < outlen; i++)
+	for (size_t i = 0; i < cr->n && used < outlen; i++)
 		used += (size_t)snprintf(out + used, outlen - used, "%s%lld at p%u", i ? ", " : "", (long long)v[i],
-					 s->cr->runs[i]->nranks);
-}
-
-static bool solve(const struct site *s, const char *what, const int64_t *v, const struct grid *target, int64_t *out,
-		  char *why, size_t whylen)
-{
-	bool symbolic = false, equal = true;
-	for (size_t i = 0; i < s->cr->n; i++) {
-		symbolic = symbolic || sv_is_symbolic(v[i]);
-		equal = equal && v[i] == v[0];
-	}
-	if (equal) {
-		*out = v[0];
-		return true;
-	}
-	char values[256];
-	list_values(s, v, values, sizeof values);
-	int used = where(s, why, whylen);
-	if (symbolic) {
-		snprintf(why + used, whylen - (size_t)used, "%s is symbolic at some rungs only (%s)", what, values);
-		return false;
-	}
-	struct law law;
-	law_solve(v, s->cr->grids, s->cr->n, target, &law);
-	if (law.status == LAW_OK) {
-		*out = law.predicted;
-		return true;
-	}
-	snprintf(why + used, whylen - (size_t)used, "%s (%s): %s: %s", what, values, law_status_name(law.status),
-		 law.text);
-	return false;
+					 cr->runs[i]->nranks);
 }
 
 /* Why a call's value count differs across rungs, when one of its count arrays has one entry per
@@ -101,6 +81,31 @@ static bool per_rank_array(const struct run *r, const struct run_signature *sig,
 	return false;
 }
 
+/* lossy mode keeps a streamed count (approximated later); other streamed values are data */
+static bool streamed_ok(const struct run *r, const struct run_signature *s, uint32_t j, bool lossy)
+{
+	uint32_t p, e;
+	const struct fn_desc *d = &r->fns[s->fn];
+	return lossy && value_param(d, r->sigvals + s->voff, s->nvals, j, &p, &e) && d->params[p].kind == PK_COUNT;
+}
+
+static const char *signature_problem(const struct run *r0, const struct run_signature *a, const struct run *ri,
+				     const struct run_signature *b, bool lossy)
+{
+	if (strcmp(r0->fns[a->fn].name, ri->fns[b->fn].name))
+		return "calls a different function";
+	if (a->callsite != b->callsite)
+		return "is called from a different call site";
+	if (a->flags != b->flags)
+		return "has different flags";
+	if (a->nvals != b->nvals)
+		return "has a different number of values (an array's length changes)";
+	for (uint32_t j = 0; j < b->nvals; j++)
+		if (ri->sigvals[b->voff + j] == SV_STREAMED && !streamed_ok(ri, b, j, lossy))
+			return "has streamed (data-dependent) values, which are not extrapolated";
+	return NULL;
+}
+
 static bool same_signature(const struct site *s, const uint32_t *terms, char *why, size_t whylen)
 {
 	const struct run *r0 = s->cr->runs[0];
@@ -108,20 +113,15 @@ static bool same_signature(const struct site *s, const uint32_t *terms, char *wh
 	for (size_t i = 0; i < s->cr->n; i++) {
 		const struct run *ri = s->cr->runs[i];
 		const struct run_signature *b = &ri->sigs[terms[i]];
-		const char *problem = strcmp(r0->fns[a->fn].name, ri->fns[b->fn].name) ? "calls a different function"
-				      : a->callsite != b->callsite ? "is called from a different call site"
-				      : a->flags != b->flags ? "has different flags"
-				      : a->nvals != b->nvals ? "has a different number of values (an array's length changes)"
-							     : NULL;
-		for (uint32_t j = 0; !problem && j < b->nvals; j++)
-			if (ri->sigvals[b->voff + j] == SV_STREAMED)
-				problem = "has streamed (data-dependent) values, which are not extrapolated";
+		const char *problem = signature_problem(r0, a, ri, b, s->cr->lossy);
 		if (problem) {
 			char detail[240] = "";
 			if (a->nvals != b->nvals && !per_rank_array(ri, b, detail, sizeof detail))
 				detail[0] = 0;
+			if (strstr(problem, "streamed") && !s->cr->lossy)
+				snprintf(detail, sizeof detail, "; --lossy drops the call");
 			int used = where(s, why, whylen);
-			snprintf(why + used, whylen - (size_t)used, "%s at p%u %s than at p%u%s", ri->fns[b->fn].name,
+			snprintf(why + used, whylen - (size_t)used, "%s at p%u %s (compared with p%u)%s", ri->fns[b->fn].name,
 				 ri->nranks, problem, r0->nranks, detail);
 			return false;
 		}
@@ -129,38 +129,111 @@ static bool same_signature(const struct site *s, const uint32_t *terms, char *wh
 	return true;
 }
 
-/* one terminal position: the signature at the target */
-static bool align_terminal(const struct site *s, const uint32_t *terms, size_t ref, const struct grid *target,
-			   struct occurrence *o, char *why, size_t whylen)
+const struct grammar *class_grammar(const struct class_rungs *cr, size_t i)
 {
-	if (!same_signature(s, terms, why, whylen))
+	return cr->grammars && cr->grammars[i] ? cr->grammars[i] : &cr->runs[i]->groups[cr->groups[i]].g;
+}
+
+static bool is_peer(enum param_kind k) { return k == PK_PEER || k == PK_SRC || k == PK_PEER_OUT; }
+
+/* MPI says what these are at any scale: a communicator's size, MPI_Dims_create's node count */
+static bool counts_ranks(const struct fn_desc *d, uint32_t p)
+{
+	return d->params[p].kind == PK_SIZE_OUT ||
+	       (!strcmp(d->name, "MPI_Dims_create") && !strcmp(d->params[p].name, "nnodes"));
+}
+
+/* one value at every rung: the same move on each rung's grid */
+static bool as_step(const struct site *s, const int64_t *v, struct xval *x)
+{
+	const struct class_rungs *cr = s->cr;
+	for (size_t q = 0; q < cr->n; q++) {
+		struct step here;
+		if (!step_of_offset(&cr->grids[q], cr->periodic, s->cls, v[q], &here))
+			return false;
+		if (q == 0)
+			x->step = here;
+		else if (!step_meet(&x->step, &here, s->ndims))
+			return false;
+	}
+	x->kind = XV_STEP;
+	return true;
+}
+
+/* the rank count, or element e of the grid's dimensions, at every rung */
+static bool as_grid(const struct site *s, const struct fn_desc *d, uint32_t p, uint32_t e, const int64_t *v,
+		    struct xval *x)
+{
+	bool nranks = counts_ranks(d, p) && e == 0, dim = e > 0 && !strcmp(d->params[p].name, "dims");
+	for (size_t q = 0; q < s->cr->n && (nranks || dim); q++) {
+		const struct grid *g = &s->cr->grids[q];
+		nranks = nranks && v[q] == grid_size(g);
+		dim = dim && e <= g->ndims && v[q] == g->dims[e - 1];
+	}
+	if (nranks)
+		x->kind = XV_NRANKS;
+	else if (dim)
+		x->kind = XV_GRID_DIM, x->dim = (int8_t)(e - 1);
+	return nranks || dim;
+}
+
+/* the value at every rung: what it is across the ladder, or XV_PENDING when it differs */
+static bool value_across(const struct site *s, const struct fn_desc *d, uint32_t p, uint32_t e, const int64_t *v,
+			 struct xval *x, char *why, size_t whylen)
+{
+	enum param_kind k = d->params[p].kind;
+	bool symbolic = false, equal = true;
+	memset(x, 0, sizeof *x);
+	for (size_t q = 0; q < s->cr->n; q++) {
+		symbolic = symbolic || sv_is_symbolic(v[q]);
+		equal = equal && v[q] == v[0];
+	}
+	if ((k == PK_REQ && e == 0) || (k == PK_REQS && e > 0 && e % 2 == 1)) {
+		x->kind = sv_is_symbolic(v[0]) ? XV_CONST : XV_CREATOR;   /* named by its creator later */
+		x->v = v[0];
+		return true;
+	}
+	if (k == PK_COUNT && s->cr->lossy && (!equal || v[0] == SV_STREAMED)) {
+		x->kind = XV_PENDING;   /* a law, or approximated (family.h) */
+		return true;
+	}
+	if (symbolic && !equal) {
+		char values[256];
+		list_values(s->cr, v, values, sizeof values);
+		int used = where(s, why, whylen);
+		snprintf(why + used, whylen - (size_t)used, "%s %s is symbolic at some rungs only (%s)", d->name,
+			 d->params[p].name, values);
 		return false;
+	}
+	x->v = v[0];
+	if (symbolic || (is_peer(k) && as_step(s, v, x)) || as_grid(s, d, p, e, v, x))
+		return true;
+	x->kind = equal ? XV_CONST : XV_PENDING;
+	return true;
+}
+
+/* one terminal position: its signature across the rungs */
+static bool align_terminal(const struct site *s, const uint32_t *terms, size_t ref, struct occurrence *o, char *why,
+			   size_t whylen)
+{
 	const struct run *rr = s->cr->runs[ref];
 	const struct run_signature *rs = &rr->sigs[terms[ref]];
 	const struct fn_desc *d = &rr->fns[rs->fn];
-	*o = (struct occurrence){rs->fn, rs->flags, rs->callsite, rs->nvals, xcalloc(rs->nvals + 1, sizeof(int64_t)),
-				 terms[ref], NULL};
-	o->rung_sigs = xmalloc(s->cr->n * sizeof *o->rung_sigs);
+	*o = (struct occurrence){rs->fn, rs->flags, rs->callsite, rs->nvals, xcalloc(rs->nvals + 1, sizeof *o->x),
+				 NULL, terms[ref], xmalloc(s->cr->n * sizeof *o->rung_sigs), false, false};
 	memcpy(o->rung_sigs, terms, s->cr->n * sizeof *terms);
-	const int64_t *rv = rr->sigvals + rs->voff;
+	if (!same_signature(s, terms, why, whylen))
+		return false;
 	int64_t *v = xmalloc(s->cr->n * sizeof *v);
 	uint32_t i = 0;
 	bool ok = true;
 	for (uint32_t p = 0; ok && p < d->nparams; p++) {
 		bool bad = false;
-		enum param_kind k = d->params[p].kind;
-		uint32_t w = group_width(k, rv, i, rs->nvals, &bad);
-		for (uint32_t j = 0; ok && j < w; j++) {
-			bool creator = (k == PK_REQ && j == 0) || (k == PK_REQS && j > 0 && j % 2 == 1);
-			if (creator) {   /* resolved once every creator is known */
-				o->vals[i + j] = rv[i + j];
-				continue;
-			}
+		uint32_t w = group_width(d->params[p].kind, rr->sigvals + rs->voff, i, rs->nvals, &bad);
+		for (uint32_t e = 0; ok && e < w; e++) {
 			for (size_t q = 0; q < s->cr->n; q++)
-				v[q] = s->cr->runs[q]->sigvals[s->cr->runs[q]->sigs[terms[q]].voff + i + j];
-			char what[96];
-			snprintf(what, sizeof what, "%s %s", d->name, d->params[p].name);
-			ok = solve(s, what, v, target, &o->vals[i + j], why, whylen);
+				v[q] = s->cr->runs[q]->sigvals[s->cr->runs[q]->sigs[terms[q]].voff + i + e];
+			ok = value_across(s, d, p, e, v, &o->x[i + e], why, whylen);
 		}
 		i += w;
 	}
@@ -170,35 +243,70 @@ static bool align_terminal(const struct site *s, const uint32_t *terms, size_t r
 
 static bool same_shape(const struct site *s, char *why, size_t whylen)
 {
-	const struct grammar *g0 = &s->cr->runs[0]->groups[s->cr->groups[0]].g;
+	const struct grammar *g0 = class_grammar(s->cr, 0);
 	for (size_t i = 1; i < s->cr->n; i++) {
-		const struct grammar *gi = &s->cr->runs[i]->groups[s->cr->groups[i]].g;
+		const struct grammar *gi = class_grammar(s->cr, i);
 		bool same = gi->nrules == g0->nrules;
 		for (uint32_t r = 0; same && r < g0->nrules; r++)
 			same = grammar_rule_len(gi, r) == grammar_rule_len(g0, r);
 		if (!same) {
-			char name[64];
-			topology_class_name(s->cls, s->ndims, name, sizeof name);
-			snprintf(why, whylen,
-				 "class %s: the call sequence has a different structure at p%u than at p%u (rules or their "
-				 "lengths differ): the code does not follow one pattern across the ladder",
-				 name, s->cr->runs[i]->nranks, s->cr->runs[0]->nranks);
+			int used = align_where(s->cls, s->ndims, why, whylen);
+			snprintf(why + used, whylen - (size_t)used,
+				 ": the call sequence has a different structure at p%u than at p%u (rules or their "
+				 "lengths differ): the code does not follow one pattern across the ladder (--lossy "
+				 "keeps the calls the rungs share and drops the others)",
+				 s->cr->runs[i]->nranks, s->cr->runs[0]->nranks);
 			return false;
 		}
 	}
 	return true;
 }
 
+/* a repetition count across the rungs: a constant or a law of its own */
+static bool repetitions(const struct site *s, const int64_t *exps, const struct grid *target, struct xval *x,
+			char *why, size_t whylen)
+{
+	struct law law;
+	memset(x, 0, sizeof *x);
+	law_solve(exps, s->cr->grids, s->cr->n, target, &law);
+	if (law.status == LAW_OK && law.predicted >= 1) {
+		x->kind = law.nterms ? XV_LAW : XV_CONST;
+		x->v = law.predicted;
+		x->dim = LAW_NO_DIM;
+		if (law.nterms)
+			x->law = xmalloc(sizeof *x->law), *x->law = law;
+		return true;
+	}
+	char values[256];
+	list_values(s->cr, exps, values, sizeof values);
+	int used = where(s, why, whylen);
+	if (law.status == LAW_OK)
+		snprintf(why + used, whylen - (size_t)used, "the repetition count's law %s gives %lld at the target",
+			 law.text, (long long)law.predicted);
+	else
+		snprintf(why + used, whylen - (size_t)used, "the repetition count (%s): %s: %s", values,
+			 law_status_name(law.status), law.text);
+	return false;
+}
+
+static void drop_symbol(struct aligned_class *a, int64_t reps, const char *why)
+{
+	a->reps[a->g.nsyms] = (struct xval){.kind = XV_CONST, .v = reps};
+	a->symdrop[a->g.nsyms] = true;
+	if (!a->first_dropped[0])
+		snprintf(a->first_dropped, sizeof a->first_dropped, "%s", why);
+}
+
 static bool align_symbol(struct site *s, size_t ref, const struct grid *target, struct aligned_class *out,
-			 size_t *capocc, char *why, size_t whylen)
+			 size_t *capocc, size_t *capreps, char *why, size_t whylen)
 {
 	size_t n = s->cr->n;
-	int64_t *exps = xmalloc(n * sizeof *exps), exp = 0;
+	int64_t *exps = xmalloc(n * sizeof *exps);
 	uint32_t *terms = xmalloc(n * sizeof *terms);
-	struct gsymbol sym0 = grammar_rule_syms(&s->cr->runs[0]->groups[s->cr->groups[0]].g, s->rule)[s->pos];
+	struct gsymbol sym0 = grammar_rule_syms(class_grammar(s->cr, 0), s->rule)[s->pos];
 	bool ok = true;
 	for (size_t i = 0; ok && i < n; i++) {
-		struct gsymbol sym = grammar_rule_syms(&s->cr->runs[i]->groups[s->cr->groups[i]].g, s->rule)[s->pos];
+		struct gsymbol sym = grammar_rule_syms(class_grammar(s->cr, i), s->rule)[s->pos];
 		exps[i] = (int64_t)sym.exp;
 		terms[i] = (uint32_t)sym.val;
 		if (gsym_is_rule(sym) != gsym_is_rule(sym0) || (gsym_is_rule(sym) && sym.val != sym0.val)) {
@@ -208,38 +316,78 @@ static bool align_symbol(struct site *s, size_t ref, const struct grid *target, 
 			ok = false;
 		}
 	}
-	ok = ok && solve(s, "the repetition count", exps, target, &exp, why, whylen);
-	if (ok && exp < 1) {
-		int used = where(s, why, whylen);
-		snprintf(why + used, whylen - (size_t)used, "the repetition count's law gives %lld at the target",
-			 (long long)exp);
-		ok = false;
+	XGROW(out->reps, *capreps, out->g.nsyms + 1);
+	out->symdrop = xrealloc(out->symdrop, (out->g.nsyms + 1) * sizeof *out->symdrop);
+	out->symdrop[out->g.nsyms] = false;
+	if (ok && !repetitions(s, exps, target, &out->reps[out->g.nsyms], why, whylen)) {
+		ok = out->lossy;
+		if (ok)   /* lossy mode: the symbol's calls go; its count as at the reference keeps the grammar whole */
+			drop_symbol(out, exps[ref], why);
 	}
-	if (ok && gsym_is_rule(sym0))
-		grammar_add_symbol(&out->g, sym0.val, (uint64_t)exp);
-	else if (ok) {
+	if (ok && gsym_is_rule(sym0)) {
+		grammar_add_symbol(&out->g, sym0.val, 1);
+	} else if (ok) {
 		XGROW(out->occ, *capocc, out->nocc + 1);
-		memset(&out->occ[out->nocc], 0, sizeof *out->occ);
-		ok = align_terminal(s, terms, ref, target, &out->occ[out->nocc], why, whylen);
-		if (ok || out->occ[out->nocc].vals)
-			out->nocc++;
-		if (ok)
-			grammar_add_symbol(&out->g, out->nocc - 1, (uint64_t)exp);
-		else if (out->lossy) {   /* leave the call out, and say so */
-			out->dropped = xrealloc(out->dropped, (out->ndropped + 1) * sizeof *out->dropped);
-			out->dropped[out->ndropped++] = (struct dropped_call){s->rule, (uint64_t)exp};
-			if (!out->first_dropped[0])
-				snprintf(out->first_dropped, sizeof out->first_dropped, "%s", why);
+		ok = align_terminal(s, terms, ref, &out->occ[out->nocc++], why, whylen);
+		if (!ok && out->lossy) {   /* leave the call out, and say so */
+			aligned_class_drop(out, out->nocc - 1, why);
 			ok = true;
 		}
+		if (ok)
+			grammar_add_symbol(&out->g, out->nocc - 1, 1);
 	}
 	free(exps);
 	free(terms);
 	return ok;
 }
 
-bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *target, bool lossy,
-		 struct aligned_class *out, char *why, size_t whylen)
+/* requests are named by the occurrence that created them (as value_across kept them: by hash,
+ * at the first rung) */
+static bool name_creators(struct aligned_class *a, char *why, size_t whylen)
+{
+	const struct run *ref = a->runs[0];
+	uint64_t *key = xmalloc((a->nocc + 1) * sizeof *key);
+	for (uint32_t i = 0; i < a->nocc; i++) {
+		const struct run_signature *s = &ref->sigs[a->occ[i].rung_sigs[0]];
+		key[i] = run_signature_req_key(s->fn, s->callsite, s->flags, &ref->fns[s->fn], ref->sigvals + s->voff,
+					       s->nvals);
+	}
+	bool ok = true;
+	for (uint32_t i = 0; ok && i < a->nocc; i++)
+		for (uint32_t j = 0; ok && !a->occ[i].dropped && j < a->occ[i].nvals; j++) {
+			struct xval *x = &a->occ[i].x[j];
+			if (x->kind != XV_CREATOR)
+				continue;
+			uint32_t c = 0;
+			while (c < a->nocc && key[c] != (uint64_t)x->v)
+				c++;
+			x->v = c;
+			if (c < a->nocc)
+				continue;
+			int used = align_where(a->cls, a->grids[0].ndims, why, whylen);
+			snprintf(why + used, whylen - (size_t)used, ": %s at p%u completes a request whose creating call is "
+				 "not in the class's calls", ref->fns[a->occ[i].fn].name, ref->nranks);
+			if (a->lossy)
+				aligned_class_drop(a, i, why);
+			ok = a->lossy;
+		}
+	free(key);
+	return ok;
+}
+
+void aligned_class_rungs(struct aligned_class *a, const struct run *const *runs, const uint32_t *groups,
+			 const struct grid *grids, size_t n)
+{
+	a->nrungs = n;
+	a->runs = xmalloc(n * sizeof *a->runs);
+	a->groups = xmalloc(n * sizeof *a->groups);
+	a->grids = xmalloc(n * sizeof *a->grids);
+	memcpy(a->runs, runs, n * sizeof *a->runs);
+	memcpy(a->groups, groups, n * sizeof *a->groups);
+	memcpy(a->grids, grids, n * sizeof *a->grids);
+}
+
+static void class_init(uint32_t cls, const struct class_rungs *cr, bool lossy, struct aligned_class *out)
 {
 	memset(out, 0, sizeof *out);
 	grammar_init(&out->g);
@@ -251,71 +399,90 @@ bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *
 			ref = i;
 	out->ref = cr->runs[ref];
 	out->ref_group = cr->groups[ref];
-	out->nrungs = cr->n;
-	out->runs = xmalloc(cr->n * sizeof *out->runs);
-	out->groups = xmalloc(cr->n * sizeof *out->groups);
-	memcpy(out->runs, cr->runs, cr->n * sizeof *out->runs);
-	memcpy(out->groups, cr->groups, cr->n * sizeof *out->groups);
+	aligned_class_rungs(out, cr->runs, cr->groups, cr->grids, cr->n);
+	size_t used = (size_t)snprintf(out->origin, sizeof out->origin, "seen at");
+	for (size_t i = 0; i < cr->n && used < sizeof out->origin; i++)
+		used += (size_t)snprintf(out->origin + used, sizeof out->origin - used, "%s p%u", i ? "," : "",
+					 cr->runs[i]->nranks);
+}
+
+bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *target, bool lossy,
+		 struct aligned_class *out, char *why, size_t whylen)
+{
+	class_init(cls, cr, lossy, out);
+	size_t ref = 0;
+	while (cr->runs[ref] != out->ref)
+		ref++;
 	struct site s = {cls, target->ndims, 0, 0, cr};
 	if (!same_shape(&s, why, whylen))
 		return false;
-	const struct grammar *g0 = &cr->runs[0]->groups[cr->groups[0]].g;
-	size_t capocc = 0;
+	const struct grammar *g0 = class_grammar(cr, 0);
+	size_t capocc = 0, capreps = 0;
 	for (s.rule = 0; s.rule < g0->nrules; s.rule++) {
 		grammar_begin_rule(&out->g);
 		for (s.pos = 0; s.pos < grammar_rule_len(g0, s.rule); s.pos++)
-			if (!align_symbol(&s, ref, target, out, &capocc, why, whylen))
+			if (!align_symbol(&s, ref, target, out, &capocc, &capreps, why, whylen))
 				return false;
 	}
 	grammar_end(&out->g);
-	for (uint32_t r = 0; r < out->g.nrules; r++)
-		if (!grammar_rule_len(&out->g, r)) {
-			char name[64];
-			topology_class_name(cls, target->ndims, name, sizeof name);
-			snprintf(why, whylen, "class %s: lossy mode would drop every call of rule R%u: %s", name, r,
-				 out->first_dropped);
-			return false;
-		}
-	return true;
+	return name_creators(out, why, whylen) && family_decide(out, target, why, whylen);
 }
 
-/* times rule r is expanded in one walk of the grammar (it has no recursion) */
-static uint64_t expansions(const struct grammar *g, uint32_t r, uint64_t *memo)
+void aligned_class_drop(struct aligned_class *a, uint32_t o, const char *why)
 {
-	if (r == 0)
-		return 1;
-	if (memo[r])
-		return memo[r];
-	uint64_t n = 0;
-	for (uint32_t q = 0; q < g->nrules; q++)
-		for (uint64_t k = 0; k < grammar_rule_len(g, q); k++) {
-			struct gsymbol sym = grammar_rule_syms(g, q)[k];
-			if (gsym_is_rule(sym) && gsym_rule(sym) == r)
-				n += sym.exp * expansions(g, q, memo);
-		}
-	return memo[r] = n;
+	a->occ[o].dropped = true;
+	if (!a->first_dropped[0])
+		snprintf(a->first_dropped, sizeof a->first_dropped, "%s", why);
 }
 
-uint64_t aligned_class_dropped(const struct aligned_class *a, uint64_t *kept)
+/* the mean of value j over rank's calls of signature sig */
+static int64_t stream_mean(const struct run *r, uint32_t rank, uint32_t sig, uint32_t j)
 {
-	uint64_t *memo = xcalloc(a->g.nrules + 1, sizeof *memo), n = 0;
-	for (uint32_t i = 0; i < a->ndropped; i++)
-		n += a->dropped[i].exp * expansions(&a->g, a->dropped[i].rule, memo);
-	free(memo);
-	*kept = grammar_expanded_length(&a->g);
-	return n;
+	struct event_iter it;
+	struct event ev;
+	double sum = 0, n = 0;
+	event_iter_init(&it, r, rank);
+	while (event_next(&it, &ev))
+		if (ev.sig == sig && j < ev.nvals)
+			sum += (double)ev.vals[j] * (double)ev.repeat, n += (double)ev.repeat;
+	event_iter_free(&it);
+	return n > 0 ? llround(sum / n) : 0;
+}
+
+void aligned_class_approximate(struct aligned_class *a, uint32_t o, uint32_t j, const char *why)
+{
+	struct occurrence *oc = &a->occ[o];
+	size_t q = 0;
+	while (a->runs[q] != a->ref)
+		q++;
+	const struct run_signature *s = &a->ref->sigs[oc->rung_sigs[q]];
+	int64_t v = a->ref->sigvals[s->voff + j];
+	if (v == SV_STREAMED)
+		v = stream_mean(a->ref, a->ref->groups[a->ref_group].ranks[0], oc->rung_sigs[q], j);
+	xval_free(&oc->x[j]);
+	oc->x[j] = (struct xval){.kind = XV_CONST, .v = v};
+	oc->approximated = true;
+	if (!a->first_approximated[0])
+		snprintf(a->first_approximated, sizeof a->first_approximated, "%s", why);
 }
 
 void aligned_class_free(struct aligned_class *a)
 {
 	for (uint32_t i = 0; i < a->nocc; i++) {
+		for (uint32_t j = 0; j < a->occ[i].nvals; j++)
+			xval_free(&a->occ[i].x[j]);
+		free(a->occ[i].x);
 		free(a->occ[i].vals);
 		free(a->occ[i].rung_sigs);
 	}
+	for (uint64_t i = 0; a->reps && i < a->g.nsyms; i++)
+		xval_free(&a->reps[i]);
+	free(a->reps);
+	free(a->symdrop);
 	free(a->runs);
 	free(a->groups);
+	free(a->grids);
 	free(a->occ);
-	free(a->dropped);
 	grammar_free(&a->g);
 	memset(a, 0, sizeof *a);
 }

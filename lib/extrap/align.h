@@ -1,12 +1,14 @@
 /*
  * align — one position class across the rungs (ScalaExtrap §3.2): its grammar must have the same
  * shape at every rung where the class exists, and each terminal the same function, call site and
- * flags; values and repetition counts that differ become laws (law.h) evaluated at the target.
+ * flags. What each value is across the ladder is decided here (value.h): constants, moves on the
+ * grid for peers, the rank count and grid dimensions where MPI says so, laws for what differs —
+ * shared laws for the calls of one call site that concern different dimensions (family.h), a law
+ * of its own otherwise. Nothing is evaluated at the target yet (evaluate.h), so that classes can
+ * be composed first (compose.h).
  *
- * The result is the class's grammar at the target with its terminals numbered as occurrences:
- * occurrence k is the k-th terminal position in rule order, with the values of its signature at
- * the target. Request names (creator hash, slot) are resolved afterwards (synth.c), when every
- * creator's signature is known.
+ * Occurrence k is the k-th terminal position in rule order; requests are named by the occurrence
+ * that created them.
  */
 #ifndef LADDER_EXTRAP_ALIGN_H
 #define LADDER_EXTRAP_ALIGN_H
@@ -16,6 +18,7 @@
 #include <stdint.h>
 
 #include "extrap/law.h"
+#include "extrap/value.h"
 #include "grammar/grammar.h"
 #include "run/run.h"
 
@@ -23,30 +26,31 @@ struct occurrence {
 	uint32_t fn, flags;
 	uint64_t callsite;
 	uint32_t nvals;
-	int64_t *vals;          /* at the target; request creators still as at the reference rung */
+	struct xval *x;         /* what each value is across the ladder */
+	int64_t *vals;          /* at the target (evaluate.h); NULL before */
 	uint32_t ref_sig;       /* the signature at the class's reference rung */
 	uint32_t *rung_sigs;    /* the signature at each of the class's rungs */
-};
-
-struct dropped_call {       /* lossy mode: a call of the class left out, where it was */
-	uint32_t rule;
-	uint64_t exp;           /* its repetition count at the target (per expansion of the rule) */
+	bool dropped;           /* lossy mode: left out */
+	bool approximated;      /* lossy mode: a count without a law taken as at the reference rung */
 };
 
 struct aligned_class {
 	uint32_t cls;
 	bool lossy;             /* drop calls whose values have no law instead of refusing */
-	uint32_t ndropped;
-	struct dropped_call *dropped;
 	char first_dropped[300];   /* why the first dropped call was dropped */
+	char first_approximated[300];   /* why the first approximated count was */
 	size_t nrungs;          /* the rungs where the class exists, and its group at each */
 	const struct run **runs;
 	uint32_t *groups;
+	struct grid *grids;
 	const struct run *ref;  /* the largest rung where the class exists */
 	uint32_t ref_group;
-	struct grammar g;       /* terminals are occurrence numbers */
+	struct grammar g;       /* terminals are occurrence numbers; repetition counts in reps */
+	struct xval *reps;      /* per symbol of g: its repetition count across the ladder */
+	bool *symdrop;          /* per symbol of g: lossy mode left it out (its count has no law) */
 	uint32_t nocc;
 	struct occurrence *occ;
+	char origin[96];        /* "aligned at p8, p12, p16" or how it was composed */
 };
 
 /* the class's runs (rank-group of the class at each rung, all members checked to agree) */
@@ -55,14 +59,27 @@ struct class_rungs {
 	const struct run **runs;
 	const struct grid *grids;
 	uint32_t *groups;
+	const bool *periodic;  /* per dimension: may a move wrap around */
+	const struct grammar **grammars;   /* per rung: the group's grammar as lossy alignment pruned
+					      it (lcs.h), or NULL for the group's own */
 	bool lossy;            /* in: take the group most of the class's ranks are in */
 	uint64_t replaced;     /* out: ranks of the rungs whose own group was not taken */
 };
 
+/* the class's grammar at its i-th rung */
+const struct grammar *class_grammar(const struct class_rungs *cr, size_t i);
 bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *target, bool lossy,
 		 struct aligned_class *out, char *why, size_t whylen);
-/* lossy mode: the calls dropped per rank of the class at the target, and the calls kept */
-uint64_t aligned_class_dropped(const struct aligned_class *a, uint64_t *kept);
+/* "class low/interior/low" */
+int align_where(uint32_t cls, uint32_t ndims, char *out, size_t outlen);
+/* the rungs the class was seen at (copies of the arrays) */
+void aligned_class_rungs(struct aligned_class *a, const struct run *const *runs, const uint32_t *groups,
+			 const struct grid *grids, size_t n);
+/* lossy mode: leave occurrence o out, keeping the first reason */
+void aligned_class_drop(struct aligned_class *a, uint32_t o, const char *why);
+/* lossy mode: value j of occurrence o, a count without a law, as at the class's reference rung
+ * (a streamed count: its mean over the calls of the reference rung's first rank of the class) */
+void aligned_class_approximate(struct aligned_class *a, uint32_t o, uint32_t j, const char *why);
 void aligned_class_free(struct aligned_class *a);
 
 #endif

@@ -21,27 +21,41 @@ static bool splits_communicators(const struct run *r)
 	return false;
 }
 
-bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, char *why, size_t whylen)
+/* one rung's grid: its Cart_create's, or the one its peers show */
+static bool rung_grid(const struct run *r, struct grid *g, bool *periodic, char *why, size_t whylen)
 {
-	for (size_t i = 0; i < n; i++) {
-		bool periodic;
-		char cwhy[200];
-		char pwhy[200];
-		if (!topology_from_cart(rungs[i], &grids[i], &periodic, cwhy, sizeof cwhy) &&
-		    !topology_from_pattern(rungs[i], &grids[i], pwhy, sizeof pwhy)) {
-			snprintf(why, whylen, "p%u: %s, and the grid cannot be detected from the communication pattern: %s%s",
-				 rungs[i]->nranks, cwhy, pwhy,
-				 splits_communicators(rungs[i])
-					 ? "; its MPI_Comm_split colors and keys (per-rank values) are not read as grid "
+	char cwhy[200], pwhy[400];
+	if (topology_from_cart(r, g, periodic, cwhy, sizeof cwhy))
+		return true;
+	if (topology_from_pattern(r, g, pwhy, sizeof pwhy)) {
+		bool wraps = topology_wraps(r, g);
+		for (uint32_t k = 0; k < g->ndims; k++)
+			periodic[k] = wraps;
+		return true;
+	}
+	snprintf(why, whylen, "p%u: %s, and the grid cannot be detected from the communication pattern: %s%s", r->nranks,
+		 cwhy, pwhy,
+		 splits_communicators(r) ? "; its MPI_Comm_split colors and keys (per-rank values) are not read as grid "
 					   "coordinates, so row/column communicators do not define a grid"
 					 : "");
+	return false;
+}
+
+bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, bool *periodic, char *why, size_t whylen)
+{
+	for (uint32_t k = 0; k < LAW_MAX_DIMS; k++)
+		periodic[k] = false;
+	for (size_t i = 0; i < n; i++) {
+		bool here[LAW_MAX_DIMS] = {false};
+		if (!rung_grid(rungs[i], &grids[i], here, why, whylen))
 			return false;
-		}
 		if (grids[i].ndims != grids[0].ndims) {
 			snprintf(why, whylen, "inconsistent topology: p%u has a %u-D grid, p%u a %u-D one", rungs[i]->nranks,
 				 grids[i].ndims, rungs[0]->nranks, grids[0].ndims);
 			return false;
 		}
+		for (uint32_t k = 0; k < grids[i].ndims; k++)
+			periodic[k] = periodic[k] || here[k];
 	}
 	return true;
 }
@@ -68,6 +82,35 @@ void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *r
 	}
 }
 
+void classes_widening_advice(const struct grid *grids, size_t n, char *out, size_t outlen)
+{
+	uint32_t nd = grids[0].ndims;
+	bool same[LAW_MAX_DIMS], any = false;
+	int64_t top = 0;
+	for (uint32_t k = 0; k < nd; k++) {
+		same[k] = true;
+		for (size_t i = 1; i < n; i++)
+			same[k] = same[k] && grids[i].dims[k] == grids[0].dims[k];
+		any = any || same[k];
+	}
+	for (size_t i = 0; i < n; i++)
+		top = grid_size(&grids[i]) > top ? grid_size(&grids[i]) : top;
+	size_t used = 0, found = 0;
+	out[0] = 0;
+	for (int64_t p = top + 1; p <= 4 * top + 64 && found < 3 && used < outlen; p++) {
+		struct grid g;
+		bool widens = false, narrows = false;
+		topology_dims_create(p, nd, &g);
+		for (uint32_t k = 0; k < nd; k++) {
+			widens = widens || ((same[k] || !any) && g.dims[k] > grids[0].dims[k]);
+			narrows = narrows || (same[k] && g.dims[k] < grids[0].dims[k]);
+		}
+		widens = widens && !narrows;
+		if (widens)
+			used += (size_t)snprintf(out + used, outlen - used, "%s%lld", found++ ? ", " : "", (long long)p);
+	}
+}
+
 /* lossy mode: the group most of the class's ranks are in (UINT32_MAX when none); the others are
  * counted as replaced */
 static uint32_t dominant_group(const struct run *r, const struct grid *g, uint32_t cls, uint64_t *replaced)
@@ -87,8 +130,8 @@ static uint32_t dominant_group(const struct run *r, const struct grid *g, uint32
 	return best;
 }
 
-bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *grids, size_t n, struct class_rungs *cr,
-		   char *why, size_t whylen)
+bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *grids, struct grammar *const *pruned,
+		   size_t n, struct class_rungs *cr, char *why, size_t whylen)
 {
 	char name[64];
 	topology_class_name(cls, grids[0].ndims, name, sizeof name);
@@ -96,6 +139,7 @@ bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *gr
 	cr->runs = xmalloc(n * sizeof *cr->runs);
 	cr->grids = xmalloc(n * sizeof *cr->grids);
 	cr->groups = xmalloc(n * sizeof *cr->groups);
+	cr->grammars = pruned ? xcalloc(n, sizeof *cr->grammars) : NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct run *r = rungs[i];
 		uint32_t group = UINT32_MAX;
@@ -117,18 +161,23 @@ bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *gr
 			continue;
 		cr->runs[cr->n] = r;
 		((struct grid *)cr->grids)[cr->n] = grids[i];
+		if (pruned)
+			cr->grammars[cr->n] = &pruned[i][group];
 		cr->groups[cr->n++] = group;
 	}
-	if (cr->n < 2) {
-		char add[64];
-		classes_advice(cls, grids, rungs, n, add, sizeof add);
-		snprintf(why, whylen,
-			 "class %s exists at %zu rung%s of the ladder, too few to tell its laws (2 at least); add "
-			 "rungs whose grid has it, e.g. %s ranks",
-			 name, cr->n, cr->n == 1 ? "" : "s", add);
-		return false;
-	}
 	return true;
+}
+
+void classes_too_few(uint32_t cls, const struct class_rungs *cr, const struct grid *grids, struct run *const *rungs,
+		     size_t n, char *why, size_t whylen)
+{
+	char name[64], add[64];
+	topology_class_name(cls, grids[0].ndims, name, sizeof name);
+	classes_advice(cls, grids, rungs, n, add, sizeof add);
+	snprintf(why, whylen,
+		 "class %s exists at %zu rung%s of the ladder, too few to tell its laws (2 at least); add rungs whose "
+		 "grid has it, e.g. %s ranks",
+		 name, cr->n, cr->n == 1 ? "" : "s", add);
 }
 
 void class_rungs_free(struct class_rungs *cr)
@@ -136,5 +185,6 @@ void class_rungs_free(struct class_rungs *cr)
 	free(cr->runs);
 	free((void *)cr->grids);
 	free(cr->groups);
+	free(cr->grammars);
 	memset(cr, 0, sizeof *cr);
 }

@@ -11,15 +11,23 @@
 #include "extrap/law.h"
 #include "run/run.h"
 
-/* every rung's grid from its MPI_Cart_create, all of one dimensionality */
-bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, char *why, size_t whylen);
-/* the class's group at each rung where it exists; refuses non-SPMD classes and classes seen at
- * fewer than two rungs (naming rank counts to add) */
-bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *grids, size_t n, struct class_rungs *cr,
-		   char *why, size_t whylen);
+/* every rung's grid from its MPI_Cart_create (or its pattern), all of one dimensionality; per
+ * dimension whether it is periodic (Cart_create's periods; a hand-made grid is periodic in every
+ * dimension when some peer wraps around) */
+bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, bool *periodic, char *why, size_t whylen);
+/* the class's group at each rung where it exists (cr->n of them); refuses non-SPMD classes.
+ * pruned[i][group]: rung i's groups' grammars as lossy alignment pruned them, or pruned NULL. */
+bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *grids, struct grammar *const *pruned,
+		   size_t n, struct class_rungs *cr, char *why, size_t whylen);
+/* the refusal of a class seen at fewer than two rungs, naming rank counts to add */
+void classes_too_few(uint32_t cls, const struct class_rungs *cr, const struct grid *grids, struct run *const *rungs,
+		     size_t n, char *why, size_t whylen);
 /* up to three rank counts not in the ladder whose balanced grid has the class: what to add */
 void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *rungs, size_t n, char *out,
 		    size_t outlen);
+/* up to three rank counts above the ladder's whose balanced grid widens a dimension that is the
+ * same at every one of grids[0..n) (or, when none is, any dimension) */
+void classes_widening_advice(const struct grid *grids, size_t n, char *out, size_t outlen);
 void class_rungs_free(struct class_rungs *cr);
 
 #endif

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "extrap/law.h"
+#include "extrap/lcs.h"
 #include "run/run.h"
 
 struct extrap_options {
@@ -29,16 +30,25 @@ struct extrap_options {
 	bool lossy;                /* drop calls whose values have no law (ScalaExtrap §3.4) */
 };
 
+#define EXTRAP_MAX_RUNGS 64
+
 /* what the build could not do without failing (the profile), for the user; "" when nothing */
 struct extrap_notes {
 	char text[512];
 	uint64_t dropped, calls;   /* lossy mode: calls left out, and all calls of the target run */
 	uint64_t replaced;         /* lossy mode: ranks of the rungs that were not their class's dominant group */
 	char lossy[400];           /* lossy mode: what was dropped and why, "" when nothing */
+	uint64_t approximated;     /* lossy mode: calls kept with a count approximated (no law) */
+	char approximate[400];     /* lossy mode: why the first was, "" when none */
+	uint32_t nrungs;           /* lossy mode, when the rungs' call sequences differ in structure: */
+	struct lcs_loss unaligned[EXTRAP_MAX_RUNGS];   /* per rung, the calls lossy alignment left out */
 };
 
 /* rungs: one run per rank count, any order. False with a one-line reason in why. */
 bool extrap_build(struct run *const *rungs, size_t nrungs, const struct extrap_options *o, struct run *out,
 		  struct extrap_notes *notes, char *why, size_t whylen);
+
+/* "p8: 120 of 7736 (1.55%), p12: ..." */
+void extrap_unaligned_text(const struct extrap_notes *notes, char *out, size_t outlen);
 
 #endif

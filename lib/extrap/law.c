@@ -10,14 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 
-enum term_kind { TERM_ONE, TERM_DIM, TERM_SIZE, TERM_INV_DIM, TERM_INV_SIZE, TERM_INV_SIZE_SQ };
-
-struct term {
-	enum term_kind kind;
-	uint32_t dim;
+/* a term's value is num/den on a grid; the K terms are relative to a family member's dimension */
+enum term_kind {
+	T_ONE, T_DIM, T_SIZE, T_CODIM, T_KDIM, T_KCODIM,                       /* integers */
+	T_INV_DIM, T_INV_SIZE, T_INV_CODIM, T_INV_KDIM, T_INV_KCODIM, T_INV_SIZE_SQ,   /* fractions */
 };
 
-#define MAX_TERMS (4 + 2 * LAW_MAX_DIMS)
+#define MAX_TERMS (4 + 4 * LAW_MAX_DIMS + 4)
 
 int64_t grid_size(const struct grid *g)
 {
@@ -41,77 +40,99 @@ const char *law_status_name(enum law_status s)
 	return names[s];
 }
 
-/* the candidate terms, simplest first; 1/d and P only mean something for more than one dim */
-static size_t terms_of(uint32_t ndims, struct term *t)
+/* the candidate terms, simplest first. P and 1/P only mean something for more than one
+ * dimension, the products of two dimensions (P/d_j) for three; a family's terms replace the
+ * fixed dimensions by the member's (families exist from two dimensions on). */
+static size_t terms_of(uint32_t ndims, bool family, struct law_term *t)
 {
+	static const uint8_t fixed[] = {T_ONE, T_DIM, T_SIZE, T_CODIM, T_INV_DIM, T_INV_SIZE, T_INV_CODIM, T_INV_SIZE_SQ};
+	static const uint8_t relative[] = {T_ONE, T_KDIM, T_SIZE, T_KCODIM, T_INV_KDIM, T_INV_SIZE, T_INV_KCODIM,
+					   T_INV_SIZE_SQ};
+	const uint8_t *list = family ? relative : fixed;
 	size_t n = 0;
-	t[n++] = (struct term){TERM_ONE, 0};
-	for (uint32_t k = 0; k < ndims; k++)
-		t[n++] = (struct term){TERM_DIM, k};
-	if (ndims > 1)
-		t[n++] = (struct term){TERM_SIZE, 0};
-	for (uint32_t k = 0; k < ndims; k++)
-		t[n++] = (struct term){TERM_INV_DIM, k};
-	if (ndims > 1)
-		t[n++] = (struct term){TERM_INV_SIZE, 0};
-	t[n++] = (struct term){TERM_INV_SIZE_SQ, 0};   /* an all-to-all's block of a distributed 2-D array */
+	for (size_t i = 0; i < sizeof fixed; i++) {
+		uint8_t k = list[i];
+		bool per_dim = k == T_DIM || k == T_CODIM || k == T_INV_DIM || k == T_INV_CODIM;
+		if ((k == T_SIZE || k == T_INV_SIZE || k == T_KDIM || k == T_INV_KDIM) && ndims < 2)
+			continue;
+		if ((k == T_CODIM || k == T_INV_CODIM) && ndims < 3)
+			continue;
+		if ((k == T_KCODIM || k == T_INV_KCODIM) && ndims < 2)
+			continue;
+		for (uint32_t j = 0; j < (per_dim ? ndims : 1); j++)
+			t[n++] = (struct law_term){k, (uint8_t)j};
+	}
 	return n;
 }
 
-static int64_t term_base(const struct term *t, const struct grid *g)
+/* the term's value num/den on g for member dimension k */
+static void term_ratio(const struct law_term *t, const struct grid *g, int32_t k, int64_t *num, int64_t *den)
 {
+	int64_t p = grid_size(g), dj = g->dims[t->dim], dk = k >= 0 ? g->dims[k] : 1;
+	*num = 1, *den = 1;
 	switch (t->kind) {
-	case TERM_ONE:
-		return 1;
-	case TERM_DIM: case TERM_INV_DIM:
-		return g->dims[t->dim];
-	case TERM_INV_SIZE_SQ:
-		return grid_size(g) * grid_size(g);
-	default:
-		return grid_size(g);
+	case T_DIM: *num = dj; break;
+	case T_SIZE: *num = p; break;
+	case T_CODIM: *num = p / dj; break;
+	case T_KDIM: *num = dk; break;
+	case T_KCODIM: *num = p / dk; break;
+	case T_INV_DIM: *den = dj; break;
+	case T_INV_SIZE: *den = p; break;
+	case T_INV_CODIM: *num = dj, *den = p; break;
+	case T_INV_KDIM: *den = dk; break;
+	case T_INV_KCODIM: *num = dk, *den = p; break;
+	case T_INV_SIZE_SQ: *den = p * p; break;
+	default: break;
 	}
 }
 
-static bool term_inverse(const struct term *t)
+/* exact integer value of sum coef[i] * term[i] on g; false when a fraction does not divide */
+static bool evaluate(const struct law_term *t, const int64_t *coef, size_t s, const struct grid *g, int32_t k,
+		     int64_t *out)
 {
-	return t->kind == TERM_INV_DIM || t->kind == TERM_INV_SIZE || t->kind == TERM_INV_SIZE_SQ;
-}
-
-/* exact integer value of sum coef[i] * term[i] on g; false when a 1/x term does not divide */
-static bool evaluate(const struct term *t, const int64_t *coef, size_t s, const struct grid *g, int64_t *out)
-{
-	int64_t v = 0;
+	__int128 v = 0;
 	for (size_t i = 0; i < s; i++) {
-		int64_t b = term_base(&t[i], g);
-		if (term_inverse(&t[i])) {
-			if (b == 0 || coef[i] % b)
-				return false;
-			v += coef[i] / b;
-		} else
-			v += coef[i] * b;
+		int64_t num, den;
+		term_ratio(&t[i], g, k, &num, &den);
+		__int128 x = (__int128)coef[i] * num;
+		if (den == 0 || x % den)
+			return false;
+		v += x / den;
 	}
-	*out = v;
+	if (v > INT64_MAX / 2 || v < -(INT64_MAX / 2))
+		return false;
+	*out = (int64_t)v;
 	return true;
 }
 
-static double term_value(const struct term *t, const struct grid *g)
+bool law_eval(const struct law *l, const struct grid *g, int32_t dim, int64_t *out)
 {
-	double b = (double)term_base(t, g);
-	return term_inverse(t) ? 1.0 / b : b;
+	if (!l->nterms) {
+		*out = l->predicted;
+		return true;
+	}
+	return evaluate(l->terms, l->coef, l->nterms, g, l->family ? dim : LAW_NO_DIM, out);
+}
+
+static double term_value(const struct law_term *t, const struct grid *g, int32_t k)
+{
+	int64_t num, den;
+	term_ratio(t, g, k, &num, &den);
+	return (double)num / (double)den;
 }
 
 /* least squares over the chosen terms, coefficients rounded; true when the law is exact */
-static bool fit_subset(const struct term *t, size_t s, const int64_t *values, const struct grid *grids, size_t n,
-		       int64_t *coef)
+static bool fit_subset(const struct law_term *t, size_t s, const struct law_points *pts, int64_t *coef)
 {
+	size_t n = pts->n;
 	gsl_matrix *x = gsl_matrix_alloc(n, s);
 	gsl_vector *y = gsl_vector_alloc(n), *c = gsl_vector_alloc(s);
 	gsl_matrix *cov = gsl_matrix_alloc(s, s);
 	gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(n, s);
 	for (size_t i = 0; i < n; i++) {
-		gsl_vector_set(y, i, (double)values[i]);
+		gsl_vector_set(y, i, (double)pts->values[i]);
 		for (size_t j = 0; j < s; j++)
-			gsl_matrix_set(x, i, j, term_value(&t[j], &grids[i]));
+			gsl_matrix_set(x, i, j, term_value(&t[j], &pts->grids[i], pts->dims ? pts->dims[i] : LAW_NO_DIM));
 	}
 	double chisq;
 	bool ok = gsl_multifit_linear(x, y, c, cov, &chisq, w) == GSL_SUCCESS;
@@ -122,7 +143,7 @@ static bool fit_subset(const struct term *t, size_t s, const int64_t *values, co
 	}
 	for (size_t i = 0; ok && i < n; i++) {
 		int64_t v;
-		ok = evaluate(t, coef, s, &grids[i], &v) && v == values[i];
+		ok = evaluate(t, coef, s, &pts->grids[i], pts->dims ? pts->dims[i] : LAW_NO_DIM, &v) && v == pts->values[i];
 	}
 	gsl_multifit_linear_free(w);
 	gsl_matrix_free(cov);
@@ -132,23 +153,37 @@ static bool fit_subset(const struct term *t, size_t s, const int64_t *values, co
 	return ok;
 }
 
-static void law_text(const struct term *t, const int64_t *coef, size_t s, char *out, size_t outlen)
+static void term_base(const struct law_term *t, char *base, size_t len)
+{
+	static const char *const names[] = {
+		[T_SIZE] = "P", [T_INV_SIZE] = "P", [T_INV_SIZE_SQ] = "P^2", [T_KDIM] = "d_k", [T_INV_KDIM] = "d_k",
+		[T_KCODIM] = "P/d_k", [T_INV_KCODIM] = "d_k/P",
+	};
+	if (t->kind == T_DIM || t->kind == T_INV_DIM)
+		snprintf(base, len, "d%u", t->dim);
+	else if (t->kind == T_CODIM)
+		snprintf(base, len, "P/d%u", t->dim);
+	else if (t->kind == T_INV_CODIM)
+		snprintf(base, len, "d%u/P", t->dim);
+	else
+		snprintf(base, len, "%s", names[t->kind] ? names[t->kind] : "1");
+}
+
+static void law_text(const struct law_term *t, const int64_t *coef, size_t s, char *out, size_t outlen)
 {
 	size_t used = 0;
 	out[0] = 0;
 	for (size_t i = 0; i < s && used < outlen; i++) {
 		char base[16];
-		if (t[i].kind == TERM_SIZE || t[i].kind == TERM_INV_SIZE)
-			snprintf(base, sizeof base, "P");
-		else if (t[i].kind == TERM_INV_SIZE_SQ)
-			snprintf(base, sizeof base, "P^2");
-		else
-			snprintf(base, sizeof base, "d%u", t[i].dim);
+		term_base(&t[i], base, sizeof base);
 		const char *sep = i == 0 ? (coef[i] < 0 ? "-" : "") : (coef[i] < 0 ? " - " : " + ");
 		long long a = coef[i] < 0 ? -(long long)coef[i] : (long long)coef[i];
-		if (t[i].kind == TERM_ONE)
+		bool ratio = t[i].kind == T_INV_CODIM || t[i].kind == T_INV_KCODIM;
+		if (t[i].kind == T_ONE)
 			used += (size_t)snprintf(out + used, outlen - used, "%s%lld", sep, a);
-		else if (term_inverse(&t[i]))
+		else if (ratio)
+			used += (size_t)snprintf(out + used, outlen - used, "%s%lld*%s", sep, a, base);
+		else if (t[i].kind >= T_INV_DIM)
 			used += (size_t)snprintf(out + used, outlen - used, "%s%lld/%s", sep, a, base);
 		else if (a == 1)
 			used += (size_t)snprintf(out + used, outlen - used, "%s%s", sep, base);
@@ -171,67 +206,106 @@ static bool next_subset(size_t *idx, size_t s, size_t m)
 	return true;
 }
 
+/* the law's values at the target for the dimensions that matter: all of a family's, or the grid's */
+static bool predictions(const struct law *l, const struct grid *target, int64_t *v)
+{
+	uint32_t n = l->family ? target->ndims : 1;
+	for (uint32_t k = 0; k < n; k++)
+		if (!law_eval(l, target, l->family ? (int32_t)k : LAW_NO_DIM, &v[k]))
+			return false;
+	return true;
+}
+
+bool law_same_at(const struct law *a, const struct law *b, const struct grid *target)
+{
+	int64_t va[LAW_MAX_DIMS], vb[LAW_MAX_DIMS];
+	if (a->family != b->family || !predictions(a, target, va) || !predictions(b, target, vb))
+		return false;
+	return !memcmp(va, vb, (a->family ? target->ndims : 1) * sizeof *va);
+}
+
+/* the first law that fits is kept; a later one that disagrees at the target makes it ambiguous */
+static void consider(struct law *out, bool *found, const struct law *cand, const struct grid *target,
+		     int32_t target_dim)
+{
+	int64_t v[LAW_MAX_DIMS];
+	bool integral = predictions(cand, target, v);
+	if (!*found) {
+		*found = true;
+		*out = *cand;
+		out->status = integral ? LAW_OK : LAW_NOT_INTEGRAL;
+		out->predicted = integral ? v[cand->family && target_dim >= 0 ? target_dim : 0] : 0;
+	} else if (out->status == LAW_OK && !law_same_at(out, cand, target)) {
+		char first[128];
+		snprintf(first, sizeof first, "%s", out->text);
+		out->status = LAW_AMBIGUOUS;
+		snprintf(out->text, sizeof out->text, "%.60s or %.60s", first, cand->text);
+	}
+}
+
 /* try every law of s terms; true when at least one fits (out decided) */
-static bool solve_size(size_t s, const struct term *all, size_t m, const int64_t *values, const struct grid *grids,
-		       size_t n, const struct grid *target, struct law *out)
+static bool solve_size(size_t s, const struct law_term *all, size_t m, const struct law_points *pts,
+		       const struct grid *target, int32_t target_dim, struct law *out)
 {
 	size_t idx[LAW_MAX_TERMS];
 	bool found = false;
 	for (size_t i = 0; i < s; i++)
 		idx[i] = i;
 	do {
-		struct term t[LAW_MAX_TERMS];
-		int64_t coef[LAW_MAX_TERMS], v;
+		struct law cand = {.family = pts->dims != NULL, .nterms = (uint32_t)s};
 		for (size_t i = 0; i < s; i++)
-			t[i] = all[idx[i]];
-		if (!fit_subset(t, s, values, grids, n, coef))
+			cand.terms[i] = all[idx[i]];
+		if (!fit_subset(cand.terms, s, pts, cand.coef))
 			continue;
-		char text[64];
-		law_text(t, coef, s, text, sizeof text);
-		bool integral = evaluate(t, coef, s, target, &v);
-		if (!found) {
-			found = true;
-			out->status = integral ? LAW_OK : LAW_NOT_INTEGRAL;
-			out->predicted = integral ? v : 0;
-			snprintf(out->text, sizeof out->text, "%s", text);
-		} else if (out->status == LAW_OK && (!integral || v != out->predicted)) {
-			char first[128];
-			snprintf(first, sizeof first, "%s", out->text);
-			out->status = LAW_AMBIGUOUS;
-			snprintf(out->text, sizeof out->text, "%.60s or %.60s", first, text);
-		}
+		law_text(cand.terms, cand.coef, s, cand.text, sizeof cand.text);
+		consider(out, &found, &cand, target, target_dim);
 	} while (next_subset(idx, s, m));
 	return found;
 }
 
-void law_solve(const int64_t *values, const struct grid *grids, size_t n, const struct grid *target, struct law *out)
+static bool constant(const struct law_points *pts, struct law *out)
 {
-	struct term all[MAX_TERMS];
-	size_t m = terms_of(target->ndims, all);
+	bool equal = pts->n >= 2;
+	for (size_t i = 1; equal && i < pts->n; i++)
+		equal = pts->values[i] == pts->values[0];
+	if (!equal)
+		return false;
+	out->status = LAW_OK;
+	out->predicted = pts->values[0];
+	snprintf(out->text, sizeof out->text, "%lld", (long long)pts->values[0]);
+	return true;
+}
+
+void law_solve_points(const struct law_points *pts, const struct grid *target, int32_t target_dim, struct law *out)
+{
+	struct law_term all[MAX_TERMS];
+	struct law_points p = *pts;
+	if (target->ndims < 2)
+		p.dims = NULL;   /* in one dimension the member's dimension is the grid */
+	size_t m = terms_of(target->ndims, p.dims != NULL, all);
 	memset(out, 0, sizeof *out);
-	gsl_error_handler_t *old = gsl_set_error_handler_off();
 	out->status = LAW_TOO_FEW;
-	bool constant = n >= 2;
-	for (size_t i = 1; constant && i < n; i++)
-		constant = values[i] == values[0];
-	if (constant) {   /* zero included, which a fitted coefficient cannot be */
-		out->status = LAW_OK;
-		out->predicted = values[0];
-		snprintf(out->text, sizeof out->text, "%lld", (long long)values[0]);
-		gsl_set_error_handler(old);
+	if (constant(&p, out))   /* zero included, which a fitted coefficient cannot be */
 		return;
-	}
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
 	for (size_t s = 1; s <= LAW_MAX_TERMS && s <= m; s++) {
-		if (s >= n) {   /* as many unknowns as rungs: no rung left to check the law */
+		if (s >= p.n) {   /* as many unknowns as points: none left to check the law */
 			out->status = LAW_TOO_FEW;
-			snprintf(out->text, sizeof out->text, "%zu rung%s cannot confirm a law of %zu unknown%s", n,
-				 n == 1 ? "" : "s", s, s == 1 ? "" : "s");
+			snprintf(out->text, sizeof out->text, "%zu rung%s cannot confirm a law of %zu unknown%s", p.n,
+				 p.n == 1 ? "" : "s", s, s == 1 ? "" : "s");
 			break;
 		}
-		if (solve_size(s, all, m, values, grids, n, target, out))
+		if (solve_size(s, all, m, &p, target, target_dim, out))
 			break;
 		out->status = LAW_NO_FIT;
-		snprintf(out->text, sizeof out->text, "no law of up to %zu terms in 1, d_k, P, 1/d_k, 1/P, 1/P^2 fits", s);
+		snprintf(out->text, sizeof out->text, "no law of up to %zu terms in %s fits", s,
+			 p.dims ? "1, d_k, P, P/d_k, 1/d_k, 1/P, d_k/P, 1/P^2" : "1, d_j, P, 1/d_j, 1/P, 1/P^2");
 	}
 	gsl_set_error_handler(old);
+}
+
+void law_solve(const int64_t *values, const struct grid *grids, size_t n, const struct grid *target, struct law *out)
+{
+	struct law_points pts = {values, grids, NULL, n};
+	law_solve_points(&pts, target, LAW_NO_DIM, out);
 }

@@ -1,5 +1,5 @@
 /*
- * profile — per-class laws for the profile's counts. See profile.h.
+ * profile — the synthetic run's profile counted from its trace. See profile.h.
  */
 #include "extrap/profile.h"
 
@@ -7,101 +7,149 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extrap/topology.h"
+#include "mpi/fninfo.h"
 #include "util/xalloc.h"
 
-/* map[i]: the rung's node with the reference node i's path, or UINT32_MAX */
-static uint32_t *map_nodes(const struct run *ref, const struct run *r)
+struct comm_size {
+	int64_t id, size;   /* size 0: not known at the target */
+};
+
+struct counting {
+	const struct run *out;
+	uint32_t *node_of_fn;         /* per function of out: its call path */
+	struct comm_size *comms;
+	uint32_t ncomms;
+};
+
+static int64_t size_of(const struct counting *c, int64_t id)
 {
-	uint32_t *map = xmalloc((ref->nnodes + 1) * sizeof *map);
-	for (uint32_t i = 0; i < ref->nnodes; i++) {
-		const struct run_pnode *a = &ref->nodes[i];
-		int64_t parent = a->parent < 0 ? -1 : map[a->parent] == UINT32_MAX ? -2 : (int64_t)map[a->parent];
-		map[i] = UINT32_MAX;
-		for (uint32_t j = 0; parent != -2 && j < r->nnodes; j++)
-			if (r->nodes[j].parent == parent && r->nodes[j].kind == a->kind && !strcmp(r->nodes[j].name, a->name)) {
-				map[i] = j;
-				break;
-			}
+	if (id == COMM_ID_WORLD)
+		return c->out->nranks;
+	if (id == COMM_ID_SELF)
+		return 1;
+	for (uint32_t i = 0; i < c->ncomms; i++)
+		if (c->comms[i].id == id)
+			return c->comms[i].size;
+	return 0;
+}
+
+/* the size of the communicator a signature creates: a Cartesian grid's product of dims, a
+ * duplicate's parent's; 0 otherwise (Comm_split's depend on per-rank colors) */
+static int64_t created_size(const struct counting *c, const struct run_signature *s)
+{
+	const char *name = c->out->fns[s->fn].name;
+	const int64_t *dims = run_param(c->out, s, PK_INTS, "dims", NULL), *parent = run_param(c->out, s, PK_COMM, NULL, NULL);
+	if (!strcmp(name, "MPI_Cart_create") && dims) {
+		int64_t n = 1;
+		for (int64_t k = 1; k <= dims[0]; k++)
+			n *= dims[k];
+		return n;
 	}
-	return map;
+	if (!strncmp(name, "MPI_Comm_dup", 12) || !strcmp(name, "MPI_Comm_idup"))
+		return parent ? size_of(c, parent[0]) : 0;
+	return 0;
 }
 
-static uint64_t count_of(const struct run *r, const uint32_t *map, uint32_t rank, uint32_t node, uint32_t metric)
+static void find_comms(struct counting *c)
 {
-	if (map[node] == UINT32_MAX)
-		return 0;
-	return r->counts[((size_t)rank * r->nnodes + map[node]) * RUN_PC_COUNT + metric];
-}
-
-/* the class's counts at one rung (all members must agree); false when the class is absent */
-static bool class_counts(const struct run *ref, const struct run *r, const struct grid *g, uint32_t cls,
-			 int64_t *vals, char *why, size_t whylen, bool *ok)
-{
-	uint32_t *map = map_nodes(ref, r);
-	int64_t first = -1;
-	for (uint32_t rank = 0; *ok && rank < r->nranks; rank++) {
-		if (topology_class(g, rank) != cls)
-			continue;
-		for (uint32_t i = 0; *ok && i < ref->nnodes; i++)
-			for (uint32_t m = 0; *ok && m < RUN_PC_COUNT; m++) {
-				int64_t v = (int64_t)count_of(r, map, rank, i, m);
-				if (first < 0)
-					vals[i * RUN_PC_COUNT + m] = v;
-				else if (vals[i * RUN_PC_COUNT + m] != v) {
-					char name[64];
-					topology_class_name(cls, g->ndims, name, sizeof name);
-					snprintf(why, whylen, "profile of class %s at p%u: ranks %lld and %u differ in %s of %s",
-						 name, r->nranks, (long long)first, rank, run_count_names[m], ref->nodes[i].name);
-					*ok = false;
-				}
-			}
-		if (first < 0)
-			first = rank;
+	const struct run *r = c->out;
+	c->comms = xcalloc(r->nsigs + 1, sizeof *c->comms);
+	for (uint32_t i = 0; i < r->nsigs; i++) {
+		const int64_t *id = run_param(r, &r->sigs[i], PK_NEWCOMM, NULL, NULL);
+		if (id && !sv_is_symbolic(id[0]))
+			c->comms[c->ncomms++] = (struct comm_size){id[0], created_size(c, &r->sigs[i])};
 	}
-	free(map);
-	return first >= 0;
 }
 
-/* laws for every count of one class; values[node * RUN_PC_COUNT + metric] at the target */
-static bool class_laws(struct run *const *rungs, const struct grid *grids, size_t n, const struct run *ref,
-		       const struct grid *target, uint32_t cls, int64_t *out, char *why, size_t whylen)
+/* the profile's call paths: the root region and one per function the trace calls */
+static bool make_nodes(const struct run *ref, struct counting *c, struct run *out, char *why, size_t whylen)
 {
-	size_t width = (size_t)ref->nnodes * RUN_PC_COUNT, have = 0;
-	int64_t *per = xmalloc((n * width + 1) * sizeof *per), *v = xmalloc((n + 1) * sizeof *v);
-	struct grid *gs = xmalloc((n + 1) * sizeof *gs);
-	bool ok = true;
-	for (size_t i = 0; ok && i < n; i++)
-		if (class_counts(ref, rungs[i], &grids[i], cls, per + have * width, why, whylen, &ok))
-			gs[have++] = grids[i];
-	for (size_t k = 0; ok && k < width; k++) {
-		for (size_t i = 0; i < have; i++)
-			v[i] = per[i * width + k];
-		struct law law;
-		law_solve(v, gs, have, target, &law);
-		if (law.status != LAW_OK) {
-			char name[64];
-			topology_class_name(cls, target->ndims, name, sizeof name);
-			snprintf(why, whylen, "profile of class %s: %s of %s: %s: %s", name, run_count_names[k % RUN_PC_COUNT],
-				 ref->nodes[k / RUN_PC_COUNT].name, law_status_name(law.status), law.text);
-			ok = false;
+	for (uint32_t i = 1; i < ref->nnodes; i++)
+		if (ref->nodes[i].kind == PNODE_REGION) {
+			snprintf(why, whylen, "p%u has user regions (%s): calls are not placed in regions", ref->nranks,
+				 ref->nodes[i].name);
+			return false;
 		}
-		out[k] = law.predicted;
+	bool *used = xcalloc(out->nfns + 1, sizeof *used);
+	for (uint32_t i = 0; i < out->nsigs; i++)
+		used[out->sigs[i].fn] = true;
+	out->nodes = xcalloc(out->nfns + 2, sizeof *out->nodes);
+	out->nodes[0] = (struct run_pnode){-1, PNODE_REGION, xstrdup(ref->nnodes ? ref->nodes[0].name : "main")};
+	out->nnodes = 1;
+	c->node_of_fn = xcalloc(out->nfns + 1, sizeof *c->node_of_fn);
+	for (uint32_t f = 0; f < out->nfns; f++)
+		if (used[f]) {
+			c->node_of_fn[f] = out->nnodes;
+			out->nodes[out->nnodes++] = (struct run_pnode){0, PNODE_FUNCTION, xstrdup(out->fns[f].name)};
+		}
+	free(used);
+	return true;
+}
+
+/* one signature's calls by one rank: visits, bytes, messages */
+static bool count_calls(const struct counting *c, const struct run_signature *s, uint64_t calls, uint32_t rank,
+			uint64_t *m, char *why, size_t whylen)
+{
+	const struct fn_desc *d = &c->out->fns[s->fn];
+	int id = fn_lookup(d->name);
+	m[RUN_PC_VISITS] += calls;
+	if (id < 0 || (uint32_t)id >= rp_nfninfo || rp_fninfo[id].vol == VOL_NONE)
+		return true;
+	const int64_t *params[FN_MAXPARAMS] = {0}, *v = c->out->sigvals + s->voff;
+	for (uint32_t p = 0, i = 0; p < d->nparams && p < FN_MAXPARAMS; p++) {
+		bool bad = false;
+		uint32_t w = group_width(d->params[p].kind, v, i, s->nvals, &bad);
+		params[p] = w ? v + i : NULL;
+		i += w;
 	}
-	free(per);
-	free(v);
-	free(gs);
+	const int64_t *comm = run_param(c->out, s, PK_COMM, NULL, NULL);
+	struct vol_ctx ctx = {.world_rank = rank, .rank = rank, .size = comm ? size_of(c, comm[0]) : 0};
+	enum vol_class k = rp_fninfo[id].vol;
+	if (!ctx.size && k != VOL_SEND && k != VOL_RECV && k != VOL_SENDRECV && k != VOL_MRECV) {
+		snprintf(why, whylen, "the size of the communicator %s uses at the target is not known", d->name);
+		return false;
+	}
+	struct vol one = {0};
+	vol_account_call((uint32_t)id, params, &ctx, &one);
+	m[RUN_PC_BYTES_SENT] += calls * one.sent, m[RUN_PC_BYTES_RECV] += calls * one.recv;
+	m[RUN_PC_MSGS_SENT] += calls * one.msgs_sent, m[RUN_PC_MSGS_RECV] += calls * one.msgs_recv;
+	return true;
+}
+
+static bool count_group(const struct counting *c, const struct run_group *g, struct run *out, char *why, size_t whylen)
+{
+	uint64_t *calls = xcalloc(out->nsigs + 1, sizeof *calls);
+	uint32_t *used = xmalloc((out->nsigs + 1) * sizeof *used), nused = 0;
+	grammar_terminal_counts(&g->g, calls, out->nsigs);
+	for (uint32_t s = 0; s < out->nsigs; s++)
+		if (calls[s])
+			used[nused++] = s;
+	bool ok = true;
+	for (uint32_t i = 0; ok && i < g->nranks; i++)
+		for (uint32_t u = 0; ok && u < nused; u++) {
+			uint32_t rank = g->ranks[i], s = used[u], node = c->node_of_fn[out->sigs[s].fn];
+			ok = count_calls(c, &out->sigs[s], calls[s], rank,
+					 out->counts + ((size_t)rank * out->nnodes + node) * RUN_PC_COUNT, why, whylen);
+		}
+	free(calls);
+	free(used);
 	return ok;
 }
 
-static void copy_nodes(const struct run *ref, struct run *out)
+/* exclusive times: the largest rung's mean per call path of the same name */
+static void times_of(const struct run *ref, struct run *out)
 {
-	out->nnodes = ref->nnodes;
-	out->nodes = xcalloc(ref->nnodes + 1, sizeof *out->nodes);
-	for (uint32_t i = 0; i < ref->nnodes; i++) {
-		out->nodes[i] = ref->nodes[i];
-		out->nodes[i].name = xstrdup(ref->nodes[i].name);
-	}
+	double *mean = xcalloc(out->nnodes + 1, sizeof *mean), *time;
+	for (uint32_t i = 0; i < out->nnodes; i++)
+		for (uint32_t j = 0; j < ref->nnodes; j++)
+			if (ref->nodes[j].kind == out->nodes[i].kind && !strcmp(ref->nodes[j].name, out->nodes[i].name))
+				mean[i] = ref->time_stats[(size_t)j * RUN_STAT_COUNT + RUN_STAT_MEAN];
+	time = xmalloc(((size_t)out->nranks * out->nnodes + 1) * sizeof *time);
+	for (size_t q = 0; q < out->nranks; q++)
+		memcpy(time + q * out->nnodes, mean, out->nnodes * sizeof *mean);
+	run_time_stats(out, time);
+	free(time);
+	free(mean);
 }
 
 static void drop_profile(struct run *out)
@@ -114,47 +162,21 @@ static void drop_profile(struct run *out)
 	out->nodes = NULL, out->counts = NULL, out->time_stats = NULL, out->nnodes = 0;
 }
 
-bool extrap_profile(struct run *const *rungs, const struct grid *grids, size_t n, const struct grid *target,
-		    struct run *out, char *why, size_t whylen)
+bool extrap_profile(const struct run *ref, struct run *out, char *why, size_t whylen)
 {
-	size_t ref = 0;
-	for (size_t i = 1; i < n; i++)
-		ref = rungs[i]->nranks > rungs[ref]->nranks ? i : ref;
-	const struct run *rr = rungs[ref];
-	if (!rr->nnodes) {
-		snprintf(why, whylen, "p%u has no profile", rr->nranks);
-		return false;
-	}
-	size_t width = (size_t)rr->nnodes * RUN_PC_COUNT;
-	int64_t *laws[TOPOLOGY_MAX_CLASSES] = {0};
-	bool ok = true;
-	uint32_t nclasses = 1;
-	for (uint32_t k = 0; k < target->ndims; k++)
-		nclasses *= POS_KINDS;
-	for (uint32_t cls = 0; ok && cls < nclasses; cls++) {
-		int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS];
-		if (!topology_class_box(target, cls, lo, hi))
-			continue;
-		laws[cls] = xmalloc((width + 1) * sizeof **laws);
-		ok = class_laws(rungs, grids, n, rr, target, cls, laws[cls], why, whylen);
-	}
+	struct counting c = {.out = out};
+	bool ok = make_nodes(ref, &c, out, why, whylen);
 	if (ok) {
-		copy_nodes(rr, out);
-		out->counts = xmalloc(((size_t)out->nranks * width + 1) * sizeof *out->counts);
-		double *time = xcalloc((size_t)out->nranks * rr->nnodes + 1, sizeof *time);
-		for (uint32_t rank = 0; rank < out->nranks; rank++) {
-			const int64_t *v = laws[topology_class(target, rank)];
-			for (size_t k = 0; k < width; k++)
-				out->counts[(size_t)rank * width + k] = (uint64_t)v[k];
-			for (uint32_t i = 0; i < rr->nnodes; i++)
-				time[(size_t)rank * rr->nnodes + i] = rr->time_stats[(size_t)i * RUN_STAT_COUNT + RUN_STAT_MEAN];
-		}
-		run_time_stats(out, time);
-		free(time);
+		find_comms(&c);
+		out->counts = xcalloc((size_t)out->nranks * out->nnodes * RUN_PC_COUNT + 1, sizeof *out->counts);
 	}
-	for (uint32_t cls = 0; cls < nclasses; cls++)
-		free(laws[cls]);
-	if (!ok)
+	for (uint32_t g = 0; ok && g < out->ngroups; g++)
+		ok = count_group(&c, &out->groups[g], out, why, whylen);
+	if (ok)
+		times_of(ref, out);
+	else
 		drop_profile(out);
+	free(c.node_of_fn);
+	free(c.comms);
 	return ok;
 }

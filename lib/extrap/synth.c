@@ -1,9 +1,9 @@
 /*
- * synth — extrap_build: the synthetic run at the target from the aligned classes. Request names
- * are resolved (a request is named by its creator signature's hash, which changes with the
- * creator's values), signatures deduplicated, classes with equal grammars merged into one group
- * whose ranks are the union of the classes' boxes, and the timing of each class's reference rung
- * carried over. See extrap.h.
+ * synth — extrap_build: the synthetic run at the target from its classes (origin.h), each
+ * evaluated at the target (evaluate.h): signatures deduplicated, classes with equal grammars merged
+ * into one group whose ranks are the union of the classes' boxes, the timing of each class's
+ * reference rung carried over and extrapolated (timing.h), the profile counted from the result
+ * (profile.h). See extrap.h.
  */
 #include "extrap/extrap.h"
 
@@ -12,8 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "extrap/align.h"
 #include "extrap/classes.h"
+#include "extrap/evaluate.h"
+#include "extrap/origin.h"
 #include "extrap/profile.h"
 #include "extrap/timing.h"
 #include "extrap/topology.h"
@@ -43,51 +44,6 @@ static uint32_t sigtab_add(struct sigtab *t, const struct occurrence *o)
 	memcpy(t->vals + t->nvals, o->vals, o->nvals * sizeof *o->vals);
 	t->nvals += o->nvals;
 	return t->n++;
-}
-
-/* replace request creators (hashes at the reference rung) by the target's hashes */
-static bool resolve_requests(struct aligned_class *a, char *why, size_t whylen)
-{
-	const struct run *ref = a->ref;
-	uint64_t *ref_key = xmalloc((a->nocc + 1) * sizeof *ref_key), *out_key = xmalloc((a->nocc + 1) * sizeof *out_key);
-	for (uint32_t i = 0; i < a->nocc; i++) {
-		const struct run_signature *s = &ref->sigs[a->occ[i].ref_sig];
-		ref_key[i] = run_signature_req_key(s->fn, s->callsite, s->flags, &ref->fns[s->fn], ref->sigvals + s->voff,
-						   s->nvals);
-		const struct occurrence *o = &a->occ[i];
-		out_key[i] = run_signature_req_key(o->fn, o->callsite, o->flags, &ref->fns[o->fn], o->vals, o->nvals);
-	}
-	bool ok = true;
-	for (uint32_t i = 0; ok && i < a->nocc; i++) {
-		struct occurrence *o = &a->occ[i];
-		const struct fn_desc *d = &ref->fns[o->fn];
-		uint32_t pos = 0;
-		for (uint32_t p = 0; ok && p < d->nparams; p++) {
-			bool bad = false;
-			enum param_kind k = d->params[p].kind;
-			uint32_t w = group_width(k, o->vals, pos, o->nvals, &bad);
-			for (uint32_t j = 0; ok && j < w; j++) {
-				if (!((k == PK_REQ && j == 0) || (k == PK_REQS && j > 0 && j % 2 == 1)))
-					continue;
-				int64_t *v = &o->vals[pos + j];
-				if (sv_is_symbolic(*v))
-					continue;
-				uint32_t c = 0;
-				while (c < a->nocc && ref_key[c] != (uint64_t)*v)
-					c++;
-				if (c == a->nocc) {
-					snprintf(why, whylen, "%s at p%u completes a request whose creating call is not found",
-						 d->name, ref->nranks);
-					ok = false;
-				} else
-					*v = (int64_t)out_key[c];
-			}
-			pos += w;
-		}
-	}
-	free(ref_key);
-	free(out_key);
-	return ok;
 }
 
 /* the class's timing at its reference rung, signatures renumbered */
@@ -191,23 +147,23 @@ static bool same_vocabulary(struct run *const *rungs, size_t n, char *why, size_
 }
 
 /* the groups at the target: classes with equal grammars share one */
-static void place_class(struct run *out, struct sigtab *sigs, struct aligned_class *a, const struct grid *target,
-			struct timing_summary *timing)
+static void place_class(struct run *out, struct sigtab *sigs, const struct aligned_class *a, struct class_at *at,
+			const struct grid *target, struct timing_summary *timing)
 {
 	uint32_t *occ_sig = xmalloc((a->nocc + 1) * sizeof *occ_sig);
 	for (uint32_t i = 0; i < a->nocc; i++)
-		occ_sig[i] = sigtab_add(sigs, &a->occ[i]);
-	grammar_map_terminals(&a->g, occ_sig, a->nocc);
+		occ_sig[i] = a->occ[i].dropped ? UINT32_MAX : sigtab_add(sigs, &a->occ[i]);
+	grammar_map_terminals(&at->g, occ_sig, a->nocc);
 	uint32_t gi = 0;
-	while (gi < out->ngroups && !grammar_equal(&out->groups[gi].g, &a->g))
+	while (gi < out->ngroups && !grammar_equal(&out->groups[gi].g, &at->g))
 		gi++;
 	if (gi == out->ngroups) {
 		out->groups = xrealloc(out->groups, (out->ngroups + 1) * sizeof *out->groups);
 		struct run_group *g = &out->groups[out->ngroups++];
 		memset(g, 0, sizeof *g);
-		grammar_copy(&g->g, &a->g);
+		grammar_copy(&g->g, &at->g);
 		class_timing(a, occ_sig, g);
-		timing_extrapolate(a, occ_sig, grid_size(target), g, timing);
+		timing_extrapolate(a, occ_sig, grid_size(target), g, out->ngroups - 1, timing);
 	}
 	add_box(&out->groups[gi], target, a->cls);
 	free(occ_sig);
@@ -229,50 +185,63 @@ static void record_timing_range(struct run *out, const struct timing_summary *t)
 	run_set_attr(out, "timing_intervals", v);
 }
 
-static bool build_classes(struct run *const *rungs, const struct grid *grids, size_t n, const struct grid *target,
-			  const struct extrap_options *o, struct run *out, struct extrap_notes *notes, char *why,
-			  size_t whylen)
+/* one class of the target: evaluated, counted, placed */
+static bool build_class(struct origins *from, uint32_t cls, const struct grid *target, struct run *out,
+			struct sigtab *sigs, struct timing_summary *timing, struct extrap_notes *notes, char *why,
+			size_t whylen)
+{
+	int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS];
+	if (!topology_class_box(target, cls, lo, hi))
+		return true;
+	struct aligned_class *a = origins_class(from, cls, why, whylen);
+	struct class_at at;
+	if (!a || !evaluate_class(a, target, &at, why, whylen)) {
+		if (a)
+			class_at_free(&at);
+		return false;
+	}
+	uint64_t members = 1;
+	for (uint32_t k = 0; k < target->ndims; k++)
+		members *= (uint64_t)(hi[k] - lo[k] + 1);
+	notes->dropped += at.dropped * members;
+	notes->calls += (at.dropped + at.kept) * members;
+	notes->approximated += at.approximated * members;
+	if (at.dropped && !notes->lossy[0])
+		snprintf(notes->lossy, sizeof notes->lossy, "%s", a->first_dropped);
+	if (at.approximated && !notes->approximate[0])
+		snprintf(notes->approximate, sizeof notes->approximate, "%s", a->first_approximated);
+	place_class(out, sigs, a, &at, target, timing);
+	class_at_free(&at);
+	return true;
+}
+
+static bool build_classes(struct run *const *rungs, const struct grid *grids, const bool *periodic, size_t n,
+			  const struct grid *target, const struct extrap_options *o, struct run *out,
+			  struct extrap_notes *notes, char *why, size_t whylen)
 {
 	struct sigtab sigs = {0};
 	struct timing_summary timing = {0};
+	struct origins *from = origins_new(rungs, n, grids, periodic, target, o->lossy, why, whylen);
+	if (!from)
+		return false;
+	const struct lcs_loss *unaligned = origins_unaligned(from);
+	for (size_t i = 0; unaligned && i < n && i < EXTRAP_MAX_RUNGS; i++)
+		notes->unaligned[notes->nrungs++] = unaligned[i];
 	uint32_t nclasses = 1;
 	for (uint32_t k = 0; k < target->ndims; k++)
 		nclasses *= POS_KINDS;
 	bool ok = true;
-	for (uint32_t cls = 0; ok && cls < nclasses; cls++) {
-		int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS];
-		if (!topology_class_box(target, cls, lo, hi))
-			continue;
-		struct class_rungs cr = {.lossy = o->lossy};
-		struct aligned_class a = {0};
-		ok = classes_rungs(cls, rungs, grids, n, &cr, why, whylen) &&
-		     align_class(cls, &cr, target, o->lossy, &a, why, whylen) && resolve_requests(&a, why, whylen);
-		if (ok) {
-			uint64_t kept, dropped = aligned_class_dropped(&a, &kept), members = 1;
-			for (uint32_t k = 0; k < target->ndims; k++)
-				members *= (uint64_t)(hi[k] - lo[k] + 1);
-			notes->dropped += dropped * members;
-			notes->calls += (dropped + kept) * members;
-			notes->replaced += cr.replaced;
-			if (dropped && !notes->lossy[0])
-				snprintf(notes->lossy, sizeof notes->lossy, "%s", a.first_dropped);
-			place_class(out, &sigs, &a, target, &timing);
-		}
-		else if (cr.n >= 2 && strstr(why, law_status_name(LAW_TOO_FEW))) {
-			char add[64];
-			size_t used = strlen(why);
-			classes_advice(cls, grids, rungs, n, add, sizeof add);
-			snprintf(why + used, whylen - used, "; add rungs whose grid has this class, e.g. %s ranks", add);
-		}
-		aligned_class_free(&a);
-		class_rungs_free(&cr);
-	}
+	for (uint32_t cls = 0; ok && cls < nclasses; cls++)
+		ok = build_class(from, cls, target, out, &sigs, &timing, notes, why, whylen);
+	notes->replaced = origins_replaced(from);
+	origins_free(from);
 	for (uint32_t i = 0; i < out->ngroups; i++)
 		qsort(out->groups[i].ranks, out->groups[i].nranks, sizeof(uint32_t), cmp_u32);
 	char text[96];
 	snprintf(text, sizeof text, "pmnf: %u histograms modeled, %u as at the largest rung", timing.modeled, timing.kept);
 	run_set_attr(out, "timing", text);
 	record_timing_range(out, &timing);
+	out->intervals = timing.rows, out->nintervals = timing.nrows;
 	out->streams = xcalloc(1, sizeof *out->streams);   /* none: streamed values are refused */
 	out->sigs = sigs.sigs, out->nsigs = sigs.n;
 	out->sigvals = sigs.vals, out->nsigvals = sigs.nvals;
@@ -280,15 +249,15 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, si
 }
 
 /* the profile when it is wanted and can be had; otherwise a note saying why not */
-static void add_profile(struct run *const *rungs, const struct grid *grids, size_t n, const struct grid *target,
-			const struct extrap_options *o, struct run *out, struct extrap_notes *notes)
+static void add_profile(const struct run *ref, const struct extrap_options *o, struct run *out,
+			struct extrap_notes *notes)
 {
 	char why[400];
 	if (o->target > o->profile_limit)
 		snprintf(notes->text, sizeof notes->text,
 			 "no profile: it is per rank, and %lld ranks is above the limit of %lld",
 			 (long long)o->target, (long long)o->profile_limit);
-	else if (!extrap_profile(rungs, grids, n, target, out, why, sizeof why))
+	else if (!extrap_profile(ref, out, why, sizeof why))
 		snprintf(notes->text, sizeof notes->text, "no profile: %s", why);
 	if (!out->counts) {   /* a profile of no call paths: the container's arrays are empty, not absent */
 		out->nnodes = 0;
@@ -308,6 +277,30 @@ static void record_lossy(struct run *out, const struct extrap_notes *notes)
 	run_set_attr(out, "lossy_first_dropped", notes->lossy);
 	snprintf(text, sizeof text, "%llu", (unsigned long long)notes->replaced);
 	run_set_attr(out, "lossy_replaced_rung_ranks", text);
+	if (notes->approximated) {
+		snprintf(text, sizeof text, "%llu", (unsigned long long)notes->approximated);
+		run_set_attr(out, "lossy_approximated_calls", text);
+		snprintf(text, sizeof text, "%.6f", (double)notes->approximated / (double)notes->calls);
+		run_set_attr(out, "lossy_approximated_share", text);
+		run_set_attr(out, "lossy_first_approximated", notes->approximate);
+	}
+	if (notes->nrungs) {
+		char list[EXTRAP_MAX_RUNGS * 48];
+		extrap_unaligned_text(notes, list, sizeof list);
+		run_set_attr(out, "lossy_unaligned", list);
+	}
+}
+
+void extrap_unaligned_text(const struct extrap_notes *notes, char *out, size_t outlen)
+{
+	size_t used = 0;
+	out[0] = 0;
+	for (uint32_t i = 0; i < notes->nrungs && used < outlen; i++) {
+		const struct lcs_loss *l = &notes->unaligned[i];
+		used += (size_t)snprintf(out + used, outlen - used, "%sp%u: %llu of %llu (%.2f%%)", i ? ", " : "", l->ranks,
+					 (unsigned long long)l->dropped, (unsigned long long)l->calls,
+					 l->calls ? 100.0 * (double)l->dropped / (double)l->calls : 0.0);
+	}
 }
 
 static void stamp(struct run *out, const struct grid *target)
@@ -343,7 +336,8 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		return false;
 	}
 	struct grid *grids = xcalloc(n, sizeof *grids), target = o->target_grid;
-	bool ok = same_vocabulary(rungs, n, why, whylen) && classes_grids(rungs, n, grids, why, whylen);
+	bool periodic[LAW_MAX_DIMS];
+	bool ok = same_vocabulary(rungs, n, why, whylen) && classes_grids(rungs, n, grids, periodic, why, whylen);
 	if (ok && !target.ndims)
 		topology_dims_create(o->target, grids[0].ndims, &target);
 	if (ok && (target.ndims != grids[0].ndims || grid_size(&target) != o->target)) {
@@ -361,12 +355,12 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 	for (size_t i = 0; i < n && ok; i++)   /* CPU times are what the least of the rungs measured */
 		if (rungs[i]->cpu_time < out->cpu_time)
 			out->cpu_time = rungs[i]->cpu_time;
-	ok = ok && build_classes(rungs, grids, n, &target, o, out, notes, why, whylen);
+	ok = ok && build_classes(rungs, grids, periodic, n, &target, o, out, notes, why, whylen);
 	if (ok) {
 		out->nranks = (uint32_t)o->target;
-		add_profile(rungs, grids, n, &target, o, out, notes);
+		add_profile(rungs[ref], o, out, notes);
 		stamp(out, &target);
-		if (notes->dropped || notes->replaced)
+		if (notes->dropped || notes->replaced || notes->nrungs || notes->approximated)
 			record_lossy(out, notes);
 	}
 	free(grids);

@@ -113,22 +113,42 @@ static void scale_gap_cpu(struct run_gap *x, double f)
 	}
 }
 
-/* one modeled histogram of count calls into the summary's time and its range */
-static void add_interval(struct timing_summary *sum, const struct model_prediction *p, uint64_t count)
+/* the row of /extrap/intervals of a duration or a gap's wall time (item i of that kind in group gi) */
+static struct run_interval interval_row(const struct run_group *g, uint32_t gi, enum item_kind kind, uint32_t i)
+{
+	struct run_interval row = {gi, RUN_INTERVAL_DURATION, 0, RUN_NO_PREV, 0, 0, 0, 0, 0};
+	if (kind == ITEM_DURATION) {
+		row.sig = g->durs[i].sig, row.count = g->durs[i].count;
+	} else {
+		row.kind = RUN_INTERVAL_GAP, row.prev = g->gaps[i].prev, row.sig = g->gaps[i].sig;
+		row.count = g->gaps[i].count;
+	}
+	return row;
+}
+
+/* one modeled histogram of count calls: a row of predictions, and the summary's time and range */
+static void add_interval(struct timing_summary *sum, const struct model_prediction *p, struct run_interval row)
 {
 	bool have = p->has_interval && isfinite(p->lo) && isfinite(p->hi) && p->lo <= p->value && p->value <= p->hi;
-	double c = (double)count;
+	double c = (double)row.count;
+	row.has_interval = have;
+	row.value = p->value;
+	row.lo = have ? (p->lo > 0 ? p->lo : 0) : p->value;
+	row.hi = have ? p->hi : p->value;
+	XGROW(sum->rows, sum->caprows, sum->nrows + 1);
+	sum->rows[sum->nrows++] = row;
 	sum->modeled++;
 	sum->intervals += have;
-	sum->seconds += c * p->value;
-	sum->lo += c * (have ? (p->lo > 0 ? p->lo : 0) : p->value);
-	sum->hi += c * (have ? p->hi : p->value);
+	sum->seconds += c * row.value;
+	sum->lo += c * row.lo;
+	sum->hi += c * row.hi;
 }
 
 /* the factor of each item: its prediction at the target over its value at the largest rung, 0
- * when not modeled; the summary counts wall items */
+ * when not modeled; the summary counts the durations and wall times of gaps (group gi's) */
 static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target,
-			const struct run_group *g, uint32_t items, double *factor, struct timing_summary *sum)
+			const struct run_group *g, uint32_t gi, uint32_t items, double *factor,
+			struct timing_summary *sum)
 {
 	struct experiment *e = experiment_new();
 	experiment_add_parameter(e, "p", NULL);
@@ -163,7 +183,7 @@ static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, 
 		if (!ok)
 			sum->kept++;
 		else
-			add_interval(sum, &r->prediction, kind == ITEM_DURATION ? g->durs[i].count : g->gaps[i].count);
+			add_interval(sum, &r->prediction, interval_row(g, gi, kind, i));
 	}
 	if (res)
 		model_results_free(res);
@@ -173,7 +193,7 @@ static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, 
 }
 
 void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target, struct run_group *g,
-			struct timing_summary *sum)
+			uint32_t gi, struct timing_summary *sum)
 {
 	uint32_t items = g->ndurs + g->ngaps;
 	if (a->nrungs < MODEL_MIN_POINTS || !items) {
@@ -182,7 +202,7 @@ void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, 
 	}
 	bool cpu = rungs_have_cpu(a);
 	double *factor = xcalloc(items + g->ngaps + 1, sizeof *factor);
-	model_items(a, occ_sig, target, g, items + (cpu ? g->ngaps : 0), factor, sum);
+	model_items(a, occ_sig, target, g, gi, items + (cpu ? g->ngaps : 0), factor, sum);
 	for (uint32_t k = 0; k < g->ndurs; k++)
 		if (factor[k] > 0)
 			scale_dur(&g->durs[k], factor[k]);

@@ -4,10 +4,11 @@
  * mean per call at every rung is modeled as a function of p and predicted at the target; the
  * largest rung's histogram (every bin, min, max, sum of squares) is scaled to that mean. With
  * fewer rungs than the search needs, or when no model fits, the largest rung's values stay. The
- * models' prediction intervals (lib/model's bootstrap) are summed into a range of the modeled
- * time, which the synthetic run carries in its labels (hdf5-schema/run.yaml, /labels). A gap's CPU
- * time is modeled as a series of its own when every rung measured CPU times, and scaled by its
- * model (else by the wall time's), never above the scaled wall time.
+ * models' predictions and their intervals (lib/model's bootstrap) become the synthetic run's
+ * /extrap/intervals rows, and their sum a range of the modeled time in its labels
+ * (hdf5-schema/run.yaml). A gap's CPU time is modeled as a series of its own when every rung
+ * measured CPU times, and scaled by its model (else by the wall time's), never above the scaled
+ * wall time.
  */
 #ifndef LADDER_EXTRAP_TIMING_H
 #define LADDER_EXTRAP_TIMING_H
@@ -22,10 +23,13 @@ struct timing_summary {
 	uint32_t intervals;        /* modeled histograms whose model gave a prediction interval */
 	double seconds, lo, hi;    /* sum over modeled histograms of count x predicted mean, and of
 				      count x the ends of its prediction interval (the value where none) */
+	struct run_interval *rows; /* one per modeled histogram */
+	uint32_t nrows;
+	size_t caprows;
 };
 
-/* g: the class's group at the target, its signatures renumbered through occ_sig */
+/* g: the class's group at the target (group number gi), its signatures renumbered through occ_sig */
 void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target, struct run_group *g,
-			struct timing_summary *sum);
+			uint32_t gi, struct timing_summary *sum);
 
 #endif

@@ -12,24 +12,11 @@
 static bool cart_values(const struct run *r, const struct run_signature *s, const int64_t **dims,
 			const int64_t **periods, int64_t *ndims)
 {
-	const struct fn_desc *d = &r->fns[s->fn];
-	const int64_t *v = r->sigvals + s->voff;
-	uint32_t i = 0;
-	*dims = *periods = NULL;
-	for (uint32_t p = 0; p < d->nparams; p++) {
-		bool bad = false;
-		uint32_t w = group_width(d->params[p].kind, v, i, s->nvals, &bad);
-		if (bad)
-			return false;
-		if (d->params[p].kind == PK_INTS && v[i] != SV_STREAMED) {
-			if (!strcmp(d->params[p].name, "dims"))
-				*dims = v + i + 1, *ndims = v[i];
-			else if (!strcmp(d->params[p].name, "periods"))
-				*periods = v + i + 1;
-		}
-		i += w;
-	}
-	return *dims && *periods;
+	const int64_t *d = run_param(r, s, PK_INTS, "dims", NULL), *p = run_param(r, s, PK_INTS, "periods", NULL);
+	if (!d || !p || d[0] == SV_STREAMED || p[0] == SV_STREAMED)
+		return false;
+	*dims = d + 1, *periods = p + 1, *ndims = d[0];
+	return true;
 }
 
 bool topology_from_cart(const struct run *r, struct grid *g, bool *periodic, char *why, size_t whylen)
@@ -45,10 +32,9 @@ bool topology_from_cart(const struct run *r, struct grid *g, bool *periodic, cha
 			return false;
 		}
 		g->ndims = (uint32_t)ndims;
-		*periodic = false;
 		for (uint32_t k = 0; k < g->ndims; k++) {
 			g->dims[k] = dims[k];
-			*periodic = *periodic || periods[k];
+			periodic[k] = periods[k] != 0;
 		}
 		if (grid_size(g) != r->nranks) {
 			char text[64];
@@ -129,6 +115,19 @@ static uint32_t class_pos(uint32_t cls, uint32_t ndims, uint32_t k)
 	return cls % POS_KINDS;
 }
 
+uint32_t topology_class_pos(uint32_t cls, uint32_t ndims, uint32_t k)
+{
+	return class_pos(cls, ndims, k);
+}
+
+uint32_t topology_class_with(uint32_t cls, uint32_t ndims, uint32_t k, uint32_t pos)
+{
+	uint32_t weight = 1;
+	for (uint32_t j = ndims - 1; j > k; j--)
+		weight *= POS_KINDS;
+	return cls - class_pos(cls, ndims, k) * weight + pos * weight;
+}
+
 bool topology_class_box(const struct grid *g, uint32_t cls, int64_t *lo, int64_t *hi)
 {
 	for (uint32_t k = 0; k < g->ndims; k++) {
@@ -159,10 +158,12 @@ struct peer_check {
 	const struct grid *g;
 	const struct run_group *group;
 	bool ok;
+	bool wrapped;      /* some pair are neighbours only across a wrap-around */
 	uint64_t pairs;
 };
 
-static bool neighbours(const struct grid *g, int64_t a, int64_t b)
+/* a and b differ by one in one dimension, possibly across its ends (*wrap) */
+static bool neighbours(const struct grid *g, int64_t a, int64_t b, bool *wrap)
 {
 	int differ = 0;
 	for (int k = (int)g->ndims - 1; k >= 0; k--) {
@@ -172,6 +173,7 @@ static bool neighbours(const struct grid *g, int64_t a, int64_t b)
 			continue;
 		if (d != 1 && d != g->dims[k] - 1)
 			return false;
+		*wrap = *wrap || (d > 1 && d == g->dims[k] - 1);
 		differ++;
 	}
 	return differ == 1;
@@ -181,7 +183,7 @@ static void check_offset(struct peer_check *pc, int64_t offset, int64_t nranks)
 {
 	for (uint32_t i = 0; pc->ok && i < pc->group->nranks; i++) {
 		int64_t me = pc->group->ranks[i], peer = me + offset;
-		pc->ok = peer >= 0 && peer < nranks && neighbours(pc->g, me, peer);
+		pc->ok = peer >= 0 && peer < nranks && neighbours(pc->g, me, peer, &pc->wrapped);
 		pc->pairs++;
 	}
 }
@@ -207,9 +209,9 @@ static void check_signature(const struct run *r, const struct run_signature *s, 
 }
 
 /* does the grid explain every point-to-point pair as grid neighbours? pairs: how many were seen */
-static bool grid_explains(const struct run *r, const struct grid *g, uint64_t *pairs)
+static bool grid_explains(const struct run *r, const struct grid *g, uint64_t *pairs, bool *wrapped)
 {
-	struct peer_check pc = {g, NULL, true, 0};
+	struct peer_check pc = {g, NULL, true, false, 0};
 	bool *seen = calloc(r->nsigs + 1, sizeof *seen);
 	for (uint32_t gi = 0; pc.ok && gi < r->ngroups; gi++) {
 		pc.group = &r->groups[gi];
@@ -225,7 +227,15 @@ static bool grid_explains(const struct run *r, const struct grid *g, uint64_t *p
 	}
 	free(seen);
 	*pairs = pc.pairs;
+	*wrapped = pc.wrapped;
 	return pc.ok;
+}
+
+bool topology_wraps(const struct run *r, const struct grid *g)
+{
+	uint64_t pairs;
+	bool wrapped;
+	return grid_explains(r, g, &pairs, &wrapped) && wrapped;
 }
 
 /* the ndims the run asked MPI_Dims_create for, or 0 */
@@ -267,7 +277,8 @@ static void try_grid(const struct grid *g, void *arg)
 {
 	struct detection *d = arg;
 	uint64_t pairs;
-	if (!grid_explains(d->r, g, &pairs))
+	bool wrapped;
+	if (!grid_explains(d->r, g, &pairs, &wrapped))
 		return;
 	d->pairs = pairs;
 	if (!memcmp(g->dims, d->balanced.dims, g->ndims * sizeof *g->dims))
@@ -290,7 +301,10 @@ bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_
 		return true;
 	}
 	if (!d.nfound)
-		snprintf(why, whylen, "no %u-D grid of %u ranks has every point-to-point peer as a grid neighbour", ndims,
+		snprintf(why, whylen,
+			 "no %u-D grid of %u ranks has every point-to-point peer as a grid neighbour (ranks talk to "
+			 "peers off any grid, as a master-worker or data-dependent code does: extrapolation needs an "
+			 "SPMD code on a grid, and more rungs would not help)", ndims,
 			 r->nranks);
 	else
 		snprintf(why, whylen, "%u %u-D grids of %u ranks explain the point-to-point peers equally", d.nfound, ndims,

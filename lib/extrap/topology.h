@@ -24,8 +24,8 @@ enum { POS_LOW = 0, POS_INTERIOR = 1, POS_HIGH = 2, POS_SINGLE = 3, POS_KINDS = 
 
 #define TOPOLOGY_MAX_CLASSES 64   /* POS_KINDS ^ LAW_MAX_DIMS */
 
-/* The grid of the run's first MPI_Cart_create (periodic: any period set). False with why when the
- * run made none or the recorded values are not a grid of its rank count. */
+/* The grid of the run's first MPI_Cart_create and its periods (periodic[k]). False with why when
+ * the run made none or the recorded values are not a grid of its rank count. */
 bool topology_from_cart(const struct run *r, struct grid *g, bool *periodic, char *why, size_t whylen);
 
 /* For codes that compute neighbours by hand (ScalaExtrap §3.1): the grid of the dimensionality the
@@ -34,6 +34,9 @@ bool topology_from_cart(const struct run *r, struct grid *g, bool *periodic, cha
  * otherwise exactly one grid must fit. Without MPI_Dims_create the ranks are taken as a line (1-D),
  * which every code without point-to-point calls fits. */
 bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_t whylen);
+/* does some point-to-point peer on grid g need a wrap-around (a neighbour across a dimension of
+ * 3 or more)? A hand-made grid is periodic when one does. */
+bool topology_wraps(const struct run *r, const struct grid *g);
 
 /* MPI_Dims_create(nranks, ndims) with every dim free: the most balanced factorization, largest
  * dimension first. */
@@ -44,6 +47,9 @@ bool topology_parse_grid(const char *s, struct grid *out);
 
 /* the position class of a rank */
 uint32_t topology_class(const struct grid *g, int64_t rank);
+/* the position (POS_*) of class cls in dimension k, and the class with that position replaced */
+uint32_t topology_class_pos(uint32_t cls, uint32_t ndims, uint32_t k);
+uint32_t topology_class_with(uint32_t cls, uint32_t ndims, uint32_t k, uint32_t pos);
 /* the class's coordinate range in each dimension; false when the class has no rank on g */
 bool topology_class_box(const struct grid *g, uint32_t cls, int64_t *lo, int64_t *hi);
 /* "low/interior" per dimension, for messages */

@@ -178,43 +178,137 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 }
 
 /* The grammar must have passed grammar_check (no cycles). */
+void grammar_terminal_counts(const struct grammar *g, uint64_t *counts, uint64_t nterminals)
+{
+	if (!g->nrules)
+		return;
+	/* how often each rule is expanded, parents before children (Kahn's order on references) */
+	uint64_t *mult = xcalloc(g->nrules, sizeof *mult), *refs = xcalloc(g->nrules, sizeof *refs);
+	uint32_t *ready = xmalloc(g->nrules * sizeof *ready), n = 0;
+	for (uint64_t i = 0; i < g->nsyms; i++)
+		if (gsym_is_rule(g->syms[i]))
+			refs[gsym_rule(g->syms[i])]++;
+	mult[0] = 1;
+	ready[n++] = 0;
+	while (n) {
+		uint32_t r = ready[--n];
+		for (uint64_t i = g->rule_start[r]; i < g->rule_start[r + 1]; i++) {
+			struct gsymbol s = g->syms[i];
+			uint64_t times = sat_mul(mult[r], s.exp);
+			if (!gsym_is_rule(s)) {
+				if ((uint64_t)s.val < nterminals)
+					counts[s.val] = sat_add(counts[s.val], times);
+				continue;
+			}
+			mult[gsym_rule(s)] = sat_add(mult[gsym_rule(s)], times);
+			if (--refs[gsym_rule(s)] == 0)
+				ready[n++] = gsym_rule(s);
+		}
+	}
+	free(mult);
+	free(refs);
+	free(ready);
+}
+
+struct pruning {
+	const struct grammar *g;
+	bool (*keep)(const struct grammar *g, uint64_t sym, void *arg);
+	void *arg;
+	uint8_t *state;   /* per rule: 0 not yet known, 1 empty, 2 keeps something */
+	bool *reached;
+};
+
+static bool prune_empty(struct pruning *p, uint32_t r)
+{
+	if (!p->state[r]) {
+		bool empty = true;
+		for (uint64_t i = p->g->rule_start[r]; empty && i < p->g->rule_start[r + 1]; i++) {
+			struct gsymbol s = p->g->syms[i];
+			empty = !p->keep(p->g, i, p->arg) || (gsym_is_rule(s) && prune_empty(p, gsym_rule(s)));
+		}
+		p->state[r] = empty ? 1 : 2;
+	}
+	return p->state[r] == 1;
+}
+
+static void prune_reach(struct pruning *p, uint32_t r)
+{
+	if (p->reached[r] || prune_empty(p, r))
+		return;
+	p->reached[r] = true;
+	for (uint64_t i = p->g->rule_start[r]; i < p->g->rule_start[r + 1]; i++)
+		if (gsym_is_rule(p->g->syms[i]) && p->keep(p->g, i, p->arg))
+			prune_reach(p, gsym_rule(p->g->syms[i]));
+}
+
+bool grammar_prune(const struct grammar *g, bool (*keep)(const struct grammar *g, uint64_t sym, void *arg), void *arg,
+		   struct grammar *out)
+{
+	struct pruning p = {g, keep, arg, xcalloc(g->nrules + 1, 1), xcalloc(g->nrules + 1, sizeof(bool))};
+	uint32_t *number = xcalloc(g->nrules + 1, sizeof *number), n = 0;
+	if (g->nrules)
+		prune_reach(&p, 0);
+	for (uint32_t r = 0; r < g->nrules; r++)
+		number[r] = p.reached[r] ? n++ : UINT32_MAX;
+	grammar_init(out);
+	for (uint32_t r = 0; r < g->nrules; r++) {
+		if (!p.reached[r])
+			continue;
+		grammar_begin_rule(out);
+		for (uint64_t i = g->rule_start[r]; i < g->rule_start[r + 1]; i++) {
+			struct gsymbol s = g->syms[i];
+			if (!keep(g, i, arg) || (gsym_is_rule(s) && !p.reached[gsym_rule(s)]))
+				continue;
+			grammar_add_symbol(out, gsym_is_rule(s) ? gsym_rule_val(number[gsym_rule(s)]) : s.val, s.exp);
+		}
+	}
+	grammar_end(out);
+	bool any = g->nrules && p.reached[0];
+	free(p.state);
+	free(p.reached);
+	free(number);
+	return any;
+}
+
+/* A depth-first pass that finishes each rule once: a rule's length is summed symbol by symbol,
+ * a frame resuming where it left off after a child rule is done (linear in the grammar's size,
+ * however wide its rules). A cycle, which grammar_check refuses, counts as endless. */
 uint64_t grammar_expanded_length(const struct grammar *g)
 {
 	if (!g->nrules)
 		return 0;
-	/* lengths by memoised DFS (grammar is acyclic) */
-	uint64_t *len = xmalloc(g->nrules * sizeof *len);
-	uint8_t *done = xcalloc(g->nrules, 1);
+	uint64_t *len = xcalloc(g->nrules, sizeof *len), *pos = xmalloc(g->nrules * sizeof *pos);
+	uint8_t *state = xcalloc(g->nrules, 1);   /* 0 not seen, 1 on the stack, 2 done */
 	uint32_t *stack = xmalloc(g->nrules * sizeof *stack);
 	size_t sp = 0;
+	bool cycle = false;
 	stack[sp++] = 0;
-	while (sp) {
+	pos[0] = g->rule_start[0];
+	state[0] = 1;
+	while (sp && !cycle) {
 		uint32_t r = stack[sp - 1];
-		bool ready = true;
-		for (uint64_t i = g->rule_start[r]; i < g->rule_start[r + 1]; i++) {
-			struct gsymbol s = g->syms[i];
-			if (gsym_is_rule(s) && !done[gsym_rule(s)]) {
-				if (ready && sp < g->nrules)
-					stack[sp++] = gsym_rule(s);
-				ready = false;
-				break;
-			}
-		}
-		if (!ready)
+		if (pos[r] == g->rule_start[r + 1]) {
+			state[r] = 2;
+			sp--;
 			continue;
-		uint64_t n = 0;
-		for (uint64_t i = g->rule_start[r]; i < g->rule_start[r + 1]; i++) {
-			struct gsymbol s = g->syms[i];
-			uint64_t one = gsym_is_rule(s) ? len[gsym_rule(s)] : 1;
-			n = sat_add(n, sat_mul(one, s.exp));
 		}
-		len[r] = n;
-		done[r] = 1;
-		sp--;
+		struct gsymbol s = g->syms[pos[r]];
+		uint32_t c = gsym_is_rule(s) ? gsym_rule(s) : 0;
+		if (gsym_is_rule(s) && state[c] == 1) {
+			cycle = true;
+		} else if (gsym_is_rule(s) && state[c] == 0) {
+			stack[sp++] = c;
+			pos[c] = g->rule_start[c];
+			state[c] = 1;
+			continue;
+		}
+		len[r] = sat_add(len[r], sat_mul(gsym_is_rule(s) ? len[c] : 1, s.exp));
+		pos[r]++;
 	}
-	uint64_t total = len[0];
+	uint64_t total = cycle ? UINT64_MAX : len[0];
 	free(len);
-	free(done);
+	free(pos);
+	free(state);
 	free(stack);
 	return total;
 }

@@ -57,8 +57,17 @@ static inline const struct gsymbol *grammar_rule_syms(const struct grammar *g, u
  * returns false. */
 bool grammar_check(const struct grammar *g, uint64_t nterminals, char *why, size_t whylen);
 
-/* Number of terminals the grammar expands to (saturates at UINT64_MAX). */
+/* Number of terminals the grammar expands to, in time linear in its size. Saturates at
+ * UINT64_MAX (repeat counts whose product overflows 64 bits); UINT64_MAX for a cycle too. */
 uint64_t grammar_expanded_length(const struct grammar *g);
+/* Add to counts[t] how many times terminal t occurs in the expansion (t < nterminals; saturates). */
+void grammar_terminal_counts(const struct grammar *g, uint64_t *counts, uint64_t nterminals);
+
+/* The grammar without the symbols keep() rejects (sym: the symbol's index in g->syms); rules left
+ * empty or no longer reached from the start rule are removed, the others renumbered in order.
+ * False when nothing is left (out is then empty). */
+bool grammar_prune(const struct grammar *g, bool (*keep)(const struct grammar *g, uint64_t sym, void *arg), void *arg,
+		   struct grammar *out);
 
 /* Replace every terminal t by map[t]. */
 void grammar_map_terminals(struct grammar *g, const uint32_t *map, uint64_t nmap);

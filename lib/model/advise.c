@@ -211,8 +211,31 @@ static double noise_sd(const struct fit_problem *fp, const struct hypothesis *be
 	return fmax(sqrt(v), ADVISE_MIN_NOISE);
 }
 
-static int advise_series(const struct model_results *res, size_t n, double *pts, double *y, const double **reps,
-			 size_t *nreps, struct advice *a)
+/* the hypothesis of the model's terms among the candidates, fitted to p; false when a term is
+ * not a candidate or the fit is not valid */
+static bool model_hypothesis(const struct fit_problem *p, const struct candidates *cand, const struct pmnf *fn,
+			     struct hypothesis *h, struct fit_work *w)
+{
+	*h = (struct hypothesis){.nterms = fn->nterms, .constant = fn->constant != 0 || !fn->nterms};
+	for (unsigned k = 0; k < fn->nterms; k++) {
+		size_t c = 0;
+		while (c < cand->n && !pmnf_term_same_shape(&cand->term[c], &fn->term[k], 1))
+			c++;
+		if (c == cand->n)
+			return false;
+		h->idx[k] = (unsigned)c;
+	}
+	for (unsigned i = 1; i < h->nterms; i++)   /* ascending, as the search keeps them */
+		for (unsigned j = i; j > 0 && h->idx[j] < h->idx[j - 1]; j--) {
+			unsigned t = h->idx[j];
+			h->idx[j] = h->idx[j - 1];
+			h->idx[j - 1] = t;
+		}
+	return fit_hypothesis(p, h, w);
+}
+
+static int advise_series(const struct model_results *res, const struct model_result *r, size_t n, double *pts,
+			 double *y, const double **reps, size_t *nreps, struct advice *a)
 {
 	const struct model_options *o = &res->options;
 	double dof, rel_var = aggregate_relative_variance(reps, nreps, n, o->aggregate, o->seed, &dof);
@@ -232,6 +255,9 @@ static int advise_series(const struct model_results *res, size_t n, double *pts,
 	struct search_result *sr = xmalloc(sizeof *sr);
 	struct fit_work *w = fit_work_new(n);
 	int rc = search_best(&pr.fp, &so, sr, w);
+	struct hypothesis selected;
+	if (!rc && model_hypothesis(&pr.fp, &cand, &r->fn, &selected, w))
+		sr->best = selected;   /* the model the modeler selected, not the tests' choice */
 	if (rc) {
 		snprintf(a->note, sizeof a->note, "no hypothesis could be fitted");
 	} else {
@@ -283,7 +309,7 @@ int model_advise(const struct model_results *res, size_t cp, size_t metric, stru
 	if (!(a->target > largest))
 		snprintf(a->note, sizeof a->note, "the target is within the ladder; no rung beyond it is needed");
 	else
-		rc = advise_series(res, n, pts, y, reps, nreps, a);
+		rc = advise_series(res, r, n, pts, y, reps, nreps, a);
 	free(pts);
 	free(y);
 	free(reps);

@@ -9,10 +9,10 @@
  *         printf("measure p = %g\n", a.separate_at);
  *
  * How (one parameter, the rank count):
- *   - the hypotheses of the search are fitted again to the per-point values; a rival is one that
- *     fits within the noise of the selected one (its RSS exceeds the selected RSS by less than
- *     the critical F of one term times the noise variance) and differs most from it at the
- *     target;
+ *   - the hypotheses of the search are fitted again to the per-point values, the model's terms
+ *     too (the selected one); a rival is one that fits within the noise of the selected one (its
+ *     RSS exceeds the selected RSS by less than the critical F of one term times the noise
+ *     variance) and differs most from it at the target;
  *   - the noise of a per-point value is that of the repetitions (aggregate.h), or without
  *     repetitions the residuals of the selected model, at least ADVISE_MIN_NOISE;
  *   - candidate rungs continue the ladder by its last factor (the ratio of its two largest

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const agg_names[] = {"median", "mean", "min", "max"};
+static const char *const agg_names[] = {"median", "mean", "min", "max", "midrange"};
 
 const char *model_aggregate_name(enum model_aggregate a)
 {
@@ -19,7 +19,7 @@ const char *model_aggregate_name(enum model_aggregate a)
 
 bool model_aggregate_parse(const char *s, enum model_aggregate *out)
 {
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 5; k++)
 		if (!strcmp(s, agg_names[k])) {
 			*out = (enum model_aggregate)k;
 			return true;
@@ -43,6 +43,7 @@ void point_stats_compute(const double *v, size_t n, enum model_aggregate a, doub
 	case MODEL_AGG_MEAN: out->value = out->mean; break;
 	case MODEL_AGG_MIN: out->value = out->min; break;
 	case MODEL_AGG_MAX: out->value = out->max; break;
+	case MODEL_AGG_MIDRANGE: out->value = 0.5 * (out->min + out->max); break;
 	}
 }
 
@@ -52,6 +53,7 @@ double aggregate_values(double *v, size_t n, enum model_aggregate a)
 	case MODEL_AGG_MEAN: return gsl_stats_mean(v, 1, n);
 	case MODEL_AGG_MIN: return gsl_stats_min(v, 1, n);
 	case MODEL_AGG_MAX: return gsl_stats_max(v, 1, n);
+	case MODEL_AGG_MIDRANGE: return 0.5 * (gsl_stats_min(v, 1, n) + gsl_stats_max(v, 1, n));
 	default:
 		gsl_sort(v, 1, n);
 		return gsl_stats_median_from_sorted_data(v, 1, n);
@@ -94,6 +96,9 @@ double aggregate_counts(const double *sorted, const unsigned *count, size_t n, s
 			if (count[k])
 				return sorted[k];
 		break;
+	case MODEL_AGG_MIDRANGE:
+		return 0.5 * (aggregate_counts(sorted, count, n, total, MODEL_AGG_MIN) +
+			      aggregate_counts(sorted, count, n, total, MODEL_AGG_MAX));
 	}
 	return sorted[0];
 }
@@ -130,6 +135,25 @@ static double simulated_median_variance(const double *dev, size_t nd, size_t r, 
 	}
 	gsl_rng_free(rng);
 	return gsl_stats_variance(draws, 1, NOISE_DRAWS);
+}
+
+/* variance of the midrange (min + max) / 2 of r draws from the sorted atoms x[0..n), each of
+ * mass 1/n: P(min >= x_i, max <= x_j) = ((j - i + 1) / n)^r =: g[j - i], so
+ * P(min = x_i, max = x_j) = g[j - i] - 2 g[j - i - 1] + g[j - i - 2] (g[-1] = g[-2] = 0) */
+static double midrange_variance(const double *x, size_t n, unsigned r)
+{
+	double g[n + 2], m1 = 0, m2 = 0;
+	g[0] = g[1] = 0;
+	for (size_t d = 0; d < n; d++)
+		g[d + 2] = pow((double)(d + 1) / (double)n, (double)r);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i; j < n; j++) {
+			size_t d = j - i + 2;
+			double mass = g[d] - 2 * g[d - 1] + g[d - 2], mid = 0.5 * (x[i] + x[j]);
+			m1 += mass * mid;
+			m2 += mass * mid * mid;
+		}
+	return fmax(0.0, m2 - m1 * m1);
 }
 
 /* The noise sample: every repetition's relative deviation from its point's mean, scaled by
@@ -173,11 +197,14 @@ static double variance_of(const double *dev, size_t nd, unsigned r, enum model_a
 		return order_statistic_variance(dev, nd, 1, r);
 	case MODEL_AGG_MAX:
 		return order_statistic_variance(dev, nd, r, r);
-	default:
+	case MODEL_AGG_MEDIAN:
 		if (r % 2)
 			return order_statistic_variance(dev, nd, (r + 1) / 2, r);
 		return simulated_median_variance(dev, nd, r, seed);
+	case MODEL_AGG_MIDRANGE:
+		return midrange_variance(dev, nd, r);
 	}
+	return NAN;
 }
 
 static size_t total_reps(const size_t *nreps, size_t npoints)
@@ -207,11 +234,16 @@ enum model_aggregate aggregate_for_selection(const double *const *reps, const si
 	*var = *requested_var = nd ? variance_of(dev, nd, r, requested, seed) : 0.0;
 	if (requested != MODEL_AGG_MEDIAN || !nd)
 		return requested;
-	double mean_var = variance_of(dev, nd, r, MODEL_AGG_MEAN, seed);
-	if (!(mean_var < *var))
-		return requested;
-	*var = mean_var;
-	return MODEL_AGG_MEAN;
+	enum model_aggregate best = requested;
+	static const enum model_aggregate rivals[] = {MODEL_AGG_MEAN, MODEL_AGG_MIDRANGE};
+	for (int k = 0; k < 2; k++) {
+		double v = variance_of(dev, nd, r, rivals[k], seed);
+		if (v < *var) {
+			*var = v;
+			best = rivals[k];
+		}
+	}
+	return best;
 }
 
 /* one-way ANOVA p-value of "the group means differ", on log values when all are positive */

@@ -12,11 +12,6 @@
 /* the quantiles to this relative precision (0.1%) */
 #define PRECISION 1e-3
 
-static double log_binomial(unsigned n, unsigned k)
-{
-	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
-}
-
 /* the mixture's CDF at x, and its density */
 static double mixture_cdf(double x, const double *w, const double *mu, const double *sd, size_t n, double *pdf)
 {
@@ -60,16 +55,12 @@ static double mixture_quantile(double q, const double *w, const double *mu, cons
 
 int average_interval(const struct average_spec *s, double *lo, double *hi)
 {
-	if (!s->n || !(s->noise_var > 0))
+	if (!s->n || !(s->noise.s2 > 0))
 		return -1;
-	double s2 = s->noise_var, lw[s->n], lmax = -INFINITY;
-	for (size_t k = 0; k < s->n; k++) {
-		const struct search_record *h = &s->h[k];
-		double m = (double)h->nterms + 1;
-		lw[k] = -h->rss / (2 * s2) + 0.5 * m * log(s2) - 0.5 * h->logdet + h->logprior -
-			log_binomial(s->ncand, h->nterms);
+	double lw[s->n], lmax = -INFINITY;
+	posterior_log_weights(s->h, s->n, s->ncand, &s->noise, lw);
+	for (size_t k = 0; k < s->n; k++)
 		lmax = fmax(lmax, lw[k]);
-	}
 	/* keep the components that matter, normalised */
 	double w[s->n], mu[s->n], sd[s->n], total = 0;
 	size_t n = 0;
@@ -80,7 +71,7 @@ int average_interval(const struct average_spec *s, double *lo, double *hi)
 		const struct search_record *h = &s->h[k];
 		w[n] = wk;
 		mu[n] = h->pred;
-		sd[n] = sqrt(h->var0 * s2 + h->pred * h->pred * s->future_var);
+		sd[n] = sqrt(h->var0 * posterior_noise_var(h, &s->noise) + h->pred * h->pred * s->future_var);
 		if (!(sd[n] > 0))
 			sd[n] = 1e-12 * fabs(h->pred) + 1e-300;
 		total += wk;

@@ -24,6 +24,8 @@
 
 #define EXTRAP_DEFAULT_METRIC "<default>"
 #define EXTRAP_DEFAULT_CALLPATH "<root>"
+/* the longest line the readers take (an endless one, say from /dev/zero, is refused after it) */
+#define EXTRAP_MAX_LINE (1 << 24)
 
 /* any of the formats, told apart by content */
 struct experiment *extrap_read(const char *path, struct model_error *err);

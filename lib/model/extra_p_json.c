@@ -249,8 +249,15 @@ static struct experiment *read_lines(const char *path, struct model_error *err)
 	size_t cap = 0;
 	long ln = 0;
 	bool ok = true;
-	while (ok && getline(&line, &cap, f) >= 0) {
+	ssize_t len;
+	while (ok && (len = file_read_line(f, &line, &cap, EXTRAP_MAX_LINE)) != -1) {
 		ln++;
+		if (len == FILE_LINE_TOO_LONG) {
+			model_error_set(err, "%s:%ld: a line longer than %d bytes or holding a NUL byte", path, ln,
+					EXTRAP_MAX_LINE);
+			ok = false;
+			break;
+		}
 		if (strspn(line, " \t\r\n") == strlen(line))
 			continue;
 		json_error_t je;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/file.h"
+
 struct text_reader {
 	const char *path;
 	long line;
@@ -225,9 +227,11 @@ struct experiment *extrap_read_text(const char *path, struct model_error *err)
 	char *line = NULL;
 	size_t cap = 0;
 	int rc = 0;
-	while (!rc && getline(&line, &cap, f) >= 0) {
+	ssize_t len;
+	while (!rc && (len = file_read_line(f, &line, &cap, EXTRAP_MAX_LINE)) != -1) {
 		r.line++;
-		rc = parse_line(&r, line);
+		rc = len == FILE_LINE_TOO_LONG ? fail(&r, "a line longer than %d bytes or holding a NUL byte", EXTRAP_MAX_LINE)
+					      : parse_line(&r, line);
 	}
 	free(line);
 	fclose(f);

@@ -51,6 +51,7 @@ json_t *model_result_json(const struct model_results *res, size_t cp, size_t met
 			json_object_set_new(pred, "lo", number(r->prediction.lo));
 			json_object_set_new(pred, "hi", number(r->prediction.hi));
 			json_object_set_new(pred, "level", number(r->prediction.level));
+			json_object_set_new(pred, "supported", json_boolean(r->prediction.supported));
 		}
 		json_object_set_new(o, "prediction", pred);
 	}

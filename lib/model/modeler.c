@@ -5,6 +5,7 @@
 #include "model/modeler.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,19 @@ const char *model_status_name(enum model_status s)
 {
 	static const char *const names[] = {"ok", "noisy", "too few points", "no data", "failed", "poor fit"};
 	return names[s];
+}
+
+void model_note(struct model_result *r, const char *fmt, ...)
+{
+	size_t used = strlen(r->note);
+	if (used && used + 2 < sizeof r->note) {
+		memcpy(r->note + used, "; ", 3);
+		used += 2;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->note + used, sizeof r->note - used, fmt, ap);
+	va_end(ap);
 }
 
 size_t model_rank_parameter(const struct experiment *e)

@@ -13,7 +13,8 @@
  *     model_results_free(res);
  *
  * How: series.c (aggregate, check the noise, select, refit, predict), search.h (the hypothesis
- * search and its refinement rule), interval.h and average.h (the prediction interval).
+ * search and its refinement rule), posterior.h (which hypothesis is selected), interval.h and
+ * average.h (the prediction interval).
  *
  * The results are plain data (no pointers into the experiment except res->e) so a store layer
  * can persist them.
@@ -85,11 +86,17 @@ struct model_quality {
 	double cv_error;     /* root mean squared relative cross-validation error */
 };
 
+/* A prediction whose interval spans more than this factor (hi / lo) is not supported by the
+ * ladder: the hypotheses that fit the measured rungs part that far at the target, and the model
+ * says so in its note. */
+#define MODEL_SUPPORT_SPAN 10.0
+
 struct model_prediction {
 	double value;        /* model value at the target */
 	bool has_interval;
 	double lo, hi;       /* prediction interval of the per-point value measured at the target */
 	double level;
+	bool supported;      /* the interval spans at most MODEL_SUPPORT_SPAN */
 };
 
 struct model_result {
@@ -106,6 +113,9 @@ struct model_result {
 	char requirement_growth[96];       /* growth class of the requirement models (time metric) */
 	unsigned long hypotheses;          /* hypotheses tried */
 };
+
+/* Append to r->note (after "; " when it says something already). */
+void model_note(struct model_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 struct model_results {
 	const struct experiment *e;        /* not owned */

@@ -5,6 +5,7 @@
 #include "model/search.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 /* a squared relative error this small means the data is reproduced exactly */
@@ -129,30 +130,32 @@ static void insert_sorted(struct hypothesis *h, unsigned idx)
 	h->nterms++;
 }
 
-/* the largest relative size of candidate c over the points: the prior of its coefficient has
- * scale 1 / peak, a term as large as the metric where it is largest (average.h) */
-static double peak(const struct fit_problem *p, unsigned c)
+/* the largest relative size of every candidate over the points: a coefficient times it is the
+ * term's share of the metric where the term is largest */
+static void peaks(const struct fit_problem *p, struct search_result *r)
 {
-	double most = 0;
-	for (size_t i = 0; i < p->n; i++)
-		most = fmax(most, fabs(p->sw[i] * p->basis[c * p->n + i]));
-	return most;
+	for (unsigned c = 0; c < p->ncand && c < CANDIDATES_MAX; c++) {
+		double most = 0;
+		for (size_t i = 0; i < p->n; i++)
+			most = fmax(most, fabs(p->sw[i] * p->basis[c * p->n + i]));
+		r->peak[c] = most;
+		r->logpeak[c] = log(most);
+	}
 }
 
-/* record h (its term coefficients in the order of h->idx) for model averaging */
-static void record(struct search_result *r, const struct fit_problem *p, const struct hypothesis *h, const double *coef,
+/* record h (its term coefficients in the order of h->idx) for the posterior */
+static void record(struct search_result *r, const struct hypothesis *h, const double *coef,
 		   double pred, double var0, double rss, double logdet)
 {
 	if (r->nrecords >= SEARCH_RECORDS)
 		return;
-	double logprior = 0;
+	struct search_record *x = &r->record[r->nrecords++];
+	*x = (struct search_record){.nterms = h->nterms, .pred = pred, .var0 = var0, .rss = rss, .logdet = logdet};
 	for (unsigned k = 0; k < h->nterms; k++) {
-		double pk = peak(p, h->idx[k]), t = coef[k] * pk;
-		logprior += log(pk) - 0.5 * t * t;
+		x->idx[k] = h->idx[k];
+		x->share[k] = coef[k] * r->peak[h->idx[k]];
+		x->logpeak += r->logpeak[h->idx[k]];
 	}
-	r->record[r->nrecords++] = (struct search_record){
-		.pred = pred, .var0 = var0, .rss = rss, .logdet = logdet, .logprior = logprior, .nterms = h->nterms,
-	};
 }
 
 /* screen every base + one candidate by its exact RSS into sl (when not NULL), and record them
@@ -175,7 +178,7 @@ static void screen_base(const struct fit_problem *p, const struct hypothesis *ba
 	for (size_t j = 0; j < p->ncheck; j++)
 		positive &= fb.pred[j] > 0;
 	if (r && !b.nterms && positive)
-		record(r, p, &b, NULL, fb.pred[0], fb.var0, fb.rss, fb.logdet);
+		record(r, &b, NULL, fb.pred[0], fb.var0, fb.rss, fb.logdet);
 	unsigned from = above_base && b.nterms ? b.idx[b.nterms - 1] + 1 : 0;
 	for (unsigned c = from; c < p->ncand; c++) {
 		bool present = false;
@@ -198,7 +201,7 @@ static void screen_base(const struct fit_problem *p, const struct hypothesis *ba
 			double coef[PMNF_MAX_TERMS];
 			for (unsigned k = 0, j = 1; k < h.nterms; k++)
 				coef[k] = h.idx[k] == c ? x.coef_added : x.coef[j++];
-			record(r, p, &h, coef, x.pred[0], x.var0, x.rss, x.logdet);
+			record(r, &h, coef, x.pred[0], x.var0, x.rss, x.logdet);
 		}
 	}
 }
@@ -283,7 +286,9 @@ static bool search_continues(const struct fit_problem *p, const struct search_op
 int search_best(const struct fit_problem *p, const struct search_options *o, struct search_result *r,
 		struct fit_work *w)
 {
-	memset(r, 0, sizeof *r);
+	memset(r, 0, offsetof(struct search_result, record));   /* the records are written as they come */
+	if (o->record)
+		peaks(p, r);
 	struct hypothesis h0 = {.constant = true};
 	r->tried = 1;
 	if (!fit_hypothesis(p, &h0, w))

@@ -1,7 +1,10 @@
 /*
  * search — the hypothesis search with iterative refinement (Calotoiu et al., SC13, §2.3-2.4):
  * start from the constant, allow one more term per stage, and refine while the statistics say
- * the larger model is better.
+ * the larger model is better. The rule below decides how far the search goes, what the
+ * bootstrap re-selects with (interval.h) and what is selected without a posterior to go by
+ * (--basic, or data reproduced exactly); the model is the most probable of the hypotheses the
+ * search screened (posterior.h).
  *
  * Within a stage every hypothesis has the same number of terms, so the weighted least-squares
  * fit (the likelihood under multiplicative noise) ranks them: the stage's best has the least
@@ -42,6 +45,7 @@
 
 #include <stdbool.h>
 
+#include "model/candidates.h"
 #include "model/fit.h"
 #include "model/fit_screen.h"
 
@@ -64,13 +68,16 @@ struct search_options {
 void search_options_default(struct search_options *o);
 
 /* Every hypothesis with a constant the search screened (exact least-squares updates) that
- * stays positive at the check points, for model averaging (average.h). */
+ * stays positive at the check points: what the posterior weighs (posterior.h). */
 #define SEARCH_RECORDS 1024
 struct search_record {
+	unsigned nterms;                /* terms besides the constant */
+	unsigned idx[PMNF_MAX_TERMS];   /* their candidate indices, ascending */
 	double pred, var0;      /* prediction at the target, its variance / the noise variance */
 	double rss, logdet;     /* weighted RSS, log det X^T W X */
-	double logprior;        /* log prior density of the term coefficients (average.h) */
-	unsigned nterms;        /* terms besides the constant */
+	double share[PMNF_MAX_TERMS];   /* each term's coefficient times its peak: its largest
+					   relative size over the points */
+	double logpeak;         /* the sum of the logarithms of the peaks */
 };
 
 struct search_result {
@@ -82,6 +89,7 @@ struct search_result {
 	unsigned long tried;                       /* hypotheses fitted */
 	unsigned nrecords;
 	struct search_record record[SEARCH_RECORDS];
+	double peak[CANDIDATES_MAX], logpeak[CANDIDATES_MAX];   /* of every candidate (search_record) */
 };
 
 /* 0 on success; -1 when not even the constant could be fitted */

@@ -1,9 +1,10 @@
 /*
  * series — modeling one (call path, metric) of an experiment. See series.h.
  *
- * The terms are selected with the values of aggregate_for_selection (the mean of the
- * repetitions when the pooled noise makes it more precise than the median), then refitted to
- * the per-point values the user asked for (the median by default), which the model, its quality
+ * The terms are selected with the values of aggregate_for_selection (the mean or the midrange
+ * of the repetitions when the pooled noise makes it more precise than the median), by the
+ * posterior over the hypotheses the search screened (posterior.h), then refitted to the
+ * per-point values the user asked for (the median by default), which the model, its quality
  * figures and its prediction describe.
  */
 #include "model/series.h"
@@ -18,6 +19,7 @@
 #include "model/average.h"
 #include "model/interval.h"
 #include "model/multiparam.h"
+#include "model/posterior.h"
 #include "model/problem.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
@@ -217,6 +219,7 @@ static double sorted_aggregate(const struct series_context *ctx, size_t i, enum 
 	case MODEL_AGG_MEAN: return gsl_stats_mean(v, 1, r);
 	case MODEL_AGG_MIN: return v[0];
 	case MODEL_AGG_MAX: return v[r - 1];
+	case MODEL_AGG_MIDRANGE: return 0.5 * (v[0] + v[r - 1]);
 	default: return gsl_stats_median_from_sorted_data(v, 1, r);
 	}
 }
@@ -258,19 +261,19 @@ static struct hypothesis refit_to_values(const struct fit_problem *fp, const str
 	return h;
 }
 
-/* the hull of the bootstrap interval and the model-averaged one; without repetitions the noise
- * is estimated from the residuals of the selected hypothesis */
+/* the hull of the bootstrap interval and the model-averaged one; without repetitions (or with
+ * identical ones) each hypothesis estimates the noise from its own residuals */
 static void widen_by_averaging(const struct fit_problem *fsel, const struct search_result *r, double value_var,
 			       double level, struct model_prediction *pred)
 {
-	double noise_var = fsel->noise_var;
+	struct posterior_noise z = {.s2 = fsel->noise_var, .dof = fsel->noise_dof, .n = fsel->n};
 	size_t m = r->best.nterms + (r->best.constant ? 1 : 0);
 	if (!(fsel->noise_dof > 0) && fsel->n > m) {
-		noise_var = r->best.rss / (double)(fsel->n - m);
-		value_var = noise_var;
+		z.s2 = value_var = r->best.rss / (double)(fsel->n - m);
+		z.dof = 0;
 	}
 	struct average_spec as = {
-		.h = r->record, .n = r->nrecords, .ncand = (unsigned)fsel->ncand, .noise_var = noise_var,
+		.h = r->record, .n = r->nrecords, .ncand = (unsigned)fsel->ncand, .noise = z,
 		.future_var = value_var, .level = level,
 	};
 	double lo, hi;
@@ -323,6 +326,8 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		problem_free(&pr);
 		return;
 	}
+	if (!o->basic)
+		posterior_select(&fsel, &r, ctx->w);
 	struct hypothesis best = refit_to_values(&pr.fp, &r.best, sel == o->aggregate, ctx->w);
 	drop_dust_constant(&pr.fp, &best, ctx->w);
 	out->hypotheses = r.tried;
@@ -405,6 +410,20 @@ static void fit_series_or_without_zeros(struct series_context *ctx, size_t cp, s
 	snprintf(out->note, sizeof out->note, "zero below %s = %g, modeled from there on", ctx->e->params[0], from);
 }
 
+/* does the interval pin the prediction down to within MODEL_SUPPORT_SPAN; a note when not */
+static void judge_support(struct model_result *out)
+{
+	struct model_prediction *p = &out->prediction;
+	p->supported = p->has_interval && p->hi <= MODEL_SUPPORT_SPAN * p->lo;
+	if (out->status != MODEL_OK || !p->has_interval || p->supported)
+		return;
+	if (p->lo > 0)
+		model_note(out, "the ladder does not support this prediction: its %.0f%% interval spans %.0fx", 100 * p->level,
+			   p->hi / p->lo);
+	else
+		model_note(out, "the ladder does not support this prediction: its %.0f%% interval reaches 0", 100 * p->level);
+}
+
 void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_result *out)
 {
 	const struct experiment *e = ctx->e;
@@ -429,7 +448,7 @@ void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_
 		out->status = MODEL_OK;
 		set_constant(out, (unsigned)e->nparams, 0);
 		out->quality = (struct model_quality){.npoints = n, .ar2 = 1};
-		out->prediction = (struct model_prediction){.has_interval = true, .level = ctx->o->level};
+		out->prediction = (struct model_prediction){.has_interval = true, .level = ctx->o->level, .supported = true};
 		return;
 	}
 	noise_assess(ctx->reps, ctx->nreps, ctx->y, n, ctx->o->noise_limit, &out->noise);
@@ -438,4 +457,5 @@ void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_
 		return;
 	}
 	fit_series_or_without_zeros(ctx, cp, m, n, out);
+	judge_support(out);
 }

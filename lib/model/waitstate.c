@@ -120,9 +120,7 @@ static void check_callpath(struct model_results *res, size_t cp, size_t tm, stru
 	if (!(req_err > 2 * t->quality.cv_error && req_err > 0.02))
 		return;
 	t->wait_state = true;
-	size_t used = strlen(t->note);
-	snprintf(t->note + used, sizeof t->note - used, "%stime grows as %s but its requirements as %s: likely wait states",
-		 used ? "; " : "", t->growth, t->requirement_growth);
+	model_note(t, "time grows as %s but its requirements as %s: likely wait states", t->growth, t->requirement_growth);
 }
 
 void waitstate_flag(struct model_results *res, struct series_context *ctx)

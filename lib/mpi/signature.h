@@ -176,6 +176,17 @@ int fn_lookup(const char *name);   /* id in the compiled-in table, or -1 */
 #define DTYPE_ID_FIRST_USER 100
 #define OP_ID_FIRST_USER 32
 extern const char *const ladder_dtype_names[DTYPE_ID_FIRST_USER];
+
+/* What a predefined datatype's values are, whatever the language that names it: types of the
+ * same meaning and size (a datatype's signature group records both) are the same data —
+ * MPI_DOUBLE, MPI_DOUBLE_PRECISION and MPI_REAL8 are 8-byte reals, MPI_INTEGER8 and MPI_INT64_T
+ * 8-byte signed integers, MPI_2INT and MPI_2INTEGER pairs of integers. OWN: the type alone (MPI_BYTE,
+ * MPI_PACKED, MPI_LOGICAL, MPI_C_BOOL, long double, the C value-index pairs). */
+enum dtype_meaning { DTM_OWN, DTM_SIGNED, DTM_UNSIGNED, DTM_REAL, DTM_COMPLEX, DTM_CHARACTER, DTM_SIGNED_PAIR,
+		     DTM_REAL_PAIR };
+/* the id standing for every predefined type of the meaning of type id (the first of them); other
+ * ids (derived types, OWN) unchanged */
+int64_t dtype_meaning_id(int64_t id);
 extern const char *const ladder_op_names[OP_ID_FIRST_USER];
 
 /*
@@ -206,6 +217,10 @@ enum param_kind param_kind_element(enum param_kind k);
 /* Number of values of the group starting at vals[i] for kind k (arrays read their length);
  * returns 0 and sets *bad when the values run out. */
 uint32_t group_width(enum param_kind k, const int64_t *vals, uint32_t i, uint32_t n, bool *bad);
+
+/* The values of a call's first parameter of kind k (vals as events hold them: parameters in
+ * order, ignored ones and statuses left out), or NULL when it has none or the values run out. */
+const int64_t *group_of_kind(const struct fn_desc *d, const int64_t *vals, uint32_t n, enum param_kind k);
 
 /* Width of the placeholder for a wildcard receive's actual source in the text format, so the
  * tracer can patch it in place once the receive completes. */

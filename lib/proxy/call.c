@@ -21,14 +21,14 @@ struct px_call {
 	uint32_t sig;
 	const struct fn_desc *d;
 	const struct proxy_shape *shape;
-	struct buf pre, post;
+	struct buf pre, late, post;   /* statements before the call (late: after all of pre), after it */
 	char arg[PROXY_MAXP][EXPR];
 	char len[PROXY_MAXP][EXPR];   /* arrays: their length */
 	int64_t comm_id;              /* the call's communicator, -1 none */
 	int pool;                     /* the pool of the requests it creates, -1 none */
 	bool keeps;                   /* completes one of an array it keeps between calls */
-	bool some;                    /* Waitsome/Testsome: call until the wanted requests are done */
-	char until[EXPR];
+	bool some;                    /* Waitsome/Testsome: one call once the wanted requests are done */
+	char awaited[EXPR];           /* their array and length */
 	int site;                     /* the call site's index (kept arrays) */
 	char comm[EXPR];
 	bool any_source, poll, failed;
@@ -122,6 +122,16 @@ static void handle_text(enum param_kind k, const int64_t *v, char *out, size_t o
 
 /* ---- parameters read from the stream ---- */
 
+/* where the request a call creates lives: its home, when an array takes it later (homes.c) */
+static void created_request(struct px_call *c, const char *slot, char *arg)
+{
+	int64_t home = c->g->home ? c->g->home[c->sig] : -1;
+	if (home >= 0)
+		snprintf(arg, EXPR, "new_request_at(%d, %s, %" PRId64 ")", c->pool, slot, home);
+	else
+		snprintf(arg, EXPR, "new_request(%d, %s)", c->pool, slot);
+}
+
 static void streamed_scalar(struct px_call *c, uint32_t p, enum param_kind k)
 {
 	char name[64];   /* not a name proxy.h uses (count, peer, root ...) */
@@ -141,7 +151,7 @@ static void streamed_scalar(struct px_call *c, uint32_t p, enum param_kind k)
 		snprintf(arg, EXPR, "peer(%" PRId64 ", %s == RECORDED_ANY_SOURCE ? %s_2 : %s)", c->comm_id, name,
 			 name, name);
 		break;
-	case PK_REQ_OUT: snprintf(arg, EXPR, "request(%d, %s)", c->pool, name); break;
+	case PK_REQ_OUT: created_request(c, name, arg); break;
 	case PK_REQ:
 		c->g->uses_pool_keys = true;
 		snprintf(arg, EXPR, "%srequest_named(pool_keys, %u, %s, %s_2)",
@@ -167,6 +177,25 @@ static const char *element_type(enum param_kind k)
 	return k == PK_AINTS ? "MPI_Aint" : k == PK_REQS ? "MPI_Request" : "int";
 }
 
+/* an array argument; one declared with rows (MPI_Group_range_incl's int ranges[][3]) gets a cast */
+static void array_arg(struct px_call *c, uint32_t p, const char *name)
+{
+	const char *ctype = c->shape->p[p].ctype, *rows = strstr(ctype, "[][");
+	if (rows)
+		snprintf(c->arg[p], EXPR, "(%.*s(*)%s)%s", (int)(rows - ctype), ctype, rows + 2, name);
+	else
+		snprintf(c->arg[p], EXPR, "%s", name);
+}
+
+/* a request array from where its requests live (NAME_at): in the ring when they are side by side
+ * there, else a copy (runtime.inc: requests_in); after all of pre, which may null positions */
+static void request_array(struct px_call *c, const char *name, const char *len)
+{
+	line(c, &c->late, "MPI_Request %s_copy[%s + 1];", name, len);
+	line(c, &c->late, "MPI_Request *%s = requests_in(%s_at, %s, %s_copy);", name, name, len, name);
+	line(c, &c->post, "requests_out(%s_at, %s, %s, %s_copy);", name, len, name, name);
+}
+
 static bool streamed_array(struct px_call *c, uint32_t p, enum param_kind k)
 {
 	const char *name = c->d->params[p].name;
@@ -174,7 +203,6 @@ static bool streamed_array(struct px_call *c, uint32_t p, enum param_kind k)
 		return fail(c, "an array of datatypes, coordinates or weights that changes from call to call");
 	line(c, &c->pre, "int %s_n = (int)next_value(&values_%u);", name, c->sig);
 	snprintf(c->len[p], EXPR, "%s_n", name);
-	line(c, &c->pre, "%s %s[%s_n + 1];", element_type(k), name, name);
 	if (k == PK_REQS) {
 		c->g->uses_pool_keys = true;
 		line(c, &c->pre, "MPI_Request *%s_at[%s_n + 1];", name, name);
@@ -185,16 +213,15 @@ static bool streamed_array(struct px_call *c, uint32_t p, enum param_kind k)
 			     name, c->site, c->g->npools);
 		else
 			line(c, &c->pre, "\t%s_at[i] = request_named(pool_keys, %u, key, slot);", name, c->g->npools);
-		line(c, &c->pre, "\t%s[i] = *%s_at[i];", name, name);
 		line(c, &c->pre, "}");
-		line(c, &c->post, "for (int i = 0; i < %s_n; i++)", name);
-		line(c, &c->post, "\t*%s_at[i] = %s[i];", name, name);
+		request_array(c, name, c->len[p]);
 	} else {
 		char conv[EXPR];
+		line(c, &c->pre, "%s %s[%s_n + 1];", element_type(k), name, name);
 		line(c, &c->pre, "for (int i = 0; i < %s_n; i++)", name);
 		line(c, &c->pre, "\t%s[i] = %s;", name, element_conversion(c, k, conv));
 	}
-	snprintf(c->arg[p], EXPR, "%s", name);
+	array_arg(c, p, name);
 	return true;
 }
 
@@ -223,7 +250,7 @@ static bool constant_array(struct px_call *c, uint32_t p, enum param_kind k, con
 	const char *name = c->d->params[p].name;
 	int64_t n = v[0];
 	if (k == PK_WEIGHTS && (n == SV_UNWEIGHTED || n == SV_WEIGHTS_EMPTY)) {
-		snprintf(c->arg[p], EXPR, n == SV_UNWEIGHTED ? "MPI_UNWEIGHTED" : "MPI_WEIGHTS_EMPTY");
+		snprintf(c->arg[p], EXPR, n == SV_UNWEIGHTED ? "unweighted()" : "weights_empty()");
 		return true;
 	}
 	if (sv_is_symbolic(n) || n < 0) {
@@ -242,7 +269,7 @@ static bool constant_array(struct px_call *c, uint32_t p, enum param_kind k, con
 			int pool = pool_index(c, v[1 + 2 * i]);
 			char named[EXPR / 2];
 			if (v[1 + 2 * i] == SV_NULL || pool < 0)
-				snprintf(named, sizeof named, c->keeps ? "NULL" : "request(-1, -1)");
+				snprintf(named, sizeof named, "NULL");
 			else
 				snprintf(named, sizeof named, "request(%d, %" PRId64 ")", pool, v[2 + 2 * i]);
 			if (c->keeps)
@@ -256,17 +283,13 @@ static bool constant_array(struct px_call *c, uint32_t p, enum param_kind k, con
 	buf_put_u8(&b, 0);
 	if (k == PK_REQS) {
 		line(c, &c->pre, "MPI_Request *%s_at[] = {%s};", name, n ? (char *)b.data : "NULL");
-		line(c, &c->pre, "MPI_Request %s[%" PRId64 "];", name, n ? n : 1);
-		line(c, &c->pre, "for (int i = 0; i < %" PRId64 "; i++)", n);
-		line(c, &c->pre, "\t%s[i] = *%s_at[i];", name, name);
-		line(c, &c->post, "for (int i = 0; i < %" PRId64 "; i++)", n);
-		line(c, &c->post, "\t*%s_at[i] = %s[i];", name, name);
+		request_array(c, name, c->len[p]);
 	} else if (k == PK_INTS_OUT || k == PK_INDICES_OUT)
 		line(c, &c->pre, "int %s[%" PRId64 "];", name, n ? n : 1);
 	else
 		line(c, &c->pre, "%s %s[] = {%s};", type, name, n ? (char *)b.data : "0");
 	buf_free(&b);
-	snprintf(c->arg[p], EXPR, "%s", name);
+	array_arg(c, p, name);
 	return true;
 }
 
@@ -387,7 +410,12 @@ static bool constant_scalar(struct px_call *c, uint32_t p, enum param_kind k, co
 		return true;
 	}
 	case PK_INFO: snprintf(arg, EXPR, v[0] ? "an_info()" : "MPI_INFO_NULL"); return true;
-	case PK_REQ_OUT: snprintf(arg, EXPR, "request(%d, %" PRId64 ")", c->pool, v[0]); return true;
+	case PK_REQ_OUT: {
+		char slot[32];
+		snprintf(slot, sizeof slot, "%" PRId64, v[0]);
+		created_request(c, slot, arg);
+		return true;
+	}
 	case PK_REQ: {
 		int pool = pool_index(c, v[0]);
 		if (v[0] == SV_NULL || pool < 0)
@@ -428,30 +456,45 @@ static const char *string_of(struct px_call *c, int64_t id)
 
 /* ---- buffers: sized from the expressions of their count, datatype and communicator ---- */
 
-static void buffer_text(struct px_call *c, uint32_t p, const int64_t *v)
+static bool buffer_text(struct px_call *c, uint32_t p, const int64_t *v)
 {
 	const struct proxy_param_shape *sh = &c->shape->p[p];
-	char *arg = c->arg[p];
-	if (v && v[0] == BUF_IN_PLACE) { snprintf(arg, EXPR, "MPI_IN_PLACE"); return; }
-	if (v && v[0] == BUF_BOTTOM) { snprintf(arg, EXPR, "MPI_BOTTOM"); return; }   /* refused by parameter_text */
-	if (v && v[0] == BUF_NULL) { snprintf(arg, EXPR, "NULL"); return; }
-	const char *region = sh->send ? "SEND" : "RECV";
-	char bytes[2 * EXPR + 64] = "0";
-	if (sh->count >= 0 && c->d->params[sh->count].kind == PK_INT)
-		snprintf(bytes, sizeof bytes, "%s", c->arg[sh->count]);
-	else if (sh->count >= 0 && c->d->params[sh->count].kind == PK_COUNTS)
-		snprintf(bytes, sizeof bytes, "bytes(span(%s, %s, %s), %s)", c->arg[sh->count],
-			 sh->displs >= 0 ? c->arg[sh->displs] : "NULL", c->len[sh->count][0] ? c->len[sh->count] : "0",
-			 sh->dtype >= 0 ? c->arg[sh->dtype] : "MPI_BYTE");
-	else if (sh->count >= 0) {
-		const char *mult = sh->mult == PROXY_MULT_SIZE ? " * comm_size(%s)"
-				 : sh->mult == PROXY_MULT_ONE ? "" : " * degree_bound(%s)";
-		char m[EXPR + 32];
-		snprintf(m, sizeof m, mult, c->comm[0] ? c->comm : "MPI_COMM_WORLD");
-		snprintf(bytes, sizeof bytes, "bytes(%s%s, %s)", c->arg[sh->count], m,
+	char text[4 * EXPR];
+	if (v && v[0] == BUF_IN_PLACE)
+		snprintf(text, sizeof text, "MPI_IN_PLACE");
+	else if (v && v[0] == BUF_BOTTOM)   /* refused by parameter_text */
+		snprintf(text, sizeof text, "MPI_BOTTOM");
+	else if (v && v[0] == BUF_NULL)
+		snprintf(text, sizeof text, "NULL");
+	else if (sh->count < 0)
+		snprintf(text, sizeof text, "buffer(%s, 0)", sh->send ? "SEND" : "RECV");
+	else if (c->d->params[sh->count].kind == PK_INT)   /* a size in bytes */
+		snprintf(text, sizeof text, "buffer(%s, %s)", sh->send ? "SEND" : "RECV", c->arg[sh->count]);
+	else if (sh->dtype >= 0 && c->d->params[sh->dtype].kind == PK_DTYPES) {   /* byte displacements */
+		bool aints = sh->displs >= 0 && c->d->params[sh->displs].kind == PK_AINTS;
+		const char *displs = sh->displs >= 0 ? c->arg[sh->displs] : "NULL";
+		snprintf(text, sizeof text, "typed_buffer_w(%s, %s, %s, %s, %s, %s)", sh->send ? "SEND" : "RECV",
+			 c->arg[sh->count], aints ? "NULL" : displs, aints ? displs : "NULL", c->arg[sh->dtype],
+			 c->len[sh->count][0] ? c->len[sh->count] : "0");
+	} else {
+		char n[2 * EXPR + 64];
+		if (c->d->params[sh->count].kind == PK_COUNTS)
+			snprintf(n, sizeof n, "span(%s, %s, %s)", c->arg[sh->count],
+				 sh->displs >= 0 ? c->arg[sh->displs] : "NULL", c->len[sh->count][0] ? c->len[sh->count] : "0");
+		else {
+			const char *mult = sh->mult == PROXY_MULT_SIZE ? " * comm_size(%s)"
+					 : sh->mult == PROXY_MULT_ONE ? "" : " * degree_bound(%s)";
+			char m[EXPR + 32];
+			snprintf(m, sizeof m, mult, c->comm[0] ? c->comm : "MPI_COMM_WORLD");
+			snprintf(n, sizeof n, "%s%s", c->arg[sh->count], m);
+		}
+		snprintf(text, sizeof text, "typed_buffer(%s, %s, %s)", sh->send ? "SEND" : "RECV", n,
 			 sh->dtype >= 0 ? c->arg[sh->dtype] : "MPI_BYTE");
 	}
-	snprintf(arg, EXPR, "buffer(%s, %s)", region, bytes);
+	if (strlen(text) >= EXPR)
+		return fail(c, "a buffer's size expression is too long");
+	memcpy(c->arg[p], text, strlen(text) + 1);
+	return true;
 }
 
 /* ---- one call ---- */
@@ -490,22 +533,19 @@ static bool completion_mask(struct px_call *c, uint32_t p, enum param_kind k, co
 		line(c, &c->pre, "int completed[] = {%s};   /* the requests it completed */", n ? (char *)b.data : "-1");
 		buf_free(&b);
 	}
-	line(c, &c->pre, "MPI_Request unused;");
-	line(c, &c->pre, "for (int i = 0; i < %s; i++) {", len);
+	line(c, &c->pre, "for (int i = 0; i < %s; i++) {   /* the others are null for the call */", len);
 	if (k == PK_INDEX_OUT)
-		line(c, &c->pre, "	if (i != completed) {");
+		line(c, &c->pre, "	if (i != completed)");
 	else {
 		line(c, &c->pre, "	int wanted = 0;");
 		line(c, &c->pre, "	for (int j = 0; j < ncompleted; j++)");
 		line(c, &c->pre, "		wanted |= completed[j] == i;");
-		line(c, &c->pre, "	if (!wanted) {");
+		line(c, &c->pre, "	if (!wanted)");
 	}
-	line(c, &c->pre, "		%s[i] = MPI_REQUEST_NULL;", array);
-	line(c, &c->pre, "		%s_at[i] = &unused;", array);
-	line(c, &c->pre, "	}");
+	line(c, &c->pre, "		%s_at[i] = NULL;", array);
 	line(c, &c->pre, "}");
 	c->some = k == PK_INDICES_OUT;
-	snprintf(c->until, sizeof c->until, "any_live(%s, %s)", array, len);
+	snprintf(c->awaited, sizeof c->awaited, "%s, %s", array, len);
 	return scratch_text(c, p);
 }
 
@@ -615,11 +655,11 @@ static bool prepare(struct px_call *c)
 	for (uint32_t p = 0; p < c->d->nparams; p++)
 		if (!parameter_text(c, p))
 			return false;
-	for (uint32_t p = 0; p < c->d->nparams; p++)
-		if (c->d->params[p].kind == PK_BUF) {
-			uint32_t w;
-			buffer_text(c, p, px_group_values(g, c->sig, p, &w));
-		}
+	for (uint32_t p = 0; p < c->d->nparams; p++) {
+		uint32_t w;
+		if (c->d->params[p].kind == PK_BUF && !buffer_text(c, p, px_group_values(g, c->sig, p, &w)))
+			return false;
+	}
 	return true;
 }
 
@@ -658,6 +698,7 @@ static bool with_call(struct proxy_gen *g, uint32_t sig, int indent, bool write)
 {
 	struct px_call c = {.g = g, .sig = sig, .indent = indent + 1};
 	buf_init(&c.pre);
+	buf_init(&c.late);
 	buf_init(&c.post);
 	bool ok = true;
 	const struct run_signature *s = &g->r->sigs[sig];
@@ -681,19 +722,20 @@ static bool with_call(struct proxy_gen *g, uint32_t sig, int indent, bool write)
 	} else if ((ok = prepare(&c)) && write) {
 		c.indent = indent;
 		line(&c, &g->text, "/* %s */", (char *)site.data);
-		bool block = c.pre.len || c.post.len || c.poll || c.any_source || c.some;
+		bool block = c.pre.len || c.late.len || c.post.len || c.poll || c.any_source || c.some;
 		if (block)
 			line(&c, &g->text, "{");
 		buf_put(&g->text, c.pre.data, c.pre.len);
+		buf_put(&g->text, c.late.data, c.late.len);
 		c.indent = block ? indent + 1 : indent;
 		struct buf call;
 		buf_init(&call);
 		call_text(&c, &call);
 		buf_put_u8(&call, 0);
 		if (c.some) {
-			line(&c, &g->text, "do   /* until the requests the application completed are */");
-			line(&c, &g->text, "\t%s", (char *)call.data);
-			line(&c, &g->text, "while (%s);", c.until);
+			line(&c, &g->text, "await_all(%s);   /* then one call completes them, as in the application */",
+			     c.awaited);
+			line(&c, &g->text, "%s", (char *)call.data);
 		} else if (c.poll) {
 			line(&c, &g->text, "int flag = 0;");
 			line(&c, &g->text, "do {   /* it found what it polled for */");
@@ -714,6 +756,7 @@ static bool with_call(struct proxy_gen *g, uint32_t sig, int indent, bool write)
 	}
 	buf_free(&site);
 	buf_free(&c.pre);
+	buf_free(&c.late);
 	buf_free(&c.post);
 	return ok;
 }

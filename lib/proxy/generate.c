@@ -13,6 +13,7 @@
 
 #include "proxy/proxy.h"
 #include "run/ranklist.h"
+#include "run/replayable.h"
 #include "util/xalloc.h"
 
 /* the proxy's membership test (proxy.h: in_box): greedy, outermost dimension first */
@@ -133,7 +134,7 @@ static void emit_header(struct proxy_gen *g, const struct proxy_options *o)
 		  " * a grammar (%" PRIu64 " symbols) written as one function per rule, compute between calls as\n"
 		  " * calibrated CPU work from the recorded timing histograms.\n *\n"
 		  " *   make && mpirun -np %u ./proxy [--compute-scale K] [--message-scale M] [--timing mean|sample]\n"
-		  " *                              [--clock cpu|wall] [--seed S]\n */\n"
+		  " *                              [--clock cpu|wall] [--seed S] [--json FILE]\n */\n"
 		  "#define PROXY_CPU_TIMES %d   /* the run recorded the CPU time of its compute gaps */\n"
 		  "#include \"proxy.h\"\n",
 		  r->command ? r->command : "?", o->source ? o->source : "a run", r->synthetic ? " (extrapolated)" : "",
@@ -184,6 +185,7 @@ bool proxy_generate(const struct run *r, const struct proxy_options *o, const ch
 	bool ok = r->ngroups > 0;
 	if (!ok)
 		snprintf(why, whylen, "the run has no call sequences (a profile-only run)");
+	ok = ok && run_replayable(r, why, whylen);   /* one thread per rank makes its calls */
 	ok = ok && px_pools_build(&g) && find_init(&g) && check_ranklists(&g);
 	if (ok) {
 		mark_streamed(&g);
@@ -201,5 +203,6 @@ bool proxy_generate(const struct run *r, const struct proxy_options *o, const ch
 	buf_free(&g.text);
 	free(g.pools);
 	free(g.streamed);
+	free(g.home);
 	return ok;
 }

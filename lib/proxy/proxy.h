@@ -8,6 +8,7 @@
  *   call.c      one recorded call -> one MPI call statement, with arguments from the signature's
  *               values (emitters driven by the generated function shapes, shapes.h)
  *   values.c    recorded values -> C expressions: symbolic values, ranks, handles, requests
+ *   homes.c     where requests live: fixed slots of the request ring for those an array takes
  *   streams.c   values that change from call to call as run-length-encoded tables per rank set
  *   gaps.c      compute gaps from the timing histograms (calibrated CPU work)
  *   emit.c      the text: printf into a buffer, names and comments from call sites
@@ -44,6 +45,7 @@ struct proxy_pool {           /* a request pool of the trace (the requests of on
 	uint32_t sig;             /* a signature creating them */
 };
 
+#define PROXY_RING_HOMES 32768    /* ring slots that may be homes (runtime.inc: RING_SIZE / 2) */
 #define PROXY_MAX_COMMS 256       /* the program's tables (runtime.inc: MAX_COMMS, MAX_HANDLES) */
 #define PROXY_MAX_HANDLES 1024
 enum { PX_COMM, PX_TYPE, PX_GROUP, PX_OP };
@@ -57,8 +59,10 @@ struct proxy_gen {
 	bool *streamed;           /* per signature: some of its values come from streams */
 	uint32_t group;           /* the group being written */
 	uint32_t init_sig;        /* MPI_Init or MPI_Init_thread */
-	bool uses_pool_keys;
-	bool created[4][PROXY_MAX_HANDLES];   /* comm, type, group, op ids some call creates */      /* streamed request names: the program needs the pool keys */
+	bool uses_pool_keys;      /* streamed request names: the program needs the pool keys */
+	bool created[4][PROXY_MAX_HANDLES];   /* comm, type, group, op ids some call creates */
+	int64_t *home;            /* per signature: the ring slot its requests live in, -1 none */
+	uint32_t homes, most_homes;   /* ring slots the group's homes take, most over the groups */
 	char *why;
 	size_t whylen;
 };
@@ -79,6 +83,9 @@ struct proxy_pool *px_pool_of(struct proxy_gen *g, uint64_t key);
 bool px_pools_build(struct proxy_gen *g);
 /* which communicator, datatype, group and op ids the run's calls create */
 void px_created_build(struct proxy_gen *g);
+
+/* homes.c: g->home and g->homes for the group being written */
+void px_homes_build(struct proxy_gen *g);
 
 /* call.c: the statement(s) of one terminal; false with why set */
 bool px_emit_call(struct proxy_gen *g, uint32_t sig, int indent);

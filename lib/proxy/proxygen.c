@@ -36,7 +36,7 @@ static void emit_buffer(FILE *out, const struct tfn *f, const char *cls, int b, 
 		c++;
 	if (c >= f->nparams || (f->p[c].kind != PK_COUNT && f->p[c].kind != PK_COUNTS && f->p[c].kind != PK_INT))
 		c = -1;
-	if (c >= 0 && c + 1 < f->nparams && f->p[c + 1].kind == PK_DISPLS)
+	if (c >= 0 && c + 1 < f->nparams && (f->p[c + 1].kind == PK_DISPLS || f->p[c + 1].kind == PK_AINTS))
 		d = c + 1;
 	for (t = c < 0 ? f->nparams : c + 1; t < f->nparams; t++)
 		if (f->p[t].kind == PK_DTYPE || f->p[t].kind == PK_DTYPES)

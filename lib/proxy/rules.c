@@ -108,6 +108,9 @@ bool px_emit_groups(struct proxy_gen *g)
 {
 	for (g->group = 0; g->group < g->r->ngroups; g->group++) {
 		const struct grammar *gr = &g->r->groups[g->group].g;
+		px_homes_build(g);
+		if (g->homes > g->most_homes)
+			g->most_homes = g->homes;
 		emit_ranklist(g);
 		px_emit_gap_tables(g);
 		/* rules call each other in any order: declare them all first */
@@ -143,9 +146,9 @@ void px_emit_main(struct proxy_gen *g)
 	struct buf *b = &g->text;
 	px_puts(b, "\n/* ---- main: each rank runs its group's calls ---- */\n\nint main(int argc, char **argv)\n{\n");
 	emit_init(g);
-	px_printf(b, "\tstart(argc, argv, %u);\n", g->r->nranks);
+	px_printf(b, "\tstart(argc, argv, %u, %u);   /* ranks, request homes */\n", g->r->nranks, g->most_homes);
 	for (uint32_t i = 0; i < g->r->ngroups; i++)
 		px_printf(b, "\t%sif (in_ranklist(group%u_ranks, GROUP%u_BOXES, world_rank))\n\t\tgroup%u();\n",
 			  i ? "else " : "", i, i, i);
-	px_puts(b, "\tfinish();\n\treturn 0;\n}\n");
+	px_puts(b, "\treturn finish();\n}\n");
 }

@@ -19,7 +19,7 @@ enum proxy_mult { PROXY_MULT_ONE, PROXY_MULT_SIZE, PROXY_MULT_INDEG, PROXY_MULT_
 struct proxy_param_shape {
 	const char *ctype;     /* as mpi.h declares it, without the name */
 	int8_t count;          /* buffers: the count (or count array, or byte size) parameter, -1 none */
-	int8_t displs;         /* buffers with a count array: its displacements, -1 none */
+	int8_t displs;         /* buffers with a count array: its displacements (ints or aints), -1 none */
 	int8_t dtype;          /* buffers: the datatype parameter, -1 none */
 	uint8_t mult;          /* enum proxy_mult */
 	bool send;             /* buffers: read by MPI (else written) */

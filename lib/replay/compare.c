@@ -57,6 +57,7 @@ struct polled {               /* successful polls not matched by the other run y
 struct side {
 	const struct run *r;
 	uint32_t rank;
+	enum cmp_types types;
 	struct polled **bag;     /* shared by both sides */
 	int sign;                /* +1 for A, -1 for B */
 	struct event_iter it;
@@ -133,6 +134,11 @@ static void canon(struct side *s, const struct event *ev, struct cev *c)
 			reqs = true;
 			for (int64_t j = 0; j < v[0]; j++)
 				name_canon(s, v + 1 + 2 * j);
+		} else if (k == PK_DTYPE && s->types == CMP_TYPES_BY_MEANING) {
+			v[0] = dtype_meaning_id(v[0]);
+		} else if (k == PK_DTYPES && s->types == CMP_TYPES_BY_MEANING && !sv_is_symbolic(v[0])) {
+			for (int64_t j = 0; j < v[0]; j++)
+				v[1 + 2 * j] = dtype_meaning_id(v[1 + 2 * j]);
 		}
 		indices |= k == PK_INDEX_OUT || k == PK_INDICES_OUT;
 		any |= k == PK_SRC && v[0] == SV_ANY_SOURCE;
@@ -171,23 +177,9 @@ static bool observes(const struct fn_desc *d)
 /* the requests a completion call completed: at the index, at the indices, or all (*n of them) */
 static int64_t *completed(const struct cev *c, size_t *n)
 {
-	const int64_t *req = NULL, *reqs = NULL, *idx = NULL, *many = NULL;
-	uint32_t i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < c->d->nparams && !bad; p++) {
-		enum param_kind k = c->d->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		if (k == PK_REQ)
-			req = c->v + i;
-		else if (k == PK_REQS)
-			reqs = c->v + i;
-		else if (k == PK_INDEX_OUT)
-			idx = c->v + i;
-		else if (k == PK_INDICES_OUT)
-			many = c->v + i;
-		i += group_width(k, c->v, i, c->n, &bad);
-	}
+	const int64_t *req = group_of_kind(c->d, c->v, c->n, PK_REQ), *reqs = group_of_kind(c->d, c->v, c->n, PK_REQS);
+	const int64_t *idx = group_of_kind(c->d, c->v, c->n, PK_INDEX_OUT);
+	const int64_t *many = group_of_kind(c->d, c->v, c->n, PK_INDICES_OUT);
 	int64_t len = reqs && !sv_is_symbolic(reqs[0]) ? reqs[0] : 0;
 	int64_t *out = xcalloc((size_t)len + 2, sizeof *out);
 	*n = 0;
@@ -510,11 +502,13 @@ static bool same_units(struct cmp_result *res, const struct side *sa, const stru
 	return same;
 }
 
-static void side_init(struct side *s, const struct run *r, uint32_t rank, struct polled **bag, int sign)
+static void side_init(struct side *s, const struct run *r, uint32_t rank, enum cmp_types types, struct polled **bag,
+		      int sign)
 {
 	memset(s, 0, sizeof *s);
 	s->r = r;
 	s->rank = rank;
+	s->types = types;
 	s->bag = bag;
 	s->sign = sign;
 	event_iter_init(&s->it, r, rank);
@@ -532,12 +526,13 @@ static void side_free(struct side *s)
 	event_iter_free(&s->it);
 }
 
-static void compare_rank(const struct run *a, const struct run *b, uint32_t rank, struct cmp_result *res)
+static void compare_rank(const struct run *a, const struct run *b, uint32_t rank, enum cmp_types types,
+			 struct cmp_result *res)
 {
 	struct side sa, sb;
 	struct polled *bag = NULL, *e, *tmp;
-	side_init(&sa, a, rank, &bag, 1);
-	side_init(&sb, b, rank, &bag, -1);
+	side_init(&sa, a, rank, types, &bag, 1);
+	side_init(&sb, b, rank, types, &bag, -1);
 	struct unit ua = {0}, ub = {0};
 	bool same = true;
 	for (;;) {
@@ -575,6 +570,10 @@ static void compare_rank(const struct run *a, const struct run *b, uint32_t rank
 		res->equal = false;
 		if (!res->header)
 			res->header = xasprintf("%s: %s", sa.it.error[0] ? "A" : "B", err);
+		if (!res->unwalkable) {
+			res->unwalkable = sa.it.error[0] ? 1 : 2;
+			res->walk_error = xstrdup(err);
+		}
 	}
 	unit_clear(&ua);
 	unit_clear(&ub);
@@ -592,7 +591,8 @@ static void result_init(struct cmp_result *res, uint32_t max_diffs)
 	res->diffs = xcalloc(max_diffs ? max_diffs : 1, sizeof *res->diffs);
 }
 
-bool compare_runs(const struct run *a, const struct run *b, uint32_t max_diffs, struct cmp_result *res)
+bool compare_runs(const struct run *a, const struct run *b, uint32_t max_diffs, enum cmp_types types,
+		  struct cmp_result *res)
 {
 	result_init(res, max_diffs);
 	if (a->nranks != b->nranks) {
@@ -601,7 +601,7 @@ bool compare_runs(const struct run *a, const struct run *b, uint32_t max_diffs, 
 		return false;
 	}
 	for (uint32_t q = 0; q < a->nranks; q++)
-		compare_rank(a, b, q, res);
+		compare_rank(a, b, q, types, res);
 	return res->equal;
 }
 
@@ -718,6 +718,7 @@ void cmp_result_free(struct cmp_result *res)
 	}
 	free(res->diffs);
 	free(res->header);
+	free(res->walk_error);
 	free(res->note);
 	memset(res, 0, sizeof *res);
 }

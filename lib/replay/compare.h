@@ -23,6 +23,10 @@
  *    the same groups, each with the same calls (requests included) and the same multiset of
  *    actual sources.
  *
+ *  - Datatypes. Predefined datatypes are compared by what they mean (signature.h, dtype_meaning):
+ *    MPI_DOUBLE_PRECISION and MPI_DOUBLE of the same size are the same (a Fortran code and its C
+ *    twin agree), unless exact names are asked for (CMP_TYPES_EXACT).
+ *
  * With counts only, the runs' profiles are compared instead: per rank and function, calls and
  * bytes sent and received (the calls of functions that poll are left out: they are timing, like
  * failed polls; functions the tracer only counted are reported, not compared).
@@ -51,10 +55,17 @@ struct cmp_result {
 	uint32_t kept, max_diffs;
 	uint64_t a_calls, b_calls; /* compared calls (failed polls left out) */
 	char *note;                /* something not compared, or NULL */
+	int unwalkable;            /* 1 or 2 when run A or B could not be walked (a stream ran out,
+				      the walk bound or the profile was passed): its error is in
+				      walk_error, the header says the same for the printout */
+	char *walk_error;
 };
 
+enum cmp_types { CMP_TYPES_BY_MEANING, CMP_TYPES_EXACT };
+
 /* semantic comparison of every rank's calls */
-bool compare_runs(const struct run *a, const struct run *b, uint32_t max_diffs, struct cmp_result *res);
+bool compare_runs(const struct run *a, const struct run *b, uint32_t max_diffs, enum cmp_types types,
+		  struct cmp_result *res);
 /* per-function calls and volumes from the profiles; false with res->header when one has none */
 bool compare_counts(const struct run *a, const struct run *b, uint32_t max_diffs, struct cmp_result *res);
 void cmp_result_print(const struct cmp_result *res, const char *a_name, const char *b_name, FILE *out);

@@ -232,6 +232,8 @@ static double gap_before(struct rp *x, uint32_t sig)
 {
 	bool missing;
 	double g = rp_gap(x->gaps, x->prev_sig, sig, &missing);
+	if (!x->opt.no_compute)
+		x->gaps_modeled += rp_gap_modeled(x->gaps, x->prev_sig, sig, x->opt.compute_scale, x->modeled);
 	x->prev_sig = sig;
 	x->gaps_missing += missing;
 	if (x->opt.no_compute)

@@ -22,7 +22,7 @@
 static MPI_Datatype predefined_type(int64_t id)
 {
 	int64_t i = 0;
-#define X(n) \
+#define X(n, meaning) \
 	if (++i == id) \
 		return n;
 	LADDER_PREDEFINED_DTYPES(X)

@@ -147,6 +147,8 @@ struct rp {
 	uint64_t polls_early;     /* polls replayed as failed that found something all the same */
 	uint64_t gaps_missing;    /* calls without a gap histogram (synthetic runs) */
 	double compute;           /* seconds of emulated compute */
+	double modeled[3];        /* the predictions of the gaps emulated: sum of predicted, lo, hi */
+	uint64_t gaps_modeled;    /* gaps that had one */
 	double late;              /* lateness not yet taken off the gaps (timing.c) */
 	char err[512];
 };
@@ -260,6 +262,9 @@ struct rp_gaps *rp_gaps_new(const struct run *r, uint32_t group, const struct rp
 void rp_gaps_free(struct rp_gaps *g);
 /* the compute gap before sig when prev came before it (seconds); *missing when no histogram */
 double rp_gap(struct rp_gaps *g, uint32_t prev, uint32_t sig, bool *missing);
+/* a synthetic run's prediction of that gap (/extrap/intervals): k x (predicted, lo, hi) added to
+ * m[0..2]; false when the extrapolation modeled none */
+bool rp_gap_modeled(const struct rp_gaps *g, uint32_t prev, uint32_t sig, double k, double *m);
 /* the gap clock (CPU or wall, seconds) at a wall instant just read; the previous call's end */
 double rp_gap_clock(const struct rp *x, double wall);
 void rp_mark_end(struct rp *x, double wall);

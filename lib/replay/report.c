@@ -17,6 +17,8 @@
 
 struct totals {
 	double total, window, compute, cpu;
+	double modeled[3];        /* the extrapolation's predictions of the gaps, max over ranks */
+	uint64_t gaps_modeled;
 	uint64_t polls_skipped, polls_early, gaps_missing;
 	uint64_t *v;              /* calls, sent, recv per function */
 	double *time;             /* seconds in each function, summed over ranks */
@@ -44,6 +46,8 @@ static void gather(struct rp *x, struct totals *t)
 	t->time = xmalloc(ladder_nfunctions * sizeof *t->time);
 	PMPI_Reduce(tm, t->time, (int)ladder_nfunctions, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
 	free(tm);
+	PMPI_Reduce(x->modeled, t->modeled, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+	PMPI_Reduce(&x->gaps_modeled, &t->gaps_modeled, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
 	t->total = most[0];
 	t->window = most[1];
 	t->compute = most[2];
@@ -118,6 +122,9 @@ static void print_text(struct rp *x, const char *path, const struct totals *t)
 	printf("total    %.6f s  (first to last replayed call, max over ranks)\n", t->total);
 	printf("compute  %.6f s  (emulated gaps, %s time, max over ranks)\n", t->compute,
 	       o->clock == RP_CLOCK_CPU ? "CPU" : "wall");
+	if (t->gaps_modeled)
+		printf("modeled  %.6f s  [%.6f, %.6f]  (the extrapolation's predictions of those gaps' wall time and "
+		       "their 95%% intervals, max over ranks)\n", t->modeled[0], t->modeled[1], t->modeled[2]);
 	printf("cpu      %.6f s  (CPU time of the replay's calls and gaps, max over ranks)\n", t->cpu);
 	if (t->polls_skipped)
 		printf("note: %llu failed polls were not issued: nothing they polled was pending any more\n",
@@ -166,6 +173,10 @@ static bool write_json(struct rp *x, const char *path, const char *json_path, co
 				 "polls_early", (json_int_t)t->polls_early,
 				 "gaps_missing", (json_int_t)t->gaps_missing, "functions", fns);
 	json_object_set_new(root, "not_replayed", not_replayed_json(x->r));
+	if (t->gaps_modeled)
+		json_object_set_new(root, "modeled_compute", json_pack("{s:f, s:f, s:f, s:I}", "predicted", t->modeled[0],
+								     "lo", t->modeled[1], "hi", t->modeled[2], "gaps",
+								     (json_int_t)t->gaps_modeled));
 	bool ok = json_dump_file(root, json_path, JSON_INDENT(2)) == 0;
 	json_decref(root);
 	if (!ok)

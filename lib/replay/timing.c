@@ -13,7 +13,8 @@
  * which already holds the waiting the traced ranks did for a core; a replay as oversubscribed as
  * the traced run then waits twice. Either way the wait lasts until a deadline: the clock at the
  * end of the previous call plus the gap, so that the replayer's own work between calls is part of
- * the gap.
+ * the gap. A synthetic run's predictions of its gaps (/extrap/intervals) are summed over the gaps
+ * emulated into a range of the modeled compute.
  */
 #include <errno.h>
 #include <gsl/gsl_rng.h>
@@ -29,7 +30,15 @@ struct rp_gaps {
 	enum rp_timing timing;
 	bool cpu;
 	gsl_rng *rng;
+	const struct run_interval **modeled;   /* the group's gap predictions, by (prev, sig) */
+	uint32_t nmodeled;
 };
+
+static int by_gap(const void *a, const void *b)
+{
+	const struct run_interval *x = *(const struct run_interval *const *)a, *y = *(const struct run_interval *const *)b;
+	return x->prev != y->prev ? (x->prev < y->prev ? -1 : 1) : (x->sig > y->sig) - (x->sig < y->sig);
+}
 
 double rp_now(void)
 {
@@ -85,6 +94,11 @@ struct rp_gaps *rp_gaps_new(const struct run *r, uint32_t group, const struct rp
 	g->g = &r->groups[group];
 	g->timing = o->timing;
 	g->cpu = o->clock == RP_CLOCK_CPU;
+	g->modeled = xmalloc((r->nintervals + 1) * sizeof *g->modeled);
+	for (uint32_t i = 0; i < r->nintervals; i++)
+		if (r->intervals[i].group == group && r->intervals[i].kind == RUN_INTERVAL_GAP)
+			g->modeled[g->nmodeled++] = &r->intervals[i];
+	qsort(g->modeled, g->nmodeled, sizeof *g->modeled, by_gap);
 	if (o->timing == RP_TIMING_SAMPLE) {
 		g->rng = gsl_rng_alloc(gsl_rng_mt19937);
 		gsl_rng_set(g->rng, (unsigned long)(o->seed * 1000003u + (uint64_t)rank));
@@ -102,6 +116,7 @@ void rp_gaps_free(struct rp_gaps *g)
 		gsl_rng_free(g->rng);
 	if (g->cpu)
 		cpuclock_close();
+	free(g->modeled);
 	free(g);
 }
 
@@ -149,4 +164,14 @@ double rp_gap(struct rp_gaps *g, uint32_t prev, uint32_t sig, bool *missing)
 	double t = g->timing == RP_TIMING_SAMPLE ? sample(g->rng, h, g->cpu)
 						 : (g->cpu ? h->cpu.sum : h->sum) / (double)h->count;
 	return t > 0 ? t : 0;
+}
+
+bool rp_gap_modeled(const struct rp_gaps *g, uint32_t prev, uint32_t sig, double k, double *m)
+{
+	struct run_interval key = {.prev = prev, .sig = sig};
+	const struct run_interval *want = &key, **hit = bsearch(&want, g->modeled, g->nmodeled, sizeof *g->modeled, by_gap);
+	if (!hit)
+		return false;
+	m[0] += k * (*hit)->value, m[1] += k * (*hit)->lo, m[2] += k * (*hit)->hi;
+	return true;
 }

@@ -4,6 +4,8 @@
  *
  *   time          1 - |T_replay - T_app| / T_app at a target: the replay of the extrapolated trace
  *                 against the real application there (ScalaExtrap §5.2)
+ *   proxy         1 - |T_proxy - T_app| / T_app at a target where the proxy program written from the
+ *                 extrapolated trace ran (ScalaBenchGen §5)
  *   events        1 when the extrapolated trace makes the same calls as the real run on every rank
  *                 (ladder compare), else 0
  *   counts        1 when calls and bytes per function and rank agree, else 0

@@ -46,6 +46,17 @@ static long ranks_of_run(const char *path)
 	return n;
 }
 
+/* the rank count a timing report (replay, proxy) names inside, 0 when it cannot be read (the error
+ * comes later) */
+static long ranks_of_json(const char *path)
+{
+	json_t *root = json_load_file(path, 0, NULL);
+	json_t *ranks = json_object_get(root, "ranks");
+	long n = json_is_integer(ranks) ? (long)json_integer_value(ranks) : 0;
+	json_decref(root);
+	return n;
+}
+
 /* target scales: given, the models' target, and every p<P> directory of the validation stages */
 static void collect_targets(struct report *r, const struct report_inputs *in, const char *dir)
 {
@@ -53,8 +64,8 @@ static void collect_targets(struct report *r, const struct report_inputs *in, co
 		target_of(r, in->targets[i]);
 	if (r->model_target)
 		target_of(r, r->model_target);
-	const char *stages[] = {"truth", "extrap", "replay"};
-	for (size_t s = 0; s < 3; s++) {
+	const char *stages[] = {"truth", "extrap", "replay", "proxy"};
+	for (size_t s = 0; s < sizeof stages / sizeof stages[0]; s++) {
 		char *pat = xasprintf("%s/%s/p*", dir, stages[s]);
 		glob_t g;
 		if (glob(pat, GLOB_ONLYDIR, NULL, &g) == 0)
@@ -79,13 +90,14 @@ static void collect_targets(struct report *r, const struct report_inputs *in, co
 		t->extrap = xstrdup(in->extrap[i]);
 	}
 	for (size_t i = 0; i < in->nreplay; i++) {
-		/* a replay report names its rank count inside */
-		json_t *root = json_load_file(in->replay[i], 0, NULL);
-		json_t *ranks = json_object_get(root, "ranks");
-		struct report_target *t = target_of(r, json_is_integer(ranks) ? (long)json_integer_value(ranks) : 0);
-		json_decref(root);
+		struct report_target *t = target_of(r, ranks_of_json(in->replay[i]));
 		t->replay_inputs = xrealloc(t->replay_inputs, (t->nreplay_inputs + 1) * sizeof *t->replay_inputs);
 		t->replay_inputs[t->nreplay_inputs++] = xstrdup(in->replay[i]);
+	}
+	for (size_t i = 0; i < in->nproxy; i++) {
+		struct report_target *t = target_of(r, ranks_of_json(in->proxy[i]));
+		t->proxy_inputs = xrealloc(t->proxy_inputs, (t->nproxy_inputs + 1) * sizeof *t->proxy_inputs);
+		t->proxy_inputs[t->nproxy_inputs++] = xstrdup(in->proxy[i]);
 	}
 }
 
@@ -233,6 +245,11 @@ static void compute_figures(struct report *r)
 				      t->ntruth ? t->truth[0] : "(no truth run)");
 		figures_add(&r->figs, "time", t->ranks, t->time_accuracy, src);
 		free(src);
+		if (t->proxy) {   /* only where the proxy ran: a campaign without the stage has no such figure */
+			src = xasprintf("%s vs %s", t->proxy, t->ntruth ? t->truth[0] : "(no truth run)");
+			figures_add(&r->figs, "proxy", t->ranks, t->proxy_accuracy, src);
+			free(src);
+		}
 		src = xasprintf("%s vs %s", t->extrap ? t->extrap : "(no extrapolated trace)",
 				t->ntruth ? t->truth[0] : "(no truth run)");
 		figures_add(&r->figs, "events", t->ranks, t->events_equal < 0 ? NAN : t->events_equal, src);

@@ -48,13 +48,15 @@ static json_t *target_json(const struct report_target *t)
 		json_array_append_new(whatif, json_pack("{s:s, s:f, s:f, s:o, s:o}", "replay", t->whatif[k].replay,
 			"compute_scale", t->whatif[k].compute_scale, "message_scale", t->whatif[k].message_scale,
 			"time", num(t->whatif[k].time), "ratio", num(t->whatif[k].time / t->replay_time)));
-	return json_pack("{s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:I, s:o, s:o, s:I, s:o, s:o, s:o, s:o}",
+	json_t *proxy = json_pack("{s:o, s:o, s:o, s:o}", "run", str(t->proxy), "time", num(t->proxy_time), "accuracy",
+		num(t->proxy_accuracy), "vs_replay", num(t->proxy_time / t->replay_time));
+	return json_pack("{s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:I, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
 		"ranks", (json_int_t)t->ranks, "truth", truth, "app_time", num(t->app_time), "extrap", str(t->extrap),
 		"extrap_synthetic", t->extrap_synthetic, "extrap_note", str(t->extrap_note), "events_equal",
 		tri(t->events_equal), "events_ranks_differ", (json_int_t)t->events_ranks_differ, "first_difference",
 		str(t->events_first_diff), "counts_equal", tri(t->counts_equal), "counts_differ",
 		(json_int_t)t->counts_differ, "replay", str(t->replay), "replay_time", num(t->replay_time),
-		"time_accuracy", num(t->time_accuracy), "whatif", whatif);
+		"time_accuracy", num(t->time_accuracy), "whatif", whatif, "proxy", proxy);
 }
 
 static json_t *model_json(const struct report_model *m)
@@ -65,7 +67,7 @@ static json_t *model_json(const struct report_model *m)
 		"measured", num(m->measured), "accuracy", num(m->accuracy), "interval_held", tri(m->held));
 }
 
-bool report_write_json(const struct report *r, const struct verdict *v, const char *path)
+bool report_write_json(const struct report *r, const struct verdict *v, FILE *out)
 {
 	json_t *targets = json_array(), *models = json_array(), *unused = json_array();
 	for (size_t i = 0; i < r->ntargets; i++)
@@ -84,13 +86,9 @@ bool report_write_json(const struct report *r, const struct verdict *v, const ch
 		v->history_path ? json_pack("{s:s, s:I}", "file", v->history_path, "earlier_rows",
 					    (json_int_t)(v->history ? v->history->n : 0))
 				: json_null());
-	if (!root) {
-		log_error("%s: cannot build the JSON report", path);
+	if (!root)
 		return false;
-	}
-	bool ok = json_dump_file(root, path, JSON_INDENT(2)) == 0;
+	bool ok = json_dumpf(root, out, JSON_INDENT(2)) == 0 && fputc('\n', out) != EOF;
 	json_decref(root);
-	if (!ok)
-		log_error("%s: cannot write the JSON report", path);
 	return ok;
 }

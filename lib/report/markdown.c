@@ -69,6 +69,10 @@ static void targets_md(const struct report *r, FILE *out)
 				w->compute_scale, w->message_scale, fmt_num(w->time, a, sizeof a),
 				fmt_num(w->time / t->replay_time, b, sizeof b), w->replay);
 		}
+		if (t->proxy)
+			fprintf(out, "- proxy program (ladder proxy of the extrapolated trace): %s, time %s s, %s x the replay; "
+				"accuracy 1 − |T_proxy − T_app| / T_app: **%s**\n", t->proxy, fmt_num(t->proxy_time, a, sizeof a),
+				fmt_num(t->proxy_time / t->replay_time, b, sizeof b), fmt_num(t->proxy_accuracy, c, sizeof c));
 		fprintf(out, "\n");
 	}
 }
@@ -95,7 +99,7 @@ static void models_md(const struct report *r, FILE *out)
 	}
 }
 
-void report_write_markdown(const struct report *r, const struct verdict *v, FILE *out)
+bool report_write_markdown(const struct report *r, const struct verdict *v, FILE *out)
 {
 	char a[32], b[32], c[32];
 	fprintf(out, "# ladder report: %s\n\n", r->application[0] ? r->application : r->campaign);
@@ -117,4 +121,5 @@ void report_write_markdown(const struct report *r, const struct verdict *v, FILE
 			v->history_path, v->thresholds ? v->thresholds->window : 5, v->thresholds ? v->thresholds->margin : 0.05);
 	targets_md(r, out);
 	models_md(r, out);
+	return true;
 }

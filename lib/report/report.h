@@ -2,8 +2,8 @@
  * report — what `ladder report` knows about one campaign after gathering it from the containers:
  * the models (/models/callpaths of the campaign) with the measurement at the target next to each
  * prediction, the measured ladder (for the plots), and per target scale the validation runs: the
- * real application traced there (the truth), the extrapolated trace, and the replay of the
- * extrapolated trace. Every number names the file it came from. The writers (HTML, Markdown,
+ * real application traced there (the truth), the extrapolated trace, the replay of the
+ * extrapolated trace and the proxy program written from it. Every number names the file it came from. The writers (HTML, Markdown,
  * JSON) and the history only read this structure.
  */
 #ifndef LADDER_REPORT_REPORT_H
@@ -54,6 +54,11 @@ struct report_target {
 	size_t nreplay_inputs;
 	struct report_whatif *whatif;   /* replays with other scales (CAMPAIGN_DIR/STAGE/p<P>/replay.json) */
 	size_t nwhatif;
+	char *proxy;             /* JSON of the proxy program run at the target (its --json), NULL when absent */
+	double proxy_time;       /* its time (the slowest rank, MPI_Init to MPI_Finalize), NaN when none */
+	double proxy_accuracy;   /* accuracy_of(proxy_time, app_time), NaN when either is missing */
+	char **proxy_inputs;     /* proxy reports given explicitly (--proxy) */
+	size_t nproxy_inputs;
 };
 
 struct report {
@@ -77,8 +82,8 @@ struct report {
 
 /* inputs given explicitly (repeatable options) besides what is found next to the campaign */
 struct report_inputs {
-	char **truth, **extrap, **replay;
-	size_t ntruth, nextrap, nreplay;
+	char **truth, **extrap, **replay, **proxy;
+	size_t ntruth, nextrap, nreplay, nproxy;
 	long *targets;
 	size_t ntargets;
 	size_t topk;             /* k of the top-k agreement (default 5) */

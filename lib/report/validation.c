@@ -1,9 +1,10 @@
 /*
  * validation — the checks at one target scale (ScalaExtrap §5): the real application traced
  * there (truth), the extrapolated trace compared with it call by call and by counts per
- * function and rank, and the replay of the extrapolated trace timed against the application.
- * Inputs are files next to the campaign (CAMPAIGN_DIR/truth/p<P>/, extrap/p<P>/trace.h5,
- * replay/p<P>/replay.json, where the campaign stages write them) or given explicitly.
+ * function and rank, and the replay of the extrapolated trace and the proxy program written from
+ * it timed against the application (ScalaBenchGen §5). Inputs are files next to the campaign
+ * (CAMPAIGN_DIR/truth/p<P>/, extrap/p<P>/trace.h5, replay/p<P>/replay.json, proxy/p<P>/proxy.json,
+ * where the campaign stages write them) or given explicitly.
  */
 #include "report/validation.h"
 
@@ -24,7 +25,7 @@ void target_init(struct report_target *t, long ranks)
 {
 	memset(t, 0, sizeof *t);
 	t->ranks = ranks;
-	t->app_time = t->replay_time = t->time_accuracy = NAN;
+	t->app_time = t->replay_time = t->time_accuracy = t->proxy_time = t->proxy_accuracy = NAN;
 	t->events_equal = t->counts_equal = -1;
 }
 
@@ -43,6 +44,10 @@ void target_free(struct report_target *t)
 	for (size_t i = 0; i < t->nwhatif; i++)
 		free(t->whatif[i].replay);
 	free(t->whatif);
+	free(t->proxy);
+	for (size_t i = 0; i < t->nproxy_inputs; i++)
+		free(t->proxy_inputs[i]);
+	free(t->proxy_inputs);
 	memset(t, 0, sizeof *t);
 }
 
@@ -108,7 +113,7 @@ static void check_events(struct report_target *t, const struct run *truth)
 	if (!truth)
 		goto out;
 	struct cmp_result res;
-	t->events_equal = compare_runs(&x, truth, 1, &res);
+	t->events_equal = compare_runs(&x, truth, 1, CMP_TYPES_EXACT, &res);
 	t->events_ranks_differ = res.ndiffs;
 	if (res.header)
 		t->events_first_diff = xstrdup(res.header);
@@ -128,7 +133,8 @@ out:
 	run_free(&x);
 }
 
-/* one replay report: its rank count, total time and what-if scales */
+/* one timing report (ladder-replay --json, a proxy's --json): its rank count, total time and
+ * what-if scales */
 static bool read_replay(const char *path, long ranks, struct report_whatif *out, char *why, size_t whylen)
 {
 	json_error_t err;
@@ -142,7 +148,7 @@ static bool read_replay(const char *path, long ranks, struct report_whatif *out,
 	bool ok = json_is_number(total) && json_is_integer(nranks);
 	if (!ok)
 		snprintf(why, whylen, "%s: field 'total_time' (a number) and 'ranks' (an integer) expected, as "
-			 "ladder-replay --json writes them", path);
+			 "ladder-replay --json and a proxy's --json write them", path);
 	else if (json_integer_value(nranks) != ranks) {
 		snprintf(why, whylen, "%s: field 'ranks' is %lld, expected the target's %ld", path,
 			 (long long)json_integer_value(nranks), ranks);
@@ -161,18 +167,22 @@ static bool read_replay(const char *path, long ranks, struct report_whatif *out,
 	return ok;
 }
 
-/* the replay as recorded (scales 1) times the target; the others are what-if rows */
-static bool read_replays(struct report_target *t, const char *dir, char *why, size_t whylen)
+/* the timing reports of the target: FILE in every stage's directory (DIR/STAGE/p<P>/FILE) after
+ * the given ones; the first as recorded (scales 1) in *recorded, the others in *others (when
+ * given, else dropped) */
+static bool read_timings(struct report_target *t, const char *dir, const char *file, char *const *given,
+			 size_t ngiven, struct report_whatif *recorded, struct report_whatif **others, size_t *nothers,
+			 char *why, size_t whylen)
 {
-	char *pat = xasprintf("%s/*/p%ld/replay.json", dir, t->ranks);
+	char *pat = xasprintf("%s/*/p%ld/%s", dir, t->ranks, file);
 	glob_t g;
 	int found = glob(pat, 0, NULL, &g);
 	free(pat);
-	size_t n = t->nreplay_inputs + (found == 0 ? g.gl_pathc : 0);
+	size_t n = ngiven + (found == 0 ? g.gl_pathc : 0);
 	char **paths = xcalloc(n + 1, sizeof *paths);
 	size_t k = 0;
-	for (size_t i = 0; i < t->nreplay_inputs; i++)
-		paths[k++] = xstrdup(t->replay_inputs[i]);
+	for (size_t i = 0; i < ngiven; i++)
+		paths[k++] = xstrdup(given[i]);
 	for (size_t i = 0; found == 0 && i < g.gl_pathc; i++)
 		paths[k++] = xstrdup(g.gl_pathv[i]);
 	if (found == 0)
@@ -182,21 +192,34 @@ static bool read_replays(struct report_target *t, const char *dir, char *why, si
 		struct report_whatif w;
 		if (!(ok = read_replay(paths[i], t->ranks, &w, why, whylen)))
 			break;
-		if (w.compute_scale == 1 && w.message_scale == 1) {
-			if (!t->replay) {
-				t->replay = w.replay;
-				t->replay_time = w.time;
-			} else {
-				free(w.replay);   /* the same replay found twice (given and next to the campaign) */
-			}
-			continue;
+		if (w.compute_scale == 1 && w.message_scale == 1 && !recorded->replay) {
+			*recorded = w;
+		} else if (w.compute_scale == 1 && w.message_scale == 1) {
+			free(w.replay);   /* the same report found twice (given and next to the campaign) */
+		} else if (others) {
+			*others = xrealloc(*others, (*nothers + 1) * sizeof **others);
+			(*others)[(*nothers)++] = w;
+		} else {
+			free(w.replay);
 		}
-		t->whatif = xrealloc(t->whatif, (t->nwhatif + 1) * sizeof *t->whatif);
-		t->whatif[t->nwhatif++] = w;
 	}
 	for (size_t i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
+	return ok;
+}
+
+/* the replay as recorded times the target, the others are what-if rows; the proxy as recorded */
+static bool read_replays_and_proxy(struct report_target *t, const char *dir, char *why, size_t whylen)
+{
+	struct report_whatif replay = {.time = NAN}, proxy = {.time = NAN};
+	bool ok = read_timings(t, dir, "replay.json", t->replay_inputs, t->nreplay_inputs, &replay, &t->whatif,
+			       &t->nwhatif, why, whylen) &&
+		  read_timings(t, dir, "proxy.json", t->proxy_inputs, t->nproxy_inputs, &proxy, NULL, NULL, why, whylen);
+	t->replay = replay.replay;
+	t->replay_time = replay.time;
+	t->proxy = proxy.replay;
+	t->proxy_time = proxy.time;
 	return ok;
 }
 
@@ -226,8 +249,9 @@ bool target_validate(struct report_target *t, const char *dir, char *why, size_t
 					   t->ranks, dir, t->ranks);
 	if (have_truth)
 		run_free(&truth);
-	if (!read_replays(t, dir, why, whylen))
+	if (!read_replays_and_proxy(t, dir, why, whylen))
 		return false;
 	t->time_accuracy = accuracy_of(t->replay_time, t->app_time);
+	t->proxy_accuracy = accuracy_of(t->proxy_time, t->app_time);
 	return true;
 }

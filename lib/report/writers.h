@@ -22,10 +22,12 @@ struct verdict {
 	bool pass;
 };
 
-bool report_write_json(const struct report *r, const struct verdict *v, const char *path);
-void report_write_markdown(const struct report *r, const struct verdict *v, FILE *out);
+/* Each writes the whole report to out (the caller puts it in its file as a whole, or not at all);
+ * false when it cannot be made. */
+typedef bool report_writer(const struct report *r, const struct verdict *v, FILE *out);
+report_writer report_write_json, report_write_markdown;
 /* plots are drawn with gnuplot (SVG, inlined); without gnuplot the page says so */
-bool report_write_html(const struct report *r, const struct verdict *v, const char *path);
+report_writer report_write_html;
 
 /* "0.953" or "-" for NaN, into buf */
 const char *fmt_num(double x, char *buf, size_t len);

@@ -11,6 +11,7 @@
 
 #include "run/layout.h"
 #include "run/run.h"
+#include "run/summary.h"
 #include "util/range.h"
 #include "util/xalloc.h"
 
@@ -71,21 +72,20 @@ static bool check_group_ranks(struct run *r, uint32_t i, char *why, size_t whyle
 	return true;
 }
 
-/* a group expands to at most the calls its ranks made (failed polls count more than one call
- * each): the bound on any walk of it */
-static bool check_group_length(const struct run *r, uint32_t i, char *why, size_t whylen)
+/* a group's length, which no 64-bit count overflows, and at most the calls each of its ranks
+ * made by the profile (failed polls count more than one call each): bounds on any walk of it */
+static bool check_group_length(struct run *r, uint32_t i, char *why, size_t whylen)
 {
-	const struct run_group *g = &r->groups[i];
-	if (!r->nnodes || !g->nranks)
-		return true;
-	uint64_t calls = 0, first = g->ranks[0];
-	for (uint32_t n = 0; n < r->nnodes; n++)
-		if (r->nodes[n].kind == PNODE_FUNCTION)
-			calls += r->counts[(first * r->nnodes + n) * RUN_PC_COUNT + RUN_PC_VISITS];
-	uint64_t events = grammar_expanded_length(&g->g);
-	if (events > calls)
-		FAIL("group %u: its grammar expands to %llu calls, but rank %llu made %llu", i,
-		     (unsigned long long)events, (unsigned long long)first, (unsigned long long)calls);
+	struct run_group *g = &r->groups[i];
+	g->length = grammar_expanded_length(&g->g);
+	if (g->length == UINT64_MAX)
+		FAIL("group %u: its grammar's repeat counts multiply to 2^64 calls or more", i);
+	for (uint32_t k = 0; k < g->nranks && r->nnodes; k++) {
+		uint64_t calls = run_rank_calls(r, g->ranks[k]);
+		if (g->length > calls)
+			FAIL("group %u: its grammar expands to %llu calls, but rank %u made %llu", i,
+			     (unsigned long long)g->length, g->ranks[k], (unsigned long long)calls);
+	}
 	return true;
 }
 
@@ -165,33 +165,53 @@ static bool check_groups(struct run *r, char *why, size_t whylen)
 	return true;
 }
 
-static int cmp_stream(const void *a, const void *b)
+/* rank -> its streams by signature (streams sorted by signature): stream_first, rank_streams */
+static bool index_streams(struct run *r, char *why, size_t whylen)
 {
-	const struct run_stream *x = a, *y = b;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return x->sig < y->sig ? -1 : x->sig > y->sig;
+	free(r->stream_first);
+	free(r->rank_streams);
+	r->stream_first = xcalloc(r->nranks + 1, sizeof *r->stream_first);
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < r->nstreams; i++) {
+		total += r->streams[i].nranks;
+		for (uint32_t k = 0; k < r->streams[i].nranks; k++)
+			r->stream_first[r->streams[i].ranks[k] + 1]++;
+	}
+	if (total > UINT32_MAX)
+		FAIL("%llu (rank, stream) pairs: more than this ladder indexes", (unsigned long long)total);
+	r->rank_streams = xmalloc((total ? total : 1) * sizeof *r->rank_streams);
+	for (uint32_t q = 0; q < r->nranks; q++)
+		r->stream_first[q + 1] += r->stream_first[q];
+	uint32_t *at = xmalloc((r->nranks + 1) * sizeof *at);
+	memcpy(at, r->stream_first, r->nranks * sizeof *at);
+	bool ok = true;
+	for (uint32_t i = 0; i < r->nstreams && ok; i++)
+		for (uint32_t k = 0; k < r->streams[i].nranks && ok; k++) {
+			uint32_t q = r->streams[i].ranks[k];
+			ok = at[q] == r->stream_first[q] || r->streams[r->rank_streams[at[q] - 1]].sig != r->streams[i].sig;
+			r->rank_streams[at[q]++] = i;
+			if (!ok)
+				snprintf(why, whylen, "two value streams for rank %u, signature %u", q, r->streams[i].sig);
+		}
+	free(at);
+	return ok;
 }
 
-/* streams refer to known ranks and signatures, one per pair; sorts them and fills stream_first */
+/* streams refer to known signatures, are well formed, and give each rank at most one stream per
+ * signature; sorts them and builds the index */
 static bool check_streams(struct run *r, char *why, size_t whylen)
 {
-	for (uint32_t i = 0; i < r->nstreams; i++)
-		if (r->streams[i].rank >= r->nranks || r->streams[i].sig >= r->nsigs)
-			FAIL("value stream %u refers to rank %u / signature %u", i, r->streams[i].rank,
-			     r->streams[i].sig);
-	qsort(r->streams, r->nstreams, sizeof *r->streams, cmp_stream);
-	for (uint32_t i = 1; i < r->nstreams; i++)
-		if (!cmp_stream(&r->streams[i - 1], &r->streams[i]))
-			FAIL("two value streams for rank %u, signature %u", r->streams[i].rank, r->streams[i].sig);
-	free(r->stream_first);
-	r->stream_first = xcalloc(r->nranks + 1, sizeof *r->stream_first);
-	for (uint32_t i = 0; i < r->nstreams; i++)
-		r->stream_first[r->streams[i].rank + 1]++;
-	for (uint32_t k = 0; k < r->nranks; k++)
-		r->stream_first[k + 1] += r->stream_first[k];
-	assert(r->stream_first[r->nranks] == r->nstreams);
-	return true;
+	for (uint32_t i = 0; i < r->nstreams; i++) {
+		const struct run_stream *s = &r->streams[i];
+		char swhy[200];
+		if (s->sig >= r->nsigs)
+			FAIL("value stream %u refers to signature %u, but there are %u", i, s->sig, r->nsigs);
+		if (!run_stream_check(s, r->nranks, swhy, sizeof swhy))
+			FAIL("value stream %u (signature %u): %s", i, s->sig, swhy);
+	}
+	if (r->nstreams)   /* none: there may be no array at all */
+		qsort(r->streams, r->nstreams, sizeof *r->streams, run_stream_order);
+	return index_streams(r, why, whylen);
 }
 
 static bool check_callpaths(struct run *r, char *why, size_t whylen)
@@ -251,11 +271,27 @@ static bool check_timestamps(struct run *r, char *why, size_t whylen)
 	return true;
 }
 
+/* a prediction names a group and signatures of the run, and its interval holds its value */
+static bool check_intervals(struct run *r, char *why, size_t whylen)
+{
+	for (uint32_t i = 0; i < r->nintervals; i++) {
+		const struct run_interval *t = &r->intervals[i];
+		if (t->group >= r->ngroups || t->sig >= r->nsigs || (t->prev != RUN_NO_PREV && t->prev >= r->nsigs) ||
+		    t->kind > RUN_INTERVAL_GAP)
+			FAIL("/extrap/intervals row %u names group %u, signatures %u and %u, kind %u: not of this run (%u "
+			     "groups, %u signatures)", i, t->group, t->prev, t->sig, t->kind, r->ngroups, r->nsigs);
+		if (!seconds(t->value) || !seconds(t->lo) || !seconds(t->hi) || t->lo > t->value || t->value > t->hi)
+			FAIL("/extrap/intervals row %u: the prediction %g s is not within its interval [%g, %g] of "
+			     "finite non-negative seconds", i, t->value, t->lo, t->hi);
+	}
+	return true;
+}
+
 bool run_check(struct run *r, char *why, size_t whylen)
 {
 	static bool (*const sections[])(struct run *, char *, size_t) = {
 		check_functions, check_signatures, check_groups, check_streams,
-		check_callpaths, check_profile_arrays, check_timestamps,
+		check_callpaths, check_profile_arrays, check_timestamps, check_intervals,
 	};
 	for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
 		if (!sections[i](r, why, whylen))

@@ -3,59 +3,115 @@
  */
 #include "run/events.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/summary.h"
 #include "util/xalloc.h"
+
+static uint64_t max_calls = EVENT_MAX_CALLS_DEFAULT;
+
+void event_set_max_calls(uint64_t n) { max_calls = n ? n : EVENT_MAX_CALLS_DEFAULT; }
+
+uint64_t event_max_calls(void) { return max_calls; }
+
+bool event_parse_max_calls(const char *text, uint64_t *n)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(text, &end, 10);
+	if (errno || end == text || *end || v == 0 || text[0] == '-')
+		return false;
+	*n = v;
+	return true;
+}
+
+static void say_beyond_bound(char *why, size_t whylen, uint32_t rank, uint64_t length)
+{
+	snprintf(why, whylen, "rank %u: its trace expands to %llu calls, more than the %llu a walk may make "
+		 "(raise the bound with --max-calls or LADDER_MAX_CALLS)", rank, (unsigned long long)length,
+		 (unsigned long long)max_calls);
+}
+
+bool event_calls_bounded(const struct run *r, char *why, size_t whylen)
+{
+	for (uint32_t i = 0; i < r->ngroups; i++)
+		if (r->groups[i].length > max_calls && r->groups[i].nranks) {
+			say_beyond_bound(why, whylen, r->groups[i].ranks[0], r->groups[i].length);
+			return false;
+		}
+	return true;
+}
 
 void event_iter_init(struct event_iter *it, const struct run *r, uint32_t rank)
 {
 	memset(it, 0, sizeof *it);
 	it->r = r;
 	it->rank = rank;
-	gwalk_init(&it->walk, &r->groups[r->rank_group[rank]].g);
-	uint32_t nstreams = r->stream_first[rank + 1] - r->stream_first[rank];
-	it->cursor = xcalloc(nstreams ? nstreams : 1, sizeof *it->cursor);
+	const struct run_group *g = &r->groups[r->rank_group[rank]];
+	gwalk_init(&it->walk, &g->g);
+	it->ncursors = run_rank_nstreams(r, rank);
+	it->cursor = xcalloc(it->ncursors ? it->ncursors : 1, sizeof *it->cursor);
+	for (uint32_t k = 0; k < it->ncursors; k++)
+		stream_cursor_init(&it->cursor[k], run_rank_stream(r, rank, k), rank);
 	it->sig_info = xcalloc(r->nsigs ? r->nsigs : 1, sizeof *it->sig_info);
+	it->limit = max_calls;
+	if (g->length > it->limit)
+		say_beyond_bound(it->error, sizeof it->error, rank, g->length);
+	if (r->nnodes && !r->synthetic && run_rank_calls(r, rank) < it->limit)
+		it->limit = run_rank_calls(r, rank);
+}
+
+/* count an event's calls; false (error set) when they would take the walk past its limit */
+static bool count_calls(struct event_iter *it, uint64_t n)
+{
+	if (n <= it->limit - it->calls) {
+		it->calls += n;
+		return true;
+	}
+	if (it->limit < max_calls)
+		snprintf(it->error, sizeof it->error, "rank %u: the trace has more calls than the %llu its profile counts",
+			 it->rank, (unsigned long long)it->limit);
+	else
+		snprintf(it->error, sizeof it->error, "rank %u: the trace has more calls than the %llu a walk may make "
+			 "(raise the bound with --max-calls or LADDER_MAX_CALLS)", it->rank, (unsigned long long)it->limit);
+	return false;
 }
 
 void event_iter_free(struct event_iter *it)
 {
 	gwalk_free(&it->walk);
+	for (uint32_t k = 0; k < it->ncursors; k++)
+		stream_cursor_free(&it->cursor[k]);
 	free(it->cursor);
 	free(it->vals);
 	free(it->sig_info);
 	memset(it, 0, sizeof *it);
 }
 
-/* the stream of (rank, sig): index relative to the rank's first stream, or -1 */
-static int64_t find_stream(const struct event_iter *it, uint32_t sig)
-{
-	const struct run *r = it->r;
-	uint32_t lo = r->stream_first[it->rank], hi = r->stream_first[it->rank + 1];
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (r->streams[mid].sig < sig)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < r->stream_first[it->rank + 1] && r->streams[lo].sig == sig)
-		return lo - r->stream_first[it->rank];
-	return -1;
-}
-
 static bool pull(struct event_iter *it, int64_t si, int64_t *out)
 {
-	const struct run_stream *s = &it->r->streams[it->r->stream_first[it->rank] + si];
-	if (it->cursor[si] >= s->nvals) {
-		snprintf(it->error, sizeof it->error,
-			 "rank %u: the value stream of signature %u ran out after %llu values", it->rank,
-			 s->sig, (unsigned long long)s->nvals);
+	if (stream_cursor_next(&it->cursor[si], out))
+		return true;
+	const struct run_stream *s = run_rank_stream(it->r, it->rank, (uint32_t)si);
+	snprintf(it->error, sizeof it->error, "rank %u: the value stream of signature %u ran out after %llu values",
+		 it->rank, s->sig, (unsigned long long)s->length);
+	return false;
+}
+
+bool event_iter_streams_consumed(const struct event_iter *it, char *why, size_t whylen)
+{
+	for (uint32_t k = 0; k < it->ncursors; k++) {
+		const struct stream_cursor *c = &it->cursor[k];
+		if (c->read == c->length)
+			continue;
+		snprintf(why, whylen, "rank %u: %llu of the %llu values of the stream of signature %u are never used",
+			 it->rank, (unsigned long long)(c->length - c->read), (unsigned long long)c->length,
+			 run_rank_stream(it->r, it->rank, k)->sig);
 		return false;
 	}
-	*out = s->vals[it->cursor[si]++];
 	return true;
 }
 
@@ -100,7 +156,7 @@ static bool learn_sig(struct event_iter *it, uint32_t sig)
 		info->constant = sv[i] != SV_STREAMED;
 	info->stream = -1;
 	if (!info->constant || (s->flags & SIGF_FAILED_POLL)) {
-		info->stream = find_stream(it, sig);
+		info->stream = run_stream_slot(r, it->rank, sig);
 		if (info->stream < 0) {
 			snprintf(it->error, sizeof it->error,
 				 "rank %u: signature %u (%s) has streamed values but the rank has no stream for it",
@@ -181,6 +237,8 @@ bool event_next(struct event_iter *it, struct event *ev)
 			return false;
 		ev->repeat = rep > 0 ? (uint64_t)rep : 1;
 	}
+	if (!count_calls(it, ev->repeat))
+		return false;
 	if (info->constant) {
 		ev->vals = r->sigvals + s->voff;
 		ev->nvals = info->nvals;

@@ -38,17 +38,39 @@ struct event_iter {
 	struct gwalk walk;
 	uint32_t term;
 	uint64_t term_left;
-	uint64_t *cursor;         /* per stream of this rank */
+	struct stream_cursor *cursor;   /* per stream of this rank (its slots, run/stream.h) */
+	uint32_t ncursors;
 	int64_t *vals;
 	uint32_t capvals;
 	struct event_sig *sig_info; /* per signature, filled on first use */
-	char error[200];          /* set when the run is inconsistent (a stream runs out) */
+	uint64_t calls;           /* calls so far, failed polls one by one */
+	uint64_t limit;           /* the most calls the walk may reach (see event_max_calls) */
+	char error[200];          /* set when the run is inconsistent (a stream runs out) or the
+				     walk would pass its limit */
 };
 
-/* the run must have passed run_check */
+/*
+ * The walk bound: no walk of one rank goes past event_max_calls() calls (failed polls counted one
+ * by one). It does not come from the file, so a trace whose repeat counts claim more calls than a
+ * run makes is refused at once instead of walked for ever; commands set it from --max-calls or
+ * LADDER_MAX_CALLS. A rank's profile, when a measured run has one, bounds the walk too: the
+ * tracer counts calls there independently of the grammar.
+ */
+#define EVENT_MAX_CALLS_DEFAULT UINT64_C(1000000000)
+void event_set_max_calls(uint64_t n);
+uint64_t event_max_calls(void);
+/* the bound as written on a command line or in LADDER_MAX_CALLS: a decimal integer >= 1 */
+bool event_parse_max_calls(const char *text, uint64_t *n);
+/* false, with the rank and both numbers in why, when a rank's grammar expands to more calls than
+ * event_max_calls(): decided from the grammars' lengths before any walk */
+bool event_calls_bounded(const struct run *r, char *why, size_t whylen);
+
+/* the run must have passed run_check; a rank whose calls exceed the bound gets its error here */
 void event_iter_init(struct event_iter *it, const struct run *r, uint32_t rank);
 void event_iter_free(struct event_iter *it);
 bool event_next(struct event_iter *it, struct event *ev);
+/* after the last event: every value of the rank's streams was read (false with why) */
+bool event_iter_streams_consumed(const struct event_iter *it, char *why, size_t whylen);
 
 /* the view for event_format() of an event */
 void event_view_of(const struct event_iter *it, const struct event *ev, struct event_view *v);

@@ -37,6 +37,13 @@ void run_cpu_merge(struct run_cpu *c, uint64_t n, const struct run_cpu *other, u
 	c->sum += other->sum;
 }
 
+void run_gap_cpu_as_wall(struct run_gap *g)
+{
+	g->cpu = (struct run_cpu){g->sum, g->min, g->max};
+	for (uint32_t k = 0; k < g->nbins; k++)
+		g->bins[k].cpu = (struct run_cpu){g->bins[k].sum, g->bins[k].min, g->bins[k].max};
+}
+
 static void combine(struct run_bin *a, const struct run_bin *b)
 {
 	run_cpu_merge(&a->cpu, a->count, &b->cpu, b->count);

@@ -39,5 +39,8 @@ void run_gap_fold(struct run_gap *into, const struct run_gap *from, uint32_t max
 /* CPU statistics: add one sample, or fold in another's (either may be empty: n or m zero) */
 void run_cpu_add(struct run_cpu *c, uint64_t n, double cpu);
 void run_cpu_merge(struct run_cpu *c, uint64_t n, const struct run_cpu *other, uint64_t m);
+/* a gap whose CPU times were not recorded (RUN_CPU_NONE): the gap's and its bins' copies of their
+ * wall times */
+void run_gap_cpu_as_wall(struct run_gap *g);
 
 #endif

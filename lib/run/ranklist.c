@@ -170,8 +170,9 @@ bool ranklist_check(const int64_t *v, size_t len, uint64_t nranks, char *why, si
 		for (int k = 0; k < b.dims; k++) {
 			if (b.len[k] < 1 || b.stride[k] < 1 || (uint64_t)b.len[k] > nranks ||
 			    (uint64_t)b.stride[k] > nranks) {
-				snprintf(why, whylen, "box %zu has length %lld / stride %lld in dimension %d",
-					 box, (long long)b.len[k], (long long)b.stride[k], k);
+				snprintf(why, whylen, "box %zu has length %lld / stride %lld in dimension %d "
+					 "(each must be 1 to the run's %llu ranks)", box, (long long)b.len[k],
+					 (long long)b.stride[k], k, (unsigned long long)nranks);
 				return false;
 			}
 			last = saturating_add(last, saturating_mul((uint64_t)(b.len[k] - 1), (uint64_t)b.stride[k]));

@@ -3,11 +3,15 @@
  * Magic, version, then the sections below in order; counts and integers are LEB128 varints,
  * doubles 8 bytes little endian (util/buf.h). The header fields and the profile arrays are
  * written from their descriptions in layout.h; every other section has one put and one get.
+ * Version 2 stores value streams compactly (run/stream.h) and the CPU time of gaps beside their
+ * wall time; version 1 (one literal stream per rank and signature, wall times only: the CPU times
+ * read as copies of them) is still read.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/histogram.h"
 #include "run/layout.h"
 #include "run/run.h"
 #include "util/xalloc.h"
@@ -238,14 +242,16 @@ static void put_gap(struct buf *b, const struct run_gap *gp)
 	}
 }
 
-static void get_gap(struct reader *rd, struct run_gap *gp)
+/* a gap; without CPU times (raw version 1) they are copies of the wall times */
+static void get_gap(struct reader *rd, struct run_gap *gp, bool cpu)
 {
 	uint64_t prev1 = get_uv(rd);
 	gp->prev = prev1 == 0 ? RUN_NO_PREV : (uint32_t)(prev1 - 1);
 	gp->sig = (uint32_t)get_uv(rd);
 	get_stats(rd, &gp->count, &gp->sum, &gp->sumsq, &gp->min, &gp->max);
-	get_cpu(rd, &gp->cpu);
-	gp->nbins = (uint32_t)get_count(rd, LIMIT(rd, 50));
+	if (cpu)
+		get_cpu(rd, &gp->cpu);
+	gp->nbins = (uint32_t)get_count(rd, LIMIT(rd, cpu ? 50 : 26));
 	gp->bins = xcalloc(gp->nbins, sizeof *gp->bins);
 	for (uint32_t j = 0; j < gp->nbins; j++) {
 		gp->bins[j].bin = (int32_t)get_sv(rd);
@@ -253,8 +259,11 @@ static void get_gap(struct reader *rd, struct run_gap *gp)
 		gp->bins[j].sum = get_f64(rd);
 		gp->bins[j].min = get_f64(rd);
 		gp->bins[j].max = get_f64(rd);
-		get_cpu(rd, &gp->bins[j].cpu);
+		if (cpu)
+			get_cpu(rd, &gp->bins[j].cpu);
 	}
+	if (!cpu)
+		run_gap_cpu_as_wall(gp);
 }
 
 void run_group_serialize(const struct run_group *g, struct buf *b)
@@ -277,7 +286,7 @@ void run_group_serialize(const struct run_group *g, struct buf *b)
 		put_gap(b, &g->gaps[k]);
 }
 
-bool run_group_parse(struct run_group *g, struct reader *rd)
+static bool group_parse(struct run_group *g, struct reader *rd, bool cpu)
 {
 	if (!grammar_parse(&g->g, rd))
 		return false;
@@ -295,12 +304,14 @@ bool run_group_parse(struct run_group *g, struct reader *rd)
 		d->sig = (uint32_t)get_uv(rd);
 		get_stats(rd, &d->count, &d->sum, &d->sumsq, &d->min, &d->max);
 	}
-	g->ngaps = (uint32_t)get_count(rd, LIMIT(rd, 60));
+	g->ngaps = (uint32_t)get_count(rd, LIMIT(rd, cpu ? 60 : 36));
 	g->gaps = xcalloc(g->ngaps, sizeof *g->gaps);
 	for (uint32_t k = 0; k < g->ngaps && !rd->bad; k++)
-		get_gap(rd, &g->gaps[k]);
+		get_gap(rd, &g->gaps[k], cpu);
 	return !rd->bad;
 }
+
+bool run_group_parse(struct run_group *g, struct reader *rd) { return group_parse(g, rd, true); }
 
 static void put_groups(const struct run *r, struct buf *b)
 {
@@ -309,16 +320,42 @@ static void put_groups(const struct run *r, struct buf *b)
 		run_group_serialize(&r->groups[i], b);
 }
 
-static bool get_groups(struct run *r, struct reader *rd, char *why, size_t whylen)
+/* the groups, their gaps with CPU times or (raw version 1) without */
+static bool groups_parse(struct run *r, struct reader *rd, bool cpu, char *why, size_t whylen)
 {
 	r->ngroups = (uint32_t)get_count(rd, LIMIT(rd, 4));
 	r->groups = xcalloc(r->ngroups, sizeof *r->groups);
 	for (uint32_t i = 0; i < r->ngroups && !rd->bad; i++)
-		if (!run_group_parse(&r->groups[i], rd)) {
+		if (!group_parse(&r->groups[i], rd, cpu)) {
 			snprintf(why, whylen, "truncated group %u", i);
 			return false;
 		}
 	return true;
+}
+
+static bool get_groups(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	return groups_parse(r, rd, true, why, whylen);
+}
+
+static bool get_groups_v1(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	return groups_parse(r, rd, false, why, whylen);
+}
+
+/* a stream: signature, its ranks (sorted: differences), length, head and period cells, laws */
+static void put_law(struct buf *b, const struct stream_law *l)
+{
+	buf_put_uv(b, l->cell);
+	buf_put_sv(b, l->law.base);
+	buf_put_uv(b, l->law.nterms);
+	for (uint32_t t = 0; t < l->law.nterms; t++) {
+		const struct rank_law_term *x = &l->law.terms[t];
+		buf_put_sv(b, x->coef);
+		buf_put_uv(b, x->divisor);
+		buf_put_uv(b, x->shift);
+		buf_put_uv(b, x->modulus);
+	}
 }
 
 static void put_streams(const struct run *r, struct buf *b)
@@ -326,27 +363,93 @@ static void put_streams(const struct run *r, struct buf *b)
 	buf_put_uv(b, r->nstreams);
 	for (uint32_t i = 0; i < r->nstreams; i++) {
 		const struct run_stream *s = &r->streams[i];
-		buf_put_uv(b, s->rank);
 		buf_put_uv(b, s->sig);
-		buf_put_uv(b, s->nvals);
-		for (uint64_t k = 0; k < s->nvals; k++)
-			buf_put_sv(b, s->vals[k]);
+		buf_put_uv(b, s->nranks);
+		for (uint32_t k = 0; k < s->nranks; k++)
+			buf_put_uv(b, s->ranks[k] - (k ? s->ranks[k - 1] : 0));
+		buf_put_uv(b, s->length);
+		buf_put_uv(b, s->nhead);
+		buf_put_uv(b, s->nperiod);
+		for (uint64_t k = 0; k < run_stream_cells(s); k++)
+			buf_put_sv(b, s->cells[k]);
+		buf_put_uv(b, s->nlaws);
+		for (uint32_t k = 0; k < s->nlaws; k++)
+			put_law(b, &s->laws[k]);
 	}
+}
+
+static bool get_law(struct reader *rd, struct stream_law *l, char *why, size_t whylen)
+{
+	l->cell = get_uv(rd);
+	l->law.base = get_sv(rd);
+	uint64_t n = get_uv(rd);
+	if (n > RANK_LAW_MAX_TERMS) {
+		snprintf(why, whylen, "a law of %llu terms (at most %d)", (unsigned long long)n, RANK_LAW_MAX_TERMS);
+		return false;
+	}
+	l->law.nterms = (uint32_t)n;
+	for (uint32_t t = 0; t < l->law.nterms; t++) {
+		struct rank_law_term *x = &l->law.terms[t];
+		x->coef = get_sv(rd);
+		x->divisor = get_uv(rd);
+		x->shift = get_uv(rd);
+		x->modulus = get_uv(rd);
+	}
+	return true;
+}
+
+static bool get_stream(struct run_stream *s, struct reader *rd, char *why, size_t whylen)
+{
+	s->sig = (uint32_t)get_uv(rd);
+	s->nranks = (uint32_t)get_count(rd, LIMIT(rd, 1));
+	s->ranks = xcalloc(s->nranks + 1, sizeof *s->ranks);
+	uint64_t rank = 0;
+	for (uint32_t k = 0; k < s->nranks; k++) {
+		rank += get_uv(rd);
+		s->ranks[k] = (uint32_t)(rank > UINT32_MAX ? UINT32_MAX : rank);
+	}
+	s->length = get_uv(rd);
+	s->nhead = get_count(rd, LIMIT(rd, 1));
+	s->nperiod = get_count(rd, LIMIT(rd, 1));
+	if (s->nhead + s->nperiod > LIMIT(rd, 1)) {   /* a cell takes at least one byte */
+		snprintf(why, whylen, "truncated value streams");
+		s->nhead = s->nperiod = 0;
+		return false;
+	}
+	s->cells = xmalloc((run_stream_cells(s) + 1) * sizeof *s->cells);
+	for (uint64_t k = 0; k < run_stream_cells(s); k++)
+		s->cells[k] = get_sv(rd);
+	s->nlaws = (uint32_t)get_count(rd, LIMIT(rd, 3));
+	s->laws = xcalloc(s->nlaws + 1, sizeof *s->laws);
+	for (uint32_t k = 0; k < s->nlaws && !rd->bad; k++)
+		if (!get_law(rd, &s->laws[k], why, whylen))
+			return false;
+	return true;
 }
 
 static bool get_streams(struct run *r, struct reader *rd, char *why, size_t whylen)
 {
+	r->nstreams = (uint32_t)get_count(rd, LIMIT(rd, 6));
+	r->streams = xcalloc(r->nstreams + 1, sizeof *r->streams);
+	for (uint32_t i = 0; i < r->nstreams && !rd->bad; i++)
+		if (!get_stream(&r->streams[i], rd, why, whylen))
+			return false;
+	return true;
+}
+
+/* version 1: one literal stream per rank and signature */
+static bool get_streams_v1(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
 	(void)why, (void)whylen;
-	r->nstreams = (uint32_t)get_count(rd, LIMIT(rd, 3));
-	r->streams = xcalloc(r->nstreams, sizeof *r->streams);
-	for (uint32_t i = 0; i < r->nstreams && !rd->bad; i++) {
-		struct run_stream *s = &r->streams[i];
-		s->rank = (uint32_t)get_uv(rd);
-		s->sig = (uint32_t)get_uv(rd);
-		s->nvals = get_count(rd, LIMIT(rd, 1));
-		s->vals = xmalloc((s->nvals ? s->nvals : 1) * sizeof *s->vals);
-		for (uint64_t k = 0; k < s->nvals; k++)
-			s->vals[k] = get_sv(rd);
+	uint32_t n = (uint32_t)get_count(rd, LIMIT(rd, 3));
+	for (uint32_t i = 0; i < n && !rd->bad; i++) {
+		uint32_t rank = (uint32_t)get_uv(rd), sig = (uint32_t)get_uv(rd);
+		uint64_t nvals = get_count(rd, LIMIT(rd, 1));
+		int64_t *vals = xmalloc((nvals ? nvals : 1) * sizeof *vals);
+		for (uint64_t k = 0; k < nvals; k++)
+			vals[k] = get_sv(rd);
+		run_add_stream(r, sig, rank, nvals, nvals, 0, vals);
+		free(vals);
 	}
 	return true;
 }
@@ -464,25 +567,36 @@ static bool get_cpu_time(struct run *r, struct reader *rd, char *why, size_t why
 	return true;
 }
 
+/* version 1 has no CPU times */
+static bool get_cpu_time_v1(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	(void)rd, (void)why, (void)whylen;
+	r->cpu_time = RUN_CPU_NONE;
+	return true;
+}
+
 /* ---- the sections, in the order of the format ------------------------------------------------ */
+
+typedef bool raw_getter(struct run *r, struct reader *rd, char *why, size_t whylen);
 
 static const struct raw_section {
 	const char *what;   /* for "truncated WHAT" */
 	void (*put)(const struct run *r, struct buf *b);
 	/* false with a message in why for what is wrong beyond truncation (checked after each) */
-	bool (*get)(struct run *r, struct reader *rd, char *why, size_t whylen);
+	raw_getter *get;
+	raw_getter *get_v1;   /* version 1, when it differs */
 } raw_sections[] = {
-	{"header", put_header, get_header},
-	{"function table", put_functions, get_functions},
-	{"string table", put_strings, get_strings},
-	{"call-site table", put_callsites, get_callsites},
-	{"signature table", put_signatures, get_signatures},
-	{"group table", put_groups, get_groups},
-	{"value streams", put_streams, get_streams},
-	{"profile", put_callpaths, get_callpaths},
-	{"profile", put_profile_arrays, get_profile_arrays},
-	{"timestamps", put_timestamps, get_timestamps},
-	{"CPU times", put_cpu_time, get_cpu_time},
+	{"header", put_header, get_header, NULL},
+	{"function table", put_functions, get_functions, NULL},
+	{"string table", put_strings, get_strings, NULL},
+	{"call-site table", put_callsites, get_callsites, NULL},
+	{"signature table", put_signatures, get_signatures, NULL},
+	{"group table", put_groups, get_groups, get_groups_v1},
+	{"value streams", put_streams, get_streams, get_streams_v1},
+	{"profile", put_callpaths, get_callpaths, NULL},
+	{"profile", put_profile_arrays, get_profile_arrays, NULL},
+	{"timestamps", put_timestamps, get_timestamps, NULL},
+	{"CPU times", put_cpu_time, get_cpu_time, get_cpu_time_v1},
 };
 
 void run_serialize(const struct run *r, struct buf *b)
@@ -504,13 +618,14 @@ bool run_parse(struct run *r, const void *data, size_t len, char *why, size_t wh
 		return false;
 	}
 	uint64_t version = get_uv(&rd);
-	if (version != RUN_RAW_VERSION) {
-		snprintf(why, whylen, "raw trace version %llu, this ladder reads version %d",
+	if (version < 1 || version > RUN_RAW_VERSION) {
+		snprintf(why, whylen, "raw trace version %llu, this ladder reads versions 1 to %d",
 			 (unsigned long long)version, RUN_RAW_VERSION);
 		return false;
 	}
 	for (size_t i = 0; i < sizeof raw_sections / sizeof *raw_sections; i++) {
-		bool ok = raw_sections[i].get(r, &rd, why, whylen);
+		raw_getter *get = version == 1 && raw_sections[i].get_v1 ? raw_sections[i].get_v1 : raw_sections[i].get;
+		bool ok = get(r, &rd, why, whylen);
 		if (ok && rd.bad)
 			snprintf(why, whylen, "truncated %s", raw_sections[i].what);
 		if (!ok || rd.bad) {

@@ -3,11 +3,15 @@
  */
 #include "run/replayable.h"
 
+#include "run/events.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
 bool run_replayable(const struct run *r, char *why, size_t why_size)
 {
+	if (!event_calls_bounded(r, why, why_size))
+		return false;
 	const char *threads = run_attr(r, "mpi_threads");
 	long n = threads ? strtol(threads, NULL, 10) : 1;
 	if (n <= 1)

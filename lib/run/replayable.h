@@ -10,7 +10,8 @@
 
 #include "run/run.h"
 
-/* false, with the reason in why, when the run was recorded under MPI_THREAD_MULTIPLE with MPI
+/* false, with the reason in why, when a rank's calls exceed the walk bound (run/events.h), or when
+ * the run was recorded under MPI_THREAD_MULTIPLE with MPI
  * calls from several threads of a rank (the tracer's label mpi_threads): the trace does not hold
  * the order of calls across threads, and replaying them from one thread can deadlock. */
 bool run_replayable(const struct run *r, char *why, size_t why_size);

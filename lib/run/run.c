@@ -52,7 +52,7 @@ void run_free(struct run *r)
 		run_group_free(&r->groups[i]);
 	free(r->groups);
 	for (uint32_t i = 0; i < r->nstreams; i++)
-		free(r->streams[i].vals);
+		run_stream_free(&r->streams[i]);
 	free(r->streams);
 	for (uint32_t i = 0; i < r->nnodes; i++)
 		free(r->nodes[i].name);
@@ -65,8 +65,10 @@ void run_free(struct run *r)
 		free(r->timestamps[i].dur);
 	}
 	free(r->timestamps);
+	free(r->intervals);
 	free(r->rank_group);
 	free(r->stream_first);
+	free(r->rank_streams);
 	run_init(r);
 }
 
@@ -164,4 +166,25 @@ uint64_t run_signature_req_key(uint32_t fn, uint64_t callsite, uint32_t flags,
 		i += w;
 	}
 	return h;
+}
+
+const int64_t *run_param(const struct run *r, const struct run_signature *s, enum param_kind k, const char *name,
+			 uint32_t *width)
+{
+	const struct fn_desc *d = &r->fns[s->fn];
+	const int64_t *v = r->sigvals + s->voff;
+	uint32_t i = 0;
+	for (uint32_t p = 0; p < d->nparams; p++) {
+		bool bad = false;
+		uint32_t w = group_width(d->params[p].kind, v, i, s->nvals, &bad);
+		if (bad)
+			return NULL;
+		if (d->params[p].kind == k && w && (!name || !strcmp(d->params[p].name, name))) {
+			if (width)
+				*width = w;
+			return v + i;
+		}
+		i += w;
+	}
+	return NULL;
 }

@@ -15,10 +15,11 @@
 
 #include "grammar/grammar.h"
 #include "mpi/signature.h"
+#include "run/stream.h"
 #include "util/buf.h"
 
 #define RUN_RAW_MAGIC "LADDERRAW"
-#define RUN_RAW_VERSION 2
+#define RUN_RAW_VERSION 2   /* 1 is still read (run_parse) */
 
 struct run_frame {
 	char *module;
@@ -76,12 +77,8 @@ struct run_group {         /* ranks whose call sequences are identical */
 	struct run_dur *durs;
 	uint32_t ngaps;
 	struct run_gap *gaps;
-};
-
-struct run_stream {        /* a rank's values of one signature's streamed groups, in call order */
-	uint32_t rank, sig;
-	uint64_t nvals;
-	int64_t *vals;
+	uint64_t length;       /* derived by run_check (not stored): terminals the grammar expands
+				  to, UINT64_MAX when 2^64 or more */
 };
 
 enum run_pnode_kind { PNODE_REGION = 0, PNODE_FUNCTION = 1, PNODE_UNKNOWN = 2 };
@@ -132,6 +129,17 @@ enum run_cpu_time {
 };
 extern const char *const run_cpu_time_names[3];
 
+enum { RUN_INTERVAL_DURATION = 0, RUN_INTERVAL_GAP = 1 };
+
+struct run_interval {      /* a synthetic run's prediction of one timing histogram (/extrap/intervals) */
+	uint32_t group;
+	uint8_t kind;          /* RUN_INTERVAL_DURATION (of sig's calls) or RUN_INTERVAL_GAP (before sig, after prev) */
+	uint8_t has_interval;  /* the model gave a prediction interval; otherwise lo = hi = value */
+	uint32_t prev, sig;    /* prev: RUN_NO_PREV for durations and a rank's first gap */
+	uint64_t count;        /* the histogram's count */
+	double value, lo, hi;  /* predicted seconds per call or gap, and the 95% prediction interval */
+};
+
 struct run {
 	/* header */
 	uint32_t nranks;
@@ -155,7 +163,7 @@ struct run {
 	uint32_t ngroups;
 	struct run_group *groups;
 	uint32_t nstreams;
-	struct run_stream *streams;    /* sorted by (rank, sig) */
+	struct run_stream *streams;    /* value streams (run/stream.h); run_check sorts them by signature */
 	uint8_t cpu_time;              /* enum run_cpu_time: what the gaps' CPU times are */
 	/* profile: counts[(rank * nnodes + node) * RUN_PC_COUNT + metric]; exclusive time as
 	 * time_stats[node * RUN_STAT_COUNT + stat], and per rank time[rank * nnodes + node] when the
@@ -168,9 +176,13 @@ struct run {
 	/* lossless timestamps (optional) */
 	uint32_t ntimestamps;
 	struct run_timestamps *timestamps;
+	/* synthetic runs: the timing predictions behind the modeled histograms (optional) */
+	uint32_t nintervals;
+	struct run_interval *intervals;
 	/* derived by run_index (not stored) */
 	uint32_t *rank_group;          /* nranks */
-	uint32_t *stream_first;        /* nranks + 1: streams of rank r are [first[r], first[r+1]) */
+	uint32_t *stream_first;        /* nranks + 1: rank r reads the streams rank_streams[first[r] .. first[r+1]) */
+	uint32_t *rank_streams;        /* indexes into streams, per rank by signature */
 };
 
 void run_init(struct run *r);
@@ -191,6 +203,11 @@ bool run_check(struct run *r, char *why, size_t whylen);
 
 /* Fill time_stats from per-rank times ([rank][node]) and the counts (which ranks visited). */
 void run_time_stats(struct run *r, const double *time);
+
+/* The values of signature s's first parameter of kind k (named `name`, unless NULL), or NULL when
+ * it has none or its values do not parse; *width (may be NULL) is their number. */
+const int64_t *run_param(const struct run *r, const struct run_signature *s, enum param_kind k, const char *name,
+			 uint32_t *width);
 
 /* Request pool key of a signature: the hash of everything but its req_out group. Equal to what
  * the tracer computed when it recorded the call. */

@@ -58,6 +58,18 @@ double run_total_calls(const struct run *r)
 	return total;
 }
 
+uint64_t run_rank_calls(const struct run *r, uint32_t rank)
+{
+	uint64_t calls = 0;
+	for (uint32_t i = 0; i < r->nnodes; i++) {
+		uint64_t v = r->nodes[i].kind == PNODE_FUNCTION
+				     ? r->counts[((size_t)rank * r->nnodes + i) * RUN_PC_COUNT + RUN_PC_VISITS]
+				     : 0;
+		calls = calls + v < calls ? UINT64_MAX : calls + v;
+	}
+	return calls;
+}
+
 void run_grammar_size(const struct run *r, uint64_t *rules, uint64_t *symbols)
 {
 	*rules = *symbols = 0;

@@ -25,6 +25,10 @@ double run_total_calls(const struct run *r);
 /* The compute gaps of all ranks: their number, total wall and total CPU time (seconds). */
 void run_gap_totals(const struct run *r, uint64_t *gaps, double *wall, double *cpu);
 
+/* The MPI calls the profile counts for one rank (visits of its MPI function call paths; counted
+ * only functions aside), saturating at UINT64_MAX; 0 for a run without a profile. */
+uint64_t run_rank_calls(const struct run *r, uint32_t rank);
+
 /* Rules and symbols over all groups. */
 void run_grammar_size(const struct run *r, uint64_t *rules, uint64_t *symbols);
 

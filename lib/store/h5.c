@@ -58,18 +58,38 @@ static hid_t fapl(void)
 	return p;
 }
 
-hid_t h5_create(const char *path, struct h5_err *e)
+/* Containers are small: a group keeps up to COMPACT_LINKS links and attributes in its object
+ * header (beyond, HDF5 gives it a heap and a B-tree of their own, ~1.3 KiB each), and no object
+ * records modification times. */
+#define COMPACT_LINKS 64
+
+static void compact_group(hid_t gcpl)
+{
+	H5Pset_link_phase_change(gcpl, COMPACT_LINKS, COMPACT_LINKS * 3 / 4);
+	H5Pset_attr_phase_change(gcpl, COMPACT_LINKS, COMPACT_LINKS * 3 / 4);
+	H5Pset_obj_track_times(gcpl, false);
+}
+
+static hid_t create_file(const char *path, bool once, struct h5_err *e)
 {
 	h5_quiet();
 	remember(current_file, sizeof current_file, path);
 	remember(partial_file, sizeof partial_file, path);
-	hid_t p = fapl();
-	hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, p);
+	hid_t p = fapl(), c = H5Pcreate(H5P_FILE_CREATE);
+	compact_group(c);
+	if (once)   /* nothing is ever freed: no free-space tracking, no aggregation blocks left over */
+		H5Pset_file_space_strategy(c, H5F_FSPACE_STRATEGY_NONE, false, 1);
+	hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, c, p);
+	H5Pclose(c);
 	H5Pclose(p);
 	if (f < 0)
 		h5_fail(e, path, "cannot create the file (%s)", errno ? strerror(errno) : "HDF5 error");
 	return f;
 }
+
+hid_t h5_create(const char *path, struct h5_err *e) { return create_file(path, false, e); }
+
+hid_t h5_create_once(const char *path, struct h5_err *e) { return create_file(path, true, e); }
 
 void h5_mark_partial(const char *path) { remember(partial_file, sizeof partial_file, path); }
 
@@ -118,7 +138,11 @@ hid_t h5_group(hid_t loc, const char *name)
 {
 	if (H5Lexists(loc, name, H5P_DEFAULT) > 0)
 		return H5Gopen2(loc, name, H5P_DEFAULT);
-	return H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+	compact_group(gcpl);
+	hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
+	H5Pclose(gcpl);
+	return g;
 }
 
 bool h5_exists(hid_t loc, const char *path)
@@ -219,7 +243,10 @@ static void packed_build(struct packed *p, const struct h5_table *t, const size_
 	}
 }
 
-/* chunked, shuffled, deflated, checksummed; extensible */
+/* Chunked, shuffled, deflated, checksummed. Datasets are written whole, once: their extent is
+ * fixed (a fixed extent gives a single chunk a one-entry index and several chunks a fixed array,
+ * where an extensible one costs an extensible-array index of ~0.5 KiB even for a few bytes), and
+ * their object header is sized for no attributes. */
 static hid_t create_dataset(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims)
 {
 	hsize_t maxdims[4], chunk[4];
@@ -228,13 +255,15 @@ static hid_t create_dataset(hid_t loc, const char *name, hid_t type, int rank, c
 	if (budget < 1)
 		budget = 1;
 	for (int i = rank - 1; i >= 0; i--) {
-		maxdims[i] = H5S_UNLIMITED;
 		hsize_t d = dims[i] ? dims[i] : 1;
+		maxdims[i] = d;   /* an empty dataset: room for its one chunk */
 		chunk[i] = d < budget ? d : budget;
 		budget = budget / chunk[i] ? budget / chunk[i] : 1;
 	}
 	hid_t space = H5Screate_simple(rank, dims, maxdims);
 	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	H5Pset_obj_track_times(dcpl, false);
+	H5Pset_dset_no_attrs_hint(dcpl, true);
 	H5Pset_chunk(dcpl, rank, chunk);
 	/* HDF5 cannot checksum variable-length strings; everything else is checksummed */
 	if (H5Tdetect_class(type, H5T_STRING) <= 0)

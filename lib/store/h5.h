@@ -47,6 +47,8 @@ void h5_mark_partial(const char *path);
 void h5_fail(struct h5_err *e, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 hid_t h5_create(const char *path, struct h5_err *e);
+/* a file written once and never changed (a run container): no free-space tracking */
+hid_t h5_create_once(const char *path, struct h5_err *e);
 /* open an existing file; diagnoses missing/empty/directory/not-HDF5/damaged files */
 /* Flush and close a file opened for writing: false when any write failed (a full disk shows at
  * the flush; H5Fclose alone can report success while objects are still open). */

@@ -3,7 +3,9 @@
  * the profile arrays are written and read from their descriptions in run/layout.h; the nested
  * sections, which the container flattens into tables joined by (offset, count), have one writer
  * and one reader each, called in the order of the tables at the end of each part; /timing
- * (durations and gaps) has a file of its own, run_timing.c.
+ * (durations and gaps) has a file of its own, run_timing.c. Containers of schema 1.x
+ * (hdf5-schema/run-1.yaml) are read too: one literal value stream per rank and signature here,
+ * per-group timing tables without CPU times in run_timing.c.
  */
 #include <assert.h>
 #include <math.h>
@@ -11,12 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/histogram.h"
 #include "run/layout.h"
 #include "run/ranklist.h"
 #include "store/run_source.h"
 #include "store/run_timing.h"
 #include "store/store.h"
+#include "util/file.h"
+#include "util/hash.h"
 #include "util/range.h"
 #include "util/xalloc.h"
 
@@ -64,16 +67,38 @@ static const struct h5_field group_fields[] = {
 	FIELD(struct group_row, ranklist_count, F_U32)};
 static const struct h5_table group_table = {"groups", sizeof(struct group_row), group_fields, 5};
 
-struct stream_row { uint32_t rank; uint32_t signature; uint64_t value_offset; uint64_t value_count; };
+struct stream_row {
+	uint32_t signature; uint64_t ranklist_offset; uint32_t ranklist_count; uint64_t length;
+	uint64_t value_offset; uint64_t head; uint64_t period; uint64_t law_offset; uint32_t law_count;
+};
 static const struct h5_field stream_fields[] = {
-	FIELD(struct stream_row, rank, F_U32), FIELD(struct stream_row, signature, F_U32),
-	FIELD(struct stream_row, value_offset, F_U64), FIELD(struct stream_row, value_count, F_U64)};
-static const struct h5_table stream_table = {"streams", sizeof(struct stream_row), stream_fields, 4};
+	FIELD(struct stream_row, signature, F_U32), FIELD(struct stream_row, ranklist_offset, F_U64),
+	FIELD(struct stream_row, ranklist_count, F_U32), FIELD(struct stream_row, length, F_U64),
+	FIELD(struct stream_row, value_offset, F_U64), FIELD(struct stream_row, head, F_U64),
+	FIELD(struct stream_row, period, F_U64), FIELD(struct stream_row, law_offset, F_U64),
+	FIELD(struct stream_row, law_count, F_U32)};
+static const struct h5_table stream_table = {"streams", sizeof(struct stream_row), stream_fields, 9};
+
+/* schema 1.x: one literal stream per rank and signature */
+struct stream_v1_row { uint32_t rank; uint32_t signature; uint64_t value_offset; uint64_t value_count; };
+static const struct h5_field stream_v1_fields[] = {
+	FIELD(struct stream_v1_row, rank, F_U32), FIELD(struct stream_v1_row, signature, F_U32),
+	FIELD(struct stream_v1_row, value_offset, F_U64), FIELD(struct stream_v1_row, value_count, F_U64)};
+static const struct h5_table stream_v1_table = {"streams", sizeof(struct stream_v1_row), stream_v1_fields, 4};
 
 struct ts_row { uint32_t rank; double start; double duration; };
 static const struct h5_field ts_fields[] = {
 	FIELD(struct ts_row, rank, F_U32), FIELD(struct ts_row, start, F_F64), FIELD(struct ts_row, duration, F_F64)};
 static const struct h5_table ts_table = {"timestamps", sizeof(struct ts_row), ts_fields, 3};
+
+struct interval_row { uint32_t group; uint8_t kind; uint32_t previous; uint32_t signature; uint64_t count; double predicted, lo, hi; uint8_t interval; };
+static const struct h5_field interval_fields[] = {
+	FIELD(struct interval_row, group, F_U32), FIELD(struct interval_row, kind, F_U8),
+	FIELD(struct interval_row, previous, F_U32), FIELD(struct interval_row, signature, F_U32),
+	FIELD(struct interval_row, count, F_U64), FIELD(struct interval_row, predicted, F_F64),
+	FIELD(struct interval_row, lo, F_F64), FIELD(struct interval_row, hi, F_F64),
+	FIELD(struct interval_row, interval, F_U8)};
+static const struct h5_table interval_table = {"intervals", sizeof(struct interval_row), interval_fields, 9};
 
 struct path_row { int32_t parent; uint8_t kind; char *name; char *path; };
 static const struct h5_field path_fields[] = {
@@ -139,14 +164,20 @@ bool store_expect(const char *path, const struct store_identity *id, const char 
 		h5_fail(e, path, "is a %s container, expected a %s container", id->kind, kind);
 		return false;
 	}
-	int major = !strcmp(kind, "run") ? RUN_SCHEMA_MAJOR : CAMPAIGN_SCHEMA_MAJOR;
-	int minor = !strcmp(kind, "run") ? RUN_SCHEMA_MINOR : CAMPAIGN_SCHEMA_MINOR;
-	if (id->major != major) {
-		h5_fail(e, path, "has %s schema version %d.%d; this ladder reads version %d.x (%s)", kind,
-			id->major, id->minor, major, id->major > major ? "upgrade ladder" : "convert the file");
+	bool run = !strcmp(kind, "run");
+	int major = run ? RUN_SCHEMA_MAJOR : CAMPAIGN_SCHEMA_MAJOR;
+	int oldest = run ? RUN_SCHEMA_OLDEST_MAJOR : CAMPAIGN_SCHEMA_MAJOR;
+	if (id->major < oldest || id->major > major) {
+		char reads[40];
+		if (oldest == major)
+			snprintf(reads, sizeof reads, "version %d.x", major);
+		else
+			snprintf(reads, sizeof reads, "versions %d.x to %d.x", oldest, major);
+		h5_fail(e, path, "has %s schema version %d.%d; this ladder reads %s (%s)", kind, id->major, id->minor,
+			reads, id->major > major ? "upgrade ladder" : "convert the file");
 		return false;
 	}
-	(void)minor;   /* newer minor versions only add optional objects: readable */
+	/* newer minor versions only add optional objects: readable */
 	return true;
 }
 
@@ -208,11 +239,26 @@ static bool write_header(hid_t f, const struct run *r)
 	return ok;
 }
 
+/* per function: does a signature call it? */
+static bool *functions_used(const struct run *r)
+{
+	bool *used = xcalloc(r->nfns + 1, sizeof *used);
+	for (uint32_t i = 0; i < r->nsigs; i++)
+		if (r->sigs[i].fn < r->nfns)
+			used[r->sigs[i].fn] = true;
+	return used;
+}
+
+/* every function of the tracer's table, by id; the parameters only of the functions the trace
+ * calls (the rest are most of the table and would be most of a small container) */
 static bool write_functions(hid_t trace, const struct run *r)
 {
 	struct fn_row *rows = xcalloc(r->nfns + 1, sizeof *rows);
+	bool *used = functions_used(r);
 	for (uint32_t i = 0; i < r->nfns; i++)
-		rows[i] = (struct fn_row){i, (char *)r->fns[i].name, r->fns[i].flags, param_list(&r->fns[i])};
+		rows[i] = (struct fn_row){i, (char *)r->fns[i].name, r->fns[i].flags,
+					  used[i] ? param_list(&r->fns[i]) : xstrdup("")};
+	free(used);
 	bool ok = h5_write_table(trace, "functions", &fn_table, rows, r->nfns);
 	for (uint32_t i = 0; i < r->nfns; i++)
 		free(rows[i].parameters);
@@ -308,23 +354,123 @@ static bool write_groups(hid_t trace, const struct run *r)
 	return ok;
 }
 
+/* the flat tables of the streams: ranklists, cells, law cells, laws (growable int64 arrays) */
+struct flat {
+	int64_t *v;
+	size_t n, cap;
+};
+
+static void flat_put(struct flat *f, int64_t x)
+{
+	XGROW(f->v, f->cap, f->n + 1);
+	f->v[f->n++] = x;
+}
+
+/* the distinct laws, each stored once as [base, nterms, (coef, divisor, shift, modulus) x nterms]
+ * (the cells of many streams follow the same law: a neighbour's peer in every iteration) */
+struct law_table {
+	struct flat records;
+	struct flat offsets;       /* of each law's record */
+	uint64_t *slot;            /* open addressing: law index + 1, 0 when free */
+	size_t cap;
+};
+
+static void law_record(const struct rank_law *l, int64_t *rec, size_t *n)
+{
+	*n = 0;
+	rec[(*n)++] = l->base;
+	rec[(*n)++] = l->nterms;
+	for (uint32_t t = 0; t < l->nterms; t++) {
+		const struct rank_law_term *x = &l->terms[t];
+		rec[(*n)++] = x->coef;
+		rec[(*n)++] = (int64_t)x->divisor;
+		rec[(*n)++] = (int64_t)x->shift;
+		rec[(*n)++] = (int64_t)x->modulus;
+	}
+}
+
+static void law_table_grow(struct law_table *t)
+{
+	size_t cap = t->cap ? 2 * t->cap : 64;
+	uint64_t *slot = xcalloc(cap, sizeof *slot);
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->slot[i])
+			continue;
+		const int64_t *rec = t->records.v + t->offsets.v[t->slot[i] - 1];
+		size_t at = hash_bytes(rec, (size_t)(2 + 4 * rec[1]) * sizeof *rec, 0) & (cap - 1);
+		while (slot[at])
+			at = (at + 1) & (cap - 1);
+		slot[at] = t->slot[i];
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+}
+
+/* the index of l (in the order laws were first met), added when new */
+static int64_t law_index(struct law_table *t, const struct rank_law *l)
+{
+	int64_t rec[2 + 4 * RANK_LAW_MAX_TERMS];
+	size_t n;
+	law_record(l, rec, &n);
+	if (2 * (t->offsets.n + 1) > t->cap)
+		law_table_grow(t);
+	size_t at = hash_bytes(rec, n * sizeof *rec, 0) & (t->cap - 1);
+	for (; t->slot[at]; at = (at + 1) & (t->cap - 1)) {
+		const int64_t *old = t->records.v + t->offsets.v[t->slot[at] - 1];
+		if (old[1] == rec[1] && !memcmp(old, rec, n * sizeof *rec))
+			return (int64_t)t->slot[at] - 1;
+	}
+	flat_put(&t->offsets, (int64_t)t->records.n);
+	t->slot[at] = t->offsets.n;
+	for (size_t k = 0; k < n; k++)
+		flat_put(&t->records, rec[k]);
+	return (int64_t)t->offsets.n - 1;
+}
+
+struct stream_flats {
+	struct flat ranklists, cells, law_cells;
+	struct law_table laws;
+};
+
+static void stream_row(const struct run_stream *s, struct stream_row *row, struct stream_flats *f)
+{
+	struct ranklist rl;
+	ranklist_init(&rl);
+	ranklist_from_ranks(&rl, s->ranks, s->nranks);
+	*row = (struct stream_row){s->sig, f->ranklists.n, (uint32_t)rl.len, s->length, f->cells.n, s->nhead,
+				   s->nperiod, f->law_cells.n, s->nlaws};
+	for (size_t k = 0; k < rl.len; k++)
+		flat_put(&f->ranklists, rl.v[k]);
+	ranklist_free(&rl);
+	size_t first = f->cells.n;
+	for (uint64_t k = 0; k < run_stream_cells(s); k++)
+		flat_put(&f->cells, s->cells[k]);
+	for (uint32_t k = 0; k < s->nlaws; k++) {   /* a law's cell holds the law's index */
+		flat_put(&f->law_cells, (int64_t)s->laws[k].cell);
+		f->cells.v[first + s->laws[k].cell] = law_index(&f->laws, &s->laws[k].law);
+	}
+}
+
+/* streams, their ranklists and cells; their laws only when some stream has one */
 static bool write_streams(hid_t trace, const struct run *r)
 {
-	uint64_t nvalues = 0;
-	for (uint32_t i = 0; i < r->nstreams; i++)
-		nvalues += r->streams[i].nvals;
 	struct stream_row *rows = xcalloc(r->nstreams + 1, sizeof *rows);
-	int64_t *values = xmalloc((nvalues + 1) * sizeof *values);
-	uint64_t k = 0;
-	for (uint32_t i = 0; i < r->nstreams; i++) {
-		rows[i] = (struct stream_row){r->streams[i].rank, r->streams[i].sig, k, r->streams[i].nvals};
-		memcpy(values + k, r->streams[i].vals, r->streams[i].nvals * sizeof *values);
-		k += r->streams[i].nvals;
-	}
+	struct stream_flats f = {0};
+	for (uint32_t i = 0; i < r->nstreams; i++)
+		stream_row(&r->streams[i], &rows[i], &f);
 	bool ok = h5_write_table(trace, "streams", &stream_table, rows, r->nstreams) &&
-		  h5_write_i64(trace, "stream_values", values, nvalues);
+		  h5_write_i64(trace, "stream_ranklists", f.ranklists.v, f.ranklists.n) &&
+		  h5_write_i64(trace, "stream_values", f.cells.v, f.cells.n) &&
+		  (!f.law_cells.n || (h5_write_i64(trace, "stream_law_cells", f.law_cells.v, f.law_cells.n) &&
+				      h5_write_i64(trace, "stream_laws", f.laws.records.v, f.laws.records.n)));
 	free(rows);
-	free(values);
+	free(f.ranklists.v);
+	free(f.cells.v);
+	free(f.law_cells.v);
+	free(f.laws.records.v);
+	free(f.laws.offsets.v);
+	free(f.laws.slot);
 	return ok;
 }
 
@@ -405,6 +551,25 @@ static bool write_profile(hid_t profile, const struct run *r)
 	return ok;
 }
 
+/* a synthetic run's timing predictions: /extrap/intervals, only when there are any */
+static bool write_intervals(hid_t f, const struct run *r)
+{
+	if (!r->nintervals)
+		return true;
+	struct interval_row *rows = xcalloc(r->nintervals + 1, sizeof *rows);
+	for (uint32_t i = 0; i < r->nintervals; i++) {
+		const struct run_interval *t = &r->intervals[i];
+		rows[i] = (struct interval_row){t->group, t->kind, t->prev, t->sig, t->count, t->value, t->lo, t->hi,
+						t->has_interval};
+	}
+	hid_t g = h5_group(f, "extrap");
+	bool ok = g >= 0 && h5_write_table(g, "intervals", &interval_table, rows, r->nintervals);
+	if (g >= 0)
+		H5Gclose(g);
+	free(rows);
+	return ok;
+}
+
 enum { TRACE_GROUP, TIMING_GROUP, PROFILE_GROUP, NGROUPS };
 static const char *const group_names[NGROUPS] = {"trace", "timing", "profile"};
 
@@ -427,7 +592,7 @@ static const struct section_writer {
 
 bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
 {
-	hid_t f = h5_create(path, e);
+	hid_t f = h5_create_once(path, e);
 	if (f < 0)
 		return false;
 	bool ok = write_header(f, r);
@@ -445,10 +610,32 @@ bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
 	for (int g = NGROUPS - 1; g >= 0; g--)
 		if (groups[g] >= 0)
 			H5Gclose(groups[g]);
+	if (ok && !(ok = write_intervals(f, r)))
+		h5_fail(e, path, "cannot write %s", "/extrap/intervals");
 	if (!h5_finish(f) && ok) {
 		h5_fail(e, path, "cannot finish writing the file (disk full?)");
 		ok = false;
 	}
+	return ok;
+}
+
+bool store_replace_run(const char *path, const struct run *r, char *const *inputs, int ninputs,
+		       struct h5_err *e)
+{
+	char why[400];
+	if (!output_replaceable(path, why, sizeof why) || !output_not_input(path, inputs, ninputs, why, sizeof why)) {
+		snprintf(e->msg, sizeof e->msg, "%s", why);
+		return false;
+	}
+	char *part = xasprintf("%s.part", path);
+	bool ok = store_write_run(part, r, e);
+	if (ok && (!sync_file(part, why, sizeof why) || !output_commit(part, path, why, sizeof why))) {
+		snprintf(e->msg, sizeof e->msg, "%s", why);
+		ok = false;
+	}
+	if (!ok)
+		remove(part);
+	free(part);
 	return ok;
 }
 
@@ -703,10 +890,10 @@ static int cmp_u32(const void *a, const void *b)
 static bool read_group_ranks(const struct source *src, struct run *r, struct run_group *g,
 			     const struct group_row *row, size_t i, const int64_t *ranklists, size_t nranklists)
 {
-	char why[200];
+	char why[200] = "it points past /trace/ranklists";
 	if (!range_within(row->ranklist_offset, row->ranklist_count, nranklists) ||
 	    !ranklist_check(ranklists + row->ranklist_offset, row->ranklist_count, r->nranks, why, sizeof why)) {
-		h5_fail(src->e, src->path, "/trace/ranklists: the ranklist of group %zu is malformed", i);
+		h5_fail(src->e, src->path, "/trace/ranklists: the ranklist of group %zu is malformed: %s", i, why);
 		return false;
 	}
 	const int64_t *v = ranklists + row->ranklist_offset;
@@ -756,32 +943,161 @@ out:
 	return ok;
 }
 
+/* the flat datasets the stream rows point into; the laws parsed */
+struct stream_tables {
+	int64_t *ranklists, *cells, *law_cells, *law_records;
+	size_t nranklists, ncells, nlaw_cells, nlaw_records;
+	struct rank_law *laws;
+	size_t nlaws;
+};
+
+/* the law whose record starts at laws[at]; false when it runs past the table or is malformed */
+static bool parse_law(const int64_t *laws, size_t nlaws, size_t at, struct rank_law *l)
+{
+	if (!range_within(at, 2, nlaws) || laws[at + 1] < 0 || laws[at + 1] > RANK_LAW_MAX_TERMS ||
+	    !range_within(at + 2, 4 * (uint64_t)laws[at + 1], nlaws))
+		return false;
+	memset(l, 0, sizeof *l);
+	l->base = laws[at];
+	l->nterms = (uint32_t)laws[at + 1];
+	for (uint32_t t = 0; t < l->nterms; t++) {
+		const int64_t *x = laws + at + 2 + 4 * t;
+		l->terms[t] = (struct rank_law_term){x[0], (uint64_t)x[1], (uint64_t)x[2], (uint64_t)x[3]};
+	}
+	return true;
+}
+
+/* /trace/stream_laws: records one after another, to its end */
+static bool parse_laws(const struct source *src, struct stream_tables *t)
+{
+	size_t cap = 0;
+	for (size_t at = 0; at < t->nlaw_records; at += 2 + 4 * (size_t)t->laws[t->nlaws++].nterms) {
+		XGROW(t->laws, cap, t->nlaws + 1);
+		if (!parse_law(t->law_records, t->nlaw_records, at, &t->laws[t->nlaws])) {
+			h5_fail(src->e, src->path, "/trace/stream_laws: law %zu is malformed or cut short", t->nlaws);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* the laws of a stream row: law_count cells from law_offset in /trace/stream_law_cells, each
+ * holding the index of its law in /trace/stream_laws */
+static bool read_laws(const struct source *src, struct run_stream *s, const struct stream_row *row, size_t i,
+		      const struct stream_tables *t)
+{
+	if (!range_within(row->law_offset, row->law_count, t->nlaw_cells)) {
+		h5_fail(src->e, src->path, "/trace/streams: the laws of row %zu run past /trace/stream_law_cells", i);
+		return false;
+	}
+	s->laws = xcalloc(row->law_count + 1, sizeof *s->laws);
+	for (uint32_t k = 0; k < row->law_count; k++, s->nlaws++) {
+		int64_t cell = t->law_cells[row->law_offset + k];
+		int64_t law = cell >= 0 && (uint64_t)cell < run_stream_cells(s) ? s->cells[cell] : -1;
+		if (law < 0 || (uint64_t)law >= t->nlaws) {
+			h5_fail(src->e, src->path, "/trace/stream_law_cells: law %u of stream %zu is not a cell holding a law's index",
+				k, i);
+			return false;
+		}
+		s->laws[k] = (struct stream_law){(uint64_t)cell, t->laws[law]};
+		s->cells[cell] = 0;
+	}
+	return true;
+}
+
+/* the ranks of a stream row from its ranklist */
+static bool read_stream_ranks(const struct source *src, struct run *r, struct run_stream *s,
+			      const struct stream_row *row, size_t i, const int64_t *ranklists, size_t n)
+{
+	char why[200];
+	uint64_t count;
+	if (!range_within(row->ranklist_offset, row->ranklist_count, n) ||
+	    !ranklist_check(ranklists + row->ranklist_offset, row->ranklist_count, r->nranks, why, sizeof why) ||
+	    (count = ranklist_count(ranklists + row->ranklist_offset, row->ranklist_count)) > r->nranks) {
+		h5_fail(src->e, src->path, "/trace/stream_ranklists: the ranklist of stream %zu is malformed", i);
+		return false;
+	}
+	s->ranks = xcalloc(count + 1, sizeof *s->ranks);
+	struct rank_collector c = {s->ranks, 0, (uint32_t)count};
+	ranklist_each(ranklists + row->ranklist_offset, row->ranklist_count, collect_rank, &c);
+	s->nranks = c.n;
+	qsort(s->ranks, s->nranks, sizeof *s->ranks, cmp_u32);
+	return true;
+}
+
+
+static bool read_stream(const struct source *src, struct run *r, const struct stream_row *row, size_t i,
+			const struct stream_tables *t)
+{
+	if (row->head > UINT64_MAX - row->period || !range_within(row->value_offset, row->head + row->period, t->ncells)) {
+		h5_fail(src->e, src->path, "/trace/streams: row %zu points past /trace/stream_values", i);
+		return false;
+	}
+	uint64_t ncells = row->head + row->period;
+	struct run_stream *s = &r->streams[r->nstreams++];
+	*s = (struct run_stream){.sig = row->signature, .length = row->length, .nhead = row->head, .nperiod = row->period};
+	s->cells = xmalloc((ncells + 1) * sizeof *s->cells);
+	memcpy(s->cells, t->cells + row->value_offset, ncells * sizeof *s->cells);
+	return read_stream_ranks(src, r, s, row, i, t->ranklists, t->nranklists) &&
+	       read_laws(src, s, row, i, t);
+}
+
 static bool read_streams(const struct source *src, struct run *r)
 {
 	bool ok = false;
-	size_t nrows = 0, nvalues = 0;
+	size_t nrows = 0;
 	struct stream_row *rows = NULL;
-	int64_t *values = NULL;
+	struct stream_tables t = {0};
 	if (!READ_TABLE(rows, "trace/streams", &stream_table, &nrows) ||
-	    !(values = h5_read_i64(src->f, "trace/stream_values", &nvalues, src->path, src->e)))
+	    !(t.ranklists = h5_read_i64(src->f, "trace/stream_ranklists", &t.nranklists, src->path, src->e)) ||
+	    !(t.cells = h5_read_i64(src->f, "trace/stream_values", &t.ncells, src->path, src->e)))
 		goto out;
-	r->nstreams = (uint32_t)nrows;
+	if (h5_exists(src->f, "trace/stream_law_cells") &&
+	    (!(t.law_cells = h5_read_i64(src->f, "trace/stream_law_cells", &t.nlaw_cells, src->path, src->e)) ||
+	     !(t.law_records = h5_read_i64(src->f, "trace/stream_laws", &t.nlaw_records, src->path, src->e)) ||
+	     !parse_laws(src, &t)))
+		goto out;
 	r->streams = xcalloc(nrows + 1, sizeof *r->streams);
-	for (size_t i = 0; i < nrows; i++) {
-		if (!range_within(rows[i].value_offset, rows[i].value_count, nvalues))
-			BAD("/trace/streams: row %zu points past /trace/stream_values", i);
-		struct run_stream *s = &r->streams[i];
-		s->rank = rows[i].rank;
-		s->sig = rows[i].signature;
-		s->nvals = rows[i].value_count;
-		s->vals = xmalloc((s->nvals + 1) * sizeof *s->vals);
-		memcpy(s->vals, values + rows[i].value_offset, s->nvals * sizeof *s->vals);
-	}
+	for (size_t i = 0; i < nrows; i++)
+		if (!read_stream(src, r, &rows[i], i, &t))
+			goto out;
 	ok = true;
 out:
 	h5_free_table(&stream_table, rows, nrows);
+	free(t.ranklists);
+	free(t.cells);
+	free(t.law_cells);
+	free(t.law_records);
+	free(t.laws);
+	return ok;
+}
+
+/* schema 1.x: one literal stream per (rank, signature) */
+static bool read_streams_v1(const struct source *src, struct run *r)
+{
+	bool ok = false;
+	size_t nrows = 0, nvalues = 0;
+	struct stream_v1_row *rows = NULL;
+	int64_t *values = NULL;
+	if (!READ_TABLE(rows, "trace/streams", &stream_v1_table, &nrows) ||
+	    !(values = h5_read_i64(src->f, "trace/stream_values", &nvalues, src->path, src->e)))
+		goto out;
+	for (size_t i = 0; i < nrows; i++) {
+		if (!range_within(rows[i].value_offset, rows[i].value_count, nvalues))
+			BAD("/trace/streams: row %zu points past /trace/stream_values", i);
+		run_add_stream(r, rows[i].signature, rows[i].rank, rows[i].value_count, rows[i].value_count, 0,
+			       values + rows[i].value_offset);
+	}
+	ok = true;
+out:
+	h5_free_table(&stream_v1_table, rows, nrows);
 	free(values);
 	return ok;
+}
+
+static bool read_any_streams(const struct source *src, struct run *r)
+{
+	return src->major == 1 ? read_streams_v1(src, r) : read_streams(src, r);
 }
 
 /* one run_timestamps per run of consecutive rows of the same rank */
@@ -869,10 +1185,48 @@ static bool read_profile(const struct source *src, struct run *r)
 	return true;
 }
 
+/* the parameters of the functions no signature calls, which the container omits: from this
+ * ladder's table, for the functions it knows */
+static void fill_unused_parameters(struct run *r)
+{
+	bool *used = functions_used(r);
+	for (uint32_t i = 0; i < r->nfns; i++) {
+		int id = used[i] || r->fns[i].nparams ? -1 : fn_lookup(r->fns[i].name);
+		if (id < 0)
+			continue;
+		const struct fn_desc *d = &ladder_functions[id];
+		struct param_desc *p = xcalloc(d->nparams + 1, sizeof *p);
+		for (uint32_t k = 0; k < d->nparams; k++)
+			p[k] = (struct param_desc){xstrdup(d->params[k].name), d->params[k].kind};
+		free((void *)r->fns[i].params);
+		r->fns[i].params = p;
+		r->fns[i].nparams = d->nparams;
+	}
+	free(used);
+}
+
+static bool read_intervals(const struct source *src, struct run *r)
+{
+	if (!h5_exists(src->f, "extrap/intervals"))
+		return true;
+	size_t n = 0;
+	struct interval_row *rows;
+	if (!READ_TABLE(rows, "extrap/intervals", &interval_table, &n))
+		return false;
+	r->nintervals = (uint32_t)n;
+	r->intervals = xcalloc(n + 1, sizeof *r->intervals);
+	for (size_t i = 0; i < n; i++)
+		r->intervals[i] = (struct run_interval){rows[i].group, rows[i].kind, rows[i].interval, rows[i].previous,
+							rows[i].signature, rows[i].count, rows[i].predicted, rows[i].lo,
+							rows[i].hi};
+	h5_free_table(&interval_table, rows, n);
+	return true;
+}
+
 /* the sections in the order they are read: later ones refer to earlier ones */
 static bool (*const section_readers[])(const struct source *src, struct run *r) = {
 	read_header, read_functions, read_strings, read_callsites, read_signatures,
-	read_groups, read_streams, store_read_timing, read_timestamps, read_profile,
+	read_groups, read_any_streams, store_read_timing, read_timestamps, read_profile, read_intervals,
 };
 
 bool store_read_run(const char *path, struct run *r, struct h5_err *e)
@@ -881,16 +1235,22 @@ bool store_read_run(const char *path, struct run *r, struct h5_err *e)
 	struct store_identity id;
 	if (!store_identify(path, &id, e) || !store_expect(path, &id, "run", e))
 		return false;
-	struct source source = {h5_open(path, false, e), path, e, id.minor}, *src = &source;
+	struct source source = {h5_open(path, false, e), path, e, id.major}, *src = &source;
 	if (src->f < 0)
 		return false;
 	bool ok = false;
 	for (size_t i = 0; i < sizeof section_readers / sizeof *section_readers; i++)
 		if (!section_readers[i](src, r))
 			goto out;
+	fill_unused_parameters(r);
 	char why[300];
 	if (!run_check(r, why, sizeof why))
 		BAD("inconsistent contents: %s", why);
+	if (id.major == 1) {   /* streams in the compact form every reader expects (run/stream.h) */
+		run_pack_streams(r);
+		if (!run_check(r, why, sizeof why))
+			BAD("inconsistent contents: %s", why);
+	}
 	ok = true;
 out:
 	H5Fclose(src->f);

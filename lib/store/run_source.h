@@ -1,6 +1,6 @@
 /*
  * run_source — the run container being read, as the readers of run_h5.c and run_timing.c share
- * it: the file, its path and error for messages, its schema minor version (which layout to read),
+ * it: the file, its path and error for messages, its schema major version (which layout to read),
  * and two shorthands for a reader's failure and for reading a whole table.
  */
 #ifndef LADDER_STORE_RUN_SOURCE_H
@@ -12,7 +12,7 @@ struct source {
 	hid_t f;
 	const char *path;
 	struct h5_err *e;
-	int minor;          /* the file's schema minor version */
+	int major;          /* the file's schema major version: 1 is the layout of run-1.yaml */
 };
 
 /* fail with a message naming the file, and go to the reader's `out` */

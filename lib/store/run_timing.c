@@ -1,6 +1,7 @@
 /*
- * run_timing — /timing of a run container: the pooled layout of schema 1.1 written and read,
- * the per-group tables of 1.0 read. See run_timing.h; hdf5-schema/run.yaml documents both.
+ * run_timing — /timing of a run container: the pooled layout of schema 2.0 written and read,
+ * the per-group tables of 1.x read. See run_timing.h; hdf5-schema/run.yaml and run-1.yaml
+ * document them.
  */
 #include "store/run_timing.h"
 
@@ -16,7 +17,7 @@
 #include "util/range.h"
 #include "util/xalloc.h"
 
-/* ---- schema 1.1: a dictionary of histograms, and which ones each group's gaps and durations use */
+/* ---- schema 2.0: a dictionary of histograms, and which ones each group's gaps and durations use */
 
 struct hist_row {
 	uint64_t count;
@@ -123,7 +124,7 @@ bool store_write_timing(hid_t timing, const struct run *r)
 	return ok;
 }
 
-/* ---- reading 1.1 -------------------------------------------------------------------------------- */
+/* ---- reading 2.0 -------------------------------------------------------------------------------- */
 
 static bool seconds(double x) { return isfinite(x) && x >= 0; }
 
@@ -302,59 +303,60 @@ static bool read_pooled(const struct source *src, struct run *r)
 	return ok;
 }
 
-/* ---- reading 1.0: per-group tables of wall times --------------------------------------------------- */
+/* ---- reading 1.x: per-group tables of wall times --------------------------------------------------- */
 
-struct dur_row10 { uint32_t group; uint32_t signature; uint64_t count; double sum, sum_squares, min, max; };
-static const struct h5_field dur_fields10[] = {
-	FIELD(struct dur_row10, group, F_U32), FIELD(struct dur_row10, signature, F_U32),
-	FIELD(struct dur_row10, count, F_U64), FIELD(struct dur_row10, sum, F_F64),
-	FIELD(struct dur_row10, sum_squares, F_F64), FIELD(struct dur_row10, min, F_F64),
-	FIELD(struct dur_row10, max, F_F64)};
-static const struct h5_table dur_table10 = {"durations", sizeof(struct dur_row10), dur_fields10, 7};
+struct dur_row_v1 { uint32_t group; uint32_t signature; uint64_t count; double sum, sum_squares, min, max; };
+static const struct h5_field dur_fields_v1[] = {
+	FIELD(struct dur_row_v1, group, F_U32), FIELD(struct dur_row_v1, signature, F_U32),
+	FIELD(struct dur_row_v1, count, F_U64), FIELD(struct dur_row_v1, sum, F_F64),
+	FIELD(struct dur_row_v1, sum_squares, F_F64), FIELD(struct dur_row_v1, min, F_F64),
+	FIELD(struct dur_row_v1, max, F_F64)};
+static const struct h5_table dur_table_v1 = {"durations", sizeof(struct dur_row_v1), dur_fields_v1, 7};
 
-struct gap_row10 { uint32_t group; uint32_t previous; uint32_t signature; uint64_t count; double sum, sum_squares, min, max; uint64_t bin_offset; uint32_t bin_count; };
-static const struct h5_field gap_fields10[] = {
-	FIELD(struct gap_row10, group, F_U32), FIELD(struct gap_row10, previous, F_U32),
-	FIELD(struct gap_row10, signature, F_U32), FIELD(struct gap_row10, count, F_U64),
-	FIELD(struct gap_row10, sum, F_F64), FIELD(struct gap_row10, sum_squares, F_F64),
-	FIELD(struct gap_row10, min, F_F64), FIELD(struct gap_row10, max, F_F64),
-	FIELD(struct gap_row10, bin_offset, F_U64), FIELD(struct gap_row10, bin_count, F_U32)};
-static const struct h5_table gap_table10 = {"gaps", sizeof(struct gap_row10), gap_fields10, 10};
+struct gap_row_v1 { uint32_t group; uint32_t previous; uint32_t signature; uint64_t count; double sum, sum_squares, min, max; uint64_t bin_offset; uint32_t bin_count; };
+static const struct h5_field gap_fields_v1[] = {
+	FIELD(struct gap_row_v1, group, F_U32), FIELD(struct gap_row_v1, previous, F_U32),
+	FIELD(struct gap_row_v1, signature, F_U32), FIELD(struct gap_row_v1, count, F_U64),
+	FIELD(struct gap_row_v1, sum, F_F64), FIELD(struct gap_row_v1, sum_squares, F_F64),
+	FIELD(struct gap_row_v1, min, F_F64), FIELD(struct gap_row_v1, max, F_F64),
+	FIELD(struct gap_row_v1, bin_offset, F_U64), FIELD(struct gap_row_v1, bin_count, F_U32)};
+static const struct h5_table gap_table_v1 = {"gaps", sizeof(struct gap_row_v1), gap_fields_v1, 10};
 
-struct bin_row10 { int32_t bin; uint64_t count; double sum, min, max; };
-static const struct h5_field bin_fields10[] = {
-	FIELD(struct bin_row10, bin, F_I32), FIELD(struct bin_row10, count, F_U64),
-	FIELD(struct bin_row10, sum, F_F64), FIELD(struct bin_row10, min, F_F64), FIELD(struct bin_row10, max, F_F64)};
-static const struct h5_table bin_table10 = {"gap_bins", sizeof(struct bin_row10), bin_fields10, 5};
+struct bin_row_v1 { int32_t bin; uint64_t count; double sum, min, max; };
+static const struct h5_field bin_fields_v1[] = {
+	FIELD(struct bin_row_v1, bin, F_I32), FIELD(struct bin_row_v1, count, F_U64),
+	FIELD(struct bin_row_v1, sum, F_F64), FIELD(struct bin_row_v1, min, F_F64), FIELD(struct bin_row_v1, max, F_F64)};
+static const struct h5_table bin_table_v1 = {"gap_bins", sizeof(struct bin_row_v1), bin_fields_v1, 5};
 
-/* a 1.0 gap: its CPU times unknown, copies of its wall times (the run's cpu_time says none) */
-static void add_gap10(struct run_group *g, const struct gap_row10 *row, const struct bin_row10 *bins)
+/* a 1.x gap: its CPU times unknown, copies of its wall times (the run's cpu_time says none) */
+static void add_gap_v1(struct run_group *g, const struct gap_row_v1 *row, const struct bin_row_v1 *bins)
 {
 	struct run_gap x = {row->previous, row->signature, row->count, row->sum, row->sum_squares, row->min,
-			    row->max, {row->sum, row->min, row->max}, row->bin_count, NULL};
-	x.bins = xmalloc((x.nbins + 1) * sizeof *x.bins);
+			    row->max, {0, 0, 0}, row->bin_count, NULL};
+	x.bins = xcalloc(x.nbins + 1, sizeof *x.bins);
 	for (uint32_t k = 0; k < x.nbins; k++) {
-		const struct bin_row10 *b = &bins[row->bin_offset + k];
-		x.bins[k] = (struct run_bin){b->bin, b->count, b->sum, b->min, b->max, {b->sum, b->min, b->max}};
+		const struct bin_row_v1 *b = &bins[row->bin_offset + k];
+		x.bins[k] = (struct run_bin){b->bin, b->count, b->sum, b->min, b->max, {0, 0, 0}};
 	}
 	if (!x.nbins && x.count) {   /* one bin: the row itself */
-		x.bins[0] = (struct run_bin){hist_quarter_octave(x.min), x.count, x.sum, x.min, x.max, x.cpu};
+		x.bins[0] = (struct run_bin){hist_quarter_octave(x.min), x.count, x.sum, x.min, x.max, {0, 0, 0}};
 		x.nbins = 1;
 	}
+	run_gap_cpu_as_wall(&x);
 	add_gap(g, &x);
 }
 
-static bool read_tables10(const struct source *src, struct run *r)
+static bool read_tables_v1(const struct source *src, struct run *r)
 {
 	bool ok = false;
 	size_t ndurs = 0, ngaps = 0, nbins = 0;
-	struct dur_row10 *durs = NULL;
-	struct gap_row10 *gaps = NULL;
-	struct bin_row10 *bins = NULL;
+	struct dur_row_v1 *durs = NULL;
+	struct gap_row_v1 *gaps = NULL;
+	struct bin_row_v1 *bins = NULL;
 	r->cpu_time = RUN_CPU_NONE;
-	if (!READ_TABLE(durs, "timing/durations", &dur_table10, &ndurs) ||
-	    !READ_TABLE(gaps, "timing/gaps", &gap_table10, &ngaps) ||
-	    !READ_TABLE(bins, "timing/gap_bins", &bin_table10, &nbins))
+	if (!READ_TABLE(durs, "timing/durations", &dur_table_v1, &ndurs) ||
+	    !READ_TABLE(gaps, "timing/gaps", &gap_table_v1, &ngaps) ||
+	    !READ_TABLE(bins, "timing/gap_bins", &bin_table_v1, &nbins))
 		goto out;
 	for (size_t i = 0; i < ndurs; i++)
 		if (durs[i].group >= r->ngroups)
@@ -363,23 +365,23 @@ static bool read_tables10(const struct source *src, struct run *r)
 		if (gaps[i].group >= r->ngroups || !range_within(gaps[i].bin_offset, gaps[i].bin_count, nbins))
 			BAD("/timing/gaps: row %zu has a bad group or bin range", i);
 	for (size_t i = 0; i < ndurs; i++) {
-		const struct dur_row10 *d = &durs[i];
+		const struct dur_row_v1 *d = &durs[i];
 		add_duration(&r->groups[d->group],
 			     &(struct run_dur){d->signature, d->count, d->sum, d->sum_squares, d->min, d->max});
 	}
 	for (size_t i = 0; i < ngaps; i++)
-		add_gap10(&r->groups[gaps[i].group], &gaps[i], bins);
+		add_gap_v1(&r->groups[gaps[i].group], &gaps[i], bins);
 	ok = true;
 out:
-	h5_free_table(&dur_table10, durs, ndurs);
-	h5_free_table(&gap_table10, gaps, ngaps);
-	h5_free_table(&bin_table10, bins, nbins);
+	h5_free_table(&dur_table_v1, durs, ndurs);
+	h5_free_table(&gap_table_v1, gaps, ngaps);
+	h5_free_table(&bin_table_v1, bins, nbins);
 	return ok;
 }
 
 bool store_read_timing(const struct source *src, struct run *r)
 {
-	bool ok = src->minor == 0 ? read_tables10(src, r) : read_pooled(src, r);
+	bool ok = src->major == 1 ? read_tables_v1(src, r) : read_pooled(src, r);
 	/* lookups (replay, extrapolation) expect each group's gaps and durations in order */
 	for (uint32_t g = 0; g < r->ngroups && ok; g++) {
 		qsort(r->groups[g].gaps, r->groups[g].ngaps, sizeof *r->groups[g].gaps, run_gap_order);

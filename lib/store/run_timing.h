@@ -1,7 +1,7 @@
 /*
  * run_timing — the /timing group of a run container (hdf5-schema/run.yaml): durations and compute
- * gaps, written in the pooled layout of schema 1.1 (run/pool.h: a dictionary of histograms that
- * groups share, with CPU times), read in it and in the per-group tables of 1.0 (no CPU times).
+ * gaps, written in the pooled layout of schema 2.0 (run/pool.h: a dictionary of histograms that
+ * groups share, with CPU times), read in it and in the per-group tables of 1.x (no CPU times).
  * Lossless timestamps stay with run_h5.c.
  */
 #ifndef LADDER_STORE_RUN_TIMING_H

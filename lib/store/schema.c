@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "run/events.h"
+#include "run/fn_check.h"
 #include "run/profile_check.h"
 #include "run/run.h"
 #include "store/campaign_extrap.h"
@@ -22,6 +23,7 @@
 #include "util/xalloc.h"
 
 extern const char ladder_schema_run_yaml[];
+extern const char ladder_schema_run_v1_yaml[];
 extern const char ladder_schema_campaign_yaml[];
 extern const char ladder_schema_history_yaml[];
 
@@ -45,7 +47,6 @@ struct sfield {
 
 struct sobject {
 	const char *path, *kind, *type, *description, *shape;
-	const char *since, *until;    /* "MAJOR.MINOR": the versions of files that hold it, or NULL */
 	int rank;
 	bool required;
 	struct sfield *fields;
@@ -107,10 +108,18 @@ static void parse_fields(yaml_document_t *d, yaml_node_t *seq, struct sfield **o
 	}
 }
 
-static bool schema_load(const char *kind, struct schema *s)
+/* the schema of a kind in a major version: the current one, or run 1.x (still read) */
+static const char *schema_text_of(const char *kind, int major)
+{
+	if (!strcmp(kind, "run") && major == 1)
+		return ladder_schema_run_v1_yaml;
+	return schema_text(kind);
+}
+
+static bool schema_load(const char *kind, int major, struct schema *s)
 {
 	memset(s, 0, sizeof *s);
-	const char *text = schema_text(kind);
+	const char *text = schema_text_of(kind, major);
 	if (!text)
 		return false;
 	yaml_parser_t p;
@@ -139,8 +148,6 @@ static bool schema_load(const char *kind, struct schema *s)
 		o->kind = get_s(d, m, "kind");
 		o->type = get_s(d, m, "type");
 		o->description = get_s(d, m, "description");
-		o->since = get_s(d, m, "since");
-		o->until = get_s(d, m, "until");
 		o->rank = rank ? atoi(rank) : 0;
 		o->required = !req || strcmp(req, "false");
 		yaml_node_t *shape = get(d, m, "shape");
@@ -194,7 +201,7 @@ static void violation(struct ctx *c, const char *fmt, ...)
 	c->violations++;
 }
 
-static void report_profile(const char *what, void *arg)
+static void report_prefixed(const char *what, void *arg)
 {
 	struct ctx *c = arg;
 	char line[900];
@@ -288,26 +295,10 @@ static void check_dataset(struct ctx *c, hid_t f, const struct sobject *o)
 	H5Dclose(d);
 }
 
-/* "MAJOR.MINOR" as one number that orders versions (minor < 1000) */
-static int version_number(const char *v, int otherwise)
-{
-	int major, minor;
-	return v && sscanf(v, "%d.%d", &major, &minor) == 2 ? major * 1000 + minor : otherwise;
-}
-
-/* does a file of this version hold the object? */
-static bool in_version(const struct sobject *o, const struct store_identity *id)
-{
-	int v = id->major * 1000 + id->minor;
-	return v >= version_number(o->since, 0) && v <= version_number(o->until, v);
-}
-
-static void check_objects(struct ctx *c, hid_t f, const struct schema *s, const struct store_identity *id)
+static void check_objects(struct ctx *c, hid_t f, const struct schema *s)
 {
 	for (int i = 0; i < s->nobjects; i++) {
 		const struct sobject *o = &s->objects[i];
-		if (!in_version(o, id))
-			continue;
 		if (!h5_exists(f, o->path)) {
 			if (o->required)
 				violation(c, "%s is missing (%s)", o->path, o->kind);
@@ -326,6 +317,39 @@ static void check_objects(struct ctx *c, hid_t f, const struct schema *s, const 
 		if (!group)
 			check_dataset(c, f, o);
 	}
+}
+
+/* a run's contents: the functions against ladder's table, a full walk of every rank (streams
+ * consumed exactly), the profile's calls against the trace's */
+static void check_run_contents(struct ctx *c)
+{
+	struct run r;
+	struct h5_err e;
+	if (!store_read_run(c->path, &r, &e)) {
+		c->report(e.msg, c->arg);
+		c->violations++;
+		return;
+	}
+	c->violations += (int)run_check_functions(&r, 20, report_prefixed, c);
+	char why[300];
+	bool bounded = event_calls_bounded(&r, why, sizeof why);
+	if (!bounded)
+		violation(c, "%s", why);
+	for (uint32_t q = 0; q < r.nranks && bounded; q++) {
+		struct event_iter it;
+		event_iter_init(&it, &r, q);
+		struct event ev;
+		while (event_next(&it, &ev))
+			;
+		if (it.error[0])
+			violation(c, "%s", it.error);
+		else if (!event_iter_streams_consumed(&it, why, sizeof why))
+			violation(c, "%s", why);
+		event_iter_free(&it);
+	}
+	if (!c->violations)
+		c->violations += (int)run_check_profile(&r, 20, report_prefixed, c);
+	run_free(&r);
 }
 
 /* every extrapolation of a campaign: a readable run, synthetic, with the rank count of its row */
@@ -365,7 +389,7 @@ int schema_validate(const char *path, void (*report)(const char *line, void *arg
 		return 1;
 	}
 	struct schema s;
-	if (!schema_load(id.kind, &s)) {
+	if (!schema_load(id.kind, id.major, &s)) {
 		violation(&c, "cannot load the %s schema", id.kind);
 		return c.violations;
 	}
@@ -381,39 +405,14 @@ int schema_validate(const char *path, void (*report)(const char *line, void *arg
 		return 1;
 	}
 	check_attrs(&c, f, &s);
-	check_objects(&c, f, &s, &id);
+	check_objects(&c, f, &s);
 	H5Fclose(f);
 	schema_free(&s);
 	if (c.violations)
 		return c.violations;
 	/* contents: every cross-reference and invariant (reading checks all checksums too) */
 	if (!strcmp(id.kind, "run")) {
-		struct run r;
-		if (!store_read_run(path, &r, &e)) {
-			report(e.msg, arg);
-			return 1;
-		}
-		/* a full walk of every rank: streams must be consumed exactly */
-		for (uint32_t q = 0; q < r.nranks; q++) {
-			struct event_iter it;
-			event_iter_init(&it, &r, q);
-			struct event ev;
-			while (event_next(&it, &ev))
-				;
-			if (it.error[0])
-				violation(&c, "%s", it.error);
-			uint32_t first = r.stream_first[q], last = r.stream_first[q + 1];
-			for (uint32_t k = first; k < last && !it.error[0]; k++)
-				if (it.cursor[k - first] != r.streams[k].nvals)
-					violation(&c, "rank %u: %llu of the %llu values of the stream of signature %u are never used",
-						  q, (unsigned long long)(r.streams[k].nvals - it.cursor[k - first]),
-						  (unsigned long long)r.streams[k].nvals, r.streams[k].sig);
-			event_iter_free(&it);
-		}
-		/* the profile must count every function's calls as the trace does */
-		if (!c.violations)
-			c.violations += (int)run_check_profile(&r, 20, report_profile, &c);
-		run_free(&r);
+		check_run_contents(&c);
 	} else if (!strcmp(id.kind, "campaign")) {
 		struct campaign_run *runs;
 		uint32_t n;
@@ -458,7 +457,7 @@ static void append(struct buf *b, const char *fmt, ...)
 char *schema_markdown(const char *kind)
 {
 	struct schema s;
-	if (!schema_load(kind, &s))
+	if (!schema_load(kind, 0, &s))
 		return NULL;
 	struct buf b, *out = &b;
 	buf_init(&b);
@@ -476,10 +475,6 @@ char *schema_markdown(const char *kind)
 			o->description ? o->description : "");
 		if (!o->required)
 			append(out, "\nOptional.\n");
-		if (o->since)
-			append(out, "\nSince version %s.\n", o->since);
-		if (o->until)
-			append(out, "\nUp to version %s (files of later versions do not have it).\n", o->until);
 		if (o->nfields) {
 			append(out, "\n| field | type | units | meaning |\n|---|---|---|---|\n");
 			for (int k = 0; k < o->nfields; k++)

@@ -14,8 +14,11 @@
 #include "store/h5.h"
 
 #define RUN_SCHEMA "ladder-run"
-#define RUN_SCHEMA_MAJOR 1
-#define RUN_SCHEMA_MINOR 1
+#define RUN_SCHEMA_MAJOR 2
+#define RUN_SCHEMA_MINOR 0
+/* still read: 1.x, one literal value stream per rank and per-group timing tables of wall times
+ * (hdf5-schema/run-1.yaml) */
+#define RUN_SCHEMA_OLDEST_MAJOR 1
 #define CAMPAIGN_SCHEMA "ladder-campaign"
 #define CAMPAIGN_SCHEMA_MAJOR 1
 #define CAMPAIGN_SCHEMA_MINOR 0
@@ -31,10 +34,16 @@ struct store_identity {
 /* Open and identify. Fails for missing, empty, non-HDF5, damaged files and for HDF5 files that
  * are not ladder containers. */
 bool store_identify(const char *path, struct store_identity *id, struct h5_err *e);
-/* Refuse a wrong kind or a newer major version, naming what was found and expected. */
+/* Refuse a wrong kind or a major version this ladder does not read, naming what was found and
+ * expected. Run containers are read from RUN_SCHEMA_OLDEST_MAJOR to RUN_SCHEMA_MAJOR. */
 bool store_expect(const char *path, const struct store_identity *id, const char *kind, struct h5_err *e);
 
 bool store_write_run(const char *path, const struct run *r, struct h5_err *e);
+/* The run container at path, replaced as a whole or not at all: refused when path is a device,
+ * FIFO, socket or directory, or names one of the inputs (whatever the names); written to
+ * PATH.part, flushed to disk and renamed over path, the part removed on any failure (a full disk). */
+bool store_replace_run(const char *path, const struct run *r, char *const *inputs, int ninputs,
+		       struct h5_err *e);
 /* Reads, checks the kind and version, and validates cross-references (run_check). */
 bool store_read_run(const char *path, struct run *r, struct h5_err *e);
 

@@ -7,7 +7,9 @@
  *     its terminals and call paths to global ids.
  *  2. groups: each rank's grammar, rewritten in global terminals, travels up the same tree with
  *     its timing; identical grammars merge into one group (ranks united, timing combined).
- *  3. per-rank data (value streams, profile, lossless timestamps) is gathered to rank 0.
+ *  3. per-rank data (value streams, each folded to its head and period; profile, lossless
+ *     timestamps) is gathered to rank 0, which shares the streams identical across ranks and
+ *     states per-rank differences as laws of the rank (run_pack_streams).
  */
 #include <errno.h>
 #include <limits.h>
@@ -154,7 +156,9 @@ static void local_group(struct run_group *g, const uint32_t *term_map)
 
 /* ---- per-rank data ---------------------------------------------------------------------------- */
 
-static void local_payload(struct buf *b, const uint32_t *term_map, const struct vocab *g)
+/* this rank's value streams, each folded to its head and period (run/stream.h): signature,
+ * length, head, period, cells */
+static void local_streams(struct buf *b, const uint32_t *term_map)
 {
 	uint32_t nstreams = 0;
 	for (uint32_t t = 0; t < tracer.nsigs; t++)
@@ -164,11 +168,37 @@ static void local_payload(struct buf *b, const uint32_t *term_map, const struct 
 		struct tstream *s = &tracer.streams[t];
 		if (!s->n)
 			continue;
+		uint64_t head, period;
+		stream_fold(s->v, s->n, &head, &period);
 		buf_put_uv(b, term_map[t]);
 		buf_put_uv(b, s->n);
-		for (uint64_t k = 0; k < s->n; k++)
+		buf_put_uv(b, head);
+		buf_put_uv(b, period);
+		for (uint64_t k = 0; k < head + period; k++)
 			buf_put_sv(b, s->v[k]);
 	}
+}
+
+static bool read_streams(struct run *r, uint32_t rank, struct reader *rd)
+{
+	uint64_t n = get_count(rd, reader_left(rd));
+	for (uint64_t i = 0; i < n && !rd->bad; i++) {
+		uint32_t sig = (uint32_t)get_uv(rd);
+		uint64_t length = get_uv(rd), head = get_count(rd, reader_left(rd)), period = get_count(rd, reader_left(rd));
+		if (head + period > reader_left(rd))
+			return false;
+		int64_t *cells = xmalloc((head + period + 1) * sizeof *cells);
+		for (uint64_t k = 0; k < head + period; k++)
+			cells[k] = get_sv(rd);
+		run_add_stream(r, sig, rank, length, head, period, cells);
+		free(cells);
+	}
+	return !rd->bad;
+}
+
+static void local_payload(struct buf *b, const uint32_t *term_map, const struct vocab *g)
+{
+	local_streams(b, term_map);
 	/* profile, in global call paths: counts, then exclusive times */
 	uint64_t *counts = xcalloc((size_t)g->nnodes * RUN_PC_COUNT + 1, sizeof *counts);
 	double *times = xcalloc((size_t)g->nnodes + 1, sizeof *times);
@@ -202,17 +232,8 @@ static void local_payload(struct buf *b, const uint32_t *term_map, const struct 
 
 static bool read_payload(struct run *r, double *time, uint32_t rank, struct reader *rd)
 {
-	uint64_t n = get_count(rd, reader_left(rd));
-	for (uint64_t i = 0; i < n && !rd->bad; i++) {
-		struct run_stream s = {.rank = rank};
-		s.sig = (uint32_t)get_uv(rd);
-		s.nvals = get_count(rd, reader_left(rd));
-		s.vals = xmalloc((s.nvals ? s.nvals : 1) * sizeof *s.vals);
-		for (uint64_t k = 0; k < s.nvals; k++)
-			s.vals[k] = get_sv(rd);
-		r->streams = xrealloc(r->streams, (r->nstreams + 1) * sizeof *r->streams);
-		r->streams[r->nstreams++] = s;
-	}
+	if (!read_streams(r, rank, rd))
+		return false;
 	uint64_t *counts = r->counts + (size_t)rank * r->nnodes * RUN_PC_COUNT;
 	for (uint64_t i = 0; i < (uint64_t)r->nnodes * RUN_PC_COUNT; i++)
 		counts[i] = get_uv(rd);
@@ -460,6 +481,7 @@ static void write_run(const char *path, double t_wall, struct vocab *global, str
 			fprintf(stderr, "ladder-trace: the data of rank %d is damaged\n", i);
 	}
 	run_time_stats(&r, time);
+	run_pack_streams(&r);
 	if (tracer.profile_ranks)
 		r.time = time;
 	else

@@ -365,7 +365,7 @@ void obj_init(void)
 	world = comm_add(MPI_COMM_WORLD, COMM_ID_WORLD);
 	self = comm_add(MPI_COMM_SELF, COMM_ID_SELF);
 	int64_t id = 0;
-#define X(n) \
+#define X(n, meaning) \
 	id++; \
 	if (n != MPI_DATATYPE_NULL && !obj_find(dtypes, H(n))) { \
 		idpool_mark(&dtype_ids, id); \

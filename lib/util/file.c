@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -244,4 +245,70 @@ char *read_file(const char *path)
 	fclose(f);
 	s[len] = 0;
 	return s;
+}
+
+ssize_t file_read_line(FILE *f, char **line, size_t *cap, size_t max)
+{
+	size_t len = 0;
+	int c;
+	while ((c = getc(f)) != EOF) {
+		if (c == 0 || len >= max)
+			return FILE_LINE_TOO_LONG;
+		if (len + 2 > *cap) {
+			*cap = *cap ? 2 * *cap : 256;
+			*line = xrealloc(*line, *cap);
+		}
+		(*line)[len++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (!len)
+		return -1;
+	(*line)[len] = 0;
+	return (ssize_t)len;
+}
+
+/* Files that compress or deduplicate store somewhat less than their size; one that stores less
+ * than a thousandth of it is made of holes (truncate -s 1T) */
+#define MAX_HOLES 1000
+#define SMALL_FILE (1 << 20)
+
+bool file_map_open(const char *path, struct file_map *m, char *why, size_t why_size)
+{
+	memset(m, 0, sizeof *m);
+	int fd = open(path, O_RDONLY | O_NONBLOCK);   /* a FIFO without a writer does not block */
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st)) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		errno = e;
+		return fail(why, why_size, "%s: %s", path, strerror(e));
+	}
+	bool ok = false;
+	if (!S_ISREG(st.st_mode))
+		fail(why, why_size, "%s: is %s, not a regular file", path, kind_name(path));
+	else if (st.st_size > SMALL_FILE && (uint64_t)st.st_size / MAX_HOLES > (uint64_t)st.st_blocks * 512)
+		fail(why, why_size, "%s: is a sparse file: it stores %llu bytes of its %llu", path,
+		     (unsigned long long)st.st_blocks * 512, (unsigned long long)st.st_size);
+	else
+		ok = true;
+	void *p = ok && st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	if (p == MAP_FAILED) {
+		fail(why, why_size, "%s: cannot be mapped (%s)", path, strerror(errno));
+		ok = false;
+	} else if (ok) {
+		*m = (struct file_map){p, (size_t)st.st_size};
+	}
+	close(fd);
+	if (!ok)
+		errno = EINVAL;
+	return ok;
+}
+
+void file_map_close(struct file_map *m)
+{
+	if (m->data)
+		munmap((void *)m->data, m->len);
+	memset(m, 0, sizeof *m);
 }

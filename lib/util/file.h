@@ -1,6 +1,8 @@
 /*
  * file — whole-file helpers: create a directory with its parents, read a file into a string,
- * replace a file atomically, and the checks every writer makes on its output path.
+ * replace a file atomically, and the checks every writer makes on its output path; and reading
+ * what users give in bounded memory: a line at a time with a length limit, or a regular file mapped
+ * (a FIFO or device, which can be endless, is refused).
  *
  * An output path is replaced by renaming a finished temporary file over it only when it is a
  * regular file or absent. A device node, FIFO or socket is never renamed over: text is written
@@ -14,6 +16,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 /* mkdir -p path (mode 0755) */
 bool make_dirs(const char *path, char *why, size_t why_size);
@@ -55,5 +60,21 @@ bool same_file(const char *a, const char *b);
 /* Refuse writing output over one of the inputs: false with "OUTPUT: is also an input (INPUT);
  * ..." in why when output names the same file as inputs[i]. */
 bool output_not_input(const char *output, char *const *inputs, int ninputs, char *why, size_t why_size);
+
+/* The next line of f into *line (grown as needed, NUL-terminated, the newline kept): its length,
+ * -1 at the end of the file, or FILE_LINE_TOO_LONG for a line of more than max bytes or holding
+ * a NUL byte (stops reading there: an endless line costs max bytes, not all memory). */
+#define FILE_LINE_TOO_LONG (-2)
+ssize_t file_read_line(FILE *f, char **line, size_t *cap, size_t max);
+
+/* A regular file mapped read-only, so that memory follows what is read of it, not its size. */
+struct file_map {
+	const uint8_t *data;
+	size_t len;
+};
+/* false, with "PATH: is a FIFO, not a regular file" or the like in why, for anything but a regular
+ * file, and for a file that stores far less than its size (a sparse file of holes) */
+bool file_map_open(const char *path, struct file_map *m, char *why, size_t why_size);
+void file_map_close(struct file_map *m);
 
 #endif

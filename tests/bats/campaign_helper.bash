@@ -10,9 +10,10 @@
 #                                             app= (the command), name=, stages=
 #   STENCIL2D_JOBS           jobs of workflows/stencil2d.yaml on the local and example-production
 #                            sites: 12 runs (rungs 1, 4, 9, 16 x 3 repetitions), the truth run at
-#                            64, the merge, the model, extrap, replay (at 64) and report stages
+#                            64, the merge, the model, extrap, replay and proxy (at 64) and report
+#                            stages
 #   STENCIL2D_JOBS_SLURM_LOCALHOST   the same on slurm-localhost (2 nodes of 8 ranks), which cannot
-#                            host 64 ranks: no truth run and no replay at 64
+#                            host 64 ranks: no truth run, no replay and no proxy at 64
 #   stencil2d_jobs SITE      the constant of the site config named SITE
 
 CAMP_FIX="$TOP/tests/campaign"
@@ -27,7 +28,7 @@ camp_state() {
 	jq -r --arg j "$2" ".jobs[] | select(.name == \$j) | .$3" "$1/state.json"
 }
 
-STENCIL2D_JOBS=18
+STENCIL2D_JOBS=19
 STENCIL2D_JOBS_SLURM_LOCALHOST=16
 
 stencil2d_jobs() {

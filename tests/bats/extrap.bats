@@ -3,7 +3,10 @@
 # to 36 and 64 ranks and compared event by event (ladder compare) and by calls and bytes per rank
 # and function (compare --counts) with the real traced run at that count; the synthetic run
 # replays; ladders that cannot support an extrapolation are refused with the class, the parameter
-# and the rungs to add, and nothing is written. Traces are cached per file in $BATS_FILE_TMPDIR.
+# and the rungs to add, and nothing is written. Traces are cached per file in $BATS_FILE_TMPDIR,
+# so tests share their rungs. This is a covering subset of the acceptance matrix (every app, Cart
+# and hand-computed neighbours, periodic or not, Irecv or Sendrecv, strong and weak, both targets);
+# tests/extrap-matrix runs the whole cross product and prints it as a table.
 
 load helper
 
@@ -48,11 +51,15 @@ matches() {
 
 S2W="stencil2d --scaling weak --size 8 --iterations 4 --allreduce-every 2"
 S2S="stencil2d --scaling strong --size 48 --iterations 4 --allreduce-every 3"
-S1S="stencil1d --scaling strong --size 1440 --iterations 3 --allreduce-every 2"
+S1S="stencil1d --scaling strong --size 576 --iterations 3 --allreduce-every 2"
 S2M="stencil2d --scaling weak --size 8 --iterations 3 --manual-neighbours"
 SWEEP="sweep --scaling weak --size 4 --iterations 2 --kblock 2"
 FT="ft --scaling strong --size 576 --iterations 2"
 S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
+S3W="stencil3d --scaling weak --size 4 --iterations 2 --allreduce-every 2"
+S3S="stencil3d --scaling strong --size 12 --iterations 2 --allreduce-every 2"
+S3MPS="stencil3d --scaling strong --size 12 --iterations 2 --manual-neighbours --periodic --sendrecv"
+S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 
 @test "stencil2d (Cart) weak scaling: 4, 9, 16 ranks extrapolated to 36 and 64 equal the real runs" {
 	# shellcheck disable=SC2086
@@ -79,18 +86,22 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	matches s2m 36 $S2M
 }
 
-@test "sweep (wavefront, hand-computed neighbours, blocking Send/Recv) extrapolated to 36" {
+@test "sweep (wavefront, hand-computed neighbours, blocking Send/Recv) extrapolated to 36 and 64" {
 	# shellcheck disable=SC2086
 	ladder sweep "4 9 16" $SWEEP > /dev/null
 	# shellcheck disable=SC2086
 	matches sweep 36 $SWEEP
+	# shellcheck disable=SC2086
+	matches sweep 64 $SWEEP
 }
 
-@test "ft (Alltoall transposes, strong scaling): block counts as a 1/P^2 law, extrapolated to 36" {
+@test "ft (Alltoall transposes, strong scaling): block counts as a 1/P^2 law, extrapolated to 36 and 64" {
 	# shellcheck disable=SC2086
 	ladder ft "4 9 16" $FT > /dev/null
 	# shellcheck disable=SC2086
 	matches ft 36 $FT
+	# shellcheck disable=SC2086
+	matches ft 64 $FT
 }
 
 @test "refused: is, whose Alltoallv count arrays grow with P and vary by peer, names the call and why" {
@@ -117,14 +128,16 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	[[ "$output" == *"MPI_Alltoall "* && "$output" != *"MPI_Alltoallv"* ]]
 }
 
-@test "stencil1d (Cart) strong scaling: 4, 9, 16 ranks extrapolated to 36" {
+@test "stencil1d (Cart) strong scaling: 4, 9, 16 ranks extrapolated to 36 and 64" {
 	# shellcheck disable=SC2086
 	ladder s1s "4 9 16" $S1S > /dev/null
 	# shellcheck disable=SC2086
 	matches s1s 36 $S1S
+	# shellcheck disable=SC2086
+	matches s1s 64 $S1S
 }
 
-@test "timing: with 4 rungs PMNF models scale the histograms and their prediction intervals give a range" {
+@test "timing: with 4 rungs PMNF models scale the histograms; their prediction intervals are typed rows a replay sums" {
 	local runs=() P
 	# shellcheck disable=SC2086
 	for P in 4 6 9 16; do runs+=("$(trace s1s "$P" $S1S)"); done
@@ -143,9 +156,21 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	[[ "$output" =~ timing_modeled_hi_s=([0-9.e+-]+) ]] && hi=${BASH_REMATCH[1]}
 	awk -v lo="$lo" -v s="$s" -v hi="$hi" 'BEGIN { exit !(0 <= lo && lo <= s && s <= hi && s > 0) }' ||
 		{ echo "range $lo $s $hi"; return 1; }
+	# each modeled histogram's prediction and interval is a typed row of /extrap/intervals
+	[[ "$output" == *"predicted   $modeled timing histograms modeled at this scale"* ]]
+	run h5dump -H -d /extrap/intervals "$e"
+	[[ "$output" == *'H5T_IEEE_F64LE "lo"'* && "$output" == *'H5T_IEEE_F64LE "hi"'* ]]
+	"$LADDER" validate "$e"
+	# a replay sums the predictions of the gaps it emulates into a range
+	run timeout "$T" "$LADDER" replay "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" =~ modeled\ +([0-9.e+-]+)\ s\ +\[([0-9.e+-]+),\ ([0-9.e+-]+)\] ]] || { echo "$output"; return 1; }
+	awk -v s="${BASH_REMATCH[1]}" -v lo="${BASH_REMATCH[2]}" -v hi="${BASH_REMATCH[3]}" \
+		'BEGIN { exit !(0 <= lo && lo <= s && s <= hi) }' 
 	# a ladder of 3 rungs is too short for the search: no model, no range
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s1s-e36.h5"
 	[[ "$output" == *"timing=pmnf: 0 histograms modeled"* && "$output" != *"timing_modeled_s"* ]]
+	[[ "$output" != *"predicted "* ]]
 	run "$LADDER" compare "$e" "$BATS_FILE_TMPDIR/s1s-36.h5"
 	[ "$status" -eq 0 ]
 }
@@ -185,18 +210,18 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	a=$(stat -c %s "$BATS_FILE_TMPDIR/big1.h5") b=$(stat -c %s "$BATS_FILE_TMPDIR/big2.h5")
 	# the small one carries the per-rank profile; without it the big one is no larger
 	[ "$b" -le "$a" ]
-	# square rungs cannot tell d0 from d1: a non-square target is ambiguous, and refused
-	run "$LADDER" extrap "$c" --target 32x8 -o "$BATS_FILE_TMPDIR/wide.h5"
-	[ "$status" -eq 1 ]
-	[[ "$output" == *"MPI_Cart_create dims"*"ambiguous: d0 or d1"* ]]
-	[ ! -e "$BATS_FILE_TMPDIR/wide.h5" ]
-	# non-square rungs tell them apart
-	# shellcheck disable=SC2086
-	c=$(ladder s2p "4 6 8 9 12 16" $S2P)
+	# a grid target is taken as given: the neighbours are moves on it, the counts constant
 	run "$LADDER" extrap "$c" --target 32x8 -o "$BATS_FILE_TMPDIR/wide.h5"
 	[ "$status" -eq 0 ]
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/wide.h5"
 	[[ "$output" == *"grid=32x8"* && "$output" == *"ranks       256"* ]]
+	# square rungs cannot tell 48/d0 from 48/d1 (strong scaling): a non-square target is ambiguous
+	# shellcheck disable=SC2086
+	c=$(ladder s2s "4 9 16" $S2S)
+	run "$LADDER" extrap "$c" --target 12x3 -o "$BATS_FILE_TMPDIR/wide-s.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"MPI_Irecv count (24 at p4, 16 at p9, 12 at p16): ambiguous: 48/d0 or 48/d1"* ]]
+	[ ! -e "$BATS_FILE_TMPDIR/wide-s.h5" ]
 }
 
 @test "refused: too few rungs names the class and the rank counts to add; nothing is written" {
@@ -214,12 +239,64 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	[ ! -e "$out" ]
 }
 
-@test "refused: a wrap-around law with as many unknowns as rungs, with the rungs to add" {
+@test "periodic stencil2d from square rungs: the wrap-around neighbours are moves on the grid" {
+	# on 2x2 the neighbours at -1 and +1 are one rank; 3x3 and 4x4 tell them apart
 	# shellcheck disable=SC2086
-	c=$(ladder s2p-square "4 9 16" $S2P)
+	ladder s2p-square "4 9 16" $S2P > /dev/null
+	# shellcheck disable=SC2086
+	matches s2p-square 36 $S2P
+	# shellcheck disable=SC2086
+	matches s2p-square 64 $S2P
+}
+
+@test "stencil3d (Cart) weak: rungs 2x2x2, 3x2x2, 4x2x2 extrapolated to 4x3x3 and 4x4x4, interiors composed" {
+	# dimensions 1 and 2 never have an interior on the ladder: those classes are the union of
+	# their low and high sides, as dimension 0's interior shows at 12 and 16 ranks
+	# shellcheck disable=SC2086
+	ladder s3w "8 12 16" $S3W > /dev/null
+	# shellcheck disable=SC2086
+	matches s3w 36 $S3W
+	# shellcheck disable=SC2086
+	matches s3w 64 $S3W
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s3w-e64.h5"
+	[[ "$output" == *"grid=4x4x4"* ]]
+}
+
+@test "stencil3d (Cart) strong: the faces follow one law C*d_k/P shared by the dimensions" {
+	# dimension 0's face is the same at every rung; those of dimensions 1 and 2 vary with d0
+	# shellcheck disable=SC2086
+	ladder s3s "8 12 16" $S3S > /dev/null
+	# shellcheck disable=SC2086
+	matches s3s 36 $S3S
+	# shellcheck disable=SC2086
+	matches s3s 64 $S3S
+}
+
+@test "stencil3d, hand-computed periodic neighbours, Sendrecv, strong: directions on 2-wide dimensions" {
+	# on a periodic dimension of 2 the neighbours at -1 and +1 are one rank: the call's order of
+	# directions along dimension 0 (3 and 4 wide) decides them for dimensions 1 and 2
+	# shellcheck disable=SC2086
+	ladder s3mps "8 12 16" $S3MPS > /dev/null
+	# shellcheck disable=SC2086
+	matches s3mps 36 $S3MPS
+	# shellcheck disable=SC2086
+	matches s3mps 64 $S3MPS
+}
+
+@test "stencil3d (Cart) periodic weak with Irecv/Isend extrapolated to 36" {
+	# shellcheck disable=SC2086
+	ladder s3p "8 12 16" $S3P > /dev/null
+	# shellcheck disable=SC2086
+	matches s3p 36 $S3P
+}
+
+@test "refused: a 3-D ladder without an interior at two rungs cannot compose the ones it never has" {
+	# shellcheck disable=SC2086
+	c=$(ladder s3w-short "8 12" $S3W)
 	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"MPI_Cart_shift"* && "$output" == *"too few rungs"* && "$output" == *"add rungs"* ]]
+	[[ "$output" == *"class low/low/interior: no rung has it (dimension 2 is never wider than 2 on the ladder)"* ]]
+	[[ "$output" == *"no dimension shows an interior at two rungs"* && "$output" == *"add rungs whose grid has it, e.g. "* ]]
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
 
@@ -237,6 +314,7 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	run "$LADDER" extrap "$c" --target 16 -o "$BATS_FILE_TMPDIR/never.h5"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"p4: the run made no MPI_Cart_create call, and the grid cannot be detected"* ]]
+	[[ "$output" == *"extrapolation needs an SPMD code on a grid, and more rungs would not help"* ]]
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
 
@@ -282,4 +360,62 @@ S2P="stencil2d --scaling weak --size 6 --iterations 3 --periodic --sendrecv"
 	[ "$status" -eq 0 ]
 	run h5ls "$dir/campaign.h5/extrap"
 	[[ "$output" == *"p64"* ]]
+}
+
+@test "refused: phases (its pattern changes halfway, its polls are data) says why and points to --lossy" {
+	c=$(ladder phases "4 9" phases --size 72 --iterations 4)
+	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	# which comes first depends on its polls' timing: a structure that differs, or polls whose run
+	# lengths are data (streamed); either way the way out is named
+	[[ "$output" == *"the call sequence has a different structure at p9 than at p4"*"--lossy keeps the calls the rungs share and drops the others"* ||
+	   "$output" == *"has streamed (data-dependent) values, which are not extrapolated"*"; --lossy drops the call"* ]] ||
+		{ echo "$output"; return 1; }
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
+}
+
+# LAMMPS in.lj with the box replicated with the process grid (x, y, z cells per rank constant)
+lmp_trace() { # P X Y Z
+	local f="$BATS_FILE_TMPDIR/lj-$1.h5"
+	[ -s "$f" ] && return 0
+	cp "$TOP/tests/fixtures/lammps/in.lj" "$BATS_FILE_TMPDIR/"
+	(cd "$BATS_FILE_TMPDIR" && timeout "$T" "$LADDER" --quiet trace -o "$f" -- mpirun --oversubscribe -np "$1" \
+		lmp -in in.lj -var x "$2" -var y "$3" -var z "$4" -var steps 20 -log none -screen none > /dev/null)
+}
+
+@test "LAMMPS in.lj weak scaling, 8, 12, 16 ranks extrapolated (lossy) to 27: what matches the real run" {
+	command -v lmp || skip "LAMMPS (lmp) is not installed"
+	lmp_trace 8 0.5 0.5 0.5
+	lmp_trace 12 0.75 0.5 0.5
+	lmp_trace 16 1 0.5 0.5
+	lmp_trace 27 0.75 0.75 0.75
+	c="$BATS_FILE_TMPDIR/lj.h5" e="$BATS_FILE_TMPDIR/lj-e27.h5"
+	"$LADDER" merge -o "$c" "$BATS_FILE_TMPDIR"/lj-{8,12,16}.h5 > /dev/null
+	# exact extrapolation is refused: ranks of one grid position differ (per-rank data)
+	run "$LADDER" extrap "$c" --target 27 -o "$e"
+	[ "$status" -eq 1 ] && [ ! -e "$e" ]
+	run "$LADDER" extrap "$c" --target 27 --lossy -o "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# what lossy mode left out is said per rung (alignment) and at the target (dropped, approximated)
+	[[ "$output" == *"lossy: the rungs' call sequences differ in structure"*"p8: "*"p12: "*"p16: "* ]]
+	[[ "$output" =~ lossy:\ dropped\ ([0-9]+)\ of\ ([0-9]+)\ calls ]]
+	dropped=${BASH_REMATCH[1]} calls=${BASH_REMATCH[2]}
+	[ "$((100 * dropped / calls))" -lt 10 ]
+	[[ "$output" == *"lossy: approximated the counts of "* ]]
+	run "$LADDER" inspect "$e"
+	[[ "$output" == *"lossy_dropped_share=0.0"* && "$output" == *"lossy_unaligned=p8: "* ]]
+	# the calls LAMMPS makes the same at any scale match the real run per rank and function,
+	# calls and bytes; the halo exchange, its counts and MPI_Cart_rank's loop over the grid do not
+	run "$LADDER" compare --counts --max-diffs 100000 "$e" "$BATS_FILE_TMPDIR/lj-27.h5"
+	[ "$status" -eq 1 ]
+	differ=$(grep -o '^rank [0-9]*: MPI_[A-Za-z_]*' <<< "$output" | awk '{print $3}' | sort -u | tr '\n' ' ')
+	for f in $differ; do
+		case $f in
+		MPI_Irecv | MPI_Send | MPI_Wait | MPI_Sendrecv | MPI_Cart_rank | MPI_Bcast) ;;
+		*) echo "unexpected difference in $f"; return 1 ;;
+		esac
+	done
+	for f in MPI_Allreduce MPI_Reduce MPI_Scan MPI_Barrier MPI_Cart_create MPI_Cart_shift MPI_Comm_size; do
+		[[ " $differ " != *" $f "* ]]
+	done
 }

@@ -50,6 +50,8 @@ formula() {
 	[ "$(jq -r '.ranking[] | select(.callpath == "main->sweep->MPI_Recv") | .wait_states' "$TMP/out.json")" = true ]
 	[ "$(jq -r '.ranking[] | select(.callpath == "main->sweep->MPI_Recv") | .growth' "$TMP/out.json")" = "p^(1/2)" ]
 	jq -e '.ranking[] | .prediction | .lo <= .value and .value <= .hi' "$TMP/out.json" >/dev/null
+	# every prediction says whether the ladder supports it: its interval within 10x
+	jq -e '[.ranking[] | .prediction | .supported == (.hi <= 10 * .lo)] | all' "$TMP/out.json" >/dev/null
 }
 
 @test "the JSON, JSON Lines and id-based JSON inputs give the same models" {
@@ -226,7 +228,7 @@ bad_usage() {
 	bad_usage "unknown option '--frob'" -i x --frob
 	bad_usage "--cv expects loo or k=K, got 'kfold'" -i x --cv kfold
 	bad_usage "--cv k=K expects an integer in [2, 100], got '1'" -i x --cv k=1
-	bad_usage "--aggregate expects median, mean, min or max, got 'mode'" -i x --aggregate mode
+	bad_usage "--aggregate expects median, mean, min, max or midrange, got 'mode'" -i x --aggregate mode
 	bad_usage "--format expects text or json" -i x --format xml
 	bad_usage "--terms expects an integer in [1, 8]" -i x --terms 9
 	bad_usage "--exponents: exponent spec item 'bogus'" -i x --exponents bogus

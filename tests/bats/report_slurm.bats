@@ -2,8 +2,8 @@
 # The closed loop as one Slurm submission on the test cluster (tests/slurm, 2 virtual nodes of 32
 # CPUs, the site's ranks-per-node to match): ladder 1, 4, 9, 16, models, the extrapolation to the
 # target 36, the real application at 36 spanning both nodes, the replay of the extrapolated trace
-# at 36 and the report stage, every dependency visible in scontrol before anything runs; the report
-# produced, with the extrapolated trace equal to the real run.
+# and its proxy program at 36 and the report stage, every dependency visible in scontrol before
+# anything runs; the report produced, with the extrapolated trace equal to the real run.
 
 load helper
 load slurm_helper
@@ -24,7 +24,7 @@ teardown() {
 	scontrol update PartitionName=debug State=UP 2> /dev/null || true
 }
 
-@test "slurm: ladder, extrapolation, truth and replay at the target, models, report — one submission, dependencies in scontrol" {
+@test "slurm: ladder, extrapolation, truth, replay and proxy at the target, models, report — one submission, dependencies in scontrol" {
 	dir=$(camp_dir loop)
 	wf="$BATS_TEST_TMPDIR/loop.yaml"
 	cat > "$wf" <<'YAML'
@@ -41,6 +41,7 @@ stages:
   - name: extrap
     per-target: true
   - replay
+  - proxy
   - report
 acceptance:
   visits: 0.9
@@ -57,6 +58,11 @@ YAML
 	[[ ,$dep, == *"afterok:$truth(unfulfilled)"* ]] || { echo "report $report: $dep lacks the truth run $truth"; false; }
 	[[ ,$dep, == *"afterok:$model(unfulfilled)"* ]] || { echo "report $report: $dep lacks the model stage $model"; false; }
 	[ "$(slurm_job_field "$truth" NumTasks)" = 36 ]
+	# the proxy: written, built and run in one job of the target's size after the extrapolation
+	proxy=$(camp_state "$dir" proxy-t36 id)
+	[ "$(slurm_job_field "$proxy" NumTasks)" = 36 ]
+	dep=$(slurm_job_field "$proxy" Dependency)
+	[[ ,$dep, == *"afterok:$(camp_state "$dir" extrap-t36 id)(unfulfilled)"* ]] || { echo "proxy $proxy: $dep"; false; }
 	# the truth is not an input of the merge
 	[[ $(slurm_job_field "$(camp_state "$dir" merge id)" Dependency) != *"afterok:$truth("* ]]
 	scontrol update PartitionName=debug State=UP
@@ -72,6 +78,10 @@ YAML
 	[ "$(jq '.figures[] | select(.name == "counts") | .value' "$dir/report/report.json")" = 1 ]
 	[ "$(jq '.figures[] | select(.name == "model_visits") | .value' "$dir/report/report.json")" = 1 ]
 	[ "$(jq '.pass' "$dir/report/report.json")" = true ]
+	# the proxy ran on both nodes and the report has its time
+	[ "$(slurm_job_field "$proxy" NodeList)" = "n[1-2]" ]
+	[ "$(jq '.ranks' "$dir/proxy/p36/proxy.json")" -eq 36 ]
+	[ "$(jq '.targets[0].proxy.time' "$dir/report/report.json")" = "$(jq '.total_time' "$dir/proxy/p36/proxy.json")" ]
 	grep -q '<svg' "$dir/report/report.html"
 	run "$LADDER" validate "$dir/history.h5" "$dir/truth/p36/trace.h5" "$dir/extrap/p36/trace.h5"
 	assert_success

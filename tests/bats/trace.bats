@@ -91,7 +91,7 @@ check_app() {
 	done
 }
 
-@test "Fortran stencil2d_f (use mpi, mpif.h): decode equals the raw log, counts equal --expect, like the C stencil" {
+@test "Fortran stencil2d_f (use mpi, mpif.h): decode equals the raw log, counts equal --expect, compare calls it equal to the C stencil" {
 	for np in 1 4 9; do
 		check_app stencil2d_f $np --size 48 --iterations 6 --allreduce-every 2
 		# the same calls and bytes as the C stencil: equal --expect tables, equal profiles
@@ -102,6 +102,14 @@ check_app() {
 		run "$LADDER" compare --counts "c-$np.h5" "$BATS_TEST_TMPDIR/stencil2d_f-$np/t.h5"
 		assert_success
 		assert_output --partial "equal:"
+		# and the same calls with the same parameters: MPI_DOUBLE_PRECISION is the C MPI_DOUBLE
+		run "$LADDER" compare "c-$np.h5" "$BATS_TEST_TMPDIR/stencil2d_f-$np/t.h5"
+		assert_success
+		assert_output --partial "equal:"
+		# the names differ, which --strict tells
+		run "$LADDER" compare --strict "c-$np.h5" "$BATS_TEST_TMPDIR/stencil2d_f-$np/t.h5"
+		assert_failure 1
+		assert_output --partial "MPI_DOUBLE_PRECISION"
 	done
 	# the Fortran call sites are the application's, not the tracer's: one per halo call at least
 	[ "$(h5ls "$BATS_TEST_TMPDIR/stencil2d_f-4/t.h5/trace/callsites" | grep -o "{[0-9]*" | tr -d "{")" -ge 12 ]

@@ -55,8 +55,7 @@ static double largest(const struct synth_ladder *l, unsigned param, bool smalles
 	return v;
 }
 
-/* the point where the shares are set: the largest point, or the smallest for decaying terms */
-static void reference_point(const struct synth_ladder *l, bool smallest, double *x)
+void synth_reference_point(const struct synth_ladder *l, bool smallest, double *x)
 {
 	for (unsigned q = 0; q < l->nparams; q++)
 		x[q] = largest(l, q, smallest);
@@ -68,7 +67,7 @@ static struct pmnf with_shares(const struct synth_ladder *l, const struct pmnf_t
 {
 	struct pmnf f = {.nparams = l->nparams};
 	double x[2], rest = 1.0;
-	reference_point(l, at_smallest, x);
+	synth_reference_point(l, at_smallest, x);
 	for (unsigned k = 0; k < nterms; k++) {
 		f.term[k] = terms[k];
 		f.term[k].coef = 100.0 * share[k] / pmnf_term_basis(&terms[k], l->nparams, x);
@@ -119,7 +118,7 @@ static size_t strong(const struct synth_ladder *l, gsl_rng *rng, struct pmnf *ou
 	static const struct pmnf_factor grow[] = {{0, 1}, {0.5, 0}, {0, 2}};
 	size_t n = 0;
 	double x[2];
-	reference_point(l, true, x);
+	synth_reference_point(l, true, x);
 	for (size_t d = 0; d < 4 && n < cap; d++) {
 		/* c / p^i + d: the decaying term holds 60-90% at the smallest rung */
 		struct pmnf_term t = single(decay[d], 0);
@@ -131,7 +130,7 @@ static size_t strong(const struct synth_ladder *l, gsl_rng *rng, struct pmnf *ou
 			f.term[0] = single(decay[d], 0);
 			f.term[1] = single(grow[g].i, grow[g].j);
 			double xl[2];
-			reference_point(l, false, xl);
+			synth_reference_point(l, false, xl);
 			/* 60-90% decaying at the smallest rung; the growing term reaches 30-60% of that
 			 * level at the largest */
 			f.term[0].coef = 100.0 * gsl_ran_flat(rng, 0.6, 0.9) / pmnf_term_basis(&f.term[0], l->nparams, x);

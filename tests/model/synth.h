@@ -18,6 +18,7 @@
 #define LADDER_TESTS_SYNTH_H
 
 #include <gsl/gsl_rng.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "model/experiment.h"
@@ -40,6 +41,10 @@ void synth_ladder_geometric(struct synth_ladder *l, double first, double factor,
 void synth_ladder_grid(struct synth_ladder *l, double p0, double pf, size_t np, double n0, double nf, size_t nn);
 /* the default single-parameter ladder: p = 2, 4, ..., 128; the grid: p = 2..32 x n = 16..256 */
 void synth_ladder_default(struct synth_ladder *l, unsigned nparams);
+
+/* The point where the shares of terms are set: every parameter at its largest, or its smallest
+ * (for decaying terms). */
+void synth_reference_point(const struct synth_ladder *l, bool smallest, double *x);
 
 /* The ground truths of a family on a ladder; returns how many (at most cap). */
 size_t synth_family_truths(enum synth_family fam, const struct synth_ladder *l, gsl_rng *rng,

@@ -5,6 +5,16 @@
  *   h5edit foreign FILE                create an HDF5 file that is not a ladder container
  *   h5edit offset FILE DATASET         print the file offset and size of DATASET's first chunk
  *   h5edit flip FILE OFFSET COUNT      invert COUNT bytes at OFFSET (flipped bytes)
+ *   h5edit set FILE DATASET INDEX FIELD VALUE
+ *                                      set one element (INDEX counts elements in storage order,
+ *                                      whatever the rank) or, with FIELD other than '-', one field
+ *                                      of a compound element, to an integer, floating or string
+ *                                      VALUE (2^62 repeat counts, NaN timings, function names)
+ * and finds what to change:
+ *   h5edit find FILE DATASET FIELD VALUE   print the index of the first element whose FIELD
+ *                                      ('-': the element) is at least the integer VALUE, or for a
+ *                                      string equals VALUE; exit 1 when there is none
+ *   h5edit dims FILE DATASET           print the dataset's dimensions
  * and makes hostile ones, which replace a 1-D dataset by one of the same type that
  *   h5edit external FILE DATASET TARGET    keeps its data in the file TARGET (external storage)
  *   h5edit sparse FILE DATASET N           declares N elements in chunks never written
@@ -12,16 +22,9 @@
  * or replace an object by a link:
  *   h5edit softlink FILE OBJECT PATH       a soft link to PATH in the same file
  *   h5edit extlink FILE OBJECT TARGET PATH an external link to PATH in the file TARGET
- * or change contents:
- *   h5edit field FILE DATASET ROW FIELD VALUE  set a float64 field of one row of a table
- *   h5edit timing10 FILE                   rewrite /timing in the layout of schema 1.0 (per-group
- *                                          tables of wall times, no bins, no CPU times), as an
- *                                          older ladder wrote it
  */
 #include <hdf5.h>
 #include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,11 +44,20 @@ static int set_attr(hid_t f, const char *name, const char *value)
 	return rc;
 }
 
+/* the dataset name of file, opened with its file (*f); -1 when either cannot be */
+static hid_t open_dataset(const char *file, const char *name, unsigned mode, hid_t *f)
+{
+	*f = H5Fopen(file, mode, H5P_DEFAULT);
+	hid_t d = *f < 0 ? -1 : H5Dopen2(*f, name, H5P_DEFAULT);
+	if (d < 0 && *f >= 0)
+		H5Fclose(*f);
+	return d;
+}
+
 /* replace the 1-D dataset `name` by an empty one of the same type, extent n, made with dcpl */
 static int replace_dataset(const char *file, const char *name, hsize_t n, hid_t dcpl, bool chunked)
 {
-	hid_t f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT);
-	hid_t d = f < 0 ? -1 : H5Dopen2(f, name, H5P_DEFAULT);
+	hid_t f, d = open_dataset(file, name, H5F_ACC_RDWR, &f);
 	if (d < 0)
 		return 1;
 	hid_t type = H5Dget_type(d);
@@ -79,6 +91,132 @@ static int replace_by_link(const char *file, const char *name, const char *targe
 	return H5Fclose(f) < 0 || rc < 0;
 }
 
+/* the memory type to write VALUE into a file type: 64-bit integers of its sign, double, or the
+ * file's own fixed-size string type */
+static hid_t value_type(hid_t ftype, const char *value, void *buf)
+{
+	if (H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype) && H5Tget_size(ftype) < 4096) {
+		memset(buf, 0, H5Tget_size(ftype));
+		strncpy(buf, value, H5Tget_size(ftype) - 1);
+		return H5Tcopy(ftype);
+	}
+	if (H5Tget_class(ftype) == H5T_FLOAT) {
+		*(double *)buf = strtod(value, NULL);
+		return H5Tcopy(H5T_NATIVE_DOUBLE);
+	}
+	if (H5Tget_class(ftype) != H5T_INTEGER)
+		return -1;
+	if (H5Tget_sign(ftype) == H5T_SGN_NONE) {
+		*(unsigned long long *)buf = strtoull(value, NULL, 0);
+		return H5Tcopy(H5T_NATIVE_ULLONG);
+	}
+	*(long long *)buf = strtoll(value, NULL, 0);
+	return H5Tcopy(H5T_NATIVE_LLONG);
+}
+
+/* the memory type of one element: the whole element, or a compound with only FIELD */
+static hid_t element_type(hid_t dtype, const char *field, const char *value, void *buf)
+{
+	if (!strcmp(field, "-"))
+		return value_type(dtype, value, buf);
+	int i = H5Tget_class(dtype) == H5T_COMPOUND ? H5Tget_member_index(dtype, field) : -1;
+	if (i < 0)
+		return -1;
+	hid_t ftype = H5Tget_member_type(dtype, (unsigned)i);
+	hid_t v = value_type(ftype, value, buf);
+	H5Tclose(ftype);
+	if (v < 0)
+		return -1;
+	hid_t t = H5Tcreate(H5T_COMPOUND, H5Tget_size(v));
+	H5Tinsert(t, field, 0, v);
+	H5Tclose(v);
+	return t;
+}
+
+static int set_element(const char *file, const char *name, hsize_t index, const char *field, const char *value)
+{
+	hid_t f, d = open_dataset(file, name, H5F_ACC_RDWR, &f);
+	if (d < 0)
+		return 1;
+	hid_t dtype = H5Dget_type(d), space = H5Dget_space(d);
+	int nd = H5Sget_simple_extent_ndims(space);
+	hsize_t dims[8], coord[8];
+	if (nd < 1 || nd > 8)
+		return 1;
+	H5Sget_simple_extent_dims(space, dims, NULL);
+	for (int k = nd - 1; k >= 0; k--) {
+		coord[k] = index % dims[k];
+		index /= dims[k];
+	}
+	double buf[512];
+	hid_t mtype = element_type(dtype, field, value, buf);
+	hsize_t one[1] = {1};
+	hid_t mspace = H5Screate_simple(1, one, NULL);
+	int rc = index || mtype < 0 || H5Sselect_elements(space, H5S_SELECT_SET, 1, coord) < 0 ||
+		 H5Dwrite(d, mtype, mspace, space, H5P_DEFAULT, buf) < 0;
+	if (mtype >= 0)
+		H5Tclose(mtype);
+	H5Sclose(mspace);
+	H5Sclose(space);
+	H5Tclose(dtype);
+	H5Dclose(d);
+	return H5Fclose(f) < 0 || rc;
+}
+
+/* the index of the first element whose field is >= VALUE (integers) or == VALUE (strings) */
+static int find_element(const char *file, const char *name, const char *field, const char *value)
+{
+	hid_t f, d = open_dataset(file, name, H5F_ACC_RDONLY, &f);
+	if (d < 0)
+		return 1;
+	hid_t dtype = H5Dget_type(d), space = H5Dget_space(d);
+	hssize_t n = H5Sget_simple_extent_npoints(space);
+	hid_t ftype = dtype;
+	if (strcmp(field, "-")) {
+		int i = H5Tget_class(dtype) == H5T_COMPOUND ? H5Tget_member_index(dtype, field) : -1;
+		ftype = i < 0 ? -1 : H5Tget_member_type(dtype, (unsigned)i);
+	}
+	bool text = ftype >= 0 && H5Tget_class(ftype) == H5T_STRING;
+	size_t size = text ? H5Tget_size(ftype) + 1 : sizeof(long long);
+	hid_t vtype = text ? H5Tcopy(H5T_C_S1) : H5Tcopy(H5T_NATIVE_LLONG);
+	if (text) {
+		H5Tset_size(vtype, size);
+		H5Tset_cset(vtype, H5Tget_cset(ftype));
+	}
+	hid_t mtype = vtype;
+	if (strcmp(field, "-")) {
+		mtype = H5Tcreate(H5T_COMPOUND, size);
+		H5Tinsert(mtype, field, 0, vtype);
+	}
+	char *all = calloc(n ? (size_t)n : 1, size);
+	long long want = strtoll(value, NULL, 0);
+	long long found = -1;
+	if (ftype >= 0 && H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, all) >= 0)
+		for (hssize_t k = 0; k < n && found < 0; k++) {
+			const char *at = all + (size_t)k * size;
+			if (text ? !strcmp(at, value) : *(const long long *)at >= want)
+				found = k;
+		}
+	if (found >= 0)
+		printf("%lld\n", found);
+	free(all);
+	return found < 0;
+}
+
+static int print_dims(const char *file, const char *name)
+{
+	hid_t f, d = open_dataset(file, name, H5F_ACC_RDONLY, &f);
+	if (d < 0)
+		return 1;
+	hid_t space = H5Dget_space(d);
+	hsize_t dims[8];
+	int nd = H5Sget_simple_extent_dims(space, dims, NULL);
+	for (int k = 0; k < nd; k++)
+		printf("%s%llu", k ? " " : "", (unsigned long long)dims[k]);
+	printf("\n");
+	return nd < 0;
+}
+
 static int hostile(int argc, char **argv)
 {
 	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
@@ -101,6 +239,12 @@ static int hostile(int argc, char **argv)
 		}
 		H5Gclose(g);
 		rc |= H5Fclose(f) < 0;
+	} else if (argc == 6 && !strcmp(argv[1], "find")) {
+		rc = find_element(argv[2], argv[3], argv[4], argv[5]);
+	} else if (argc == 4 && !strcmp(argv[1], "dims")) {
+		rc = print_dims(argv[2], argv[3]);
+	} else if (argc == 7 && !strcmp(argv[1], "set")) {
+		rc = set_element(argv[2], argv[3], strtoull(argv[4], NULL, 10), argv[5], argv[6]);
 	} else if (argc == 5 && !strcmp(argv[1], "softlink")) {
 		rc = replace_by_link(argv[2], argv[3], NULL, argv[4]);
 	} else if (argc == 6 && !strcmp(argv[1], "extlink")) {
@@ -110,155 +254,8 @@ static int hostile(int argc, char **argv)
 	return rc;
 }
 
-/* ---- contents ---------------------------------------------------------------------------------- */
-
-static int set_field(const char *file, const char *name, long row, const char *field, double value)
-{
-	hid_t f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT);
-	hid_t d = f < 0 ? -1 : H5Dopen2(f, name, H5P_DEFAULT);
-	if (d < 0)
-		return 1;
-	hid_t space = H5Dget_space(d);
-	hssize_t n = H5Sget_simple_extent_npoints(space);
-	hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(double));
-	H5Tinsert(t, field, 0, H5T_NATIVE_DOUBLE);
-	double *v = calloc((size_t)n + 1, sizeof *v);
-	int rc = row < 0 || row >= n || H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0;
-	if (!rc) {
-		v[row] = value;
-		rc = H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0;
-	}
-	free(v);
-	H5Tclose(t);
-	H5Sclose(space);
-	H5Dclose(d);
-	return H5Fclose(f) < 0 || rc;
-}
-
-/* a table: a C struct described by its fields */
-struct tfield { const char *name; size_t offset; hid_t type; };
-
-static hid_t compound(size_t size, const struct tfield *fields, int n)
-{
-	hid_t t = H5Tcreate(H5T_COMPOUND, size);
-	for (int i = 0; i < n; i++)
-		H5Tinsert(t, fields[i].name, fields[i].offset, fields[i].type);
-	return t;
-}
-
-/* read a whole table into a calloc'ed array; *n rows */
-static void *read_rows(hid_t f, const char *name, size_t size, const struct tfield *fields, int nf, hsize_t *n)
-{
-	hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-	hid_t space = H5Dget_space(d);
-	*n = (hsize_t)H5Sget_simple_extent_npoints(space);
-	hid_t t = compound(size, fields, nf);
-	void *rows = calloc(*n + 1, size);
-	if (*n && H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0)
-		*n = 0;
-	H5Tclose(t);
-	H5Sclose(space);
-	H5Dclose(d);
-	return rows;
-}
-
-/* write a table chunked and compressed, as the store does */
-static int write_rows(hid_t loc, const char *name, size_t size, const struct tfield *fields, int nf, const void *rows,
-		      hsize_t n)
-{
-	hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {1024};
-	hid_t space = H5Screate_simple(1, dims, maxdims);
-	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-	H5Pset_chunk(dcpl, 1, chunk);
-	H5Pset_shuffle(dcpl);
-	H5Pset_deflate(dcpl, 6);
-	hid_t t = compound(size, fields, nf);
-	hid_t d = H5Dcreate2(loc, name, t, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-	int rc = d < 0 || (n && H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0);
-	H5Dclose(d);
-	H5Tclose(t);
-	H5Pclose(dcpl);
-	H5Sclose(space);
-	return rc;
-}
-
-#define TF(type, member, h5type) {#member, offsetof(type, member), h5type}
-
-struct hist { uint64_t count; double sum, sum_squares, min, max; };
-struct use { uint32_t group; uint8_t kind; uint32_t previous, signature; uint64_t count; uint32_t histogram; };
-struct gap10 { uint32_t group, previous, signature; uint64_t count; double sum, sum_squares, min, max; uint64_t bin_offset; uint32_t bin_count; };
-struct dur10 { uint32_t group, signature; uint64_t count; double sum, sum_squares, min, max; };
-struct bin10 { int32_t bin; uint64_t count; double sum, min, max; };
-
-/* a row of 1.0 from a group's use of a 1.1 histogram: its sums scaled to its count */
-static void scaled(const struct hist *h, uint64_t count, double *sum, double *sumsq)
-{
-	double k = h->count ? (double)count / (double)h->count : 0;
-	*sum = h->sum * k;
-	*sumsq = h->sum_squares * k;
-}
-
-static int timing10(const char *file)
-{
-	const struct tfield hf[] = {TF(struct hist, count, H5T_NATIVE_UINT64), TF(struct hist, sum, H5T_NATIVE_DOUBLE),
-		TF(struct hist, sum_squares, H5T_NATIVE_DOUBLE), TF(struct hist, min, H5T_NATIVE_DOUBLE),
-		TF(struct hist, max, H5T_NATIVE_DOUBLE)};
-	const struct tfield uf[] = {TF(struct use, group, H5T_NATIVE_UINT32), TF(struct use, kind, H5T_NATIVE_UINT8),
-		TF(struct use, previous, H5T_NATIVE_UINT32), TF(struct use, signature, H5T_NATIVE_UINT32),
-		TF(struct use, count, H5T_NATIVE_UINT64), TF(struct use, histogram, H5T_NATIVE_UINT32)};
-	const struct tfield gf10[] = {TF(struct gap10, group, H5T_NATIVE_UINT32),
-		TF(struct gap10, previous, H5T_NATIVE_UINT32), TF(struct gap10, signature, H5T_NATIVE_UINT32),
-		TF(struct gap10, count, H5T_NATIVE_UINT64), TF(struct gap10, sum, H5T_NATIVE_DOUBLE),
-		TF(struct gap10, sum_squares, H5T_NATIVE_DOUBLE), TF(struct gap10, min, H5T_NATIVE_DOUBLE),
-		TF(struct gap10, max, H5T_NATIVE_DOUBLE), TF(struct gap10, bin_offset, H5T_NATIVE_UINT64),
-		TF(struct gap10, bin_count, H5T_NATIVE_UINT32)};
-	const struct tfield df10[] = {TF(struct dur10, group, H5T_NATIVE_UINT32),
-		TF(struct dur10, signature, H5T_NATIVE_UINT32), TF(struct dur10, count, H5T_NATIVE_UINT64),
-		TF(struct dur10, sum, H5T_NATIVE_DOUBLE), TF(struct dur10, sum_squares, H5T_NATIVE_DOUBLE),
-		TF(struct dur10, min, H5T_NATIVE_DOUBLE), TF(struct dur10, max, H5T_NATIVE_DOUBLE)};
-	const struct tfield bf10[] = {TF(struct bin10, bin, H5T_NATIVE_INT32), TF(struct bin10, count, H5T_NATIVE_UINT64),
-		TF(struct bin10, sum, H5T_NATIVE_DOUBLE), TF(struct bin10, min, H5T_NATIVE_DOUBLE),
-		TF(struct bin10, max, H5T_NATIVE_DOUBLE)};
-	hid_t f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT);
-	if (f < 0)
-		return 1;
-	hsize_t nh, nu, ng = 0, nd = 0;
-	struct hist *h = read_rows(f, "timing/histograms", sizeof *h, hf, 5, &nh);
-	struct use *u = read_rows(f, "timing/group_histograms", sizeof *u, uf, 6, &nu);
-	struct gap10 *g10 = calloc(nu + 1, sizeof *g10);
-	struct dur10 *d10 = calloc(nu + 1, sizeof *d10);
-	int rc = 0;
-	for (hsize_t i = 0; i < nu && !rc; i++) {
-		rc = u[i].histogram >= nh;
-		const struct hist *x = &h[rc ? 0 : u[i].histogram];
-		if (u[i].kind == 0) {
-			g10[ng] = (struct gap10){u[i].group, u[i].previous, u[i].signature, u[i].count, 0, 0, x->min, x->max, 0, 0};
-			scaled(x, u[i].count, &g10[ng].sum, &g10[ng].sum_squares);
-			ng++;
-		} else {
-			d10[nd] = (struct dur10){u[i].group, u[i].signature, u[i].count, 0, 0, x->min, x->max};
-			scaled(x, u[i].count, &d10[nd].sum, &d10[nd].sum_squares);
-			nd++;
-		}
-	}
-	hid_t timing = H5Gopen2(f, "timing", H5P_DEFAULT);
-	static const char *const gone[] = {"histograms", "histogram_bins", "group_histograms"};
-	for (int i = 0; i < 3 && !rc; i++)
-		rc = H5Ldelete(timing, gone[i], H5P_DEFAULT) < 0;
-	rc = rc || H5Adelete(timing, "cpu_time") < 0 || write_rows(timing, "durations", sizeof *d10, df10, 7, d10, nd) ||
-	     write_rows(timing, "gaps", sizeof *g10, gf10, 10, g10, ng) ||
-	     write_rows(timing, "gap_bins", sizeof(struct bin10), bf10, 5, NULL, 0) || set_attr(f, "schema_version", "1.0");
-	H5Gclose(timing);
-	free(h), free(u), free(g10), free(d10);
-	return H5Fclose(f) < 0 || rc;
-}
-
 int main(int argc, char **argv)
 {
-	if (argc == 7 && !strcmp(argv[1], "field"))
-		return set_field(argv[2], argv[3], atol(argv[4]), argv[5], strtod(argv[6], NULL));
-	if (argc == 3 && !strcmp(argv[1], "timing10"))
-		return timing10(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "foreign")) {
 		hid_t f = H5Fcreate(argv[2], H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
 		hsize_t dims[1] = {4};
@@ -283,8 +280,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	if (argc == 4 && !strcmp(argv[1], "offset")) {
-		hid_t f = H5Fopen(argv[2], H5F_ACC_RDONLY, H5P_DEFAULT);
-		hid_t d = f < 0 ? -1 : H5Dopen2(f, argv[3], H5P_DEFAULT);
+		hid_t f, d = open_dataset(argv[2], argv[3], H5F_ACC_RDONLY, &f);
 		if (d < 0)
 			return 1;
 		haddr_t addr = 0;
@@ -314,8 +310,7 @@ int main(int argc, char **argv)
 	int rc = hostile(argc, argv);
 	if (rc == 2)
 		fprintf(stderr, "usage: h5edit delete FILE OBJECT | attr FILE NAME VALUE | foreign FILE | offset FILE DATASET | "
-			"flip FILE OFFSET COUNT | external FILE DATASET TARGET | sparse FILE DATASET N | "
-			"softlink FILE OBJECT PATH | extlink FILE OBJECT TARGET PATH | field FILE DATASET ROW FIELD VALUE | "
-			"timing10 FILE\n");
+			"flip FILE OFFSET COUNT | set FILE DATASET INDEX FIELD|- VALUE | find FILE DATASET FIELD|- VALUE | dims FILE DATASET | external FILE DATASET TARGET | sparse FILE DATASET N | "
+			"softlink FILE OBJECT PATH | extlink FILE OBJECT TARGET PATH\n");
 	return rc;
 }

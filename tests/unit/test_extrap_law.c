@@ -1,5 +1,7 @@
-/* Unit tests for extrap/law: exact integer laws in the grid's dimension sizes, and the refusals
- * (too few rungs, no fit, ambiguous, not integral at the target). */
+/* Unit tests for extrap/law: exact integer laws in the grid's dimension sizes, family laws shared
+ * by the dimensions of one call site, and the refusals (too few rungs, no fit, ambiguous, not
+ * integral at the target), on square 2-D ladders and on 3-D ladders whose dimensions 1 and 2
+ * never vary. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 
 static struct grid g2(int64_t a, int64_t b) { return (struct grid){2, {a, b, 0}}; }
 static struct grid g1(int64_t a) { return (struct grid){1, {a, 0, 0}}; }
+static struct grid g3(int64_t a, int64_t b, int64_t c) { return (struct grid){3, {a, b, c}}; }
 
 static void constant_needs_two_rungs(void **state)
 {
@@ -102,6 +105,93 @@ static void inconsistent_values_fit_no_law(void **state)
 	assert_int_equal(law.status, LAW_NO_FIT);
 }
 
+static void family_law_of_strong_faces(void **state)
+{
+	(void)state;
+	/* a 12^3 stencil on 2x2x2, 3x2x2, 4x2x2: the face normal to dimension 0 is 36 at every rung,
+	 * those normal to dimensions 1 and 2 are 72/d0; one law C d_k / P explains all three */
+	struct grid r[3] = {g3(2, 2, 2), g3(3, 2, 2), g3(4, 2, 2)}, t = g3(4, 3, 3);
+	struct grid gs[9];
+	int64_t v[9] = {36, 36, 36, 36, 24, 18, 36, 24, 18};
+	int32_t k[9];
+	for (int i = 0; i < 9; i++)
+		gs[i] = r[i % 3], k[i] = i / 3;
+	struct law_points pts = {v, gs, k, 9};
+	struct law law;
+	law_solve_points(&pts, &t, 0, &law);
+	assert_int_equal(law.status, LAW_OK);
+	assert_string_equal(law.text, "144*d_k/P");
+	int64_t x;
+	assert_true(law_eval(&law, &t, 0, &x));
+	assert_int_equal(x, 16);   /* the face normal to dimension 0: (12/3) * (12/3) cells */
+	assert_true(law_eval(&law, &t, 1, &x));
+	assert_int_equal(x, 12);   /* normal to dimension 1: (12/4) * (12/3) */
+	/* dimension 0's constant alone says nothing: it is just a constant */
+	struct law_points zero = {v, gs, k, 3};
+	law_solve_points(&zero, &t, 0, &law);
+	assert_int_equal(law.status, LAW_OK);
+	assert_int_equal(law.nterms, 0);
+}
+
+static void family_law_ambiguous_on_square_rungs(void **state)
+{
+	(void)state;
+	/* 48/d_other and 48/d_k agree on square rungs and at a square target only */
+	struct grid r[3] = {g2(2, 2), g2(3, 3), g2(4, 4)}, square = g2(6, 6), wide = g2(12, 3);
+	struct grid gs[6];
+	int64_t v[6] = {24, 16, 12, 24, 16, 12};
+	int32_t k[6];
+	for (int i = 0; i < 6; i++)
+		gs[i] = r[i % 3], k[i] = i / 3;
+	struct law_points pts = {v, gs, k, 6};
+	struct law law;
+	law_solve_points(&pts, &square, 0, &law);
+	assert_int_equal(law.status, LAW_OK);
+	assert_int_equal(law.predicted, 8);
+	law_solve_points(&pts, &wide, 0, &law);
+	assert_int_equal(law.status, LAW_AMBIGUOUS);
+}
+
+static void degenerate_ladder_is_ambiguous_not_guessed(void **state)
+{
+	(void)state;
+	/* d1 = d2 = 2 at every rung: P and 4*d0 fit alike and part at 4x3x3; so do 2*d0 and d0*d1 */
+	struct grid r[3] = {g3(2, 2, 2), g3(3, 2, 2), g3(4, 2, 2)}, t = g3(4, 3, 3);
+	int64_t size[3] = {8, 12, 16}, twice[3] = {4, 6, 8}, same[3] = {4, 4, 4};
+	struct law law;
+	law_solve(size, r, 3, &t, &law);
+	assert_int_equal(law.status, LAW_AMBIGUOUS);
+	law_solve(twice, r, 3, &t, &law);
+	assert_int_equal(law.status, LAW_AMBIGUOUS);
+	assert_non_null(strstr(law.text, "P/d"));
+	/* a constant is taken as one */
+	law_solve(same, r, 3, &t, &law);
+	assert_int_equal(law.status, LAW_OK);
+	assert_int_equal(law.predicted, 4);
+	/* a ladder that varies every dimension tells P from 4*d0 and 2*d0*d1 */
+	struct grid varied[4] = {g3(2, 2, 2), g3(3, 2, 2), g3(3, 3, 2), g3(3, 3, 3)};
+	int64_t p[4] = {8, 12, 18, 27};
+	law_solve(p, varied, 4, &t, &law);
+	assert_int_equal(law.status, LAW_OK);
+	assert_int_equal(law.predicted, 36);
+}
+
+static void laws_compared_at_the_target(void **state)
+{
+	(void)state;
+	struct grid r[3] = {g2(2, 2), g2(3, 3), g2(4, 4)}, t = g2(6, 6);
+	int64_t a[3] = {24, 16, 12}, b[3] = {2, 3, 4};
+	struct law la, lb, la2;
+	law_solve(a, r, 3, &t, &la);
+	law_solve(b, r, 3, &t, &lb);
+	law_solve(a, r, 3, &t, &la2);
+	assert_true(law_same_at(&la, &la2, &t));
+	assert_false(law_same_at(&la, &lb, &t));
+	int64_t x;
+	struct grid odd = g2(5, 5);
+	assert_false(law_eval(&la, &odd, LAW_NO_DIM, &x));   /* 48/5 */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -109,6 +199,10 @@ int main(void)
 		cmocka_unit_test(strong_scaling_count),      cmocka_unit_test(product_of_dimensions),
 		cmocka_unit_test(two_terms_need_three_rungs), cmocka_unit_test(ambiguous_on_square_ladders),
 		cmocka_unit_test(inconsistent_values_fit_no_law),
+		cmocka_unit_test(family_law_of_strong_faces),
+		cmocka_unit_test(family_law_ambiguous_on_square_rungs),
+		cmocka_unit_test(degenerate_ladder_is_ambiguous_not_guessed),
+		cmocka_unit_test(laws_compared_at_the_target),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

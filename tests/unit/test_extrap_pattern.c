@@ -119,6 +119,37 @@ static void periodic_wrap_is_a_neighbour(void **state)
 	char why[200];
 	assert_true(topology_from_pattern(&f.r, &g, why, sizeof why));
 	assert_int_equal(g.dims[0], 5);
+	/* a hand-made grid is periodic when a peer wraps around */
+	assert_true(topology_wraps(&f.r, &g));
+	release(&f);
+	/* a line whose ends send inwards does not wrap; on 2 ranks a step is never a wrap */
+	static const uint32_t line[][16] = {{0, 1, 2, 3}, {4}};
+	static const int64_t inwards[] = {1, -1};
+	build(&f, 5, 1, 2, line, inwards);
+	assert_true(topology_from_pattern(&f.r, &g, why, sizeof why));
+	assert_false(topology_wraps(&f.r, &g));
+	release(&f);
+	static const uint32_t pair[][16] = {{0}, {1}};
+	static const int64_t across[] = {1, -1};
+	build(&f, 2, 1, 2, pair, across);
+	assert_true(topology_from_pattern(&f.r, &g, why, sizeof why));
+	assert_false(topology_wraps(&f.r, &g));
+	release(&f);
+}
+
+static void master_worker_has_no_grid(void **state)
+{
+	(void)state;
+	/* on a line of 6 ranks, worker 2 sends to rank 0 and rank 0 answers: two steps, no neighbours */
+	static const uint32_t members[][16] = {{2}, {0}};
+	static const int64_t offsets[] = {-2, 2};
+	struct fake f;
+	build(&f, 6, 1, 2, members, offsets);
+	struct grid g;
+	char why[400];
+	assert_false(topology_from_pattern(&f.r, &g, why, sizeof why));
+	assert_non_null(strstr(why, "no 1-D grid of 6 ranks"));
+	assert_non_null(strstr(why, "more rungs would not help"));
 	release(&f);
 }
 
@@ -129,6 +160,7 @@ int main(void)
 		cmocka_unit_test(ambiguous_chain),
 		cmocka_unit_test(inconsistent_pattern),
 		cmocka_unit_test(periodic_wrap_is_a_neighbour),
+		cmocka_unit_test(master_worker_has_no_grid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -63,6 +63,13 @@ static void classes_of_a_grid(void **state)
 	assert_false(topology_class_box(&thin, POS_LOW * POS_KINDS + POS_LOW, lo, hi));
 	assert_true(topology_class_box(&thin, POS_LOW * POS_KINDS + POS_SINGLE, lo, hi));
 	assert_int_equal(topology_class(&thin, 1), POS_HIGH * POS_KINDS + POS_SINGLE);
+	/* a class's position per dimension, and the class with one of them replaced */
+	uint32_t c = (POS_LOW * POS_KINDS + POS_INTERIOR) * POS_KINDS + POS_HIGH;
+	assert_int_equal(topology_class_pos(c, 3, 0), POS_LOW);
+	assert_int_equal(topology_class_pos(c, 3, 1), POS_INTERIOR);
+	assert_int_equal(topology_class_pos(c, 3, 2), POS_HIGH);
+	assert_int_equal(topology_class_with(c, 3, 1, POS_HIGH), (POS_LOW * POS_KINDS + POS_HIGH) * POS_KINDS + POS_HIGH);
+	assert_int_equal(topology_class_with(c, 3, 2, POS_LOW), (POS_LOW * POS_KINDS + POS_INTERIOR) * POS_KINDS + POS_LOW);
 }
 
 int main(void)

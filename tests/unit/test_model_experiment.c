@@ -1,5 +1,6 @@
 /* Unit tests for model/experiment and model/aggregate: building an experiment, looking things
- * up, the checks on its values, per-point aggregates and the noise test. */
+ * up, the checks on its values, per-point aggregates, the precision of each aggregate under the
+ * noise measured, and the noise test. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -101,6 +102,9 @@ static void aggregates_repetitions(void **state)
 	assert_true(s.value == 5);
 	point_stats_compute(v, 4, MODEL_AGG_MEDIAN, sorted, &s);
 	assert_true(s.value == 3);   /* median of 1 2 4 5 */
+	double w[] = {5, 1, 4, 2, 2};
+	point_stats_compute(w, 5, MODEL_AGG_MIDRANGE, sorted, &s);
+	assert_true(s.value == 3 && s.median == 2);
 	/* a resample as counts over sorted values: two 1s, one 4, two 5s */
 	double sv[] = {1, 2, 3, 4, 5};
 	unsigned counts[] = {2, 0, 0, 1, 2};
@@ -108,8 +112,10 @@ static void aggregates_repetitions(void **state)
 	assert_true(aggregate_counts(sv, counts, 5, 5, MODEL_AGG_MEAN) == 16.0 / 5);
 	assert_true(aggregate_counts(sv, counts, 5, 5, MODEL_AGG_MIN) == 1);
 	assert_true(aggregate_counts(sv, counts, 5, 5, MODEL_AGG_MAX) == 5);
+	assert_true(aggregate_counts(sv, counts, 5, 5, MODEL_AGG_MIDRANGE) == 3);
 	enum model_aggregate a;
 	assert_true(model_aggregate_parse("min", &a) && a == MODEL_AGG_MIN);
+	assert_true(model_aggregate_parse("midrange", &a) && a == MODEL_AGG_MIDRANGE);
 	assert_false(model_aggregate_parse("mode", &a));
 }
 
@@ -127,6 +133,18 @@ static void relative_variance_of_the_mean_is_exact(void **state)
 	/* the median of three of {-0.1, -0.1, 0, 0, 0.1, 0.1}: a known order-statistic distribution */
 	double med = aggregate_relative_variance(reps, nreps, 2, MODEL_AGG_MEDIAN, 1, &dof);
 	assert_true(med > 0 && med < 0.01);
+	/* the midrange of two is their mean: the exact joint distribution of the smallest and the
+	 * largest draw gives the mean's variance */
+	double p0[] = {0.9, 1.1}, p1[] = {8, 12}, p2[] = {95, 105};
+	const double *two[] = {p0, p1, p2};
+	size_t ntwo[] = {2, 2, 2};
+	double mean2 = aggregate_relative_variance(two, ntwo, 3, MODEL_AGG_MEAN, 1, &dof);
+	double mid2 = aggregate_relative_variance(two, ntwo, 3, MODEL_AGG_MIDRANGE, 1, &dof);
+	assert_true(mean2 > 0 && fabs(mid2 - mean2) < 1e-12 * mean2);
+	/* of three draws from the pooled deviations -a, 0, +a (a = 0.1 sqrt(3/2)): -a or +a with
+	 * probability 1/27 each (all alike), -a/2 or +a/2 with 6/27 each, else 0: variance 5 a^2 / 27 */
+	double midr = aggregate_relative_variance(reps, nreps, 2, MODEL_AGG_MIDRANGE, 1, &dof);
+	assert_true(fabs(midr - 0.015 * 5 / 27) < 1e-12);
 }
 
 static void selects_with_the_more_precise_aggregate(void **state)
@@ -147,6 +165,14 @@ static void selects_with_the_more_precise_aggregate(void **state)
 	assert_int_equal(aggregate_for_selection(out, nreps, 4, MODEL_AGG_MEDIAN, 1, &var, &median_var, &dof),
 			 MODEL_AGG_MEDIAN);
 	assert_true(var == median_var);
+	/* repetitions that take one of two values (a timer's two ticks) and the middle once: the
+	 * midrange of five is the middle unless all five fall on one side, far more precise than
+	 * their mean */
+	double c[4][5] = {{9.5, 9.5, 10, 10.5, 10.5}, {19, 19, 20, 21, 21}, {38, 38, 40, 42, 42}, {76, 76, 80, 84, 84}};
+	const double *ticks[4] = {c[0], c[1], c[2], c[3]};
+	assert_int_equal(aggregate_for_selection(ticks, nreps, 4, MODEL_AGG_MEDIAN, 1, &var, &median_var, &dof),
+			 MODEL_AGG_MIDRANGE);
+	assert_true(var < aggregate_relative_variance(ticks, nreps, 4, MODEL_AGG_MEAN, 1, &dof) / 2);
 	/* an aggregate asked for other than the median is kept */
 	assert_int_equal(aggregate_for_selection(reps, nreps, 4, MODEL_AGG_MIN, 1, &var, &median_var, &dof), MODEL_AGG_MIN);
 }

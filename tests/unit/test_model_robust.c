@@ -1,8 +1,9 @@
 /* Unit tests for series the modeler used to get wrong with default options: many repetitions
  * (a GSL inverse that failed to converge aborted the process), identical repetitions (zero-width
  * intervals that excluded the truth), series with zeros (no hypothesis could be fitted),
- * constants (fitted as sqrt(p)), a model far off its data counted as modeled, and strong
- * scaling c/p + d without noise (fitted by cancelling terms, 72,000x off at 16x). */
+ * constants (fitted as sqrt(p)), a model far off its data counted as modeled, strong scaling
+ * c/p + d without noise (fitted by cancelling terms, 72,000x off at 16x), and a prediction far
+ * beyond the ladder that the ladder cannot support (said in the note, not silently wrong). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -266,6 +267,40 @@ static void cancelling_terms_are_not_a_fit(void **state)
 	fit_work_free(w);
 }
 
+static double late_cubic(double p)
+{
+	return 20 + 0.5 * log2(p) + 1e-5 * p * p * p;   /* the cubic term shows at the last rungs only */
+}
+
+static void risky_predictions_say_so(void **state)
+{
+	/* 10% noise on p = 4..64: within the ladder the model is sure, 64x beyond it the hypotheses
+	 * that fit the rungs part by orders of magnitude, and the result says so */
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 5);
+	struct experiment *e = ladder(4, 5);
+	measure(e, "main/late", late_cubic, 5, 0.10, rng);
+	measure(e, "main/exact", linear, 5, 0, NULL);
+	struct model_results *res = model(e, 64);
+	const struct model_result *r = result(res, "main/late");
+	assert_int_equal(r->status, MODEL_OK);
+	assert_true(r->prediction.supported && r->prediction.hi <= MODEL_SUPPORT_SPAN * r->prediction.lo);
+	assert_null(strstr(r->note, "does not support"));
+	model_results_free(res);
+	res = model(e, 64 * 64);
+	r = result(res, "main/late");
+	assert_int_equal(r->status, MODEL_OK);
+	assert_false(r->prediction.supported);
+	assert_true(r->prediction.has_interval && !(r->prediction.hi <= MODEL_SUPPORT_SPAN * r->prediction.lo));
+	assert_non_null(strstr(r->note, "the ladder does not support this prediction: its 95% interval "));
+	/* exact data is reproduced exactly, however far */
+	r = result(res, "main/exact");
+	assert_true(r->prediction.supported && r->note[0] == 0);
+	model_results_free(res);
+	experiment_free(e);
+	gsl_rng_free(rng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +312,7 @@ int main(void)
 		cmocka_unit_test(models_far_off_their_data_are_not_modeled),
 		cmocka_unit_test(strong_scaling_without_noise),
 		cmocka_unit_test(cancelling_terms_are_not_a_fit),
+		cmocka_unit_test(risky_predictions_say_so),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

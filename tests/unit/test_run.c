@@ -34,13 +34,7 @@ static void add_sig(struct run *r, uint32_t fn, uint32_t flags, const int64_t *v
 
 static void add_stream(struct run *r, uint32_t rank, uint32_t sig, const int64_t *v, uint64_t n)
 {
-	r->streams = xrealloc(r->streams, (r->nstreams + 1) * sizeof *r->streams);
-	struct run_stream *s = &r->streams[r->nstreams++];
-	s->rank = rank;
-	s->sig = sig;
-	s->nvals = n;
-	s->vals = xmalloc(n * sizeof *v);
-	memcpy(s->vals, v, n * sizeof *v);
+	run_add_stream(r, sig, rank, n, n, 0, v);
 }
 
 /* ranks 0,2 (group 0): 100 x (Send count=streamed dest=+1); ranks 1,3 (group 1): Test poll run
@@ -172,16 +166,13 @@ static void check_decoded(const struct run *r)
 	free(text);
 }
 
-static void raw_round_trip(void **state)
+/* r through the raw format, decoded alike; the serialized bytes in b */
+static void through_raw(const struct run *r, struct buf *b)
 {
-	struct run r, back;
-	build(&r);
-	check_decoded(&r);
-	struct buf b;
-	buf_init(&b);
-	run_serialize(&r, &b);
+	struct run back;
 	char why[300];
-	assert_true(run_parse(&back, b.data, b.len, why, sizeof why));
+	run_serialize(r, b);
+	assert_true(run_parse(&back, b->data, b->len, why, sizeof why));
 	assert_true(run_check(&back, why, sizeof why));
 	check_decoded(&back);
 	assert_string_equal(run_attr(&back, "rung"), "4");
@@ -190,7 +181,18 @@ static void raw_round_trip(void **state)
 	assert_int_equal(back.cpu_time, RUN_CPU_LONG);
 	assert_true(back.groups[0].gaps[0].cpu.sum == 3e-3 && back.groups[0].gaps[0].bins[0].cpu.max == 6e-4);
 	run_free(&back);
+}
+
+static void raw_round_trip(void **state)
+{
+	struct run r, back;
+	build(&r);
+	check_decoded(&r);
+	struct buf b;
+	buf_init(&b);
+	through_raw(&r, &b);
 	/* every truncation is an error, never a crash */
+	char why[300];
 	for (size_t cut = 0; cut < b.len; cut++) {
 		assert_false(run_parse(&back, b.data, cut, why, sizeof why));
 		assert_true(why[0] != 0);
@@ -199,18 +201,26 @@ static void raw_round_trip(void **state)
 	run_free(&r);
 }
 
-static void container_round_trip(void **state)
+/* r written to a new temporary container (its name in path) and read back */
+static void write_and_read(const struct run *r, char path[32], struct run *back)
 {
-	struct run r, back;
-	build(&r);
-	char path[] = "/tmp/ladder-test-run-XXXXXX";
+	snprintf(path, 32, "/tmp/ladder-test-run-XXXXXX");
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
 	struct h5_err e;
-	assert_true(store_write_run(path, &r, &e));
-	if (!store_read_run(path, &back, &e))
+	assert_true(store_write_run(path, r, &e));
+	if (!store_read_run(path, back, &e))
 		fail_msg("%s", e.msg);
+}
+
+static void container_round_trip(void **state)
+{
+	struct run r, back;
+	build(&r);
+	char path[32];
+	struct h5_err e;
+	write_and_read(&r, path, &back);
 	check_decoded(&back);
 	assert_int_equal(back.nranks, 4);
 	assert_string_equal(back.command, r.command);
@@ -232,6 +242,33 @@ static void container_round_trip(void **state)
 	assert_false(store_read_run(path, &back, &e));
 	assert_non_null(strstr(e.msg, "rank 2 is in groups 0 and 1"));
 	unlink(path);
+	run_free(&r);
+}
+
+/* packed streams (shared by ranks 0 and 2, folded to one period) decode alike in memory, through
+ * the raw format and through a container */
+static void packed_round_trips(void **state)
+{
+	struct run r, back;
+	char why[300];
+	build(&r);
+	run_pack_streams(&r);
+	assert_true(run_check(&r, why, sizeof why));
+	assert_int_equal(r.nstreams, 2);
+	assert_int_equal(r.streams[0].nranks, 2);
+	assert_int_equal(run_stored_cells(&r), 7 + 1);
+	assert_int_equal(run_streamed_values(&r), 2 * 100 + 2 * 1);
+	check_decoded(&r);
+	struct buf b;
+	buf_init(&b);
+	through_raw(&r, &b);
+	buf_free(&b);
+	char path[32];
+	write_and_read(&r, path, &back);
+	unlink(path);
+	check_decoded(&back);
+	assert_int_equal(run_stored_cells(&back), 7 + 1);
+	run_free(&back);
 	run_free(&r);
 }
 
@@ -258,7 +295,7 @@ static void check_catches_inconsistencies(void **state)
 	assert_false(run_check(&r, why, sizeof why));
 	run_free(&r);
 	build(&r);
-	r.streams[0].nvals = 50; /* the stream runs out while walking */
+	r.streams[0].length = r.streams[0].nhead = 50; /* the stream runs out while walking */
 	assert_true(run_check(&r, why, sizeof why));
 	struct event_iter it;
 	event_iter_init(&it, &r, 0);
@@ -407,6 +444,39 @@ static void timing_must_be_finite(void **state)
 	run_free(&r);
 }
 
+/* a synthetic run's timing predictions (/extrap/intervals): round trip through the container, and
+ * rows that name no group or signature of the run, or whose interval does not hold the
+ * prediction, are refused */
+static void predictions_round_trip_and_check(void **state)
+{
+	(void)state;
+	struct run r, back;
+	char why[300];
+	build(&r);
+	r.nintervals = 2;
+	r.intervals = xcalloc(2, sizeof *r.intervals);
+	r.intervals[0] = (struct run_interval){0, RUN_INTERVAL_GAP, 1, RUN_NO_PREV, 0, 5, 2e-3, 1e-3, 4e-3};
+	r.intervals[1] = (struct run_interval){1, RUN_INTERVAL_DURATION, 0, RUN_NO_PREV, 1, 7, 1e-6, 1e-6, 1e-6};
+	assert_true(run_check(&r, why, sizeof why));
+	char path[32];
+	write_and_read(&r, path, &back);
+	assert_int_equal(back.nintervals, 2);
+	assert_int_equal(back.intervals[0].kind, RUN_INTERVAL_GAP);
+	assert_int_equal(back.intervals[0].has_interval, 1);
+	assert_true(back.intervals[0].lo == 1e-3 && back.intervals[0].hi == 4e-3 && back.intervals[0].count == 5);
+	assert_int_equal(back.intervals[1].prev, RUN_NO_PREV);
+	run_free(&back);
+	unlink(path);
+	r.intervals[0].lo = 3e-3;   /* above the prediction */
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "/extrap/intervals row 0: the prediction 0.002 s is not within its interval"));
+	r.intervals[0].lo = 1e-3;
+	r.intervals[1].group = 9;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "/extrap/intervals row 1 names group 9"));
+	run_free(&r);
+}
+
 /* a streamed array length so large that its element count overflows 64 bits is an error when
  * walked (the stream runs out), not a silently empty array */
 static void huge_streamed_array_lengths_run_out(void **state)
@@ -422,9 +492,9 @@ static void huge_streamed_array_lengths_run_out(void **state)
 	r.fns[2] = (struct fn_desc){xstrdup("MPI_Typed"), FNF_P2P, 2, p};
 	r.nfns = 3;
 	r.sigs[0].fn = 2;
-	r.streams[0].vals[0] = (INT64_C(1) << 62) + 1;
+	r.streams[0].cells[0] = (INT64_C(1) << 62) + 1;
 	assert_true(run_check(&r, why, sizeof why));
-	assert_int_equal(r.streams[0].rank, 0);
+	assert_int_equal(r.streams[0].ranks[0], 0);
 	struct event_iter it;
 	event_iter_init(&it, &r, 0);
 	struct event ev;
@@ -434,12 +504,60 @@ static void huge_streamed_array_lengths_run_out(void **state)
 	run_free(&r);
 }
 
+/* walks end at a bound that does not come from the file, and at the profile's calls */
+static void walks_are_bounded(void **state)
+{
+	struct run r;
+	char why[300];
+	build(&r);
+	struct event_iter it;
+	struct event ev;
+	event_set_max_calls(50);   /* ranks 0 and 2 make 100 calls, ranks 1 and 3 seven */
+	assert_false(event_calls_bounded(&r, why, sizeof why));
+	assert_non_null(strstr(why, "rank 0: its trace expands to 100 calls, more than the 50"));
+	event_iter_init(&it, &r, 0);
+	assert_false(event_next(&it, &ev));
+	assert_non_null(strstr(it.error, "more than the 50 a walk may make"));
+	event_iter_free(&it);
+	event_iter_init(&it, &r, 1);
+	uint64_t calls = 0;
+	while (event_next(&it, &ev))
+		calls += ev.repeat;
+	assert_int_equal(calls, 7);
+	assert_string_equal(it.error, "");
+	event_iter_free(&it);
+	/* a run of failed polls the profile does not count: refused at that event */
+	event_set_max_calls(0);
+	assert_int_equal(event_max_calls(), EVENT_MAX_CALLS_DEFAULT);
+	assert_true(event_calls_bounded(&r, why, sizeof why));
+	((struct run_stream *)run_rank_stream(&r, 1, 0))->cells[0] = INT64_C(1) << 62;   /* rank 1's polls */
+	event_iter_init(&it, &r, 1);
+	assert_false(event_next(&it, &ev));
+	assert_non_null(strstr(it.error, "rank 1: the trace has more calls than the 7 its profile counts"));
+	event_iter_free(&it);
+	uint64_t n;
+	assert_true(event_parse_max_calls("12", &n) && n == 12);
+	assert_false(event_parse_max_calls("0", &n) || event_parse_max_calls("-3", &n) ||
+		     event_parse_max_calls("1e9", &n) || event_parse_max_calls("", &n) ||
+		     event_parse_max_calls("99999999999999999999", &n));
+	run_free(&r);
+	/* every rank of a group is held to its own profile, not only the first */
+	build(&r);
+	r.counts[(2 * 3 + 1) * RUN_PC_COUNT + RUN_PC_VISITS] = 99;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "group 0: its grammar expands to 100 calls, but rank 2 made 99"));
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(layout_fields_survive_both_formats),
 		cmocka_unit_test(timing_must_be_finite),
+		cmocka_unit_test(predictions_round_trip_and_check),
 		cmocka_unit_test(huge_streamed_array_lengths_run_out),
+		cmocka_unit_test(packed_round_trips),
+		cmocka_unit_test(walks_are_bounded),
 		cmocka_unit_test(raw_round_trip),
 		cmocka_unit_test(container_round_trip),
 		cmocka_unit_test(check_catches_inconsistencies),

@@ -269,6 +269,87 @@ static void check_rejects_cycles_and_bad_refs(void **state)
 	grammar_free(&g);
 }
 
+static bool not_terminal_7(const struct grammar *g, uint64_t sym, void *arg)
+{
+	(void)arg;
+	return gsym_is_rule(g->syms[sym]) || g->syms[sym].val != 7;
+}
+
+/* terminal counts and pruning: R0 -> 1 R1^3 R2, R1 -> 7 2, R2 -> 7^4 */
+static void counts_and_pruning(void **state)
+{
+	(void)state;
+	struct grammar g, out;
+	grammar_init(&g);
+	grammar_begin_rule(&g);
+	grammar_add_symbol(&g, 1, 1);
+	grammar_add_symbol(&g, gsym_rule_val(1), 3);
+	grammar_add_symbol(&g, gsym_rule_val(2), 1);
+	grammar_begin_rule(&g);
+	grammar_add_symbol(&g, 7, 1);
+	grammar_add_symbol(&g, 2, 1);
+	grammar_begin_rule(&g);
+	grammar_add_symbol(&g, 7, 4);
+	grammar_end(&g);
+	uint64_t counts[8] = {0};
+	grammar_terminal_counts(&g, counts, 8);
+	assert_int_equal(counts[1], 1);
+	assert_int_equal(counts[2], 3);
+	assert_int_equal(counts[7], 7);
+	/* without 7: R2 is left empty and goes, R1 keeps 2 */
+	assert_true(grammar_prune(&g, not_terminal_7, NULL, &out));
+	assert_int_equal(out.nrules, 2);
+	assert_int_equal(grammar_rule_len(&out, 0), 2);
+	assert_int_equal(grammar_expanded_length(&out), 4);
+	char why[200];
+	assert_true(grammar_check(&out, 8, why, sizeof why));
+	grammar_free(&out);
+	grammar_free(&g);
+}
+
+/* the expanded length: exact for wide and deep grammars, saturated when repeat counts multiply
+ * past 64 bits, endless for a cycle (which grammar_check refuses) */
+static void expanded_length_saturates(void **state)
+{
+	struct grammar g;
+	/* a start rule of 5000 references, rule k a terminal repeated k times */
+	grammar_init(&g);
+	grammar_begin_rule(&g);
+	for (uint32_t k = 1; k <= 5000; k++)
+		grammar_add_symbol(&g, gsym_rule_val(k), 2);
+	for (uint32_t k = 1; k <= 5000; k++) {
+		grammar_begin_rule(&g);
+		grammar_add_symbol(&g, 7, k);
+	}
+	grammar_end(&g);
+	assert_int_equal(grammar_expanded_length(&g), 2ULL * 5000 * 5001 / 2);
+	grammar_free(&g);
+	/* R0 -> R1^2^30, R1 -> R2^2^20 3, R2 -> 4^2^4: 2^30 (2^24 + 1) calls; with R2^2^30, 2^64 + 2^30 */
+	uint64_t e1 = 1ULL << 30, e2 = 1ULL << 20;
+	for (int overflow = 0; overflow < 2; overflow++) {
+		grammar_init(&g);
+		grammar_begin_rule(&g);
+		grammar_add_symbol(&g, gsym_rule_val(1), e1);
+		grammar_begin_rule(&g);
+		grammar_add_symbol(&g, gsym_rule_val(2), overflow ? e2 << 10 : e2);
+		grammar_add_symbol(&g, 3, 1);
+		grammar_begin_rule(&g);
+		grammar_add_symbol(&g, 4, 16);
+		grammar_end(&g);
+		assert_int_equal(grammar_expanded_length(&g), overflow ? UINT64_MAX : e1 * ((e2 << 4) + 1));
+		grammar_free(&g);
+	}
+	grammar_init(&g);
+	grammar_begin_rule(&g);
+	grammar_add_symbol(&g, gsym_rule_val(1), 1);
+	grammar_begin_rule(&g);
+	grammar_add_symbol(&g, 2, 1);
+	grammar_add_symbol(&g, gsym_rule_val(0), 1);
+	grammar_end(&g);
+	assert_int_equal(grammar_expanded_length(&g), UINT64_MAX);
+	grammar_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +360,8 @@ int main(void)
 		cmocka_unit_test(single_symbol_runs),
 		cmocka_unit_test(serialize_round_trip),
 		cmocka_unit_test(check_rejects_cycles_and_bad_refs),
+		cmocka_unit_test(counts_and_pruning),
+		cmocka_unit_test(expanded_length_saturates),
 	};
 	return cmocka_run_group_tests_name("sequitur", tests, NULL, NULL);
 }

@@ -1,14 +1,16 @@
 ! stencil2d_f — the Fortran version of stencil2d (workflows/apps/stencil.c, strong scaling,
 ! non-periodic, MPI_Cart_* topology): the same MPI calls with the same counts, peers and tags in
-! the same order, so that its trace equals the C stencil's but for the Fortran datatypes
-! (MPI_DOUBLE_PRECISION, MPI_INTEGER8). It exercises the tracer's Fortran entry points: everything
-! but the halo exchange goes through `use mpi`, the halo exchange (halo_mpif.f90) through mpif.h.
+! the same order, so that its trace equals the C stencil's: `ladder compare` calls them equal, its
+! MPI_DOUBLE_PRECISION being the C stencil's MPI_DOUBLE (both 8-byte reals); the checksum's
+! MPI_UINT64_T is the C stencil's own type (Fortran names it too; its integer(8) holds the bits).
+! It exercises the tracer's Fortran entry points: everything but the halo exchange goes through
+! `use mpi`, the halo exchange (halo_mpif.f90) through mpif.h.
 !
 ! Per run: MPI_Init, MPI_Comm_rank, MPI_Comm_size, MPI_Dims_create (2-D), MPI_Cart_create
 ! (reorder false), MPI_Cart_coords, two MPI_Cart_shift, MPI_Barrier; per iteration the halo
 ! exchange (4 Irecv, 4 Isend, 1 Waitall) and a Jacobi sweep, every K iterations an MPI_Allreduce
 ! (MAX) of the largest change; then MPI_Comm_free, two MPI_Reduce to rank 0 (time and compute: 2
-! doubles, MAX; checksum: 1 integer(8), SUM) and MPI_Finalize.
+! doubles, MAX; checksum: 1 integer(8) as MPI_UINT64_T, SUM) and MPI_Finalize.
 !
 ! usage: stencil2d_f [--size N] [--iterations I] [--allreduce-every K] [--expect --ranks P]
 !   --expect prints the per-rank calls and bytes of a run on P ranks (workflows/apps/README.md,
@@ -81,7 +83,7 @@ program stencil2d_f
   end do
   call MPI_Comm_free(cart, ierr)
   call MPI_Reduce(loc, glob, 2, MPI_DOUBLE_PRECISION, MPI_MAX, 0, MPI_COMM_WORLD, ierr)
-  call MPI_Reduce(checksum, total, 1, MPI_INTEGER8, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
+  call MPI_Reduce(checksum, total, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
   if (rank == 0) then
     write (hex, '(z16.16)') total
     do i = 1, 16

@@ -1,0 +1,258 @@
+/*
+ * origin — the target's classes, aligned or composed, built once. See origin.h.
+ */
+#include "extrap/origin.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "extrap/classes.h"
+#include "extrap/compose.h"
+#include "extrap/topology.h"
+#include "util/xalloc.h"
+
+enum { UNKNOWN = 0, BUILT, FAILED };
+
+struct origins {
+	struct run *const *rungs;
+	size_t n;
+	const struct grid *grids;
+	const bool *periodic;
+	struct grid target;
+	bool lossy;
+	uint64_t replaced;
+	uint8_t state[TOPOLOGY_MAX_CLASSES];
+	struct aligned_class cls[TOPOLOGY_MAX_CLASSES];
+	int evidence;               /* UNKNOWN, BUILT (checked), FAILED (reason kept) */
+	char evidence_why[600];
+	struct grammar **pruned;    /* lossy alignment: [rung][group], or NULL */
+	struct lcs_loss *unaligned; /* per rung: what it left out */
+};
+
+/* does some class have a call sequence of a different structure at different rungs? */
+static bool shapes_differ(const struct origins *o)
+{
+	uint32_t nclasses = 1;
+	bool differ = false;
+	for (uint32_t k = 0; k < o->target.ndims; k++)
+		nclasses *= POS_KINDS;
+	for (uint32_t c = 0; c < nclasses && !differ; c++) {
+		struct class_rungs cr = {.lossy = o->lossy};
+		char why[300];
+		if (classes_rungs(c, o->rungs, o->grids, NULL, o->n, &cr, why, sizeof why))
+			for (size_t i = 1; i < cr.n && !differ; i++) {
+				const struct grammar *a = class_grammar(&cr, 0), *b = class_grammar(&cr, i);
+				differ = a->nrules != b->nrules;
+				for (uint32_t r = 0; r < a->nrules && !differ; r++)
+					differ = grammar_rule_len(a, r) != grammar_rule_len(b, r);
+			}
+		class_rungs_free(&cr);
+	}
+	return differ;
+}
+
+/* the group of the middle rank of the largest rung: the reference of lossy alignment */
+static void middle(const struct origins *o, size_t *rung, uint32_t *group)
+{
+	*rung = 0;
+	for (size_t i = 1; i < o->n; i++)
+		*rung = o->rungs[i]->nranks > o->rungs[*rung]->nranks ? i : *rung;
+	const struct grid *g = &o->grids[*rung];
+	int64_t rank = 0;
+	for (uint32_t k = 0; k < g->ndims; k++)
+		rank = rank * g->dims[k] + g->dims[k] / 2;
+	*group = o->rungs[*rung]->rank_group[rank];
+}
+
+/* every group's grammar pruned to what all share; the calls left out per rung */
+static bool prune(struct origins *o, char *why, size_t whylen)
+{
+	size_t total = 0, ref = 0, k = 0, rr;
+	uint32_t rg;
+	middle(o, &rr, &rg);
+	for (size_t i = 0; i < o->n; i++)
+		total += o->rungs[i]->ngroups;
+	struct lcs_input *in = xmalloc((total + 1) * sizeof *in);
+	struct grammar *out = xcalloc(total + 1, sizeof *out);
+	for (size_t i = 0; i < o->n; i++)
+		for (uint32_t g = 0; g < o->rungs[i]->ngroups; g++, k++) {
+			in[k] = (struct lcs_input){o->rungs[i], &o->rungs[i]->groups[g].g};
+			ref = i == rr && g == rg ? k : ref;
+		}
+	bool ok = lcs_common(in, total, ref, out, why, whylen);
+	free(in);
+	if (!ok) {
+		free(out);
+		return false;
+	}
+	o->pruned = xcalloc(o->n, sizeof *o->pruned);
+	o->unaligned = xcalloc(o->n, sizeof *o->unaligned);
+	for (size_t i = 0, k2 = 0; i < o->n; i++) {
+		o->pruned[i] = out + k2;
+		o->unaligned[i].ranks = o->rungs[i]->nranks;
+		for (uint32_t g = 0; g < o->rungs[i]->ngroups; g++, k2++) {
+			const struct run_group *grp = &o->rungs[i]->groups[g];
+			uint64_t all = grammar_expanded_length(&grp->g), kept = grammar_expanded_length(&out[k2]);
+			o->unaligned[i].calls += all * grp->nranks;
+			o->unaligned[i].dropped += (all - kept) * grp->nranks;
+		}
+	}
+	return true;
+}
+
+struct origins *origins_new(struct run *const *rungs, size_t n, const struct grid *grids, const bool *periodic,
+			    const struct grid *target, bool lossy, char *why, size_t whylen)
+{
+	struct origins *o = xcalloc(1, sizeof *o);
+	*o = (struct origins){.rungs = rungs, .n = n, .grids = grids, .periodic = periodic, .target = *target,
+			      .lossy = lossy};
+	if (lossy && shapes_differ(o) && !prune(o, why, whylen)) {
+		size_t used = strlen(why);
+		snprintf(why + used, whylen - used, ": lossy alignment keeps nothing");
+		origins_free(o);
+		return NULL;
+	}
+	return o;
+}
+
+uint64_t origins_replaced(const struct origins *o) { return o->replaced; }
+
+const struct lcs_loss *origins_unaligned(const struct origins *o) { return o->unaligned; }
+
+void origins_free(struct origins *o)
+{
+	for (uint32_t c = 0; c < TOPOLOGY_MAX_CLASSES; c++)
+		if (o->state[c] == BUILT)
+			aligned_class_free(&o->cls[c]);
+	if (o->pruned) {
+		size_t total = 0;
+		for (size_t i = 0; i < o->n; i++)
+			total += o->rungs[i]->ngroups;
+		for (size_t k = 0; k < total; k++)
+			grammar_free(&o->pruned[0][k]);
+		free(o->pruned[0]);
+	}
+	free(o->pruned);
+	free(o->unaligned);
+	free(o);
+}
+
+/* the class aligned across the rungs that have it; NULL when fewer than two do (*rungs says how
+ * many) or it does not align */
+static struct aligned_class *aligned(struct origins *o, uint32_t cls, size_t *rungs, char *why, size_t whylen)
+{
+	struct class_rungs cr = {.periodic = o->periodic, .lossy = o->lossy};
+	bool ok = classes_rungs(cls, o->rungs, o->grids, o->pruned, o->n, &cr, why, whylen);
+	*rungs = ok ? cr.n : 0;
+	if (ok && cr.n < 2)
+		classes_too_few(cls, &cr, o->grids, o->rungs, o->n, why, whylen);
+	ok = ok && cr.n >= 2 && align_class(cls, &cr, &o->target, o->lossy, &o->cls[cls], why, whylen);
+	if (ok)
+		o->replaced += cr.replaced;
+	else if (cr.n >= 2 && strstr(why, law_status_name(LAW_TOO_FEW))) {
+		char add[64];
+		size_t used = strlen(why);
+		classes_advice(cls, o->grids, o->rungs, o->n, add, sizeof add);
+		snprintf(why + used, whylen - used, "; add rungs whose grid has this class, e.g. %s ranks", add);
+	}
+	if (!ok && *rungs >= 2)
+		aligned_class_free(&o->cls[cls]);
+	class_rungs_free(&cr);
+	o->state[cls] = ok ? BUILT : FAILED;
+	return ok ? &o->cls[cls] : NULL;
+}
+
+/* a dimension no rung makes wider than 2 (it never has an interior) */
+static bool never_inside(const struct origins *o, uint32_t k)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (o->grids[i].dims[k] >= 3)
+			return false;
+	return true;
+}
+
+/* one check of the union rule: class mid (interior along k) against its sides; 0 when the ladder
+ * lacks one of the three, 1 when it holds, -1 when not (why) */
+static int check_one(struct origins *o, uint32_t mid, uint32_t k, char *why, size_t whylen)
+{
+	uint32_t nd = o->target.ndims, ids[3] = {topology_class_with(mid, nd, k, POS_LOW), mid,
+						     topology_class_with(mid, nd, k, POS_HIGH)};
+	struct aligned_class *c[3];
+	char skip[600];
+	for (int i = 0; i < 3; i++) {
+		size_t rungs;
+		c[i] = o->state[ids[i]] == BUILT ? &o->cls[ids[i]]
+		       : o->state[ids[i]] == FAILED ? NULL
+						    : aligned(o, ids[i], &rungs, skip, sizeof skip);
+		if (!c[i])
+			return 0;
+	}
+	return compose_check(c[0], c[1], c[2], k, &o->target, why, whylen) ? 1 : -1;
+}
+
+/* the evidence for composing: along every dimension the ladder shows an interior of, the classes
+ * that have one are the union of their sides */
+static bool evidence(struct origins *o)
+{
+	if (o->evidence)
+		return o->evidence == BUILT;
+	uint32_t nd = o->target.ndims, nclasses = 1, checked = 0;
+	for (uint32_t k = 0; k < nd; k++)
+		nclasses *= POS_KINDS;
+	for (uint32_t k = 0; k < nd && o->evidence != FAILED; k++)
+		for (uint32_t c = 0; !never_inside(o, k) && c < nclasses && o->evidence != FAILED; c++) {
+			if (topology_class_pos(c, nd, k) != POS_INTERIOR)
+				continue;
+			int r = check_one(o, c, k, o->evidence_why, sizeof o->evidence_why);
+			checked += r == 1;
+			o->evidence = r < 0 ? FAILED : o->evidence;
+		}
+	if (!o->evidence && !checked) {
+		o->evidence = FAILED;
+		snprintf(o->evidence_why, sizeof o->evidence_why,
+			 "no dimension shows an interior at two rungs of the ladder beside both of its sides, so the rule "
+			 "that an interior is the union of its sides cannot be checked");
+	}
+	o->evidence = o->evidence ? o->evidence : BUILT;
+	return o->evidence == BUILT;
+}
+
+static struct aligned_class *composed(struct origins *o, uint32_t cls, uint32_t k, char *why, size_t whylen)
+{
+	uint32_t nd = o->target.ndims;
+	char name[64], add[64];
+	topology_class_name(cls, nd, name, sizeof name);
+	classes_advice(cls, o->grids, o->rungs, o->n, add, sizeof add);
+	if (!evidence(o)) {
+		snprintf(why, whylen,
+			 "class %s: no rung has it (dimension %u is never wider than 2 on the ladder) and it cannot be "
+			 "composed from its sides: %s; add rungs whose grid has it, e.g. %s ranks",
+			 name, k, o->evidence_why, add);
+		return NULL;
+	}
+	struct aligned_class *lo = origins_class(o, topology_class_with(cls, nd, k, POS_LOW), why, whylen);
+	struct aligned_class *hi = lo ? origins_class(o, topology_class_with(cls, nd, k, POS_HIGH), why, whylen) : NULL;
+	if (!hi)
+		return NULL;
+	bool ok = compose_union(lo, hi, k, cls, &o->target, &o->cls[cls], why, whylen);
+	if (!ok) {
+		aligned_class_free(&o->cls[cls]);
+		size_t used = strlen(why);
+		snprintf(why + used, whylen - used, "; add rungs whose grid has it, e.g. %s ranks", add);
+	}
+	o->state[cls] = ok ? BUILT : FAILED;
+	return ok ? &o->cls[cls] : NULL;
+}
+
+struct aligned_class *origins_class(struct origins *o, uint32_t cls, char *why, size_t whylen)
+{
+	if (o->state[cls] == BUILT)
+		return &o->cls[cls];
+	size_t rungs = 0;
+	struct aligned_class *a = aligned(o, cls, &rungs, why, whylen);
+	for (uint32_t k = 0; !a && rungs < 2 && k < o->target.ndims; k++)
+		if (topology_class_pos(cls, o->target.ndims, k) == POS_INTERIOR && never_inside(o, k))
+			return composed(o, cls, k, why, whylen);
+	return a;
+}
