@@ -225,12 +225,14 @@ static void get_cpu(struct reader *rd, struct run_cpu *c)
 	c->max = get_f64(rd);
 }
 
-static void put_gap(struct buf *b, const struct run_gap *gp)
+/* a gap, with its CPU times or (raw version 1) without */
+static void put_gap(struct buf *b, const struct run_gap *gp, bool cpu)
 {
 	buf_put_uv(b, (uint64_t)gp->prev + 1);   /* RUN_NO_PREV -> 0 */
 	buf_put_uv(b, gp->sig);
 	put_stats(b, gp->count, gp->sum, gp->sumsq, gp->min, gp->max);
-	put_cpu(b, &gp->cpu);
+	if (cpu)
+		put_cpu(b, &gp->cpu);
 	buf_put_uv(b, gp->nbins);
 	for (uint32_t j = 0; j < gp->nbins; j++) {
 		buf_put_sv(b, gp->bins[j].bin);
@@ -238,7 +240,8 @@ static void put_gap(struct buf *b, const struct run_gap *gp)
 		buf_put_f64(b, gp->bins[j].sum);
 		buf_put_f64(b, gp->bins[j].min);
 		buf_put_f64(b, gp->bins[j].max);
-		put_cpu(b, &gp->bins[j].cpu);
+		if (cpu)
+			put_cpu(b, &gp->bins[j].cpu);
 	}
 }
 
@@ -266,7 +269,7 @@ static void get_gap(struct reader *rd, struct run_gap *gp, bool cpu)
 		run_gap_cpu_as_wall(gp);
 }
 
-void run_group_serialize(const struct run_group *g, struct buf *b)
+static void group_serialize(const struct run_group *g, struct buf *b, bool cpu)
 {
 	grammar_serialize(&g->g, b);
 	buf_put_uv(b, g->nranks);
@@ -283,8 +286,10 @@ void run_group_serialize(const struct run_group *g, struct buf *b)
 	}
 	buf_put_uv(b, g->ngaps);
 	for (uint32_t k = 0; k < g->ngaps; k++)
-		put_gap(b, &g->gaps[k]);
+		put_gap(b, &g->gaps[k], cpu);
 }
+
+void run_group_serialize(const struct run_group *g, struct buf *b) { group_serialize(g, b, true); }
 
 static bool group_parse(struct run_group *g, struct reader *rd, bool cpu)
 {
@@ -313,12 +318,15 @@ static bool group_parse(struct run_group *g, struct reader *rd, bool cpu)
 
 bool run_group_parse(struct run_group *g, struct reader *rd) { return group_parse(g, rd, true); }
 
-static void put_groups(const struct run *r, struct buf *b)
+static void groups_serialize(const struct run *r, struct buf *b, bool cpu)
 {
 	buf_put_uv(b, r->ngroups);
 	for (uint32_t i = 0; i < r->ngroups; i++)
-		run_group_serialize(&r->groups[i], b);
+		group_serialize(&r->groups[i], b, cpu);
 }
+
+static void put_groups(const struct run *r, struct buf *b) { groups_serialize(r, b, true); }
+static void put_groups_v1(const struct run *r, struct buf *b) { groups_serialize(r, b, false); }
 
 /* the groups, their gaps with CPU times or (raw version 1) without */
 static bool groups_parse(struct run *r, struct reader *rd, bool cpu, char *why, size_t whylen)
@@ -438,6 +446,24 @@ static bool get_streams(struct run *r, struct reader *rd, char *why, size_t whyl
 }
 
 /* version 1: one literal stream per rank and signature */
+static void put_streams_v1(const struct run *r, struct buf *b)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < r->nstreams; i++)
+		n += r->streams[i].nranks;
+	buf_put_uv(b, n);
+	for (uint32_t i = 0; i < r->nstreams; i++) {
+		const struct run_stream *s = &r->streams[i];
+		for (uint32_t k = 0; k < s->nranks; k++) {
+			buf_put_uv(b, s->ranks[k]);
+			buf_put_uv(b, s->sig);
+			buf_put_uv(b, s->length);
+			for (uint64_t v = 0; v < s->length; v++)
+				buf_put_sv(b, run_stream_value(s, s->ranks[k], v));
+		}
+	}
+}
+
 static bool get_streams_v1(struct run *r, struct reader *rd, char *why, size_t whylen)
 {
 	(void)why, (void)whylen;
@@ -568,6 +594,8 @@ static bool get_cpu_time(struct run *r, struct reader *rd, char *why, size_t why
 }
 
 /* version 1 has no CPU times */
+static void put_cpu_time_v1(const struct run *r, struct buf *b) { (void)r, (void)b; }
+
 static bool get_cpu_time_v1(struct run *r, struct reader *rd, char *why, size_t whylen)
 {
 	(void)rd, (void)why, (void)whylen;
@@ -577,35 +605,41 @@ static bool get_cpu_time_v1(struct run *r, struct reader *rd, char *why, size_t 
 
 /* ---- the sections, in the order of the format ------------------------------------------------ */
 
+typedef void raw_putter(const struct run *r, struct buf *b);
 typedef bool raw_getter(struct run *r, struct reader *rd, char *why, size_t whylen);
 
 static const struct raw_section {
 	const char *what;   /* for "truncated WHAT" */
-	void (*put)(const struct run *r, struct buf *b);
+	raw_putter *put;
 	/* false with a message in why for what is wrong beyond truncation (checked after each) */
 	raw_getter *get;
-	raw_getter *get_v1;   /* version 1, when it differs */
+	raw_putter *put_v1;   /* version 1, when it differs */
+	raw_getter *get_v1;
 } raw_sections[] = {
-	{"header", put_header, get_header, NULL},
-	{"function table", put_functions, get_functions, NULL},
-	{"string table", put_strings, get_strings, NULL},
-	{"call-site table", put_callsites, get_callsites, NULL},
-	{"signature table", put_signatures, get_signatures, NULL},
-	{"group table", put_groups, get_groups, get_groups_v1},
-	{"value streams", put_streams, get_streams, get_streams_v1},
-	{"profile", put_callpaths, get_callpaths, NULL},
-	{"profile", put_profile_arrays, get_profile_arrays, NULL},
-	{"timestamps", put_timestamps, get_timestamps, NULL},
-	{"CPU times", put_cpu_time, get_cpu_time, get_cpu_time_v1},
+	{"header", put_header, get_header, NULL, NULL},
+	{"function table", put_functions, get_functions, NULL, NULL},
+	{"string table", put_strings, get_strings, NULL, NULL},
+	{"call-site table", put_callsites, get_callsites, NULL, NULL},
+	{"signature table", put_signatures, get_signatures, NULL, NULL},
+	{"group table", put_groups, get_groups, put_groups_v1, get_groups_v1},
+	{"value streams", put_streams, get_streams, put_streams_v1, get_streams_v1},
+	{"profile", put_callpaths, get_callpaths, NULL, NULL},
+	{"profile", put_profile_arrays, get_profile_arrays, NULL, NULL},
+	{"timestamps", put_timestamps, get_timestamps, NULL, NULL},
+	{"CPU times", put_cpu_time, get_cpu_time, put_cpu_time_v1, get_cpu_time_v1},
 };
 
-void run_serialize(const struct run *r, struct buf *b)
+void run_serialize_version(const struct run *r, uint32_t version, struct buf *b)
 {
 	buf_put(b, RUN_RAW_MAGIC, strlen(RUN_RAW_MAGIC));
-	buf_put_uv(b, RUN_RAW_VERSION);
-	for (size_t i = 0; i < sizeof raw_sections / sizeof *raw_sections; i++)
-		raw_sections[i].put(r, b);
+	buf_put_uv(b, version);
+	for (size_t i = 0; i < sizeof raw_sections / sizeof *raw_sections; i++) {
+		raw_putter *put = version == 1 && raw_sections[i].put_v1 ? raw_sections[i].put_v1 : raw_sections[i].put;
+		put(r, b);
+	}
 }
+
+void run_serialize(const struct run *r, struct buf *b) { run_serialize_version(r, RUN_RAW_VERSION, b); }
 
 bool run_parse(struct run *r, const void *data, size_t len, char *why, size_t whylen)
 {

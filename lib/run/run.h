@@ -191,6 +191,9 @@ const char *run_attr(const struct run *r, const char *key);
 void run_set_attr(struct run *r, const char *key, const char *value);
 
 void run_serialize(const struct run *r, struct buf *b);
+/* in the raw format of an older version this ladder reads (1: literal streams, no CPU times), as
+ * an older ladder's tracer wrote it */
+void run_serialize_version(const struct run *r, uint32_t version, struct buf *b);
 /* one group (grammar, ranks, durations, gap histograms): the unit the tracer's merge exchanges */
 void run_group_serialize(const struct run_group *g, struct buf *b);
 bool run_group_parse(struct run_group *g, struct reader *rd);
