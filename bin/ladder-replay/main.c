@@ -33,8 +33,9 @@ static const char usage[] =
 	"Options:\n"
 	"  --timing mean|sample   gap per call: the histogram's mean (default), or a bin drawn by count\n"
 	"                         and a time uniform within it\n"
+	"  --clock cpu|wall       " RP_CLOCK_HELP
 	"  --seed N               seed of --timing sample and of the payload (default 1)\n"
-	"  --sleep                sleep through gaps instead of busy-waiting\n"
+	"  --sleep                sleep through gaps (their wall time) instead of computing\n"
 	"  --compute-scale K      multiply every gap by K (default 1)\n"
 	"  --no-compute           no gaps at all\n"
 	"  --message-scale M      multiply every message count by M (at least 1 element where > 0)\n"
@@ -104,6 +105,7 @@ static int parse(int argc, char **argv, struct rp_options *o, const char **json,
 {
 	static const struct option opts[] = {
 		{"timing", required_argument, NULL, 't'}, {"seed", required_argument, NULL, 'S'},
+		{"clock", required_argument, NULL, 'c'},
 		{"sleep", no_argument, NULL, 's'}, {"compute-scale", required_argument, NULL, 'k'},
 		{"no-compute", no_argument, NULL, 'n'}, {"message-scale", required_argument, NULL, 'm'},
 		{"from", required_argument, NULL, 'f'}, {"to", required_argument, NULL, 'T'},
@@ -113,6 +115,8 @@ static int parse(int argc, char **argv, struct rp_options *o, const char **json,
 	memset(o, 0, sizeof *o);
 	o->compute_scale = o->message_scale = 1;
 	o->seed = 1;
+	o->clock = RP_CLOCK_DEFAULT;
+	bool clock_given = false;
 	opterr = 0;
 	int c;
 	const char *bad = NULL;
@@ -129,6 +133,15 @@ static int parse(int argc, char **argv, struct rp_options *o, const char **json,
 				o->timing = RP_TIMING_SAMPLE;
 			else
 				bad = "--timing is mean or sample";
+			break;
+		case 'c':
+			clock_given = true;
+			if (!strcmp(optarg, "cpu"))
+				o->clock = RP_CLOCK_CPU;
+			else if (!strcmp(optarg, "wall"))
+				o->clock = RP_CLOCK_WALL;
+			else
+				bad = "--clock is cpu or wall";
 			break;
 		case 'S':
 			o->seed = strtoull(optarg, &end, 10);
@@ -153,6 +166,10 @@ static int parse(int argc, char **argv, struct rp_options *o, const char **json,
 	}
 	if (!bad && optind != argc - 1)
 		bad = "needs exactly one run container";
+	if (!bad && o->sleep && clock_given && o->clock == RP_CLOCK_CPU)
+		bad = "--sleep waits on the wall clock; it does not go with --clock cpu";
+	if (o->sleep)
+		o->clock = RP_CLOCK_WALL;
 	if (bad) {
 		if (speak)
 			fprintf(stderr, "ladder-replay: %s (see ladder-replay --help)\n", bad);
@@ -191,6 +208,13 @@ int main(int argc, char **argv)
 		if (speak)
 			log_error("%s", e.msg);
 		return EXIT_FAIL;
+	}
+	if (o.clock == RP_CLOCK_CPU && r.cpu_time == RUN_CPU_NONE) {
+		if (speak)
+			log_warn("%s has no CPU times of its gaps (traced before ladder recorded them, with "
+				 "LADDER_TRACE_CPUTIME=off, or extrapolated from such runs): gaps are replayed in wall time",
+				 path);
+		o.clock = RP_CLOCK_WALL;
 	}
 	char why[300];
 	if (!run_replayable(&r, why, sizeof why)) {

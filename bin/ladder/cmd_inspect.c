@@ -1,7 +1,8 @@
 /*
  * ladder inspect — a readable summary of a container: what it is, who wrote it, how many ranks,
- * functions, calls and groups, and how big it is. --counts prints the per-rank call and byte
- * table in the format of the reference apps' --expect; --storage the bytes of every object.
+ * functions, calls and groups, the compute gaps' wall and CPU time, and how big it is. --counts
+ * prints the per-rank call and byte table in the format of the reference apps' --expect;
+ * --timing every group's compute gaps; --storage the bytes of every object.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -55,6 +56,46 @@ static void print_counts(const struct run *r)
 	}
 }
 
+/* a signature as its function and number ("MPI_Isend#12"), or "start" for a rank's first call */
+static void sig_name(const struct run *r, uint32_t sig, char *out, size_t n)
+{
+	if (sig == RUN_NO_PREV)
+		snprintf(out, n, "start");
+	else
+		snprintf(out, n, "%s#%u", r->fns[r->sigs[sig].fn].name, sig);
+}
+
+/* --timing: every group's compute gaps, mean wall and CPU time per gap, and the range */
+static void print_timing(const struct run *r, bool json)
+{
+	json_t *rows = json ? json_array() : NULL;
+	if (!json)
+		printf("# CPU times: %s\ngroup\tprevious\tcall\tcount\twall_mean_s\tcpu_mean_s\twall_min_s\twall_max_s\n",
+		       run_cpu_time_names[r->cpu_time]);
+	for (uint32_t g = 0; g < r->ngroups; g++)
+		for (uint32_t k = 0; k < r->groups[g].ngaps; k++) {
+			const struct run_gap *x = &r->groups[g].gaps[k];
+			char prev[96], sig[96];
+			sig_name(r, x->prev, prev, sizeof prev);
+			sig_name(r, x->sig, sig, sizeof sig);
+			double n = x->count ? (double)x->count : 1;
+			if (json)
+				json_array_append_new(rows, json_pack("{s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f}", "group", (int)g,
+								      "previous", prev, "call", sig, "count", (json_int_t)x->count,
+								      "wall_mean_s", x->sum / n, "cpu_mean_s", x->cpu.sum / n,
+								      "wall_min_s", x->min, "wall_max_s", x->max));
+			else
+				printf("%u\t%s\t%s\t%" PRIu64 "\t%.9g\t%.9g\t%.9g\t%.9g\n", g, prev, sig, x->count, x->sum / n,
+				       x->cpu.sum / n, x->min, x->max);
+		}
+	if (json) {
+		json_t *o = json_pack("{s:s, s:o}", "cpu_time", run_cpu_time_names[r->cpu_time], "gaps", rows);
+		json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		putchar('\n');
+		json_decref(o);
+	}
+}
+
 static void human_size(double bytes, char *out, size_t n)
 {
 	const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -70,8 +111,10 @@ static void human_size(double bytes, char *out, size_t n)
 static bool print_run_json(const char *path, const struct run *r, off_t size, const struct fn_count *fc,
 			   uint32_t nf)
 {
-	uint64_t rules, syms;
+	uint64_t rules, syms, gaps;
+	double wall, cpu;
 	run_grammar_size(r, &rules, &syms);
+	run_gap_totals(r, &gaps, &wall, &cpu);
 	json_t *o = json_pack("{s:s, s:s, s:I, s:i, s:b, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:i, s:I, s:I, s:I, s:i, s:I, s:I}",
 			      "file", path, "kind", "run", "bytes", (json_int_t)size, "ranks", (int)r->nranks,
 			      "synthetic", r->synthetic, "command", r->command, "host", r->host,
@@ -84,6 +127,8 @@ static bool print_run_json(const char *path, const struct run *r, off_t size, co
 		log_error("%s: cannot print the summary as JSON (a text attribute is not UTF-8)", path);
 		return false;
 	}
+	json_object_set_new(o, "gaps", json_pack("{s:I, s:f, s:f, s:s}", "count", (json_int_t)gaps, "wall_s", wall,
+						  "cpu_s", cpu, "cpu_time", run_cpu_time_names[r->cpu_time]));
 	/* rank 0's wall time from MPI_Init to MPI_Finalize (what the report calls T_app) */
 	json_object_set_new(o, "wall_time", json_real(r->t_end - r->t_start));
 	json_t *labels = json_object();
@@ -129,7 +174,7 @@ static void print_run_text(const char *path, const struct store_identity *id, co
 	char hs[32];
 	human_size((double)size, hs, sizeof hs);
 	printf("file        %s (%s)\n", path, hs);
-	printf("kind        run (%s %d.%d)%s, written by ladder %s at %s\n", RUN_SCHEMA, id->major, id->minor,
+	printf("kind        run (%s %d.%d)%s, written by ladder %s at %s\n", id->schema, id->major, id->minor,
 	       r->synthetic ? ", synthetic" : "", r->tool_version, r->created);
 	printf("command     %s\n", r->command);
 	printf("host        %s%s%s\n", r->host, r->slurm_job_id[0] ? ", slurm job " : "", r->slurm_job_id);
@@ -150,6 +195,11 @@ static void print_run_text(const char *path, const struct store_identity *id, co
 	       r->ngroups, rules, syms);
 	printf("streams     %" PRIu64 " streamed values, stored as %u streams of %" PRIu64 " values\n",
 	       run_streamed_values(r), r->nstreams, run_stored_cells(r));
+	uint64_t gaps;
+	double wall, cpu;
+	run_gap_totals(r, &gaps, &wall, &cpu);
+	printf("gaps        %" PRIu64 " compute gaps of all ranks: %.6f s wall, %.6f s CPU (CPU times: %s)\n", gaps,
+	       wall, cpu, run_cpu_time_names[r->cpu_time]);
 	if (r->nintervals)
 		printf("predicted   %u timing histograms modeled at this scale, with their 95%% intervals (/extrap/intervals)\n",
 		       r->nintervals);
@@ -224,20 +274,25 @@ static int run_inspect(int argc, char **argv)
 {
 	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
 					     {"counts", no_argument, NULL, 'c'},
+					     {"timing", no_argument, NULL, 't'},
 					     {"storage", no_argument, NULL, 's'},
 					     {"help", no_argument, NULL, 'h'}, {0}};
-	bool json = false, counts = false, storage = false;
+	bool json = false, counts = false, timing = false, storage = false;
 	int c;
-	while ((c = cmd_getopt(argc, argv, "jcsh", opts, "inspect")) != -1) {
+	while ((c = cmd_getopt(argc, argv, "jctsh", opts, "inspect")) != -1) {
 		if (c == 'j')
 			json = true;
 		else if (c == 'c')
 			counts = true;
+		else if (c == 't')
+			timing = true;
 		else if (c == 's')
 			storage = true;
 		else
 			return EXIT_USAGE;
 	}
+	if (counts && timing)
+		return cmd_usage_error("inspect", "--counts and --timing are two different views; choose one");
 	if (optind != argc - 1)
 		return cmd_usage_error("inspect", "needs exactly one FILE");
 	const char *path = argv[optind];
@@ -252,8 +307,8 @@ static int run_inspect(int argc, char **argv)
 	struct stat st;
 	stat(path, &st);
 	if (!strcmp(id.kind, "campaign")) {
-		if (counts)
-			return cmd_usage_error("inspect", "--counts needs a run container");
+		if (counts || timing)
+			return cmd_usage_error("inspect", "--%s needs a run container", counts ? "counts" : "timing");
 		return print_campaign(path, json, &e) ? EXIT_OK : (log_error("%s", e.msg), EXIT_FAIL);
 	}
 	struct run r;
@@ -264,6 +319,8 @@ static int run_inspect(int argc, char **argv)
 	bool ok = true;
 	if (counts)
 		print_counts(&r);
+	else if (timing)
+		print_timing(&r, json);
 	else
 		ok = print_run(path, &id, &r, st.st_size, json);
 	run_free(&r);
@@ -272,16 +329,21 @@ static int run_inspect(int argc, char **argv)
 
 const struct command command_inspect = {
 	"inspect", "summarize a container",
-	"usage: ladder inspect [--json] [--counts] [--storage] FILE\n"
+	"usage: ladder inspect [--json] [--counts | --timing] [--storage] FILE\n"
 	"\n"
 	"Summarize a run or campaign container: schema and version, who wrote it when, rank count,\n"
 	"calls, signatures, groups (with their ranks), grammar size, value streams (the values read and\n"
-	"how many are stored), calls and bytes per MPI function, and the container's size per call.\n"
+	"how many are stored), the compute gaps' total wall and CPU time (and what the CPU times are:\n"
+	"measured for every gap, for long gaps, or none), calls and bytes per MPI function, and the\n"
+	"container's size per call.\n"
 	"\n"
 	"Options:\n"
 	"  --json     the same as one JSON object\n"
 	"  --counts   per rank and MPI function: calls, bytes sent, bytes received (tab separated,\n"
 	"             the format of the reference apps' --expect)\n"
+	"  --timing   per group, the compute gaps before each call given the call before it: count,\n"
+	"             mean wall and CPU time, shortest and longest wall time (tab separated; JSON\n"
+	"             with --json)\n"
 	"  --storage  where the bytes go: per group and dataset, the bytes of its object header, of\n"
 	"             its index (chunk index, link and attribute storage) and of its data as stored,\n"
 	"             and the file's size (tab separated)\n",

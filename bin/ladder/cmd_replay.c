@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "replay/clock.h"
 #include "run/events.h"
 #include "run/replayable.h"
 #include "store/store.h"
@@ -105,6 +106,7 @@ static int parse_replay_args(int argc, char **argv, struct replay_request *q)
 	static const struct option opts[] = {
 		{"launcher", required_argument, NULL, 'L'}, {"trace", required_argument, NULL, 'o'},
 		{"timing", required_argument, NULL, 1}, {"seed", required_argument, NULL, 1},
+		{"clock", required_argument, NULL, 1},
 		{"sleep", no_argument, NULL, 0}, {"compute-scale", required_argument, NULL, 1},
 		{"no-compute", no_argument, NULL, 0}, {"message-scale", required_argument, NULL, 1},
 		{"from", required_argument, NULL, 1}, {"to", required_argument, NULL, 1},
@@ -248,8 +250,9 @@ const struct command command_replay = {
 	"                         using ladder compare\n"
 	"Passed to ladder-replay (see ladder-replay --help):\n"
 	"  --timing mean|sample   gaps from the histograms' means (default) or sampled from their bins\n"
+	"  --clock cpu|wall       " RP_CLOCK_HELP
 	"  --seed N               seed of the sampling and of the payload\n"
-	"  --sleep                sleep through gaps instead of busy-waiting\n"
+	"  --sleep                sleep through gaps (their wall time) instead of computing\n"
 	"  --compute-scale K      scale every gap by K\n"
 	"  --no-compute           no gaps\n"
 	"  --message-scale M      scale every message count by M (at least 1 element where > 0)\n"

@@ -352,6 +352,9 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		ref = rungs[i]->nranks > rungs[ref]->nranks ? i : ref;
 	if (ok)
 		clone_header(rungs[ref], out);
+	for (size_t i = 0; i < n && ok; i++)   /* CPU times are what the least of the rungs measured */
+		if (rungs[i]->cpu_time < out->cpu_time)
+			out->cpu_time = rungs[i]->cpu_time;
 	ok = ok && build_classes(rungs, grids, periodic, n, &target, o, out, notes, why, whylen);
 	if (ok) {
 		out->nranks = (uint32_t)o->target;

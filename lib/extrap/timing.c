@@ -27,28 +27,58 @@ static double dur_mean(const struct run_group *g, uint32_t sig)
 	return NAN;
 }
 
-static double gap_mean(const struct run_group *g, uint32_t prev, uint32_t sig)
+static double gap_mean(const struct run_group *g, uint32_t prev, uint32_t sig, bool cpu)
 {
 	for (uint32_t k = 0; k < g->ngaps; k++)
 		if (g->gaps[k].prev == prev && g->gaps[k].sig == sig && g->gaps[k].count)
-			return g->gaps[k].sum / (double)g->gaps[k].count;
+			return (cpu ? g->gaps[k].cpu.sum : g->gaps[k].sum) / (double)g->gaps[k].count;
 	return NAN;
 }
 
-/* the series of item k (durations first, then gaps) at every rung; false when a rung lacks it */
+/* The items modeled: each duration, each gap's wall time, and each gap's CPU time when every rung
+ * measured CPU times (else they follow the wall times). */
+enum item_kind { ITEM_DURATION, ITEM_GAP, ITEM_GAP_CPU };
+
+static enum item_kind kind_of(const struct run_group *g, uint32_t k, uint32_t *index)
+{
+	*index = k < g->ndurs ? k : (k - g->ndurs) % (g->ngaps ? g->ngaps : 1);
+	return k < g->ndurs ? ITEM_DURATION : k < g->ndurs + g->ngaps ? ITEM_GAP : ITEM_GAP_CPU;
+}
+
+static bool rungs_have_cpu(const struct aligned_class *a)
+{
+	for (size_t q = 0; q < a->nrungs; q++)
+		if (a->runs[q]->cpu_time == RUN_CPU_NONE)
+			return false;
+	return a->nrungs > 0;
+}
+
+/* the mean per call of item k in g (the target's group, or a rung's) */
+static double item_mean(const struct run_group *g, uint32_t k)
+{
+	uint32_t i;
+	enum item_kind kind = kind_of(g, k, &i);
+	if (kind == ITEM_DURATION)
+		return g->durs[i].sum / (double)g->durs[i].count;
+	return (kind == ITEM_GAP ? g->gaps[i].sum : g->gaps[i].cpu.sum) / (double)g->gaps[i].count;
+}
+
+/* the series of item k at every rung; false when a rung lacks it */
 static bool series_of(const struct aligned_class *a, const uint32_t *occ_sig, const struct run_group *g, uint32_t k,
 		      double *v)
 {
-	bool dur = k < g->ndurs;
-	uint32_t sig = dur ? g->durs[k].sig : g->gaps[k - g->ndurs].sig;
-	uint32_t prev = dur ? 0 : g->gaps[k - g->ndurs].prev;
+	uint32_t i;
+	enum item_kind kind = kind_of(g, k, &i);
+	bool dur = kind == ITEM_DURATION;
+	uint32_t sig = dur ? g->durs[i].sig : g->gaps[i].sig;
+	uint32_t prev = dur ? 0 : g->gaps[i].prev;
 	long o = occurrence_of(a, occ_sig, sig), po = dur || prev == RUN_NO_PREV ? -1 : occurrence_of(a, occ_sig, prev);
 	if (o < 0 || (!dur && prev != RUN_NO_PREV && po < 0))
 		return false;
 	for (size_t q = 0; q < a->nrungs; q++) {
 		const struct run_group *rg = &a->runs[q]->groups[a->groups[q]];
 		uint32_t rs = a->occ[o].rung_sigs[q], rp = po < 0 ? RUN_NO_PREV : a->occ[po].rung_sigs[q];
-		v[q] = dur ? dur_mean(rg, rs) : gap_mean(rg, rp, rs);
+		v[q] = dur ? dur_mean(rg, rs) : gap_mean(rg, rp, rs, kind == ITEM_GAP_CPU);
 		if (!(v[q] > 0))
 			return false;
 	}
@@ -65,6 +95,35 @@ static void scale_gap(struct run_gap *x, double f)
 	x->sum *= f, x->sumsq *= f * f, x->min *= f, x->max *= f;
 	for (uint32_t b = 0; b < x->nbins; b++)
 		x->bins[b].sum *= f, x->bins[b].min *= f, x->bins[b].max *= f;
+}
+
+static double at_most(double cpu, double wall) { return cpu < wall ? cpu : wall; }
+
+/* the CPU times scaled by f, then never above the (scaled) wall times */
+static void scale_gap_cpu(struct run_gap *x, double f)
+{
+	x->cpu.sum = at_most(x->cpu.sum * f, x->sum);
+	x->cpu.min = at_most(x->cpu.min * f, x->min);
+	x->cpu.max = at_most(x->cpu.max * f, x->max);
+	for (uint32_t b = 0; b < x->nbins; b++) {
+		struct run_bin *y = &x->bins[b];
+		y->cpu.sum = at_most(y->cpu.sum * f, y->sum);
+		y->cpu.min = at_most(y->cpu.min * f, y->min);
+		y->cpu.max = at_most(y->cpu.max * f, y->max);
+	}
+}
+
+/* the row of /extrap/intervals of a duration or a gap's wall time (item i of that kind in group gi) */
+static struct run_interval interval_row(const struct run_group *g, uint32_t gi, enum item_kind kind, uint32_t i)
+{
+	struct run_interval row = {gi, RUN_INTERVAL_DURATION, 0, RUN_NO_PREV, 0, 0, 0, 0, 0};
+	if (kind == ITEM_DURATION) {
+		row.sig = g->durs[i].sig, row.count = g->durs[i].count;
+	} else {
+		row.kind = RUN_INTERVAL_GAP, row.prev = g->gaps[i].prev, row.sig = g->gaps[i].sig;
+		row.count = g->gaps[i].count;
+	}
+	return row;
 }
 
 /* one modeled histogram of count calls: a row of predictions, and the summary's time and range */
@@ -85,14 +144,12 @@ static void add_interval(struct timing_summary *sum, const struct model_predicti
 	sum->hi += c * row.hi;
 }
 
-void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target, struct run_group *g,
-			uint32_t gi, struct timing_summary *sum)
+/* the factor of each item: its prediction at the target over its value at the largest rung, 0
+ * when not modeled; the summary counts the durations and wall times of gaps (group gi's) */
+static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target,
+			const struct run_group *g, uint32_t gi, uint32_t items, double *factor,
+			struct timing_summary *sum)
 {
-	uint32_t items = g->ndurs + g->ngaps;
-	if (a->nrungs < MODEL_MIN_POINTS || !items) {
-		sum->kept += items;
-		return;
-	}
 	struct experiment *e = experiment_new();
 	experiment_add_parameter(e, "p", NULL);
 	double *v = xmalloc(a->nrungs * sizeof *v);
@@ -116,26 +173,45 @@ void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, 
 	for (uint32_t k = 0, cp = 0; k < items; k++) {
 		const struct model_result *r = have[k] && res ? &res->r[model_index(res, cp, 0)] : NULL;
 		cp += have[k];
-		double ref = k < g->ndurs ? g->durs[k].sum / (double)g->durs[k].count
-					  : g->gaps[k - g->ndurs].sum / (double)g->gaps[k - g->ndurs].count;
-		if (!r || r->status != MODEL_OK || !(r->prediction.value > 0) || !(ref > 0)) {
-			sum->kept++;
+		double ref = item_mean(g, k);
+		uint32_t i;
+		enum item_kind kind = kind_of(g, k, &i);
+		bool ok = r && r->status == MODEL_OK && r->prediction.value > 0 && ref > 0;
+		factor[k] = ok ? r->prediction.value / ref : 0;
+		if (kind == ITEM_GAP_CPU)
 			continue;
-		}
-		struct run_interval row = {gi, RUN_INTERVAL_DURATION, 0, RUN_NO_PREV, 0, 0, 0, 0, 0};
-		if (k < g->ndurs) {
-			scale_dur(&g->durs[k], r->prediction.value / ref);
-			row.sig = g->durs[k].sig, row.count = g->durs[k].count;
-		} else {
-			const struct run_gap *x = &g->gaps[k - g->ndurs];
-			scale_gap(&g->gaps[k - g->ndurs], r->prediction.value / ref);
-			row.kind = RUN_INTERVAL_GAP, row.prev = x->prev, row.sig = x->sig, row.count = x->count;
-		}
-		add_interval(sum, &r->prediction, row);
+		if (!ok)
+			sum->kept++;
+		else
+			add_interval(sum, &r->prediction, interval_row(g, gi, kind, i));
 	}
 	if (res)
 		model_results_free(res);
 	experiment_free(e);
 	free(v);
 	free(have);
+}
+
+void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target, struct run_group *g,
+			uint32_t gi, struct timing_summary *sum)
+{
+	uint32_t items = g->ndurs + g->ngaps;
+	if (a->nrungs < MODEL_MIN_POINTS || !items) {
+		sum->kept += items;
+		return;
+	}
+	bool cpu = rungs_have_cpu(a);
+	double *factor = xcalloc(items + g->ngaps + 1, sizeof *factor);
+	model_items(a, occ_sig, target, g, gi, items + (cpu ? g->ngaps : 0), factor, sum);
+	for (uint32_t k = 0; k < g->ndurs; k++)
+		if (factor[k] > 0)
+			scale_dur(&g->durs[k], factor[k]);
+	for (uint32_t i = 0; i < g->ngaps; i++) {
+		double wall = factor[g->ndurs + i], own = cpu ? factor[items + i] : 0;
+		if (wall > 0)
+			scale_gap(&g->gaps[i], wall);
+		if (own > 0 || wall > 0)   /* the CPU model's factor, else the wall time's */
+			scale_gap_cpu(&g->gaps[i], own > 0 ? own : wall);
+	}
+	free(factor);
 }

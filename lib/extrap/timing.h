@@ -6,7 +6,9 @@
  * fewer rungs than the search needs, or when no model fits, the largest rung's values stay. The
  * models' predictions and their intervals (lib/model's bootstrap) become the synthetic run's
  * /extrap/intervals rows, and their sum a range of the modeled time in its labels
- * (hdf5-schema/run.yaml).
+ * (hdf5-schema/run.yaml). A gap's CPU time is modeled as a series of its own when every rung
+ * measured CPU times, and scaled by its model (else by the wall time's), never above the scaled
+ * wall time.
  */
 #ifndef LADDER_EXTRAP_TIMING_H
 #define LADDER_EXTRAP_TIMING_H

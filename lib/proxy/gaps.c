@@ -1,8 +1,8 @@
 /*
  * gaps — compute between calls, from the timing histograms of a group (ScalaBenchGen §3.3): for each
  * signature, the gaps before its calls whatever call came before, as a mean and as the merged
- * log-scale bins the program samples from with --timing sample. The program turns seconds into
- * CPU work calibrated at startup (proxy.h: compute, compute_gap).
+ * log-scale bins the program samples from with --timing sample, in wall and in CPU time. The
+ * program turns seconds into CPU work calibrated at startup (proxy.h: compute, compute_gap).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 
 struct merged_bin {
 	int32_t bin;
-	double count, min, max;
+	double count, min, max, cpu_min, cpu_max;
 };
 
 static int by_bin(const void *a, const void *b)
@@ -42,7 +42,7 @@ static bool has_gaps(const struct proxy_gen *g, const struct run_group *grp, uin
 
 static void emit_table(struct proxy_gen *g, const struct run_group *grp, uint32_t sig)
 {
-	double sum = 0, count = 0;
+	double sum = 0, cpu = 0, count = 0;
 	struct merged_bin *bins = NULL;
 	size_t nbins = 0;
 	for (uint32_t i = 0; i < grp->ngaps; i++) {
@@ -50,6 +50,7 @@ static void emit_table(struct proxy_gen *g, const struct run_group *grp, uint32_
 		if (gap->sig != sig)
 			continue;
 		sum += gap->sum;
+		cpu += gap->cpu.sum;
 		count += (double)gap->count;
 		for (uint32_t j = 0; j < gap->nbins; j++) {
 			const struct run_bin *b = &gap->bins[j];
@@ -58,25 +59,28 @@ static void emit_table(struct proxy_gen *g, const struct run_group *grp, uint32_
 				k++;
 			if (k == nbins) {
 				bins = xrealloc(bins, (nbins + 1) * sizeof *bins);
-				bins[nbins++] = (struct merged_bin){b->bin, 0, b->min, b->max};
+				bins[nbins++] = (struct merged_bin){b->bin, 0, b->min, b->max, b->cpu.min, b->cpu.max};
 			}
 			bins[k].count += (double)b->count;
 			bins[k].min = b->min < bins[k].min ? b->min : bins[k].min;
 			bins[k].max = b->max > bins[k].max ? b->max : bins[k].max;
+			bins[k].cpu_min = b->cpu.min < bins[k].cpu_min ? b->cpu.min : bins[k].cpu_min;
+			bins[k].cpu_max = b->cpu.max > bins[k].cpu_max ? b->cpu.max : bins[k].cpu_max;
 		}
 	}
 	qsort(bins, nbins, sizeof *bins, by_bin);
 	if (nbins) {
-		px_printf(&g->text, "static const double gap_bins_g%u_s%u[][3] = {", g->group, sig);
+		px_printf(&g->text, "static const double gap_bins_g%u_s%u[][5] = {", g->group, sig);
 		for (size_t k = 0; k < nbins; k++)
-			px_printf(&g->text, "%s{%.0f, %.9g, %.9g}", k ? ", " : "", bins[k].count, bins[k].min, bins[k].max);
+			px_printf(&g->text, "%s{%.0f, %.9g, %.9g, %.9g, %.9g}", k ? ", " : "", bins[k].count, bins[k].min,
+				  bins[k].max, bins[k].cpu_min, bins[k].cpu_max);
 		px_puts(&g->text, "};\n");
 	}
 	char table[64] = "NULL";
 	if (nbins)
 		snprintf(table, sizeof table, "gap_bins_g%u_s%u", g->group, sig);
-	px_printf(&g->text, "static const struct gap_histogram gap_g%u_s%u = {%.9g, %zu, %s};\n", g->group, sig,
-		  count > 0 ? sum / count : 0.0, nbins, table);
+	px_printf(&g->text, "static const struct gap_histogram gap_g%u_s%u = {%.9g, %.9g, %zu, %s};\n", g->group,
+		  sig, count > 0 ? sum / count : 0.0, count > 0 ? cpu / count : 0.0, nbins, table);
 	free(bins);
 }
 
@@ -90,7 +94,8 @@ void px_emit_gap_tables(struct proxy_gen *g)
 		if (sig >= g->r->nsigs || done[sig] || !has_gaps(g, grp, sig))
 			continue;
 		if (!any)
-			px_puts(&g->text, "\n/* compute before each call (seconds): the mean, and the histogram's bins (count, min, max) */\n");
+			px_puts(&g->text, "\n/* compute before each call (seconds): the mean wall and CPU time, and the histogram's bins\n"
+					  " * (count, wall min, wall max, CPU min, CPU max) */\n");
 		any = done[sig] = true;
 		emit_table(g, grp, sig);
 	}

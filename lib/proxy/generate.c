@@ -133,11 +133,12 @@ static void emit_header(struct proxy_gen *g, const struct proxy_options *o)
 		  " * parameters, without its source or data: %u groups of ranks with identical call sequences, each\n"
 		  " * a grammar (%" PRIu64 " symbols) written as one function per rule, compute between calls as\n"
 		  " * calibrated CPU work from the recorded timing histograms.\n *\n"
-		  " *   make && mpirun -np %u ./proxy [--compute-scale K] [--message-scale M] [--timing mean|sample] [--seed S]\n"
-		  " *                          [--json FILE]\n */\n"
+		  " *   make && mpirun -np %u ./proxy [--compute-scale K] [--message-scale M] [--timing mean|sample]\n"
+		  " *                              [--clock cpu|wall] [--seed S] [--json FILE]\n */\n"
+		  "#define PROXY_CPU_TIMES %d   /* the run recorded the CPU time of its compute gaps */\n"
 		  "#include \"proxy.h\"\n",
 		  r->command ? r->command : "?", o->source ? o->source : "a run", r->synthetic ? " (extrapolated)" : "",
-		  r->nranks, r->ngroups, nsyms, r->nranks);
+		  r->nranks, r->ngroups, nsyms, r->nranks, r->cpu_time != RUN_CPU_NONE);
 	if (g->uses_pool_keys) {
 		px_puts(&g->text, "\n/* the names the trace gave request pools (streamed request arrays refer to them) */\n"
 				  "static const long long pool_keys[] = {");

@@ -14,6 +14,7 @@
 #include "mpi/fnids.h"
 #include "mpi/pcontrol.h"
 #include "util/buf.h"
+#include "util/cpuclock.h"
 #include "util/xalloc.h"
 
 #define NO_SLOT UINT32_MAX
@@ -215,7 +216,8 @@ static bool issue(struct rp *x, struct rp_call *k)
 	}
 	if (!x->t_first)
 		x->t_first = k->t_start;
-	x->t_last = x->t_prev_end = end;
+	x->t_last = end;
+	rp_mark_end(x, end);
 	x->stats[k->fn].time += end - k->t_start;
 	account(x, k);
 	rp_requests_after(x, k);
@@ -251,7 +253,7 @@ static bool replay_call(struct rp *x, struct rp_call *k, const struct event *ev,
 {
 	x->ncall++;
 	bool to = mark_hit(x->to_fn, &x->to_left, k->fn);
-	k->deadline = x->t_prev_end + gap_before(x, ev->sig);
+	k->deadline = x->g_prev_end + gap_before(x, ev->sig);
 	bool poll = c == RP_TEST || c == RP_TESTALL || c == RP_TESTANY || c == RP_TESTSOME ||
 		    (c == RP_PROBE && (k->d->flags & FNF_POLL));
 	if (c == RP_WAITANY || c == RP_TESTANY || c == RP_WAITSOME || c == RP_TESTSOME) {
@@ -262,7 +264,8 @@ static bool replay_call(struct rp *x, struct rp_call *k, const struct event *ev,
 	}
 	if ((poll || c == RP_WAITANY || c == RP_WAITSOME) && rp_poll_already_done(x, k, c)) {
 		rp_wait_gap(x, k->deadline);   /* found by an earlier poll: not again */
-		k->t_start = x->t_prev_end = rp_now();
+		k->t_start = rp_now();
+		rp_mark_end(x, k->t_start);
 		rp_call_blocks_free(k);
 	} else {
 		if (poll || c == RP_WAITSOME) {
@@ -288,11 +291,11 @@ static bool replay_event(struct rp *x, struct rp_call *k, const struct event *ev
 		return replay_call(x, k, ev, c);
 	for (uint64_t n = 0; n < ev->repeat; n++) {
 		x->ncall++;
-		double until = x->t_prev_end + gap_before(x, ev->sig);
+		double until = x->g_prev_end + gap_before(x, ev->sig);
 		if (rp_poll_pointless(x, k, c)) {
 			x->polls_skipped++;
 			rp_wait_gap(x, until);
-			x->t_prev_end = rp_now();
+			rp_mark_end(x, rp_now());
 			continue;
 		}
 		prepare(x, k, ev);
@@ -315,12 +318,13 @@ static bool replay_pcontrol(struct rp *x, struct rp_call *k, const struct event 
 	const char *name = k->d->nparams > 1 ? rp_string(x, k, 1) : NULL;
 	if (k->err[0])
 		return rp_call_error(x, ev, k->err);
-	rp_wait_gap(x, x->t_prev_end + gap_before(x, ev->sig));
+	rp_wait_gap(x, x->g_prev_end + gap_before(x, ev->sig));
 	if (level == LADDER_PCONTROL_REGION_BEGIN || level == LADDER_PCONTROL_REGION_END)
 		MPI_Pcontrol(level, name ? name : "");
 	else
 		MPI_Pcontrol(level);
-	x->t_last = x->t_prev_end = rp_now();
+	x->t_last = rp_now();
+	rp_mark_end(x, x->t_last);
 	x->stats[k->fn].calls++;
 	return true;
 }
@@ -335,7 +339,8 @@ bool rp_run(struct rp *x)
 	bool ok = true;
 	x->from_left = x->from_nth;
 	x->to_left = x->to_nth;
-	x->t_prev_end = rp_now();
+	x->cpu_start = cpuclock_read();
+	rp_mark_end(x, rp_now());
 	for (x->nev = 0; ok && event_next(&it, &ev); x->nev++) {
 		rp_lookahead_at(x, x->nev);
 		uint32_t fn = x->fnmap[ev.s->fn];
@@ -369,6 +374,7 @@ bool rp_run(struct rp *x)
 		x->t_from = x->t_first;
 	if (!x->opt.to.fn[0])
 		x->t_to = x->t_last;
+	x->cpu_end = cpuclock_read();
 	rp_call_blocks_free(&k);
 	free(k.blocks);
 	free(k.vals);

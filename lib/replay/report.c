@@ -1,8 +1,8 @@
 /*
  * report — what a replay did, reduced over ranks with PMPI (never recorded): the replay time (the
  * longest rank, from its first to its last replayed call, or over the window the options set),
- * the emulated compute, and per function the calls and bytes of every rank together. Rank 0
- * prints it as text on stdout and, on request, as JSON.
+ * the emulated compute, the CPU time the ranks used, and per function the calls and bytes of
+ * every rank together. Rank 0 prints it as text on stdout and, on request, as JSON.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #include "util/xalloc.h"
 
 struct totals {
-	double total, window, compute;
+	double total, window, compute, cpu;
 	double modeled[3];        /* the extrapolation's predictions of the gaps, max over ranks */
 	uint64_t gaps_modeled;
 	uint64_t polls_skipped, polls_early, gaps_missing;
@@ -26,9 +26,9 @@ struct totals {
 
 static void gather(struct rp *x, struct totals *t)
 {
-	double mine[3] = {x->t_last - x->t_first, x->t_to - x->t_from, x->compute}, most[3];
+	double mine[4] = {x->t_last - x->t_first, x->t_to - x->t_from, x->compute, x->cpu_end - x->cpu_start}, most[4];
 	uint64_t cnt[3] = {x->polls_skipped, x->gaps_missing, x->polls_early}, sum[3];
-	PMPI_Reduce(mine, most, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+	PMPI_Reduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 	PMPI_Reduce(cnt, sum, 3, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
 	size_t n = 3 * (size_t)ladder_nfunctions;
 	uint64_t *v = xmalloc(n * sizeof *v);
@@ -51,6 +51,7 @@ static void gather(struct rp *x, struct totals *t)
 	t->total = most[0];
 	t->window = most[1];
 	t->compute = most[2];
+	t->cpu = most[3];
 	t->polls_skipped = sum[0];
 	t->gaps_missing = sum[1];
 	t->polls_early = sum[2];
@@ -101,6 +102,13 @@ static json_t *not_replayed_json(const struct run *r)
 	return list;
 }
 
+static const char *clock_text(const struct rp_options *o)
+{
+	if (o->sleep)
+		return "wall clock, sleep";
+	return o->clock == RP_CLOCK_CPU ? "CPU clock, busy" : "wall clock, busy-wait";
+}
+
 static void print_text(struct rp *x, const char *path, const struct totals *t)
 {
 	const struct rp_options *o = &x->opt;
@@ -108,14 +116,16 @@ static void print_text(struct rp *x, const char *path, const struct totals *t)
 	mark_text(&o->from, "first call", from, sizeof from);
 	mark_text(&o->to, "last call", to, sizeof to);
 	printf("replay of %s on %d ranks: timing %s, %s, compute x%g%s, messages x%g\n", path, x->size,
-	       o->timing == RP_TIMING_MEAN ? "mean" : "sample", o->sleep ? "sleep" : "busy-wait",
-	       o->compute_scale, o->no_compute ? " (none)" : "", o->message_scale);
+	       o->timing == RP_TIMING_MEAN ? "mean" : "sample", clock_text(o), o->compute_scale,
+	       o->no_compute ? " (none)" : "", o->message_scale);
 	printf("time     %.6f s  (%s .. %s, max over ranks)\n", t->window, from, to);
 	printf("total    %.6f s  (first to last replayed call, max over ranks)\n", t->total);
-	printf("compute  %.6f s  (emulated gaps, max over ranks)\n", t->compute);
+	printf("compute  %.6f s  (emulated gaps, %s time, max over ranks)\n", t->compute,
+	       o->clock == RP_CLOCK_CPU ? "CPU" : "wall");
 	if (t->gaps_modeled)
-		printf("modeled  %.6f s  [%.6f, %.6f]  (the extrapolation's predictions of those gaps and their 95%% "
-		       "intervals, max over ranks)\n", t->modeled[0], t->modeled[1], t->modeled[2]);
+		printf("modeled  %.6f s  [%.6f, %.6f]  (the extrapolation's predictions of those gaps' wall time and "
+		       "their 95%% intervals, max over ranks)\n", t->modeled[0], t->modeled[1], t->modeled[2]);
+	printf("cpu      %.6f s  (CPU time of the replay's calls and gaps, max over ranks)\n", t->cpu);
 	if (t->polls_skipped)
 		printf("note: %llu failed polls were not issued: nothing they polled was pending any more\n",
 		       (unsigned long long)t->polls_skipped);
@@ -147,8 +157,9 @@ static bool write_json(struct rp *x, const char *path, const char *json_path, co
 							     (json_int_t)t->v[3 * f], "bytes_sent",
 							     (json_int_t)t->v[3 * f + 1], "bytes_recv",
 							     (json_int_t)t->v[3 * f + 2], "time", t->time[f]));
-	json_t *opts = json_pack("{s:s, s:b, s:b, s:f, s:f, s:I}", "timing",
-				 o->timing == RP_TIMING_MEAN ? "mean" : "sample", "sleep", o->sleep,
+	json_t *opts = json_pack("{s:s, s:s, s:b, s:b, s:f, s:f, s:I}", "timing",
+				 o->timing == RP_TIMING_MEAN ? "mean" : "sample", "clock",
+				 o->clock == RP_CLOCK_CPU ? "cpu" : "wall", "sleep", o->sleep,
 				 "no_compute", o->no_compute, "compute_scale", o->compute_scale,
 				 "message_scale", o->message_scale, "seed", (json_int_t)o->seed);
 	char from[96], to[96];
@@ -156,9 +167,9 @@ static bool write_json(struct rp *x, const char *path, const char *json_path, co
 	mark_text(&o->to, "last", to, sizeof to);
 	json_object_set_new(opts, "from", json_string(from));
 	json_object_set_new(opts, "to", json_string(to));
-	json_t *root = json_pack("{s:s, s:i, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:o}", "file", path, "ranks",
+	json_t *root = json_pack("{s:s, s:i, s:o, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:o}", "file", path, "ranks",
 				 x->size, "options", opts, "time", t->window, "total_time", t->total,
-				 "compute", t->compute, "polls_skipped", (json_int_t)t->polls_skipped,
+				 "compute", t->compute, "cpu_time", t->cpu, "polls_skipped", (json_int_t)t->polls_skipped,
 				 "polls_early", (json_int_t)t->polls_early,
 				 "gaps_missing", (json_int_t)t->gaps_missing, "functions", fns);
 	json_object_set_new(root, "not_replayed", not_replayed_json(x->r));

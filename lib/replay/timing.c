@@ -1,13 +1,20 @@
 /*
  * timing — compute gaps between calls (ScalaExtrap §2, §5.2). The tracer keeps, per group of ranks
  * and per (previous signature, signature), a histogram of the time the application spent outside
- * MPI before the call. The replay reproduces it before each call: the histogram's mean, or a
- * sample (a bin drawn with probability proportional to its count, then a time uniform within the
- * bin's [min, max]) from a generator seeded per rank, so a sampled replay is reproducible.
- * The wait is a busy loop on the monotonic clock (as a computing application keeps its core busy)
- * or a sleep, until a deadline: the end of the previous call plus the gap, so that the replayer's
- * own work between calls is part of the gap. A synthetic run's predictions of its gaps
- * (/extrap/intervals) are summed over the gaps emulated into a range of the modeled compute.
+ * MPI before the call, in wall time and in the thread's CPU time. The replay reproduces it before
+ * each call: the histogram's mean, or a sample (a bin drawn with probability proportional to its
+ * count, then a time uniform within the bin's [min, max]) from a generator seeded per rank, so a
+ * sampled replay is reproducible.
+ *
+ * The gap is kept on one of two clocks (--clock). On the CPU clock (util/cpuclock.h) the replayer
+ * computes until its thread has used the gap's recorded CPU time: the application's work, which
+ * takes longer in wall time when the replaying node is shared by more ranks than it has cores, as
+ * the application's did. On the wall clock it busy-waits (or sleeps) for the recorded wall time,
+ * which already holds the waiting the traced ranks did for a core; a replay as oversubscribed as
+ * the traced run then waits twice. Either way the wait lasts until a deadline: the clock at the
+ * end of the previous call plus the gap, so that the replayer's own work between calls is part of
+ * the gap. A synthetic run's predictions of its gaps (/extrap/intervals) are summed over the gaps
+ * emulated into a range of the modeled compute.
  */
 #include <errno.h>
 #include <gsl/gsl_rng.h>
@@ -15,11 +22,13 @@
 #include <time.h>
 
 #include "replay/replay.h"
+#include "util/cpuclock.h"
 #include "util/xalloc.h"
 
 struct rp_gaps {
 	const struct run_group *g;
 	enum rp_timing timing;
+	bool cpu;
 	gsl_rng *rng;
 	const struct run_interval **modeled;   /* the group's gap predictions, by (prev, sig) */
 	uint32_t nmodeled;
@@ -38,17 +47,28 @@ double rp_now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-double rp_wait_until(double until, bool sleep)
+double rp_gap_clock(const struct rp *x, double wall)
 {
-	double now = rp_now();
-	if (sleep && now < until) {
+	return x->opt.clock == RP_CLOCK_CPU ? cpuclock_at(wall) : wall;
+}
+
+void rp_mark_end(struct rp *x, double wall)
+{
+	x->t_prev_end = wall;
+	x->g_prev_end = rp_gap_clock(x, wall);
+}
+
+double rp_wait_until(const struct rp *x, double until)
+{
+	double now = rp_gap_clock(x, rp_now());
+	if (x->opt.sleep && now < until) {   /* --sleep keeps the wall clock (main.c) */
 		struct timespec ts = {(time_t)until, (long)((until - (double)(time_t)until) * 1e9)};
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
-		now = rp_now();
+		now = rp_gap_clock(x, rp_now());
 	}
 	while (now < until)
-		now = rp_now();
+		now = rp_gap_clock(x, rp_now());
 	return now - until;
 }
 
@@ -58,7 +78,7 @@ double rp_wait_until(double until, bool sleep)
  * recorded compute. */
 void rp_wait_gap(struct rp *x, double until)
 {
-	x->late += rp_wait_until(until, x->opt.sleep);
+	x->late += rp_wait_until(x, until);
 }
 
 double rp_gap_after_lateness(struct rp *x, double gap)
@@ -73,6 +93,7 @@ struct rp_gaps *rp_gaps_new(const struct run *r, uint32_t group, const struct rp
 	struct rp_gaps *g = xcalloc(1, sizeof *g);
 	g->g = &r->groups[group];
 	g->timing = o->timing;
+	g->cpu = o->clock == RP_CLOCK_CPU;
 	g->modeled = xmalloc((r->nintervals + 1) * sizeof *g->modeled);
 	for (uint32_t i = 0; i < r->nintervals; i++)
 		if (r->intervals[i].group == group && r->intervals[i].kind == RUN_INTERVAL_GAP)
@@ -82,6 +103,8 @@ struct rp_gaps *rp_gaps_new(const struct run *r, uint32_t group, const struct rp
 		g->rng = gsl_rng_alloc(gsl_rng_mt19937);
 		gsl_rng_set(g->rng, (unsigned long)(o->seed * 1000003u + (uint64_t)rank));
 	}
+	if (g->cpu)
+		cpuclock_open();   /* without perf events every reading is a system call: slower, as right */
 	return g;
 }
 
@@ -91,6 +114,8 @@ void rp_gaps_free(struct rp_gaps *g)
 		return;
 	if (g->rng)
 		gsl_rng_free(g->rng);
+	if (g->cpu)
+		cpuclock_close();
 	free(g->modeled);
 	free(g);
 }
@@ -109,13 +134,14 @@ static const struct run_gap *find(const struct run_group *g, uint32_t prev, uint
 	return lo < g->ngaps && g->gaps[lo].prev == prev && g->gaps[lo].sig == sig ? &g->gaps[lo] : NULL;
 }
 
-static double sample(gsl_rng *rng, const struct run_gap *h)
+/* a bin drawn by count, then a time uniform within its range: wall or CPU */
+static double sample(gsl_rng *rng, const struct run_gap *h, bool cpu)
 {
 	uint64_t total = 0;
 	for (uint32_t b = 0; b < h->nbins; b++)
 		total += h->bins[b].count;
 	if (!total)
-		return h->count ? h->sum / (double)h->count : 0;
+		return h->count ? (cpu ? h->cpu.sum : h->sum) / (double)h->count : 0;
 	double pick = gsl_rng_uniform(rng) * (double)total;
 	const struct run_bin *bin = &h->bins[h->nbins - 1];
 	for (uint32_t b = 0; b < h->nbins; b++) {
@@ -125,7 +151,8 @@ static double sample(gsl_rng *rng, const struct run_gap *h)
 		}
 		pick -= (double)h->bins[b].count;
 	}
-	return bin->min + gsl_rng_uniform(rng) * (bin->max - bin->min);
+	double lo = cpu ? bin->cpu.min : bin->min, hi = cpu ? bin->cpu.max : bin->max;
+	return lo + gsl_rng_uniform(rng) * (hi - lo);
 }
 
 double rp_gap(struct rp_gaps *g, uint32_t prev, uint32_t sig, bool *missing)
@@ -134,7 +161,8 @@ double rp_gap(struct rp_gaps *g, uint32_t prev, uint32_t sig, bool *missing)
 	*missing = !h;
 	if (!h || !h->count)
 		return 0;
-	double t = g->timing == RP_TIMING_SAMPLE ? sample(g->rng, h) : h->sum / (double)h->count;
+	double t = g->timing == RP_TIMING_SAMPLE ? sample(g->rng, h, g->cpu)
+						 : (g->cpu ? h->cpu.sum : h->sum) / (double)h->count;
 	return t > 0 ? t : 0;
 }
 

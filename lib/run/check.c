@@ -92,6 +92,29 @@ static bool check_group_length(struct run *r, uint32_t i, char *why, size_t whyl
 
 static bool seconds(double x) { return isfinite(x) && x >= 0; }
 
+/* CPU time is finite, non-negative seconds and never more than the wall time of the same gaps
+ * (beyond the rounding of stored times): total, shortest and longest alike */
+#define CPU_TOLERANCE(wall) ((wall) * 1e-3 + 1e-9)
+
+static bool cpu_within(const struct run_cpu *c, double sum, double min, double max)
+{
+	return seconds(c->sum) && seconds(c->min) && seconds(c->max) && c->sum <= sum + CPU_TOLERANCE(sum) &&
+	       c->min <= min + CPU_TOLERANCE(min) && c->max <= max + CPU_TOLERANCE(max);
+}
+
+static bool check_gap_cpu(const struct run_gap *gp, uint32_t i, uint32_t k, char *why, size_t whylen)
+{
+	bool ok = !gp->count || cpu_within(&gp->cpu, gp->sum, gp->min, gp->max);
+	for (uint32_t j = 0; j < gp->nbins && ok; j++) {
+		const struct run_bin *b = &gp->bins[j];
+		ok = !b->count || cpu_within(&b->cpu, b->sum, b->min, b->max);
+	}
+	if (!ok)
+		FAIL("group %u: gap histogram %u holds CPU times that are not finite non-negative seconds at most "
+		     "their wall times", i, k);
+	return true;
+}
+
 static bool check_group_timing(const struct run *r, uint32_t i, char *why, size_t whylen)
 {
 	const struct run_group *g = &r->groups[i];
@@ -117,6 +140,8 @@ static bool check_group_timing(const struct run *r, uint32_t i, char *why, size_
 		if (n != gp->count)
 			FAIL("group %u: gap histogram %u holds %llu samples in its bins, %llu in total", i, k,
 			     (unsigned long long)n, (unsigned long long)gp->count);
+		if (!check_gap_cpu(gp, i, k, why, whylen))
+			return false;
 	}
 	return true;
 }

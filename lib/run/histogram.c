@@ -7,6 +7,8 @@
 
 #include "util/xalloc.h"
 
+const char *const run_cpu_time_names[3] = {"none", "long gaps", "every gap"};
+
 int32_t hist_quarter_octave(double seconds)
 {
 	double nsd = seconds * 1e9;
@@ -18,8 +20,33 @@ int32_t hist_quarter_octave(double seconds)
 	return oct * 4 + (int32_t)q;
 }
 
+void run_cpu_add(struct run_cpu *c, uint64_t n, double cpu)
+{
+	struct run_cpu one = {cpu, cpu, cpu};
+	run_cpu_merge(c, n, &one, 1);
+}
+
+void run_cpu_merge(struct run_cpu *c, uint64_t n, const struct run_cpu *other, uint64_t m)
+{
+	if (!m)
+		return;
+	if (!n || other->min < c->min)
+		c->min = other->min;
+	if (!n || other->max > c->max)
+		c->max = other->max;
+	c->sum += other->sum;
+}
+
+void run_gap_cpu_as_wall(struct run_gap *g)
+{
+	g->cpu = (struct run_cpu){g->sum, g->min, g->max};
+	for (uint32_t k = 0; k < g->nbins; k++)
+		g->bins[k].cpu = (struct run_cpu){g->bins[k].sum, g->bins[k].min, g->bins[k].max};
+}
+
 static void combine(struct run_bin *a, const struct run_bin *b)
 {
+	run_cpu_merge(&a->cpu, a->count, &b->cpu, b->count);
 	if (b->min < a->min)
 		a->min = b->min;
 	if (b->max > a->max)
@@ -64,7 +91,7 @@ static void insert(struct hist *h, const struct run_bin *b)
 	h->n++;
 }
 
-void hist_add(struct hist *h, double x, uint32_t maxbins)
+void hist_add(struct hist *h, double x, double cpu, uint32_t maxbins)
 {
 	int32_t q = hist_quarter_octave(x);
 	/* a merged bin whose range covers the sample takes it */
@@ -75,12 +102,13 @@ void hist_add(struct hist *h, double x, uint32_t maxbins)
 				b->min = x;
 			if (x > b->max)
 				b->max = x;
+			run_cpu_add(&b->cpu, b->count, cpu);
 			b->count++;
 			b->sum += x;
 			return;
 		}
 	}
-	struct run_bin b = {q, 1, x, x, x};
+	struct run_bin b = {q, 1, x, x, x, {cpu, cpu, cpu}};
 	insert(h, &b);
 	shrink(h, maxbins);
 }
@@ -90,4 +118,22 @@ void hist_merge(struct hist *h, const struct run_bin *bins, uint32_t n, uint32_t
 	for (uint32_t i = 0; i < n; i++)
 		insert(h, &bins[i]);
 	shrink(h, maxbins);
+}
+
+void run_gap_fold(struct run_gap *into, const struct run_gap *from, uint32_t maxbins)
+{
+	if (!from->count)
+		return;
+	run_cpu_merge(&into->cpu, into->count, &from->cpu, from->count);
+	if (!into->count || from->min < into->min)
+		into->min = from->min;
+	if (!into->count || from->max > into->max)
+		into->max = from->max;
+	into->count += from->count;
+	into->sum += from->sum;
+	into->sumsq += from->sumsq;
+	struct hist h = {into->bins, into->nbins, into->nbins};
+	hist_merge(&h, from->bins, from->nbins, maxbins);
+	into->bins = h.bins;
+	into->nbins = h.n;
 }

@@ -8,6 +8,9 @@
  * would exceed the limit, the adjacent pair with the fewest samples merges into one bin (numbered
  * by its lower quarter octave, its range given by its min and max). The bulk keeps fine bins, the
  * rare tails get coarse ones.
+ *
+ * A sample is a gap's wall time, which picks its bin, and its CPU time (the thread's CPU clock),
+ * which the bin keeps beside it (struct run_cpu): so a bin says how much of its wall time was work.
  */
 #ifndef LADDER_RUN_HISTOGRAM_H
 #define LADDER_RUN_HISTOGRAM_H
@@ -25,8 +28,19 @@ struct hist {
 	uint32_t n, cap;
 };
 
-void hist_add(struct hist *h, double seconds, uint32_t maxbins);
+/* a sample: wall and CPU seconds */
+void hist_add(struct hist *h, double seconds, double cpu, uint32_t maxbins);
 /* add the bins of another histogram (sorted) */
 void hist_merge(struct hist *h, const struct run_bin *bins, uint32_t n, uint32_t maxbins);
+
+/* fold the samples of gap `from` (the same previous call and call) into `into` */
+void run_gap_fold(struct run_gap *into, const struct run_gap *from, uint32_t maxbins);
+
+/* CPU statistics: add one sample, or fold in another's (either may be empty: n or m zero) */
+void run_cpu_add(struct run_cpu *c, uint64_t n, double cpu);
+void run_cpu_merge(struct run_cpu *c, uint64_t n, const struct run_cpu *other, uint64_t m);
+/* a gap whose CPU times were not recorded (RUN_CPU_NONE): the gap's and its bins' copies of their
+ * wall times */
+void run_gap_cpu_as_wall(struct run_gap *g);
 
 #endif

@@ -288,14 +288,6 @@ int run_gap_order(const void *a, const void *b)
 	return (x->sig > y->sig) - (x->sig < y->sig);
 }
 
-static void merge_bins(struct run_gap *into, const struct run_gap *from, uint32_t maxbins)
-{
-	struct hist h = {into->bins, into->nbins, into->nbins};
-	hist_merge(&h, from->bins, from->nbins, maxbins);
-	into->bins = h.bins;
-	into->nbins = h.n;
-}
-
 /* fold group b (same grammar) into a */
 static void group_merge(struct run_group *a, struct run_group *b, uint32_t maxbins)
 {
@@ -337,9 +329,7 @@ static void group_merge(struct run_group *a, struct run_group *b, uint32_t maxbi
 			b->gaps[j++].bins = NULL;   /* moved */
 		} else {
 			struct run_gap x = a->gaps[i++];
-			struct run_gap *y = &b->gaps[j++];
-			stats_merge(&x.count, &x.sum, &x.sumsq, &x.min, &x.max, y->count, y->sum, y->sumsq, y->min, y->max);
-			merge_bins(&x, y, maxbins);
+			run_gap_fold(&x, &b->gaps[j++], maxbins);
 			gp[n++] = x;
 		}
 	}

@@ -3,13 +3,15 @@
  * Magic, version, then the sections below in order; counts and integers are LEB128 varints,
  * doubles 8 bytes little endian (util/buf.h). The header fields and the profile arrays are
  * written from their descriptions in layout.h; every other section has one put and one get.
- * Version 2 stores value streams compactly (run/stream.h); version 1 (one literal stream per rank
- * and signature) is still read.
+ * Version 2 stores value streams compactly (run/stream.h) and the CPU time of gaps beside their
+ * wall time; version 1 (one literal stream per rank and signature, wall times only: the CPU times
+ * read as copies of them) is still read.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/histogram.h"
 #include "run/layout.h"
 #include "run/run.h"
 #include "util/xalloc.h"
@@ -208,11 +210,29 @@ static void get_stats(struct reader *rd, uint64_t *count, double *sum, double *s
 	*max = get_f64(rd);
 }
 
-static void put_gap(struct buf *b, const struct run_gap *gp)
+/* the CPU time of gaps (total, shortest, longest) */
+static void put_cpu(struct buf *b, const struct run_cpu *c)
+{
+	buf_put_f64(b, c->sum);
+	buf_put_f64(b, c->min);
+	buf_put_f64(b, c->max);
+}
+
+static void get_cpu(struct reader *rd, struct run_cpu *c)
+{
+	c->sum = get_f64(rd);
+	c->min = get_f64(rd);
+	c->max = get_f64(rd);
+}
+
+/* a gap, with its CPU times or (raw version 1) without */
+static void put_gap(struct buf *b, const struct run_gap *gp, bool cpu)
 {
 	buf_put_uv(b, (uint64_t)gp->prev + 1);   /* RUN_NO_PREV -> 0 */
 	buf_put_uv(b, gp->sig);
 	put_stats(b, gp->count, gp->sum, gp->sumsq, gp->min, gp->max);
+	if (cpu)
+		put_cpu(b, &gp->cpu);
 	buf_put_uv(b, gp->nbins);
 	for (uint32_t j = 0; j < gp->nbins; j++) {
 		buf_put_sv(b, gp->bins[j].bin);
@@ -220,16 +240,21 @@ static void put_gap(struct buf *b, const struct run_gap *gp)
 		buf_put_f64(b, gp->bins[j].sum);
 		buf_put_f64(b, gp->bins[j].min);
 		buf_put_f64(b, gp->bins[j].max);
+		if (cpu)
+			put_cpu(b, &gp->bins[j].cpu);
 	}
 }
 
-static void get_gap(struct reader *rd, struct run_gap *gp)
+/* a gap; without CPU times (raw version 1) they are copies of the wall times */
+static void get_gap(struct reader *rd, struct run_gap *gp, bool cpu)
 {
 	uint64_t prev1 = get_uv(rd);
 	gp->prev = prev1 == 0 ? RUN_NO_PREV : (uint32_t)(prev1 - 1);
 	gp->sig = (uint32_t)get_uv(rd);
 	get_stats(rd, &gp->count, &gp->sum, &gp->sumsq, &gp->min, &gp->max);
-	gp->nbins = (uint32_t)get_count(rd, LIMIT(rd, 26));
+	if (cpu)
+		get_cpu(rd, &gp->cpu);
+	gp->nbins = (uint32_t)get_count(rd, LIMIT(rd, cpu ? 50 : 26));
 	gp->bins = xcalloc(gp->nbins, sizeof *gp->bins);
 	for (uint32_t j = 0; j < gp->nbins; j++) {
 		gp->bins[j].bin = (int32_t)get_sv(rd);
@@ -237,10 +262,14 @@ static void get_gap(struct reader *rd, struct run_gap *gp)
 		gp->bins[j].sum = get_f64(rd);
 		gp->bins[j].min = get_f64(rd);
 		gp->bins[j].max = get_f64(rd);
+		if (cpu)
+			get_cpu(rd, &gp->bins[j].cpu);
 	}
+	if (!cpu)
+		run_gap_cpu_as_wall(gp);
 }
 
-void run_group_serialize(const struct run_group *g, struct buf *b)
+static void group_serialize(const struct run_group *g, struct buf *b, bool cpu)
 {
 	grammar_serialize(&g->g, b);
 	buf_put_uv(b, g->nranks);
@@ -257,10 +286,12 @@ void run_group_serialize(const struct run_group *g, struct buf *b)
 	}
 	buf_put_uv(b, g->ngaps);
 	for (uint32_t k = 0; k < g->ngaps; k++)
-		put_gap(b, &g->gaps[k]);
+		put_gap(b, &g->gaps[k], cpu);
 }
 
-bool run_group_parse(struct run_group *g, struct reader *rd)
+void run_group_serialize(const struct run_group *g, struct buf *b) { group_serialize(g, b, true); }
+
+static bool group_parse(struct run_group *g, struct reader *rd, bool cpu)
 {
 	if (!grammar_parse(&g->g, rd))
 		return false;
@@ -278,30 +309,46 @@ bool run_group_parse(struct run_group *g, struct reader *rd)
 		d->sig = (uint32_t)get_uv(rd);
 		get_stats(rd, &d->count, &d->sum, &d->sumsq, &d->min, &d->max);
 	}
-	g->ngaps = (uint32_t)get_count(rd, LIMIT(rd, 36));
+	g->ngaps = (uint32_t)get_count(rd, LIMIT(rd, cpu ? 60 : 36));
 	g->gaps = xcalloc(g->ngaps, sizeof *g->gaps);
 	for (uint32_t k = 0; k < g->ngaps && !rd->bad; k++)
-		get_gap(rd, &g->gaps[k]);
+		get_gap(rd, &g->gaps[k], cpu);
 	return !rd->bad;
 }
 
-static void put_groups(const struct run *r, struct buf *b)
+bool run_group_parse(struct run_group *g, struct reader *rd) { return group_parse(g, rd, true); }
+
+static void groups_serialize(const struct run *r, struct buf *b, bool cpu)
 {
 	buf_put_uv(b, r->ngroups);
 	for (uint32_t i = 0; i < r->ngroups; i++)
-		run_group_serialize(&r->groups[i], b);
+		group_serialize(&r->groups[i], b, cpu);
 }
 
-static bool get_groups(struct run *r, struct reader *rd, char *why, size_t whylen)
+static void put_groups(const struct run *r, struct buf *b) { groups_serialize(r, b, true); }
+static void put_groups_v1(const struct run *r, struct buf *b) { groups_serialize(r, b, false); }
+
+/* the groups, their gaps with CPU times or (raw version 1) without */
+static bool groups_parse(struct run *r, struct reader *rd, bool cpu, char *why, size_t whylen)
 {
 	r->ngroups = (uint32_t)get_count(rd, LIMIT(rd, 4));
 	r->groups = xcalloc(r->ngroups, sizeof *r->groups);
 	for (uint32_t i = 0; i < r->ngroups && !rd->bad; i++)
-		if (!run_group_parse(&r->groups[i], rd)) {
+		if (!group_parse(&r->groups[i], rd, cpu)) {
 			snprintf(why, whylen, "truncated group %u", i);
 			return false;
 		}
 	return true;
+}
+
+static bool get_groups(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	return groups_parse(r, rd, true, why, whylen);
+}
+
+static bool get_groups_v1(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	return groups_parse(r, rd, false, why, whylen);
 }
 
 /* a stream: signature, its ranks (sorted: differences), length, head and period cells, laws */
@@ -399,6 +446,24 @@ static bool get_streams(struct run *r, struct reader *rd, char *why, size_t whyl
 }
 
 /* version 1: one literal stream per rank and signature */
+static void put_streams_v1(const struct run *r, struct buf *b)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < r->nstreams; i++)
+		n += r->streams[i].nranks;
+	buf_put_uv(b, n);
+	for (uint32_t i = 0; i < r->nstreams; i++) {
+		const struct run_stream *s = &r->streams[i];
+		for (uint32_t k = 0; k < s->nranks; k++) {
+			buf_put_uv(b, s->ranks[k]);
+			buf_put_uv(b, s->sig);
+			buf_put_uv(b, s->length);
+			for (uint64_t v = 0; v < s->length; v++)
+				buf_put_sv(b, run_stream_value(s, s->ranks[k], v));
+		}
+	}
+}
+
 static bool get_streams_v1(struct run *r, struct reader *rd, char *why, size_t whylen)
 {
 	(void)why, (void)whylen;
@@ -514,36 +579,67 @@ static bool get_timestamps(struct run *r, struct reader *rd, char *why, size_t w
 	return true;
 }
 
+/* ---- what the gaps' CPU times are ------------------------------------------------------------- */
+
+static void put_cpu_time(const struct run *r, struct buf *b) { buf_put_u8(b, r->cpu_time); }
+
+static bool get_cpu_time(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	r->cpu_time = get_u8(rd);
+	if (r->cpu_time > RUN_CPU_EVERY) {
+		snprintf(why, whylen, "unknown kind of CPU times %u", r->cpu_time);
+		return false;
+	}
+	return true;
+}
+
+/* version 1 has no CPU times */
+static void put_cpu_time_v1(const struct run *r, struct buf *b) { (void)r, (void)b; }
+
+static bool get_cpu_time_v1(struct run *r, struct reader *rd, char *why, size_t whylen)
+{
+	(void)rd, (void)why, (void)whylen;
+	r->cpu_time = RUN_CPU_NONE;
+	return true;
+}
+
 /* ---- the sections, in the order of the format ------------------------------------------------ */
 
+typedef void raw_putter(const struct run *r, struct buf *b);
 typedef bool raw_getter(struct run *r, struct reader *rd, char *why, size_t whylen);
 
 static const struct raw_section {
 	const char *what;   /* for "truncated WHAT" */
-	void (*put)(const struct run *r, struct buf *b);
+	raw_putter *put;
 	/* false with a message in why for what is wrong beyond truncation (checked after each) */
 	raw_getter *get;
-	raw_getter *get_v1;   /* version 1, when it differs */
+	raw_putter *put_v1;   /* version 1, when it differs */
+	raw_getter *get_v1;
 } raw_sections[] = {
-	{"header", put_header, get_header, NULL},
-	{"function table", put_functions, get_functions, NULL},
-	{"string table", put_strings, get_strings, NULL},
-	{"call-site table", put_callsites, get_callsites, NULL},
-	{"signature table", put_signatures, get_signatures, NULL},
-	{"group table", put_groups, get_groups, NULL},
-	{"value streams", put_streams, get_streams, get_streams_v1},
-	{"profile", put_callpaths, get_callpaths, NULL},
-	{"profile", put_profile_arrays, get_profile_arrays, NULL},
-	{"timestamps", put_timestamps, get_timestamps, NULL},
+	{"header", put_header, get_header, NULL, NULL},
+	{"function table", put_functions, get_functions, NULL, NULL},
+	{"string table", put_strings, get_strings, NULL, NULL},
+	{"call-site table", put_callsites, get_callsites, NULL, NULL},
+	{"signature table", put_signatures, get_signatures, NULL, NULL},
+	{"group table", put_groups, get_groups, put_groups_v1, get_groups_v1},
+	{"value streams", put_streams, get_streams, put_streams_v1, get_streams_v1},
+	{"profile", put_callpaths, get_callpaths, NULL, NULL},
+	{"profile", put_profile_arrays, get_profile_arrays, NULL, NULL},
+	{"timestamps", put_timestamps, get_timestamps, NULL, NULL},
+	{"CPU times", put_cpu_time, get_cpu_time, put_cpu_time_v1, get_cpu_time_v1},
 };
 
-void run_serialize(const struct run *r, struct buf *b)
+void run_serialize_version(const struct run *r, uint32_t version, struct buf *b)
 {
 	buf_put(b, RUN_RAW_MAGIC, strlen(RUN_RAW_MAGIC));
-	buf_put_uv(b, RUN_RAW_VERSION);
-	for (size_t i = 0; i < sizeof raw_sections / sizeof *raw_sections; i++)
-		raw_sections[i].put(r, b);
+	buf_put_uv(b, version);
+	for (size_t i = 0; i < sizeof raw_sections / sizeof *raw_sections; i++) {
+		raw_putter *put = version == 1 && raw_sections[i].put_v1 ? raw_sections[i].put_v1 : raw_sections[i].put;
+		put(r, b);
+	}
 }
+
+void run_serialize(const struct run *r, struct buf *b) { run_serialize_version(r, RUN_RAW_VERSION, b); }
 
 bool run_parse(struct run *r, const void *data, size_t len, char *why, size_t whylen)
 {

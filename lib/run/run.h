@@ -47,10 +47,15 @@ struct run_dur {           /* duration of a signature's calls, seconds */
 	double sum, sumsq, min, max;
 };
 
+struct run_cpu {           /* the thread's CPU time in some gaps: total, shortest, longest (s) */
+	double sum, min, max;
+};
+
 struct run_bin {           /* one histogram bin: gaps in [2^(bin/4), 2^((bin+1)/4)) ns */
 	int32_t bin;
 	uint64_t count;
-	double sum, min, max;  /* seconds */
+	double sum, min, max;  /* seconds of wall time */
+	struct run_cpu cpu;    /* the same gaps' CPU time */
 };
 
 #define RUN_NO_PREV UINT32_MAX   /* the gap before a rank's first recorded call */
@@ -59,6 +64,7 @@ struct run_gap {           /* compute time before a call, given the call before 
 	uint32_t prev, sig;
 	uint64_t count;
 	double sum, sumsq, min, max;
+	struct run_cpu cpu;
 	uint32_t nbins;
 	struct run_bin *bins;
 };
@@ -115,6 +121,14 @@ struct run_attr {
 	char *key, *value;
 };
 
+/* What the CPU times of a run's gaps are (hdf5-schema/run.yaml, /timing cpu_time). */
+enum run_cpu_time {
+	RUN_CPU_NONE,     /* not recorded (older and some synthetic runs): copies of the wall times */
+	RUN_CPU_LONG,     /* measured for gaps after calls followed by long gaps, the others taken as all CPU */
+	RUN_CPU_EVERY,    /* measured for every gap */
+};
+extern const char *const run_cpu_time_names[3];
+
 enum { RUN_INTERVAL_DURATION = 0, RUN_INTERVAL_GAP = 1 };
 
 struct run_interval {      /* a synthetic run's prediction of one timing histogram (/extrap/intervals) */
@@ -150,6 +164,7 @@ struct run {
 	struct run_group *groups;
 	uint32_t nstreams;
 	struct run_stream *streams;    /* value streams (run/stream.h); run_check sorts them by signature */
+	uint8_t cpu_time;              /* enum run_cpu_time: what the gaps' CPU times are */
 	/* profile: counts[(rank * nnodes + node) * RUN_PC_COUNT + metric]; exclusive time as
 	 * time_stats[node * RUN_STAT_COUNT + stat], and per rank time[rank * nnodes + node] when the
 	 * run kept it (LADDER_TRACE_PROFILE=ranks), else NULL */
@@ -176,6 +191,9 @@ const char *run_attr(const struct run *r, const char *key);
 void run_set_attr(struct run *r, const char *key, const char *value);
 
 void run_serialize(const struct run *r, struct buf *b);
+/* in the raw format of an older version this ladder reads (1: literal streams, no CPU times), as
+ * an older ladder's tracer wrote it */
+void run_serialize_version(const struct run *r, uint32_t version, struct buf *b);
 /* one group (grammar, ranks, durations, gap histograms): the unit the tracer's merge exchanges */
 void run_group_serialize(const struct run_group *g, struct buf *b);
 bool run_group_parse(struct run_group *g, struct reader *rd);

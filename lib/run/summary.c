@@ -78,3 +78,16 @@ void run_grammar_size(const struct run *r, uint64_t *rules, uint64_t *symbols)
 		*symbols += r->groups[i].g.nsyms;
 	}
 }
+
+void run_gap_totals(const struct run *r, uint64_t *gaps, double *wall, double *cpu)
+{
+	*gaps = 0;
+	*wall = *cpu = 0;
+	for (uint32_t g = 0; g < r->ngroups; g++)
+		for (uint32_t k = 0; k < r->groups[g].ngaps; k++) {
+			const struct run_gap *x = &r->groups[g].gaps[k];
+			*gaps += x->count;
+			*wall += x->sum;
+			*cpu += x->cpu.sum;
+		}
+}

@@ -1,6 +1,6 @@
 /*
  * summary — what people and tests want to know about a run at a glance: calls and bytes per MPI
- * function and rank (from the profile), grammar sizes, calls per group.
+ * function and rank (from the profile), grammar sizes, calls per group, the compute gaps' totals.
  */
 #ifndef LADDER_RUN_SUMMARY_H
 #define LADDER_RUN_SUMMARY_H
@@ -21,6 +21,9 @@ uint32_t run_function_counts(const struct run *r, int64_t rank, struct fn_count 
 
 /* Total calls recorded (all ranks), from the profile. */
 double run_total_calls(const struct run *r);
+
+/* The compute gaps of all ranks: their number, total wall and total CPU time (seconds). */
+void run_gap_totals(const struct run *r, uint64_t *gaps, double *wall, double *cpu);
 
 /* The MPI calls the profile counts for one rank (visits of its MPI function call paths; counted
  * only functions aside), saturating at UINT64_MAX; 0 for a run without a profile. */

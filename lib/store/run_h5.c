@@ -2,7 +2,10 @@
  * run_h5 — a run container on disk (hdf5-schema/run.yaml): struct run <-> HDF5. The header and
  * the profile arrays are written and read from their descriptions in run/layout.h; the nested
  * sections, which the container flattens into tables joined by (offset, count), have one writer
- * and one reader each, called in the order of the tables at the end of each part.
+ * and one reader each, called in the order of the tables at the end of each part; /timing
+ * (durations and gaps) has a file of its own, run_timing.c. Containers of schema 1.x
+ * (hdf5-schema/run-1.yaml) are read too: one literal value stream per rank and signature here,
+ * per-group timing tables without CPU times in run_timing.c.
  */
 #include <assert.h>
 #include <math.h>
@@ -10,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/histogram.h"
 #include "run/layout.h"
 #include "run/ranklist.h"
+#include "store/run_source.h"
+#include "store/run_timing.h"
 #include "store/store.h"
 #include "util/file.h"
 #include "util/hash.h"
@@ -81,28 +85,6 @@ static const struct h5_field stream_v1_fields[] = {
 	FIELD(struct stream_v1_row, rank, F_U32), FIELD(struct stream_v1_row, signature, F_U32),
 	FIELD(struct stream_v1_row, value_offset, F_U64), FIELD(struct stream_v1_row, value_count, F_U64)};
 static const struct h5_table stream_v1_table = {"streams", sizeof(struct stream_v1_row), stream_v1_fields, 4};
-
-struct dur_row { uint32_t group; uint32_t signature; uint64_t count; double sum, sum_squares, min, max; };
-static const struct h5_field dur_fields[] = {
-	FIELD(struct dur_row, group, F_U32), FIELD(struct dur_row, signature, F_U32),
-	FIELD(struct dur_row, count, F_U64), FIELD(struct dur_row, sum, F_F64),
-	FIELD(struct dur_row, sum_squares, F_F64), FIELD(struct dur_row, min, F_F64),
-	FIELD(struct dur_row, max, F_F64)};
-static const struct h5_table dur_table = {"durations", sizeof(struct dur_row), dur_fields, 7};
-
-struct gap_row { uint32_t group; uint32_t previous; uint32_t signature; uint64_t count; double sum, sum_squares, min, max; uint64_t bin_offset; uint32_t bin_count; };
-static const struct h5_field gap_fields[] = {
-	FIELD(struct gap_row, group, F_U32), FIELD(struct gap_row, previous, F_U32),
-	FIELD(struct gap_row, signature, F_U32), FIELD(struct gap_row, count, F_U64),
-	FIELD(struct gap_row, sum, F_F64), FIELD(struct gap_row, sum_squares, F_F64),
-	FIELD(struct gap_row, min, F_F64), FIELD(struct gap_row, max, F_F64),
-	FIELD(struct gap_row, bin_offset, F_U64), FIELD(struct gap_row, bin_count, F_U32)};
-static const struct h5_table gap_table = {"gaps", sizeof(struct gap_row), gap_fields, 10};
-
-static const struct h5_field bin_fields[] = {
-	FIELD(struct run_bin, bin, F_I32), FIELD(struct run_bin, count, F_U64),
-	FIELD(struct run_bin, sum, F_F64), FIELD(struct run_bin, min, F_F64), FIELD(struct run_bin, max, F_F64)};
-static const struct h5_table bin_table = {"gap_bins", sizeof(struct run_bin), bin_fields, 5};
 
 struct ts_row { uint32_t rank; double start; double duration; };
 static const struct h5_field ts_fields[] = {
@@ -200,21 +182,6 @@ bool store_expect(const char *path, const struct store_identity *id, const char 
 }
 
 /* ---- writing ---------------------------------------------------------------------------------- */
-
-/* Timing statistics are stored with TIME_BITS significant bits (relative precision 2.4e-4, far
- * below the noise of any clock): the low mantissa bytes become zero and compress away, so the
- * container's size does not wander with the randomness of the measurements. Lossless timestamps
- * are stored exactly. */
-#define TIME_BITS 10
-
-static double round_timing(double x)
-{
-	if (x == 0 || !isfinite(x))
-		return x;
-	int e;
-	double m = frexp(x, &e);
-	return ldexp(nearbyint(ldexp(m, TIME_BITS)), e - TIME_BITS);
-}
 
 static char *param_list(const struct fn_desc *d)
 {
@@ -507,54 +474,6 @@ static bool write_streams(hid_t trace, const struct run *r)
 	return ok;
 }
 
-/* one gap row, and its bins when they say more than the row: bins describe repeated gaps; a gap
- * seen at most once per rank, or falling in one bin, is described by its row (min, mean, max
- * over the group) alone. Returns the number of bins appended. */
-static uint32_t gap_rows(uint32_t group, const struct run_group *g, const struct run_gap *x,
-			 struct gap_row *row, struct run_bin *bins, uint64_t bin_offset)
-{
-	uint32_t stored = x->nbins > 1 && x->count > g->nranks ? x->nbins : 0;
-	*row = (struct gap_row){group, x->prev, x->sig, x->count, round_timing(x->sum), round_timing(x->sumsq),
-				round_timing(x->min), round_timing(x->max), bin_offset, stored};
-	for (uint32_t b = 0; b < stored; b++)
-		bins[b] = (struct run_bin){x->bins[b].bin, x->bins[b].count, round_timing(x->bins[b].sum),
-					   round_timing(x->bins[b].min), round_timing(x->bins[b].max)};
-	return stored;
-}
-
-static bool write_timing(hid_t timing, const struct run *r)
-{
-	uint64_t nd = 0, ng = 0, nb = 0;
-	for (uint32_t i = 0; i < r->ngroups; i++) {
-		nd += r->groups[i].ndurs;
-		ng += r->groups[i].ngaps;
-		for (uint32_t j = 0; j < r->groups[i].ngaps; j++)
-			nb += r->groups[i].gaps[j].nbins;
-	}
-	struct dur_row *durs = xcalloc(nd + 1, sizeof *durs);
-	struct gap_row *gaps = xcalloc(ng + 1, sizeof *gaps);
-	struct run_bin *bins = xcalloc(nb + 1, sizeof *bins);
-	uint64_t di = 0, gi = 0, bi = 0;
-	for (uint32_t i = 0; i < r->ngroups; i++) {
-		const struct run_group *g = &r->groups[i];
-		for (uint32_t j = 0; j < g->ndurs; j++, di++) {
-			const struct run_dur *d = &g->durs[j];
-			durs[di] = (struct dur_row){i, d->sig, d->count, round_timing(d->sum), round_timing(d->sumsq),
-						    round_timing(d->min), round_timing(d->max)};
-		}
-		for (uint32_t j = 0; j < g->ngaps; j++, gi++)
-			bi += gap_rows(i, g, &g->gaps[j], &gaps[gi], bins + bi, bi);
-	}
-	assert(di == nd && gi == ng && bi <= nb);
-	bool ok = h5_write_table(timing, "durations", &dur_table, durs, nd) &&
-		  h5_write_table(timing, "gaps", &gap_table, gaps, ng) &&
-		  h5_write_table(timing, "gap_bins", &bin_table, bins, bi);
-	free(durs);
-	free(gaps);
-	free(bins);
-	return ok;
-}
-
 static bool write_timestamps(hid_t timing, const struct run *r)
 {
 	if (!r->ntimestamps)
@@ -612,7 +531,7 @@ static bool write_profile_array(hid_t profile, const struct run *r, const struct
 	uint64_t n = run_array_length(r, a);
 	double *v = xmalloc((n + 1) * sizeof *v);
 	for (uint64_t i = 0; i < n; i++)
-		v[i] = a->timing ? round_timing(((const double *)data)[i]) : ((const double *)data)[i];
+		v[i] = a->timing ? store_round_time(((const double *)data)[i]) : ((const double *)data)[i];
 	bool ok = h5_write_f64(profile, base_name(a->dataset), v, a->ndims, dims);
 	free(v);
 	return ok;
@@ -666,7 +585,7 @@ static const struct section_writer {
 	{"/trace/signatures", TRACE_GROUP, write_signatures},
 	{"/trace/groups", TRACE_GROUP, write_groups},
 	{"/trace/streams", TRACE_GROUP, write_streams},
-	{"/timing", TIMING_GROUP, write_timing},
+	{"/timing", TIMING_GROUP, store_write_timing},
 	{"/timing/timestamps", TIMING_GROUP, write_timestamps},
 	{"/profile", PROFILE_GROUP, write_profile},
 };
@@ -721,24 +640,6 @@ bool store_replace_run(const char *path, const struct run *r, char *const *input
 }
 
 /* ---- reading ---------------------------------------------------------------------------------- */
-
-/* the file being read, for messages */
-struct source {
-	hid_t f;
-	const char *path;
-	struct h5_err *e;
-	int major;             /* the file's schema version */
-};
-
-#define BAD(...)                                         \
-	do {                                             \
-		h5_fail(src->e, src->path, __VA_ARGS__); \
-		goto out;                                \
-	} while (0)
-
-/* read a whole table into rows (NULL on failure, the error in src->e) */
-#define READ_TABLE(rows, name, table, n) \
-	(rows = h5_read_table(src->f, name, table, n, src->path, src->e))
 
 static bool read_header_field(const struct source *src, struct run *r, const struct run_header_field *h)
 {
@@ -1199,55 +1100,6 @@ static bool read_any_streams(const struct source *src, struct run *r)
 	return src->major == 1 ? read_streams_v1(src, r) : read_streams(src, r);
 }
 
-static void add_duration(struct run_group *g, const struct dur_row *d)
-{
-	g->durs = xrealloc(g->durs, (g->ndurs + 1) * sizeof *g->durs);
-	g->durs[g->ndurs++] = (struct run_dur){d->signature, d->count, d->sum, d->sum_squares, d->min, d->max};
-}
-
-static void add_gap(struct run_group *g, const struct gap_row *row, const struct run_bin *bins)
-{
-	g->gaps = xrealloc(g->gaps, (g->ngaps + 1) * sizeof *g->gaps);
-	struct run_gap *x = &g->gaps[g->ngaps++];
-	*x = (struct run_gap){row->previous, row->signature, row->count, row->sum, row->sum_squares, row->min,
-			      row->max, row->bin_count, NULL};
-	x->bins = xmalloc((x->nbins + 1) * sizeof *x->bins);
-	memcpy(x->bins, bins + row->bin_offset, x->nbins * sizeof *x->bins);
-	if (!x->nbins && x->count) {   /* one bin: the row itself */
-		x->bins[0] = (struct run_bin){hist_quarter_octave(x->min), x->count, x->sum, x->min, x->max};
-		x->nbins = 1;
-	}
-}
-
-static bool read_timing(const struct source *src, struct run *r)
-{
-	bool ok = false;
-	size_t ndurs = 0, ngaps = 0, nbins = 0;
-	struct dur_row *durs = NULL;
-	struct gap_row *gaps = NULL;
-	struct run_bin *bins = NULL;
-	if (!READ_TABLE(durs, "timing/durations", &dur_table, &ndurs) ||
-	    !READ_TABLE(gaps, "timing/gaps", &gap_table, &ngaps) ||
-	    !READ_TABLE(bins, "timing/gap_bins", &bin_table, &nbins))
-		goto out;
-	for (size_t i = 0; i < ndurs; i++)
-		if (durs[i].group >= r->ngroups)
-			BAD("/timing/durations: row %zu belongs to group %u of %u", i, durs[i].group, r->ngroups);
-	for (size_t i = 0; i < ngaps; i++)
-		if (gaps[i].group >= r->ngroups || !range_within(gaps[i].bin_offset, gaps[i].bin_count, nbins))
-			BAD("/timing/gaps: row %zu has a bad group or bin range", i);
-	for (size_t i = 0; i < ndurs; i++)
-		add_duration(&r->groups[durs[i].group], &durs[i]);
-	for (size_t i = 0; i < ngaps; i++)
-		add_gap(&r->groups[gaps[i].group], &gaps[i], bins);
-	ok = true;
-out:
-	h5_free_table(&dur_table, durs, ndurs);
-	h5_free_table(&gap_table, gaps, ngaps);
-	h5_free_table(&bin_table, bins, nbins);
-	return ok;
-}
-
 /* one run_timestamps per run of consecutive rows of the same rank */
 static bool read_timestamps(const struct source *src, struct run *r)
 {
@@ -1374,7 +1226,7 @@ static bool read_intervals(const struct source *src, struct run *r)
 /* the sections in the order they are read: later ones refer to earlier ones */
 static bool (*const section_readers[])(const struct source *src, struct run *r) = {
 	read_header, read_functions, read_strings, read_callsites, read_signatures,
-	read_groups, read_any_streams, read_timing, read_timestamps, read_profile, read_intervals,
+	read_groups, read_any_streams, store_read_timing, read_timestamps, read_profile, read_intervals,
 };
 
 bool store_read_run(const char *path, struct run *r, struct h5_err *e)

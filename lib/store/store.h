@@ -16,7 +16,9 @@
 #define RUN_SCHEMA "ladder-run"
 #define RUN_SCHEMA_MAJOR 2
 #define RUN_SCHEMA_MINOR 0
-#define RUN_SCHEMA_OLDEST_MAJOR 1   /* still read: 1.x, one literal value stream per rank (hdf5-schema/run-1.yaml) */
+/* still read: 1.x, one literal value stream per rank and per-group timing tables of wall times
+ * (hdf5-schema/run-1.yaml) */
+#define RUN_SCHEMA_OLDEST_MAJOR 1
 #define CAMPAIGN_SCHEMA "ladder-campaign"
 #define CAMPAIGN_SCHEMA_MAJOR 1
 #define CAMPAIGN_SCHEMA_MINOR 0

@@ -146,6 +146,7 @@ static void local_group(struct run_group *g, const uint32_t *term_map)
 		gp->sumsq = h->s.sumsq;
 		gp->min = h->s.min;
 		gp->max = h->s.max;
+		gp->cpu = h->cpu;
 		gp->nbins = h->h.n;
 		gp->bins = xmalloc((h->h.n ? h->h.n : 1) * sizeof *gp->bins);
 		memcpy(gp->bins, h->h.bins, h->h.n * sizeof *gp->bins);
@@ -290,6 +291,14 @@ static char *command_line(void)
 /* under MPI_THREAD_MULTIPLE: the most threads that called MPI on one rank (replay refuses more
  * than one: the order of calls between threads is not in the trace) */
 static int most_mpi_threads;
+/* what the gaps' CPU times are: the least any rank measured (enum run_cpu_time) */
+static int least_cpu_time;
+
+static const char *cputime_option(void)
+{
+	static const char *const names[] = {"off", "long", "every"};
+	return names[cputime_mode()];
+}
 
 static void fill_header(struct run *r, double t_end_wall)
 {
@@ -305,9 +314,9 @@ static void fill_header(struct run *r, double t_end_wall)
 	time_t now = time(NULL);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	r->created = xstrdup(when);
-	r->options = xasprintf("stream_after=%d;callsite_depth=%d;timestamps=%d;hist_bins=%d;profile=%s",
+	r->options = xasprintf("stream_after=%d;callsite_depth=%d;timestamps=%d;hist_bins=%d;profile=%s;cputime=%s",
 			       tracer.stream_after, tracer.callsite_depth, tracer.timestamps, tracer.hist_bins,
-			       tracer.profile_ranks ? "ranks" : "statistics");
+			       tracer.profile_ranks ? "ranks" : "statistics", cputime_option());
 	r->t_end = t_end_wall;
 	r->t_start = t_end_wall - (trace_now() - tracer.t0);
 	if (tracer.multithreaded) {
@@ -459,6 +468,7 @@ static void write_run(const char *path, double t_wall, struct vocab *global, str
 	run_init(&r);
 	fill_header(&r, t_wall);
 	fill_vocab(&r, global);
+	r.cpu_time = (uint8_t)least_cpu_time;
 	r.ngroups = gs->n;
 	r.groups = gs->g;
 	gs->g = NULL;
@@ -493,6 +503,8 @@ void trace_write_raw(const char *path)
 	most_mpi_threads = tracer.mpi_threads;
 	if (tracer.multithreaded)
 		PMPI_Allreduce(&tracer.mpi_threads, &most_mpi_threads, 1, MPI_INT, MPI_MAX, tracer.comm);
+	int cpu_time = (int)cputime_mode();
+	PMPI_Reduce(&cpu_time, &least_cpu_time, 1, MPI_INT, MPI_MIN, 0, tracer.comm);
 
 	struct vocab global;
 	uint32_t *term_map = merge_vocabulary(&global);

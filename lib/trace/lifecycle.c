@@ -11,6 +11,8 @@
  *   LADDER_TRACE_CALLSITE_DEPTH  return addresses per call site (default 1)
  *   LADDER_TRACE_STREAM_AFTER    variants of a call before its changing values are streamed (8)
  *   LADDER_TRACE_HIST_BINS       bins per compute-gap histogram (8)
+ *   LADDER_TRACE_CPUTIME         CPU time of the compute gaps: auto (every gap when perf events
+ *                                allow it cheaply, else long gaps), long, off (cputime.c)
  *   LADDER_TRACE_PROFILE=ranks   keep every rank's exclusive time per call path (default:
  *                                statistics over ranks; counts and bytes are always per rank)
  *   LADDER_TRACE_CONVERT=0       leave the raw trace; do not run `ladder import`
@@ -26,6 +28,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -185,6 +188,8 @@ void trace_startup(double t_init)
 	tracer.callsite_depth = (int)env_long("LADDER_TRACE_CALLSITE_DEPTH", 1, 1, 16);
 	tracer.timestamps = env_flag("LADDER_TRACE_TIMESTAMPS", false);
 	tracer.hist_bins = (int)env_long("LADDER_TRACE_HIST_BINS", HIST_DEFAULT_BINS, 1, 256);
+	cputime_init(tracer.rank == 0);
+	tracer.cpu_last_end = NAN;
 	const char *prof = getenv("LADDER_TRACE_PROFILE");
 	tracer.profile_ranks = prof && !strcmp(prof, "ranks");
 	if (prof && *prof && strcmp(prof, "ranks") && strcmp(prof, "statistics") && tracer.rank == 0)
@@ -339,6 +344,7 @@ void trace_state_fini(void)
 	tracer.raw_log = NULL;
 	profile_fini();
 	record_fini();
+	cputime_fini();
 	callsite_fini();
 	req_fini();
 	obj_fini();

@@ -3,7 +3,8 @@
  * groups moved to the rank's value streams, requests named by pool and slot), the signature gets
  * a terminal in the call signature table, the terminal is appended to the Sequitur grammar
  * (Pilgrim §2.2), and the call's duration, the compute gap before it (a histogram per
- * preceding call, ScalaExtrap §3.5) and its profile metrics are accounted.
+ * preceding call, ScalaExtrap §3.5, in wall time and in the thread's CPU time, cputime.c) and its
+ * profile metrics are accounted.
  *
  * Data-dependent parameters (counts, tags, peers) stay in the signature until a signature
  * "base" (the signature with those parameters masked) has shown more than stream_after variants;
@@ -170,6 +171,7 @@ bool tcall_begin(struct tcall *c, int fn, void *ret_addr)
 	c->h_op = MPI_OP_NULL;
 	c->h_msg = MPI_MESSAGE_NULL;
 	c->t_begin = trace_now();
+	c->cpu_begin = cputime_gap_end(c->t_begin);
 	return true;
 }
 
@@ -375,7 +377,7 @@ static void stats_add(struct dur_stats *d, double x)
 	d->sumsq += x * x;
 }
 
-static void gap_add(uint32_t prev, struct call_signature *s, double gap)
+static void gap_add(uint32_t prev, struct call_signature *s, double gap, double cpu)
 {
 	if (gap < 0)
 		gap = 0;
@@ -392,8 +394,9 @@ static void gap_add(uint32_t prev, struct call_signature *s, double gap)
 	s->gap = g;
 	s->gap_prev = prev;
 add:
+	run_cpu_add(&g->cpu, g->s.count, cpu);
 	stats_add(&g->s, gap);
-	hist_add(&g->h, gap, (uint32_t)tracer.hist_bins);
+	hist_add(&g->h, gap, cpu, (uint32_t)tracer.hist_bins);
 }
 
 /* ---- the raw log: every call as text, for checking the compressed trace ----------------------- */
@@ -669,10 +672,13 @@ static void account_time(struct tcall *c, struct call_signature *s, struct site_
 	uint32_t term = s->term;
 	double dur = c->t_returned - c->t_invoke;
 	stats_add(&tracer.durs[term], dur);
-	if (tracer.events == 0)
-		gap_add(RUN_NO_PREV, s, 0);
-	else
-		gap_add(tracer.prev_call, s, c->t_begin - tracer.last_end);
+	if (tracer.events == 0) {
+		gap_add(RUN_NO_PREV, s, 0, 0);
+	} else {
+		double gap = c->t_begin - tracer.last_end;
+		gap_add(tracer.prev_call, s, gap, cputime_of_gap(tracer.cpu_last_end, c->cpu_begin, gap));
+		cputime_learn(tracer.prev_call, gap);
+	}
 	tracer.prev_call = term;
 	trace_profile_call(c, dur, &sc->hint);
 	if (tracer.timestamps) {
@@ -757,6 +763,7 @@ void tcall_end(struct tcall *c)
 		double now = trace_now();
 		profile_overhead((c->t_invoke - c->t_begin) + (now - c->t_returned));
 		tracer.last_end = now;
+		tracer.cpu_last_end = cputime_gap_start(now, c->terminal);
 	}
 	scratch.in_call = 0;
 	if (tracer.multithreaded)

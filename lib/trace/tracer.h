@@ -74,6 +74,7 @@ struct tcall {
 	bool record;                 /* false while tracing is paused: bookkeeping only */
 	void *ret_addr;
 	double t_begin, t_invoke, t_returned;
+	double cpu_begin;            /* the thread's CPU time at t_begin, NaN when not measured */
 	MPI_Comm comm;
 	struct comm_info *ci;
 	/* values and their groups, in the thread's scratch space */
@@ -272,6 +273,7 @@ struct dur_stats {
 struct gaphist {
 	uint64_t key;                /* prev << 32 | term; prev = RUN_NO_PREV for the first call */
 	struct dur_stats s;
+	struct run_cpu cpu;          /* their CPU time */
 	struct hist h;
 	UT_hash_handle hh;
 };
@@ -316,6 +318,7 @@ struct tracer {
 	uint32_t prev_call;          /* terminal of the previous call (merged polls included) */
 	bool have_last, last_failed_poll;
 	double last_end;
+	double cpu_last_end;         /* the thread's CPU time at last_end, NaN when not measured */
 	uint64_t last_poll_index;    /* stream index of the last failed poll's repeat count */
 	int64_t *last_poll_vals;
 	uint32_t last_poll_nvals, last_poll_cap;
@@ -374,6 +377,18 @@ uint32_t profile_nodes(void);
 void profile_node(uint32_t i, int32_t *parent, uint8_t *kind, const char **name, const double **m);
 void profile_fini(void);
 void trace_finalize_output(void);   /* merge across ranks, write, convert (finalize.c) */
+
+/* the CPU time of compute gaps (cputime.c): the run's kind of CPU times from LADDER_TRACE_CPUTIME;
+ * the thread's CPU time where a gap starts (after the call of terminal term) and where it ends, NaN
+ * when the gap is not measured; what the tracer learns of the gaps after each terminal; a gap's
+ * CPU time from its ends (its wall time when not measured), within [0, wall] */
+enum run_cpu_time cputime_init(bool speak);
+enum run_cpu_time cputime_mode(void);
+void cputime_fini(void);
+double cputime_gap_start(double wall, uint32_t term);
+double cputime_gap_end(double wall);
+void cputime_learn(uint32_t prev, double wall_gap);
+double cputime_of_gap(double cpu_begin, double cpu_end, double wall_gap);
 void trace_startup(double t_init);
 void trace_state_fini(void);
 

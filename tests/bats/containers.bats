@@ -56,7 +56,8 @@ damaged_files() {
 	run "$LADDER" validate run.h5
 	assert_success
 	run h5dump -H run.h5
-	for name in signatures signature_values rules rule_symbols groups ranklists streams durations gaps gap_bins callpaths counts time_stats schema_version command; do
+	for name in signatures signature_values rules rule_symbols groups ranklists streams histograms histogram_bins \
+		group_histograms cpu_time callpaths counts time_stats schema_version command; do
 		assert_output --partial "\"$name\""
 	done
 }
@@ -146,17 +147,49 @@ damaged_files() {
 @test "validate lists every violation and fails only for the bad files" {
 	damaged_files
 	cd "$DIR"
-	"$BUILD_DIR/tests/h5edit" delete bad/missing.h5 /timing/gaps
+	"$BUILD_DIR/tests/h5edit" delete bad/missing.h5 /timing/group_histograms
 	run --separate-stderr "$LADDER" validate run.h5 bad/missing.h5
 	assert_failure 1
 	[[ $stderr == *"bad/missing.h5: /trace/signatures is missing"* ]]
-	[[ $stderr == *"bad/missing.h5: /timing/gaps is missing"* ]]
+	[[ $stderr == *"bad/missing.h5: /timing/group_histograms is missing"* ]]
 	# the good file is reported valid, with no violation
 	printf '%s\n' "$stderr" | grep -qx "run.h5: valid"
 	[ "$(printf '%s\n' "$stderr" | grep -c '^run.h5: /')" -eq 0 ]
 	run "$LADDER" validate bad/flipped.h5
 	assert_failure 1
 	assert_output --partial "damaged"
+}
+
+@test "CPU times above the wall time or negative: validate and every reader refuse them, naming the row" {
+	cd "$DIR"
+	mkdir -p bad
+	local h="$BUILD_DIR/tests/h5edit"
+	cp run.h5 bad/cpu-above.h5 && "$h" set bad/cpu-above.h5 /timing/histograms 0 cpu_sum 1.0
+	cp run.h5 bad/cpu-negative.h5 && "$h" set bad/cpu-negative.h5 /timing/histogram_bins 0 cpu_min -1e-3
+	cp run.h5 bad/cpu-nan.h5 && "$h" set bad/cpu-nan.h5 /timing/histograms 1 cpu_max nan
+	for cmd in validate inspect decode; do
+		one_line_error $cmd bad/cpu-above.h5 "/timing/histograms: row 0: cpu_sum 1 exceeds sum"
+		one_line_error $cmd bad/cpu-negative.h5 "/timing/histogram_bins: row 0: cpu_min is -0.001 (must be finite, non-negative seconds)"
+		one_line_error $cmd bad/cpu-nan.h5 "/timing/histograms: row 1: cpu_max is nan"
+	done
+}
+
+@test "a container of schema 1.0 (timing without CPU times) still reads, validates and says it has no CPU times" {
+	cd "$DIR"
+	"$BUILD_DIR/tests/runv1" run.h5 old.h5
+	h5ls old.h5/timing/gaps > /dev/null && ! h5ls old.h5/timing/histograms > /dev/null 2>&1
+	run "$LADDER" validate old.h5
+	assert_success
+	run "$LADDER" inspect old.h5
+	assert_success
+	assert_output --partial "ladder-run 1.0"
+	assert_output --partial "(CPU times: none)"
+	# the same gaps and wall times as the 2.0 file, CPU times equal to them
+	"$LADDER" inspect --timing --json run.h5 | jq -c '[.gaps[] | [.group, .previous, .call, .count, .wall_mean_s]]' > new.rows
+	"$LADDER" inspect --timing --json old.h5 | jq -c '[.gaps[] | [.group, .previous, .call, .count, .wall_mean_s]]' > old.rows
+	cmp new.rows old.rows
+	[ "$("$LADDER" inspect --timing --json old.h5 | jq '[.gaps[] | select(.cpu_mean_s != .wall_mean_s)] | length')" -eq 0 ]
+	"$LADDER" decode old.h5 | cmp - <("$LADDER" decode run.h5)
 }
 
 @test "a run container refuses to be a campaign and vice versa" {

@@ -704,7 +704,8 @@ bounded() {
 	refused_by "labels is a soft or external link" p2.h5 "$DIR/hostile/labels.h5" "${all[@]}"
 	# 2^40 elements declared in chunks never written (8 TiB of 8-byte values): in every 1-D table
 	for d in /trace/signatures /trace/signature_values /trace/rules /trace/rule_symbols /trace/ranklists \
-		/trace/stream_values /trace/callsites /timing/durations /timing/gap_bins /profile/callpaths; do
+		/trace/stream_values /trace/callsites /timing/histograms /timing/histogram_bins /timing/group_histograms \
+		/profile/callpaths; do
 		cp p2.h5 hostile/sparse.h5
 		"$h" sparse hostile/sparse.h5 "$d" 1099511627776
 		[ "$(stat -c %s hostile/sparse.h5)" -lt 1048576 ]
@@ -724,19 +725,28 @@ bounded() {
 
 @test "NaN, infinite and negative timings are refused by every reader" {
 	cd "$DIR"
-	local h="$BUILD_DIR/tests/h5edit" spec i=0
+	local h="$BUILD_DIR/tests/h5edit" spec i=0 good
 	rm -rf timing && mkdir timing
-	for spec in "/timing/durations 0 sum nan|the durations of signature" \
-		"/timing/durations 0 max inf|the durations of signature" \
-		"/timing/gaps 0 min -1|gap histogram 0 holds times" \
-		"/timing/gap_bins 0 sum nan|holds times that are not finite" \
-		"/profile/time_stats 1 - inf|/profile/time_stats: 'sum' of callpaths 0 is inf" \
-		"/profile/time_stats 4 - -0.5|/profile/time_stats: 'mean' of callpaths 0 is -0.5"; do
+	# the pooled histograms of schema 2.0, and the per-group tables of 1.x (p2-1.0.h5)
+	"$BUILD_DIR/tests/runv1" p2.h5 timing/p2-1.0.h5
+	for spec in "p2 /timing/histograms 0 sum nan|/timing/histograms: row 0: sum is nan" \
+		"p2 /timing/histograms 0 max inf|/timing/histograms: row 0: max is inf" \
+		"p2 /timing/histograms 0 min -1|/timing/histograms: row 0: min is -1" \
+		"p2 /timing/histogram_bins 0 sum nan|/timing/histogram_bins: row 0: sum is nan" \
+		"p2 /timing/histograms 0 cpu_sum nan|/timing/histograms: row 0: cpu_sum is nan" \
+		"timing/p2-1.0 /timing/durations 0 sum nan|the durations of signature" \
+		"timing/p2-1.0 /timing/durations 0 max inf|the durations of signature" \
+		"timing/p2-1.0 /timing/gaps 0 min -1|gap histogram 0 holds times" \
+		"timing/p2-1.0 /timing/gap_bins 0 sum nan|holds times that are not finite" \
+		"p2 /profile/time_stats 1 - inf|/profile/time_stats: 'sum' of callpaths 0 is inf" \
+		"p2 /profile/time_stats 4 - -0.5|/profile/time_stats: 'mean' of callpaths 0 is -0.5"; do
 		i=$((i + 1))
-		cp p2.h5 "timing/t$i.h5"
+		good=${spec%% *}.h5
+		cp "$good" "timing/t$i.h5"
+		spec=${spec#* }
 		# shellcheck disable=SC2086
 		"$h" set "timing/t$i.h5" ${spec%%|*}
-		refused_by "${spec#*|}" p2.h5 "$DIR/timing/t$i.h5" "${READERS[@]}" "${WALKERS[@]}"
+		refused_by "${spec#*|}" "$good" "$DIR/timing/t$i.h5" "${READERS[@]}" "${WALKERS[@]}"
 	done
 }
 

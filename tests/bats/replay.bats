@@ -147,6 +147,43 @@ fixed_point() {
 	[ "$(jq .compute "$j/s1.json")" != "$(jq .compute "$j/s3.json")" ]
 }
 
+@test "--clock cpu: the ranks use at least the recorded CPU time of their gaps, itself at least the app's compute" {
+	local a j=$BATS_TEST_TMPDIR compute
+	a=$(trace_app stencil2d-cpu 2 stencil2d --size 96 --iterations 20 --compute 600)
+	compute=$(grep -o 'compute=[0-9.]*' "$a.out" | cut -d= -f2)
+	timeout "$T" "$LADDER" replay --quiet --clock cpu --json "$j/c.json" "$a"
+	jq -e '.options.clock == "cpu"' "$j/c.json"
+	# .compute: the gaps' recorded CPU time (the slowest rank's); .cpu_time: what the ranks used
+	jq -e --argjson c "$compute" '.compute >= $c * 0.95 and .cpu_time >= .compute * 0.99' "$j/c.json" ||
+		{ echo "app compute $compute"; cat "$j/c.json"; return 1; }
+	timeout "$T" "$LADDER" replay --quiet --clock wall --json "$j/w.json" "$a"
+	jq -e '.options.clock == "wall"' "$j/w.json"
+	# the recorded wall time of the gaps holds their CPU time
+	jq -e --slurpfile c "$j/c.json" '.compute >= $c[0].compute * 0.999' "$j/w.json"
+}
+
+@test "a run without CPU times (schema 1.0, or traced with LADDER_TRACE_CPUTIME=off) replays in wall time, said once" {
+	local a j=$BATS_TEST_TMPDIR
+	a=$(trace_app stencil2d-4 4 stencil2d $(args_of stencil2d))
+	"$BUILD_DIR/tests/runv1" "$a" "$j/old.h5"
+	run --separate-stderr timeout "$T" "$LADDER" replay --quiet --json "$j/o.json" "$j/old.h5"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'has no CPU times of its gaps' <<< "$stderr")" -eq 1 ]
+	jq -e '.options.clock == "wall"' "$j/o.json"
+	# what it replays is the recorded wall time, as before
+	timeout "$T" "$LADDER" replay --quiet --clock wall --json "$j/n.json" "$a"
+	jq -e --slurpfile n "$j/n.json" '(.compute - $n[0].compute) | fabs < 1e-3 * $n[0].compute' "$j/o.json"
+	LADDER_TRACE_CPUTIME=off "$LADDER" --quiet trace -o "$j/off.h5" -- mpirun --oversubscribe -np 2 \
+		"$APPS_BIN/stencil1d" --iterations 5 > /dev/null
+	run --separate-stderr timeout "$T" "$LADDER" replay --quiet "$j/off.h5"
+	[ "$status" -eq 0 ]
+	[[ $stderr == *"off.h5 has no CPU times of its gaps"* ]]
+	# asked for explicitly, wall time says nothing
+	run --separate-stderr timeout "$T" "$LADDER" replay --quiet --clock wall "$j/off.h5"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+}
+
 @test "the timed window: --from/--to marks, and one that does not exist" {
 	local a
 	a=$(trace_app stencil2d-4 4 stencil2d $(args_of stencil2d))
@@ -178,6 +215,12 @@ fixed_point() {
 	run "$BUILD_DIR/bin/ladder-replay" --timing median x.h5
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--timing is mean or sample"* ]]
+	run "$BUILD_DIR/bin/ladder-replay" --clock monotonic x.h5
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--clock is cpu or wall"* ]]
+	run "$BUILD_DIR/bin/ladder-replay" --sleep --clock cpu x.h5
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--sleep waits on the wall clock"* ]]
 	run "$LADDER" replay
 	[ "$status" -eq 2 ]
 }

@@ -251,6 +251,30 @@ check_app() {
 	assert_failure 2
 }
 
+# every gap's CPU time at most its wall time (a tolerance for the stored times' rounding)
+cpu_within_wall() {
+	"$LADDER" inspect --timing --json "$1" |
+		jq -e '[.gaps[] | select(.cpu_mean_s > .wall_mean_s * 1.001 + 1e-9 or .cpu_mean_s < 0)] | length == 0' > /dev/null
+}
+
+@test "compute gaps: CPU time recorded beside wall time, at most the wall time, at least the app's own compute" {
+	local args=(--size 96 --iterations 30 --compute 600) mode
+	for mode in auto long off; do
+		LADDER_TRACE_CPUTIME=$mode "$LADDER" --quiet trace -o "cpu-$mode.h5" -- \
+			mpirun -np 4 "$BUILD_DIR/apps/stencil2d" "${args[@]}" > "cpu-$mode.out"
+		"$LADDER" validate "cpu-$mode.h5"
+		cpu_within_wall "cpu-$mode.h5"
+		"$LADDER" inspect --json "cpu-$mode.h5" | jq .gaps > "gaps-$mode.json"
+		# the app measures its kernels' CPU time (the slowest rank's); they run inside the gaps
+		compute=$(grep -o 'compute=[0-9.]*' "cpu-$mode.out" | cut -d= -f2)
+		jq -e --argjson c "$compute" '.cpu_s >= $c and .cpu_s <= .wall_s * 1.001' "gaps-$mode.json"
+	done
+	jq -e '.cpu_time == "every gap" or .cpu_time == "long gaps"' gaps-auto.json
+	jq -e '.cpu_time == "long gaps"' gaps-long.json
+	jq -e '.cpu_time == "none" and .cpu_s == .wall_s' gaps-off.json
+	"$LADDER" inspect cpu-auto.h5 | grep -q '^tracer .*;cputime=\(every\|long\)$'
+}
+
 # size of the container of APP at NP ranks with ARGS; its structure (signatures, groups, grammar
 # rules and symbols, streamed values) goes to structure.NP
 size_of() {

@@ -1,6 +1,6 @@
 # test programs for the tracer: robustness cases, many call sites, the per-call benchmark and the
 # smallest run (MPI_Init and MPI_Finalize)
-TRACE_TEST_PROGS := abort callsites crash funneled initfinalize multiple onesided ownhdf5 pingpong poll spawn
+TRACE_TEST_PROGS := abort callsites crash funneled initfinalize multiple onesided ownhdf5 pingpong poll rankloop spawn
 TEST_HELPERS += $(addprefix $(BUILD)/tests/trace/,$(TRACE_TEST_PROGS))
 
 $(BUILD)/tests/trace/ownhdf5: tests/trace/ownhdf5.c

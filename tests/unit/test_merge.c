@@ -50,9 +50,10 @@ static void local_group(int r, struct run_group *g)
 	g->durs[0] = (struct run_dur){5, 100, 0.1, 0.0002, 5e-4, 2e-3};
 	g->ngaps = 1;
 	g->gaps = xcalloc(1, sizeof *g->gaps);
-	g->gaps[0] = (struct run_gap){5, 1, 100, 0.2, 0.0005, 1e-3, 3e-3 + r * 1e-9, 1, NULL};
+	g->gaps[0] = (struct run_gap){5, 1, 100, 0.2, 0.0005, 1e-3, 3e-3 + r * 1e-9, {0.15, 5e-4, 2e-3}, 1, NULL};
 	g->gaps[0].bins = xcalloc(1, sizeof *g->gaps[0].bins);
-	g->gaps[0].bins[0] = (struct run_bin){hist_quarter_octave(2e-3), 100, 0.2, 1e-3, 3e-3 + r * 1e-9};
+	g->gaps[0].bins[0] = (struct run_bin){hist_quarter_octave(2e-3), 100, 0.2, 1e-3, 3e-3 + r * 1e-9,
+					      {0.15, 5e-4, 2e-3}};
 }
 
 static void vocab_of(int r, struct vocab *v)

@@ -43,6 +43,7 @@ static void build(struct run *r)
 {
 	run_init(r);
 	r->nranks = 4;
+	r->cpu_time = RUN_CPU_LONG;
 	r->command = xstrdup("./app --size 10");
 	r->host = xstrdup("host");
 	r->slurm_job_id = xstrdup("");
@@ -86,10 +87,10 @@ static void build(struct run *r)
 		r->groups[g].ngaps = 1;
 		r->groups[g].gaps = xcalloc(1, sizeof *r->groups[g].gaps);
 		struct run_gap *gp = &r->groups[g].gaps[0];
-		*gp = (struct run_gap){RUN_NO_PREV, g ? 1 : 0, 4, 4e-3, 5e-6, 5e-4, 2e-3, 2, NULL};
+		*gp = (struct run_gap){RUN_NO_PREV, g ? 1 : 0, 4, 4e-3, 5e-6, 5e-4, 2e-3, {3e-3, 4e-4, 1.5e-3}, 2, NULL};
 		gp->bins = xcalloc(2, sizeof *gp->bins);
-		gp->bins[0] = (struct run_bin){70, 3, 2e-3, 5e-4, 9e-4};
-		gp->bins[1] = (struct run_bin){83, 1, 2e-3, 2e-3, 2e-3};
+		gp->bins[0] = (struct run_bin){70, 3, 2e-3, 5e-4, 9e-4, {1.5e-3, 4e-4, 6e-4}};
+		gp->bins[1] = (struct run_bin){83, 1, 2e-3, 2e-3, 2e-3, {1.5e-3, 1.5e-3, 1.5e-3}};
 	}
 	int64_t counts[100];
 	for (int i = 0; i < 100; i++)
@@ -176,6 +177,9 @@ static void through_raw(const struct run *r, struct buf *b)
 	check_decoded(&back);
 	assert_string_equal(run_attr(&back, "rung"), "4");
 	assert_int_equal(back.nsigs, 4);
+	/* CPU times and what they are travel too */
+	assert_int_equal(back.cpu_time, RUN_CPU_LONG);
+	assert_true(back.groups[0].gaps[0].cpu.sum == 3e-3 && back.groups[0].gaps[0].bins[0].cpu.max == 6e-4);
 	run_free(&back);
 }
 
@@ -195,6 +199,40 @@ static void raw_round_trip(void **state)
 	}
 	buf_free(&b);
 	run_free(&r);
+}
+
+/* raw version 1, as an older tracer wrote it (literal streams, no CPU times), still parses */
+static void raw_version_1_is_read(void **state)
+{
+	(void)state;
+	struct run r, back;
+	build(&r);
+	run_pack_streams(&r);   /* shared streams, written out per rank */
+	struct buf b;
+	buf_init(&b);
+	run_serialize_version(&r, 1, &b);
+	run_free(&r);
+	char why[300];
+	assert_true(run_parse(&back, b.data, b.len, why, sizeof why));
+	assert_true(run_check(&back, why, sizeof why));
+	check_decoded(&back);
+	assert_int_equal(back.nstreams, 4);   /* one per rank and signature, literal */
+	/* no CPU times: none recorded, each a copy of its wall time */
+	assert_int_equal(back.cpu_time, RUN_CPU_NONE);
+	const struct run_gap *g = &back.groups[0].gaps[0];
+	assert_true(g->cpu.sum == g->sum && g->cpu.max == g->max && g->bins[1].cpu.min == g->bins[1].min);
+	for (size_t cut = 0; cut < b.len; cut++)   /* a failed parse leaves nothing to free */
+		assert_false(run_parse(&r, b.data, cut, why, sizeof why));
+	run_free(&back);
+	buf_free(&b);
+	/* a version this ladder does not know */
+	build(&r);
+	buf_init(&b);
+	run_serialize_version(&r, RUN_RAW_VERSION + 1, &b);
+	run_free(&r);
+	assert_false(run_parse(&back, b.data, b.len, why, sizeof why));
+	assert_non_null(strstr(why, "reads versions 1 to 2"));
+	buf_free(&b);
 }
 
 /* r written to a new temporary container (its name in path) and read back */
@@ -225,6 +263,9 @@ static void container_round_trip(void **state)
 	const struct run_gap *g0 = &back.groups[0].gaps[0];
 	assert_int_equal(g0->nbins, 2);
 	assert_true(fabs(g0->sum - 4e-3) <= 4e-3 / 512);
+	assert_true(fabs(g0->cpu.sum - 3e-3) <= 3e-3 / 512);
+	assert_true(fabs(g0->bins[0].cpu.sum - 1.5e-3) <= 1.5e-3 / 512);
+	assert_int_equal(back.cpu_time, RUN_CPU_LONG);
 	assert_true(fabs(back.time_stats[1 * RUN_STAT_COUNT + RUN_STAT_MAX] - 0.04) <= 0.04 / 512);
 	assert_int_equal(back.time_stats[1 * RUN_STAT_COUNT + RUN_STAT_ARGMAX], 3);
 	assert_int_equal(back.counts[(2 * 3 + 1) * RUN_PC_COUNT + RUN_PC_VISITS], 100);
@@ -413,6 +454,21 @@ static void timing_must_be_finite(void **state)
 	assert_false(run_check(&r, why, sizeof why));
 	assert_non_null(strstr(why, "group 0: gap histogram 0 holds times"));
 	run_free(&r);
+	/* CPU time above the wall time of the same gaps, or negative */
+	build(&r);
+	r.groups[1].gaps[0].cpu.sum = 5e-3;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "group 1: gap histogram 0 holds CPU times"));
+	run_free(&r);
+	build(&r);
+	r.groups[0].gaps[0].bins[1].cpu.min = -1e-6;
+	assert_false(run_check(&r, why, sizeof why));
+	assert_non_null(strstr(why, "at most their wall times"));
+	run_free(&r);
+	build(&r);
+	r.groups[0].gaps[0].bins[0].cpu.max = 9.005e-4;   /* within the rounding tolerance */
+	assert_true(run_check(&r, why, sizeof why));
+	run_free(&r);
 	build(&r);
 	fill_header(&r);
 	assert_true(run_check(&r, why, sizeof why));
@@ -537,6 +593,7 @@ int main(void)
 		cmocka_unit_test(packed_round_trips),
 		cmocka_unit_test(walks_are_bounded),
 		cmocka_unit_test(raw_round_trip),
+		cmocka_unit_test(raw_version_1_is_read),
 		cmocka_unit_test(container_round_trip),
 		cmocka_unit_test(check_catches_inconsistencies),
 	};
