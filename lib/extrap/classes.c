@@ -12,32 +12,23 @@
 #include "extrap/topology.h"
 #include "util/xalloc.h"
 
-/* does the run split communicators (row/column communicators of a hand-made grid)? */
-static bool splits_communicators(const struct run *r)
-{
-	for (uint32_t i = 0; i < r->nsigs; i++)
-		if (!strcmp(r->fns[r->sigs[i].fn].name, "MPI_Comm_split"))
-			return true;
-	return false;
-}
-
-/* one rung's grid: its Cart_create's, or the one its peers show */
+/* one rung's grid: its Cart_create's, the one its split communicators' laws read, or the one its
+ * peers show */
 static bool rung_grid(const struct run *r, struct grid *g, bool *periodic, char *why, size_t whylen)
 {
-	char cwhy[200], pwhy[400];
+	char cwhy[200], swhy[200], pwhy[400];
 	if (topology_from_cart(r, g, periodic, cwhy, sizeof cwhy))
 		return true;
+	if (topology_from_splits(r, g, swhy, sizeof swhy))
+		return true;   /* not periodic: a split names rows and columns, not neighbours */
 	if (topology_from_pattern(r, g, pwhy, sizeof pwhy)) {
 		bool wraps = topology_wraps(r, g);
 		for (uint32_t k = 0; k < g->ndims; k++)
 			periodic[k] = wraps;
 		return true;
 	}
-	snprintf(why, whylen, "p%u: %s, and the grid cannot be detected from the communication pattern: %s%s", r->nranks,
-		 cwhy, pwhy,
-		 splits_communicators(r) ? "; its MPI_Comm_split colors and keys (per-rank values) are not read as grid "
-					   "coordinates, so row/column communicators do not define a grid"
-					 : "");
+	snprintf(why, whylen, "p%u: %s, %s, and the grid cannot be detected from the communication pattern: %s",
+		 r->nranks, cwhy, swhy, pwhy);
 	return false;
 }
 
