@@ -12,6 +12,15 @@
 #include "extrap/topology.h"
 #include "util/xalloc.h"
 
+/* does the run split communicators (row/column communicators of a hand-made grid)? */
+static bool splits_communicators(const struct run *r)
+{
+	for (uint32_t i = 0; i < r->nsigs; i++)
+		if (!strcmp(r->fns[r->sigs[i].fn].name, "MPI_Comm_split"))
+			return true;
+	return false;
+}
+
 /* one rung's grid: its Cart_create's, the one its split communicators' laws read, or the one its
  * peers show */
 static bool rung_grid(const struct run *r, struct grid *g, bool *periodic, char *why, size_t whylen)
@@ -27,8 +36,9 @@ static bool rung_grid(const struct run *r, struct grid *g, bool *periodic, char 
 			periodic[k] = wraps;
 		return true;
 	}
-	snprintf(why, whylen, "p%u: %s, %s, and the grid cannot be detected from the communication pattern: %s",
-		 r->nranks, cwhy, swhy, pwhy);
+	snprintf(why, whylen, "p%u: %s, and the grid cannot be detected from the communication pattern: %s%s%s",
+		 r->nranks, cwhy, pwhy, splits_communicators(r) ? "; nor from its MPI_Comm_split calls: " : "",
+		 splits_communicators(r) ? swhy : "");
 	return false;
 }
 
