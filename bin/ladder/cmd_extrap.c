@@ -142,6 +142,8 @@ static void print_result(const char *campaign, const char *output, const struct 
 		       100.0 * (double)notes->approximated / (double)notes->calls, notes->approximate);
 	if (notes->text[0])
 		printf("note: %s\n", notes->text);
+	if (notes->not_replayable[0])
+		printf("not replayable (replay and proxy refuse it): %s\n", notes->not_replayable);
 }
 
 /* the synthetic run written (over none of the inputs) and recorded in the campaign */
@@ -207,8 +209,10 @@ const struct command command_extrap = {
 	"loop trip counts. The result is an ordinary run container marked synthetic, which decode,\n"
 	"compare, replay and inspect accept unchanged; its size does not depend on P.\n"
 	"\n"
-	"How: every rung's process grid is taken from its MPI_Cart_create, or found from the point-to-\n"
-	"point peers for codes that compute neighbours by hand. Ranks are put in position classes (low\n"
+	"How: every rung's process grid is taken from its MPI_Cart_create; for codes that split row and\n"
+	"column communicators by hand, from the laws of their MPI_Comm_split colours and keys (divisors\n"
+	"and moduli are the grid's strides); or it is found from the point-to-point peers for codes\n"
+	"that compute neighbours by hand. Ranks are put in position classes (low\n"
 	"boundary, interior, high boundary in each dimension); each class's call sequence is aligned\n"
 	"across the rungs where it exists (same grammar shape, same functions at the same call sites)\n"
 	"and every value is decided across the ladder: a peer is a move on the grid (the neighbour at\n"
@@ -240,7 +244,13 @@ const struct command command_extrap = {
 	"(streamed) values. Nothing is written then.\n"
 	"\n"
 	"The profile is per rank: it is built only up to --profile-limit ranks, so that the container's\n"
-	"size does not depend on P beyond that. Exclusive times in it are the largest rung's.\n"
+	"size does not depend on P beyond that. Exclusive times in it are the largest rung's.\n"	"\n"
+	"Calls that would not meet: up to --profile-limit ranks every rank's sends and receives are\n"
+	"counted per communicator, pair of ranks and tag (a wildcard receive counts for any) and its\n"
+	"collective calls per communicator member; a run where some do not meet (lossy mode dropped a\n"
+	"receive only some ranks make) is written, the first mismatch printed, and labelled\n"
+	"not_replayable: replay and proxy refuse it at once instead of hanging. Beyond the limit a lossy\n"
+	"run is labelled as unchecked.\n"
 	"\n"
 	"Options:\n"
 	"  -t, --target P|AxB   the rank count, or the grid (\"32x32\") when MPI_Dims_create's balanced\n"

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "extrap/balance.h"
 #include "run/events.h"
-#include "run/replayable.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/file.h"
@@ -169,7 +169,7 @@ static uint32_t replayable_ranks(const char *path)
 		return 0;
 	}
 	char why[400];
-	uint32_t nranks = run_replayable(&r, why, sizeof why) ? r.nranks : 0;
+	uint32_t nranks = run_calls_meet(&r, why, sizeof why) ? r.nranks : 0;
 	run_free(&r);
 	if (!nranks)
 		log_error("%s: %s", path, why);

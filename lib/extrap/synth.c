@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "extrap/balance.h"
 #include "extrap/classes.h"
 #include "extrap/evaluate.h"
 #include "extrap/origin.h"
@@ -325,6 +326,26 @@ static void stamp(struct run *out, const struct grid *target)
 	run_set_attr(out, "rung", text);
 }
 
+/* a run whose calls would not meet is marked not replayable (run.yaml's label not_replayable):
+ * checked up to the profile's limit, and beyond it a lossy run is marked unverified */
+static void mark_replayable(struct run *out, const struct extrap_options *o, struct extrap_notes *notes)
+{
+	char why[400], text[512];
+	bool lossy = notes->dropped || notes->replaced || notes->nrungs || notes->approximated;
+	if (o->target <= o->profile_limit) {
+		if (run_p2p_balanced(out, why, sizeof why))
+			return;
+		snprintf(text, sizeof text, "calls do not meet: %s", why);
+	} else if (lossy) {
+		snprintf(text, sizeof text, "a lossy run of %lld ranks, above --profile-limit %lld: whether its calls meet "
+			 "was not checked", (long long)o->target, (long long)o->profile_limit);
+	} else {
+		return;
+	}
+	run_set_attr(out, "not_replayable", text);
+	snprintf(notes->not_replayable, sizeof notes->not_replayable, "%s", text);
+}
+
 bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_options *o, struct run *out,
 		  struct extrap_notes *notes, char *why, size_t whylen)
 {
@@ -369,5 +390,6 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		run_free(out);
 		return false;
 	}
+	mark_replayable(out, o, notes);
 	return true;
 }
