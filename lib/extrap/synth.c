@@ -85,23 +85,67 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* append the class's box of ranks on the target grid */
-static void add_box(struct run_group *g, const struct grid *t, uint32_t cls)
+/* the class's box of ranks on the target grid, ascending; *count 0 when it has none */
+static uint32_t *box_ranks(const struct grid *t, uint32_t cls, uint32_t *count)
 {
 	int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS], c[LAW_MAX_DIMS];
+	*count = 0;
 	if (!topology_class_box(t, cls, lo, hi))
-		return;
-	uint64_t count = 1;
+		return NULL;
+	uint64_t n = 1;
 	for (uint32_t k = 0; k < t->ndims; k++)
-		count *= (uint64_t)(hi[k] - lo[k] + 1), c[k] = lo[k];
-	g->ranks = xrealloc(g->ranks, (g->nranks + count) * sizeof *g->ranks);
-	for (uint64_t i = 0; i < count; i++) {
+		n *= (uint64_t)(hi[k] - lo[k] + 1), c[k] = lo[k];
+	uint32_t *ranks = xmalloc(n * sizeof *ranks);
+	for (uint64_t i = 0; i < n; i++) {
 		int64_t rank = 0;
 		for (uint32_t k = 0; k < t->ndims; k++)
 			rank = rank * t->dims[k] + c[k];
-		g->ranks[g->nranks++] = (uint32_t)rank;
+		ranks[(*count)++] = (uint32_t)rank;
 		for (int k = (int)t->ndims - 1; k >= 0 && ++c[k] > hi[k]; k--)
 			c[k] = lo[k];
+	}
+	return ranks;
+}
+
+/* append the class's box of ranks on the target grid */
+static void add_box(struct run_group *g, const struct grid *t, uint32_t cls)
+{
+	uint32_t count;
+	uint32_t *ranks = box_ranks(t, cls, &count);
+	g->ranks = xrealloc(g->ranks, (g->nranks + count + 1) * sizeof *g->ranks);
+	memcpy(g->ranks + g->nranks, ranks, count * sizeof *ranks);
+	g->nranks += count;
+	free(ranks);
+}
+
+struct streamtab {
+	struct run_stream *s;
+	uint32_t n;
+	size_t cap;
+};
+
+/* the class's streams at the target, one per signature, read by the class's box of ranks */
+static void add_streams(struct streamtab *t, const struct aligned_class *a, const uint32_t *occ_sig,
+			const struct grid *target)
+{
+	uint32_t first = t->n;
+	for (uint32_t i = 0; i < a->nocc; i++) {
+		if (!a->occ[i].stream || a->occ[i].dropped)
+			continue;
+		bool seen = false;
+		for (uint32_t k = first; k < t->n; k++)
+			seen = seen || t->s[k].sig == occ_sig[i];
+		if (seen)
+			continue;
+		XGROW(t->s, t->cap, t->n + 1);
+		struct run_stream *s = &t->s[t->n++], *from = a->occ[i].stream;
+		*s = *from;
+		s->sig = occ_sig[i];
+		s->ranks = box_ranks(target, a->cls, &s->nranks);
+		s->cells = xmalloc((run_stream_cells(from) + 1) * sizeof *s->cells);
+		memcpy(s->cells, from->cells, run_stream_cells(from) * sizeof *s->cells);
+		s->laws = xmalloc((from->nlaws + 1) * sizeof *s->laws);
+		memcpy(s->laws, from->laws, from->nlaws * sizeof *s->laws);
 	}
 }
 
@@ -148,12 +192,13 @@ static bool same_vocabulary(struct run *const *rungs, size_t n, char *why, size_
 }
 
 /* the groups at the target: classes with equal grammars share one */
-static void place_class(struct run *out, struct sigtab *sigs, const struct aligned_class *a, struct class_at *at,
-			const struct grid *target, struct timing_summary *timing)
+static void place_class(struct run *out, struct sigtab *sigs, struct streamtab *streams, const struct aligned_class *a,
+			struct class_at *at, const struct grid *target, struct timing_summary *timing)
 {
 	uint32_t *occ_sig = xmalloc((a->nocc + 1) * sizeof *occ_sig);
 	for (uint32_t i = 0; i < a->nocc; i++)
 		occ_sig[i] = a->occ[i].dropped ? UINT32_MAX : sigtab_add(sigs, &a->occ[i]);
+	add_streams(streams, a, occ_sig, target);
 	grammar_map_terminals(&at->g, occ_sig, a->nocc);
 	uint32_t gi = 0;
 	while (gi < out->ngroups && !grammar_equal(&out->groups[gi].g, &at->g))
@@ -188,8 +233,8 @@ static void record_timing_range(struct run *out, const struct timing_summary *t)
 
 /* one class of the target: evaluated, counted, placed */
 static bool build_class(struct origins *from, uint32_t cls, const struct grid *target, struct run *out,
-			struct sigtab *sigs, struct timing_summary *timing, struct extrap_notes *notes, char *why,
-			size_t whylen)
+			struct sigtab *sigs, struct streamtab *streams, struct timing_summary *timing,
+			struct extrap_notes *notes, char *why, size_t whylen)
 {
 	int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS];
 	if (!topology_class_box(target, cls, lo, hi))
@@ -211,7 +256,7 @@ static bool build_class(struct origins *from, uint32_t cls, const struct grid *t
 		snprintf(notes->lossy, sizeof notes->lossy, "%s", a->first_dropped);
 	if (at.approximated && !notes->approximate[0])
 		snprintf(notes->approximate, sizeof notes->approximate, "%s", a->first_approximated);
-	place_class(out, sigs, a, &at, target, timing);
+	place_class(out, sigs, streams, a, &at, target, timing);
 	class_at_free(&at);
 	return true;
 }
@@ -221,6 +266,7 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, co
 			  struct extrap_notes *notes, char *why, size_t whylen)
 {
 	struct sigtab sigs = {0};
+	struct streamtab streams = {0};
 	struct timing_summary timing = {0};
 	struct origins *from = origins_new(rungs, n, grids, periodic, target, o->lossy, why, whylen);
 	if (!from)
@@ -233,7 +279,7 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, co
 		nclasses *= POS_KINDS;
 	bool ok = true;
 	for (uint32_t cls = 0; ok && cls < nclasses; cls++)
-		ok = build_class(from, cls, target, out, &sigs, &timing, notes, why, whylen);
+		ok = build_class(from, cls, target, out, &sigs, &streams, &timing, notes, why, whylen);
 	notes->replaced = origins_replaced(from);
 	origins_free(from);
 	for (uint32_t i = 0; i < out->ngroups; i++)
@@ -243,7 +289,8 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, co
 	run_set_attr(out, "timing", text);
 	record_timing_range(out, &timing);
 	out->intervals = timing.rows, out->nintervals = timing.nrows;
-	out->streams = xcalloc(1, sizeof *out->streams);   /* none: streamed values are refused */
+	out->streams = streams.s ? streams.s : xcalloc(1, sizeof *out->streams);
+	out->nstreams = streams.n;
 	out->sigs = sigs.sigs, out->nsigs = sigs.n;
 	out->sigvals = sigs.vals, out->nsigvals = sigs.nvals;
 	return ok;
