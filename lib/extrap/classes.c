@@ -139,8 +139,11 @@ static void groups_difference(const struct run *r, uint32_t a, uint32_t b, char 
 	bool shape = ga->nrules == gb->nrules;
 	for (uint32_t k = 0; shape && k < ga->nrules; k++)
 		shape = grammar_rule_len(ga, k) == grammar_rule_len(gb, k);
-	snprintf(out, outlen, "they make different calls (%llu against %llu)", (unsigned long long)r->groups[a].length,
-		 (unsigned long long)r->groups[b].length);
+	if (r->groups[a].length == r->groups[b].length)
+		snprintf(out, outlen, "different sequences of %llu calls", (unsigned long long)r->groups[a].length);
+	else
+		snprintf(out, outlen, "%llu calls against %llu", (unsigned long long)r->groups[a].length,
+			 (unsigned long long)r->groups[b].length);
 	for (uint32_t k = 0; shape && k < ga->nrules; k++)
 		for (uint64_t i = 0; i < grammar_rule_len(ga, k); i++) {
 			struct gsymbol x = grammar_rule_syms(ga, k)[i], y = grammar_rule_syms(gb, k)[i];
@@ -198,7 +201,8 @@ bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *gr
 				groups_difference(r, r->rank_group[rank], group, how, sizeof how);
 				snprintf(why, whylen,
 					 "class %s at p%u: ranks of the same grid position behave differently (rank %u "
-					 "in group %u, others in group %u: %s): not SPMD over the grid",
+					 "in group %u, others in group %u: %s): not SPMD over the grid (--lossy takes "
+					 "the group most of them are in)",
 					 name, r->nranks, rank, r->rank_group[rank], group, how);
 				return false;
 			}
