@@ -373,21 +373,23 @@ static void stamp(struct run *out, const struct grid *target)
 	run_set_attr(out, "rung", text);
 }
 
-/* a run whose calls would not meet is marked not replayable (run.yaml's label not_replayable):
- * checked up to the profile's limit, and beyond it a lossy run is marked unverified */
+/* a lossy run whose calls would not meet is marked not replayable (run.yaml's label
+ * not_replayable): checked up to the profile's limit, beyond it marked unchecked. An exact run
+ * keeps every call of every class, so it is not walked here (replay and proxy check any synthetic
+ * run's calls before they start) */
 static void mark_replayable(struct run *out, const struct extrap_options *o, struct extrap_notes *notes)
 {
 	char why[400], text[512];
 	bool lossy = notes->dropped || notes->replaced || notes->nrungs || notes->approximated;
+	if (!lossy)
+		return;
 	if (o->target <= o->profile_limit) {
 		if (run_p2p_balanced(out, why, sizeof why))
 			return;
 		snprintf(text, sizeof text, "calls do not meet: %s", why);
-	} else if (lossy) {
+	} else {
 		snprintf(text, sizeof text, "a lossy run of %lld ranks, above --profile-limit %lld: whether its calls meet "
 			 "was not checked", (long long)o->target, (long long)o->profile_limit);
-	} else {
-		return;
 	}
 	run_set_attr(out, "not_replayable", text);
 	snprintf(notes->not_replayable, sizeof notes->not_replayable, "%s", text);
