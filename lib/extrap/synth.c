@@ -79,43 +79,48 @@ static void class_timing(const struct aligned_class *a, const uint32_t *occ_sig,
 	free(map);
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* distinct ranks below nranks put in ascending order through a bitmap: linear in the ranks and
+ * nranks / 64 words, where a comparison sort of the union of a group's class boxes took most of an
+ * extrapolation to a million ranks */
+static void sort_ranks(uint32_t *ranks, uint32_t n, uint32_t nranks)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
+	uint64_t *bits = xcalloc((size_t)nranks / 64 + 1, sizeof *bits);
+	for (uint32_t i = 0; i < n; i++)
+		bits[ranks[i] / 64] |= UINT64_C(1) << (ranks[i] % 64);
+	uint32_t k = 0;
+	for (size_t w = 0; w <= (size_t)nranks / 64; w++)
+		for (uint64_t b = bits[w]; b; b &= b - 1)
+			ranks[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
+	free(bits);
 }
 
-/* the class's box of ranks on the target grid, ascending; *count 0 when it has none */
-static uint32_t *box_ranks(const struct grid *t, uint32_t cls, uint32_t *count)
+/* the class's box of ranks on the target grid, ascending, written to dst (NULL: only counted); 0
+ * when the class has no rank there */
+static uint32_t box_ranks(const struct grid *t, uint32_t cls, uint32_t *dst)
 {
 	int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS], c[LAW_MAX_DIMS];
-	*count = 0;
 	if (!topology_class_box(t, cls, lo, hi))
-		return NULL;
+		return 0;
 	uint64_t n = 1;
 	for (uint32_t k = 0; k < t->ndims; k++)
 		n *= (uint64_t)(hi[k] - lo[k] + 1), c[k] = lo[k];
-	uint32_t *ranks = xmalloc(n * sizeof *ranks);
-	for (uint64_t i = 0; i < n; i++) {
+	for (uint64_t i = 0; dst && i < n; i++) {
 		int64_t rank = 0;
 		for (uint32_t k = 0; k < t->ndims; k++)
 			rank = rank * t->dims[k] + c[k];
-		ranks[(*count)++] = (uint32_t)rank;
+		dst[i] = (uint32_t)rank;
 		for (int k = (int)t->ndims - 1; k >= 0 && ++c[k] > hi[k]; k--)
 			c[k] = lo[k];
 	}
-	return ranks;
+	return (uint32_t)n;
 }
 
 /* append the class's box of ranks on the target grid */
 static void add_box(struct run_group *g, const struct grid *t, uint32_t cls)
 {
-	uint32_t count;
-	uint32_t *ranks = box_ranks(t, cls, &count);
-	g->ranks = xrealloc(g->ranks, (g->nranks + count + 1) * sizeof *g->ranks);
-	memcpy(g->ranks + g->nranks, ranks, count * sizeof *ranks);
-	g->nranks += count;
-	free(ranks);
+	uint32_t count = box_ranks(t, cls, NULL);
+	g->ranks = xrealloc(g->ranks, ((size_t)g->nranks + count + 1) * sizeof *g->ranks);
+	g->nranks += box_ranks(t, cls, g->ranks + g->nranks);
 }
 
 struct streamtab {
@@ -141,7 +146,9 @@ static void add_streams(struct streamtab *t, const struct aligned_class *a, cons
 		struct run_stream *s = &t->s[t->n++], *from = a->occ[i].stream;
 		*s = *from;
 		s->sig = occ_sig[i];
-		s->ranks = box_ranks(target, a->cls, &s->nranks);
+		s->nranks = box_ranks(target, a->cls, NULL);
+		s->ranks = xmalloc(((size_t)s->nranks + 1) * sizeof *s->ranks);
+		box_ranks(target, a->cls, s->ranks);
 		s->cells = xmalloc((run_stream_cells(from) + 1) * sizeof *s->cells);
 		memcpy(s->cells, from->cells, run_stream_cells(from) * sizeof *s->cells);
 		s->laws = xmalloc((from->nlaws + 1) * sizeof *s->laws);
@@ -283,7 +290,7 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, co
 	notes->replaced = origins_replaced(from);
 	origins_free(from);
 	for (uint32_t i = 0; i < out->ngroups; i++)
-		qsort(out->groups[i].ranks, out->groups[i].nranks, sizeof(uint32_t), cmp_u32);
+		sort_ranks(out->groups[i].ranks, out->groups[i].nranks, (uint32_t)grid_size(target));
 	char text[96];
 	snprintf(text, sizeof text, "pmnf: %u histograms modeled, %u as at the largest rung", timing.modeled, timing.kept);
 	run_set_attr(out, "timing", text);
