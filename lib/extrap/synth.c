@@ -303,22 +303,37 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, co
 	return ok;
 }
 
-/* the profile when it is wanted and can be had; otherwise a note saying why not */
-static void add_profile(const struct run *ref, const struct extrap_options *o, struct run *out,
+/* a profile of no call paths: the container's arrays are empty, not absent */
+static void empty_profile(struct run *out)
+{
+	if (out->counts)
+		return;
+	out->nnodes = 0;
+	out->counts = xcalloc(1, sizeof *out->counts);
+	out->time_stats = xcalloc(1, sizeof *out->time_stats);
+}
+
+/* the profile of a checked run when it is wanted and can be had (false: none, with a note saying
+ * why not); its communicators' sizes may come from the run's split colours (run_check's indexes) */
+static bool add_profile(const struct run *ref, const struct extrap_options *o, struct run *out,
 			struct extrap_notes *notes)
 {
 	char why[400];
-	if (o->target > o->profile_limit)
+	bool made = false;
+	if (o->target > o->profile_limit) {
 		snprintf(notes->text, sizeof notes->text,
 			 "no profile: it is per rank, and %lld ranks is above the limit of %lld",
 			 (long long)o->target, (long long)o->profile_limit);
-	else if (!extrap_profile(ref, out, why, sizeof why))
-		snprintf(notes->text, sizeof notes->text, "no profile: %s", why);
-	if (!out->counts) {   /* a profile of no call paths: the container's arrays are empty, not absent */
-		out->nnodes = 0;
-		out->counts = xcalloc(1, sizeof *out->counts);
-		out->time_stats = xcalloc(1, sizeof *out->time_stats);
+	} else {
+		free(out->counts);
+		free(out->time_stats);
+		out->counts = NULL, out->time_stats = NULL;
+		made = extrap_profile(ref, out, why, sizeof why);
+		if (!made)
+			snprintf(notes->text, sizeof notes->text, "no profile: %s", why);
 	}
+	empty_profile(out);
+	return made;
 }
 
 /* what lossy mode left out, in the container's labels */
@@ -432,17 +447,14 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 	ok = ok && build_classes(rungs, grids, periodic, n, &target, o, out, notes, why, whylen);
 	if (ok) {
 		out->nranks = (uint32_t)o->target;
-		add_profile(rungs[ref], o, out, notes);
+		empty_profile(out);
 		stamp(out, &target);
 		if (notes->dropped || notes->replaced || notes->nrungs || notes->approximated)
 			record_lossy(out, notes);
 	}
 	free(grids);
-	if (!ok) {
-		run_free(out);
-		return false;
-	}
-	if (!run_check(out, why, whylen)) {
+	if (!ok || !run_check(out, why, whylen) ||
+	    (add_profile(rungs[ref], o, out, notes) && !run_check(out, why, whylen))) {
 		run_free(out);
 		return false;
 	}
