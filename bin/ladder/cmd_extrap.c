@@ -142,6 +142,8 @@ static void print_result(const char *campaign, const char *output, const struct 
 		       100.0 * (double)notes->approximated / (double)notes->calls, notes->approximate);
 	if (notes->text[0])
 		printf("note: %s\n", notes->text);
+	if (notes->not_replayable[0])
+		printf("not replayable (replay and proxy refuse it): %s\n", notes->not_replayable);
 }
 
 /* the synthetic run written (over none of the inputs) and recorded in the campaign */
@@ -207,8 +209,10 @@ const struct command command_extrap = {
 	"loop trip counts. The result is an ordinary run container marked synthetic, which decode,\n"
 	"compare, replay and inspect accept unchanged; its size does not depend on P.\n"
 	"\n"
-	"How: every rung's process grid is taken from its MPI_Cart_create, or found from the point-to-\n"
-	"point peers for codes that compute neighbours by hand. Ranks are put in position classes (low\n"
+	"How: every rung's process grid is taken from its MPI_Cart_create; for codes that split row and\n"
+	"column communicators by hand, from the laws of their MPI_Comm_split colours and keys (divisors\n"
+	"and moduli are the grid's strides); or it is found from the point-to-point peers for codes\n"
+	"that compute neighbours by hand. Ranks are put in position classes (low\n"
 	"boundary, interior, high boundary in each dimension); each class's call sequence is aligned\n"
 	"across the rungs where it exists (same grammar shape, same functions at the same call sites)\n"
 	"and every value is decided across the ladder: a peer is a move on the grid (the neighbour at\n"
@@ -238,10 +242,23 @@ const struct command command_extrap = {
 	"grid position that behave differently (not SPMD, e.g. master-worker), a class seen at fewer than\n"
 	"two rungs and not composable (the rank counts to add are named), values with no law or two laws\n"
 	"that disagree at the target (give the grid with --target AxB, or add rungs), data-dependent\n"
-	"(streamed) values. Nothing is written then.\n"
+	"(streamed) values without a law. Nothing is written then.\n"
+	"\n"
+	"Streamed values (a call's values that change from call to call or rank to rank, stored as a\n"
+	"head and a period with laws of the rank) are extrapolated when the stream the class's ranks\n"
+	"read has one shape at every rung and each of its numbers (length, cells, the rank laws' bases,\n"
+	"coefficients, divisors, shifts, moduli) is a constant or a law of the grid sizes: stored once\n"
+	"for the class's ranks at the target (MPI_Comm_split's colours and keys, say).\n"
 	"\n"
 	"The profile is per rank: it is built only up to --profile-limit ranks, so that the container's\n"
-	"size does not depend on P beyond that. Exclusive times in it are the largest rung's.\n"
+	"size does not depend on P beyond that. Exclusive times in it are the largest rung's.\n"	"\n"
+	"Calls that would not meet: in lossy mode, up to --profile-limit ranks, every rank's sends and\n"
+	"receives are counted per communicator, pair of ranks and tag (a wildcard receive counts for\n"
+	"any) and its collective calls per communicator member; a run where some do not meet (lossy\n"
+	"mode dropped a receive only some ranks make) is written, the first mismatch printed, and\n"
+	"labelled not_replayable: replay and proxy refuse it at once instead of hanging (and count the\n"
+	"calls of a synthetic run of up to 4096 ranks themselves first). Beyond the limit a lossy run\n"
+	"is labelled unchecked.\n"
 	"\n"
 	"Options:\n"
 	"  -t, --target P|AxB   the rank count, or the grid (\"32x32\") when MPI_Dims_create's balanced\n"

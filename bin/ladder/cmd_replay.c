@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "extrap/balance.h"
 #include "replay/clock.h"
 #include "run/events.h"
-#include "run/replayable.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/file.h"
@@ -171,7 +171,7 @@ static uint32_t replayable_ranks(const char *path)
 		return 0;
 	}
 	char why[400];
-	uint32_t nranks = run_replayable(&r, why, sizeof why) ? r.nranks : 0;
+	uint32_t nranks = run_calls_meet(&r, why, sizeof why) ? r.nranks : 0;
 	run_free(&r);
 	if (!nranks)
 		log_error("%s: %s", path, why);
@@ -241,6 +241,9 @@ const struct command command_replay = {
 	"in the run with the recorded parameters and random payload, after the recorded compute gaps,\n"
 	"and the replay time and the calls and bytes per function are printed. The exit status is the\n"
 	"replayer's: 0 replayed, 1 a call could not be replayed (the message names the rank and call).\n"
+	"A synthetic run whose calls would not meet (its label not_replayable, or, up to 4096 ranks, a\n"
+	"send without its receive or unequal collectives found by counting every rank's calls) is\n"
+	"refused in one line before anything is launched: replaying it would hang.\n"
 	"\n"
 	"Options:\n"
 	"  --launcher CMD         how to start MPI programs (default 'mpirun --oversubscribe'); {n} in\n"

@@ -33,6 +33,7 @@ static void read_group(struct call_facts *f, enum param_kind k, const int64_t *v
 		return;
 	case PK_SRC:
 		f->source = world_of(v[0] == SV_ANY_SOURCE ? v[1] : v[0], rank);
+		f->any_source = v[0] == SV_ANY_SOURCE && f->source == NO_VALUE;
 		*after_dest = false;
 		return;
 	case PK_TAG:     /* a tag follows the partner it goes with */

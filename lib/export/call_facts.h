@@ -21,6 +21,7 @@ struct call_facts {
 	uint32_t fn_flags;          /* FNF_* of the compiled-in descriptor (0 for unknown functions) */
 	int64_t comm;               /* the call's communicator id, or NO_VALUE */
 	int64_t dest, source;       /* partners as world ranks, or NO_VALUE (PROC_NULL, none) */
+	bool any_source;            /* a wildcard receive whose actual source was not recorded */
 	int64_t send_tag, recv_tag; /* or NO_VALUE */
 	uint64_t send_size, recv_size;   /* point-to-point message sizes in bytes */
 	int64_t root;               /* world rank, or NO_VALUE */

@@ -105,7 +105,8 @@ static struct creation *group_creations(const struct run *r, const struct run_gr
 		out[(*n)++] = c;
 	}
 	free(seen);
-	qsort(out, *n, sizeof *out, compare_creation);
+	if (*n)   /* out is NULL when the group creates no communicator */
+		qsort(out, *n, sizeof *out, compare_creation);
 	return out;
 }
 

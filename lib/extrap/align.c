@@ -10,14 +10,17 @@
 #include <string.h>
 
 #include "extrap/family.h"
-#include "run/events.h"
+#include "extrap/stream_at.h"
 #include "extrap/topology.h"
+#include "run/events.h"
 #include "util/xalloc.h"
 
 struct site {              /* where in the class's grammar a value lives, for messages */
 	uint32_t cls, ndims, rule;
 	uint64_t pos;
 	const struct class_rungs *cr;
+	const struct grid *target;
+	bool streamed;             /* the call's streamed values are decided (stream_at.h) */
 };
 
 int align_where(uint32_t cls, uint32_t ndims, char *out, size_t outlen)
@@ -100,10 +103,50 @@ static const char *signature_problem(const struct run *r0, const struct run_sign
 		return "has different flags";
 	if (a->nvals != b->nvals)
 		return "has a different number of values (an array's length changes)";
-	for (uint32_t j = 0; j < b->nvals; j++)
-		if (ri->sigvals[b->voff + j] == SV_STREAMED && !streamed_ok(ri, b, j, lossy))
-			return "has streamed (data-dependent) values, which are not extrapolated";
+	(void)lossy;
 	return NULL;
+}
+
+/* does any rung's signature stream a value lossy mode cannot approximate? */
+static bool streams_data(const struct site *s, const uint32_t *terms)
+{
+	for (size_t i = 0; i < s->cr->n; i++) {
+		const struct run *ri = s->cr->runs[i];
+		const struct run_signature *b = &ri->sigs[terms[i]];
+		for (uint32_t j = 0; j < b->nvals; j++)
+			if (ri->sigvals[b->voff + j] == SV_STREAMED && !streamed_ok(ri, b, j, s->cr->lossy))
+				return true;
+	}
+	return false;
+}
+
+/* a call with streamed values: its stream decided across the ladder, or refused (lossy mode: a
+ * streamed count without a law is approximated instead) */
+static bool decide_stream(struct site *s, const uint32_t *terms, struct occurrence *o, char *why, size_t whylen)
+{
+	bool any = false;
+	for (size_t i = 0; i < s->cr->n; i++) {
+		const struct run_signature *b = &s->cr->runs[i]->sigs[terms[i]];
+		for (uint32_t j = 0; j < b->nvals; j++)
+			any = any || s->cr->runs[i]->sigvals[b->voff + j] == SV_STREAMED;
+	}
+	if (!any)
+		return true;
+	char swhy[300];
+	struct run_stream at;
+	if (stream_at_target(s->cls, s->cr, terms, s->target, &at, swhy, sizeof swhy)) {
+		o->stream = xmalloc(sizeof *o->stream);
+		*o->stream = at;
+		s->streamed = true;
+		return true;
+	}
+	if (!streams_data(s, terms))
+		return true;
+	const struct run *r0 = s->cr->runs[0];
+	int used = where(s, why, whylen);
+	snprintf(why + used, whylen - (size_t)used, "%s has streamed (data-dependent) values without a law across the "
+		 "ladder: %s%s", r0->fns[r0->sigs[terms[0]].fn].name, swhy, s->cr->lossy ? "" : "; --lossy drops the call");
+	return false;
 }
 
 static bool same_signature(const struct site *s, const uint32_t *terms, char *why, size_t whylen)
@@ -118,8 +161,6 @@ static bool same_signature(const struct site *s, const uint32_t *terms, char *wh
 			char detail[240] = "";
 			if (a->nvals != b->nvals && !per_rank_array(ri, b, detail, sizeof detail))
 				detail[0] = 0;
-			if (strstr(problem, "streamed") && !s->cr->lossy)
-				snprintf(detail, sizeof detail, "; --lossy drops the call");
 			int used = where(s, why, whylen);
 			snprintf(why + used, whylen - (size_t)used, "%s at p%u %s (compared with p%u)%s", ri->fns[b->fn].name,
 				 ri->nranks, problem, r0->nranks, detail);
@@ -193,7 +234,7 @@ static bool value_across(const struct site *s, const struct fn_desc *d, uint32_t
 		x->v = v[0];
 		return true;
 	}
-	if (k == PK_COUNT && s->cr->lossy && (!equal || v[0] == SV_STREAMED)) {
+	if (k == PK_COUNT && s->cr->lossy && (!equal || (v[0] == SV_STREAMED && !s->streamed))) {
 		x->kind = XV_PENDING;   /* a law, or approximated (family.h) */
 		return true;
 	}
@@ -213,16 +254,17 @@ static bool value_across(const struct site *s, const struct fn_desc *d, uint32_t
 }
 
 /* one terminal position: its signature across the rungs */
-static bool align_terminal(const struct site *s, const uint32_t *terms, size_t ref, struct occurrence *o, char *why,
+static bool align_terminal(struct site *s, const uint32_t *terms, size_t ref, struct occurrence *o, char *why,
 			   size_t whylen)
 {
 	const struct run *rr = s->cr->runs[ref];
 	const struct run_signature *rs = &rr->sigs[terms[ref]];
 	const struct fn_desc *d = &rr->fns[rs->fn];
 	*o = (struct occurrence){rs->fn, rs->flags, rs->callsite, rs->nvals, xcalloc(rs->nvals + 1, sizeof *o->x),
-				 NULL, terms[ref], xmalloc(s->cr->n * sizeof *o->rung_sigs), false, false};
+				 NULL, terms[ref], xmalloc(s->cr->n * sizeof *o->rung_sigs), false, false, NULL};
 	memcpy(o->rung_sigs, terms, s->cr->n * sizeof *terms);
-	if (!same_signature(s, terms, why, whylen))
+	s->streamed = false;
+	if (!same_signature(s, terms, why, whylen) || !decide_stream(s, terms, o, why, whylen))
 		return false;
 	int64_t *v = xmalloc(s->cr->n * sizeof *v);
 	uint32_t i = 0;
@@ -413,7 +455,7 @@ bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *
 	size_t ref = 0;
 	while (cr->runs[ref] != out->ref)
 		ref++;
-	struct site s = {cls, target->ndims, 0, 0, cr};
+	struct site s = {cls, target->ndims, 0, 0, cr, target, false};
 	if (!same_shape(&s, why, whylen))
 		return false;
 	const struct grammar *g0 = class_grammar(cr, 0);
@@ -474,6 +516,9 @@ void aligned_class_free(struct aligned_class *a)
 		free(a->occ[i].x);
 		free(a->occ[i].vals);
 		free(a->occ[i].rung_sigs);
+		if (a->occ[i].stream)
+			run_stream_free(a->occ[i].stream);
+		free(a->occ[i].stream);
 	}
 	for (uint64_t i = 0; a->reps && i < a->g.nsyms; i++)
 		xval_free(&a->reps[i]);

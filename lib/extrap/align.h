@@ -32,6 +32,7 @@ struct occurrence {
 	uint32_t *rung_sigs;    /* the signature at each of the class's rungs */
 	bool dropped;           /* lossy mode: left out */
 	bool approximated;      /* lossy mode: a count without a law taken as at the reference rung */
+	struct run_stream *stream;   /* its streamed values at the target (stream_at.h; no ranks yet), or NULL */
 };
 
 struct aligned_class {

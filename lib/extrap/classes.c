@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "extrap/family.h"
 #include "extrap/topology.h"
 #include "util/xalloc.h"
 
@@ -21,23 +22,24 @@ static bool splits_communicators(const struct run *r)
 	return false;
 }
 
-/* one rung's grid: its Cart_create's, or the one its peers show */
+/* one rung's grid: its Cart_create's, the one its split communicators' laws read, or the one its
+ * peers show */
 static bool rung_grid(const struct run *r, struct grid *g, bool *periodic, char *why, size_t whylen)
 {
-	char cwhy[200], pwhy[400];
+	char cwhy[200], swhy[200], pwhy[400];
 	if (topology_from_cart(r, g, periodic, cwhy, sizeof cwhy))
 		return true;
+	if (topology_from_splits(r, g, swhy, sizeof swhy))
+		return true;   /* not periodic: a split names rows and columns, not neighbours */
 	if (topology_from_pattern(r, g, pwhy, sizeof pwhy)) {
 		bool wraps = topology_wraps(r, g);
 		for (uint32_t k = 0; k < g->ndims; k++)
 			periodic[k] = wraps;
 		return true;
 	}
-	snprintf(why, whylen, "p%u: %s, and the grid cannot be detected from the communication pattern: %s%s", r->nranks,
-		 cwhy, pwhy,
-		 splits_communicators(r) ? "; its MPI_Comm_split colors and keys (per-rank values) are not read as grid "
-					   "coordinates, so row/column communicators do not define a grid"
-					 : "");
+	snprintf(why, whylen, "p%u: %s, and the grid cannot be detected from the communication pattern: %s%s%s",
+		 r->nranks, cwhy, pwhy, splits_communicators(r) ? "; nor from its MPI_Comm_split calls: " : "",
+		 splits_communicators(r) ? swhy : "");
 	return false;
 }
 
@@ -111,6 +113,52 @@ void classes_widening_advice(const struct grid *grids, size_t n, char *out, size
 	}
 }
 
+/* the first value in which two signatures of one function and call site differ: "MPI_Sendrecv dest
+ * +2 against +6"; false when they are not such a pair */
+static bool value_difference(const struct run *r, uint32_t a, uint32_t b, char *out, size_t outlen)
+{
+	const struct run_signature *x = &r->sigs[a], *y = &r->sigs[b];
+	if (x->fn != y->fn || x->callsite != y->callsite || x->nvals != y->nvals)
+		return false;
+	for (uint32_t j = 0; j < x->nvals; j++) {
+		int64_t u = r->sigvals[x->voff + j], v = r->sigvals[y->voff + j];
+		uint32_t p = 0, e = 0;
+		if (u == v || !value_param(&r->fns[x->fn], r->sigvals + x->voff, x->nvals, j, &p, &e))
+			continue;
+		snprintf(out, outlen, "%s %s %lld against %lld", r->fns[x->fn].name, r->fns[x->fn].params[p].name,
+			 (long long)u, (long long)v);
+		return true;
+	}
+	return false;
+}
+
+/* how the call sequences of two groups differ, for the refusal */
+static void groups_difference(const struct run *r, uint32_t a, uint32_t b, char *out, size_t outlen)
+{
+	const struct grammar *ga = &r->groups[a].g, *gb = &r->groups[b].g;
+	bool shape = ga->nrules == gb->nrules;
+	for (uint32_t k = 0; shape && k < ga->nrules; k++)
+		shape = grammar_rule_len(ga, k) == grammar_rule_len(gb, k);
+	if (r->groups[a].length == r->groups[b].length)
+		snprintf(out, outlen, "different sequences of %llu calls", (unsigned long long)r->groups[a].length);
+	else
+		snprintf(out, outlen, "%llu calls against %llu", (unsigned long long)r->groups[a].length,
+			 (unsigned long long)r->groups[b].length);
+	for (uint32_t k = 0; shape && k < ga->nrules; k++)
+		for (uint64_t i = 0; i < grammar_rule_len(ga, k); i++) {
+			struct gsymbol x = grammar_rule_syms(ga, k)[i], y = grammar_rule_syms(gb, k)[i];
+			if (gsym_is_rule(x) || gsym_is_rule(y) || x.val == y.val)
+				continue;
+			char what[160];
+			if (!value_difference(r, (uint32_t)x.val, (uint32_t)y.val, what, sizeof what))
+				return;
+			snprintf(out, outlen, "the same calls with different values (%s): a peer or value that changes "
+				 "from rank to rank within a grid position (a transpose partner, say) is not extrapolated",
+				 what);
+			return;
+		}
+}
+
 /* lossy mode: the group most of the class's ranks are in (UINT32_MAX when none); the others are
  * counted as replaced */
 static uint32_t dominant_group(const struct run *r, const struct grid *g, uint32_t cls, uint64_t *replaced)
@@ -149,10 +197,13 @@ bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *gr
 			if (topology_class(&grids[i], rank) != cls)
 				continue;
 			if (group != UINT32_MAX && r->rank_group[rank] != group) {
+				char how[320];
+				groups_difference(r, r->rank_group[rank], group, how, sizeof how);
 				snprintf(why, whylen,
 					 "class %s at p%u: ranks of the same grid position behave differently (rank %u "
-					 "in group %u, others in group %u): not SPMD over the grid",
-					 name, r->nranks, rank, r->rank_group[rank], group);
+					 "in group %u, others in group %u: %s): not SPMD over the grid (--lossy takes "
+					 "the group most of them are in)",
+					 name, r->nranks, rank, r->rank_group[rank], group, how);
 				return false;
 			}
 			group = r->rank_group[rank];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "extrap/family.h"
+#include "extrap/stream_at.h"
 #include "extrap/topology.h"
 #include "util/xalloc.h"
 
@@ -87,8 +88,16 @@ static bool unite_occurrence(const struct sides *s, uint32_t o, uint32_t dim, ui
 	out->vals = NULL;
 	out->rung_sigs = xmalloc(s->take->nrungs * sizeof *out->rung_sigs);
 	memcpy(out->rung_sigs, mine->rung_sigs, s->take->nrungs * sizeof *out->rung_sigs);
+	out->stream = NULL;
 	out->dropped = a->dropped || b->dropped;
 	out->approximated = a->approximated || b->approximated;
+	if ((a->stream || b->stream) && !out->dropped && !(out->stream = stream_at_unite(a->stream, b->stream))) {
+		snprintf(why, whylen, "call %u (%s) streams different values on the low and the high side", o,
+			 s->lo->ref->fns[a->fn].name);
+		if (!s->take->lossy)
+			return false;
+		out->dropped = true;
+	}
 	if (a->fn != b->fn || a->callsite != b->callsite || a->flags != b->flags || a->nvals != b->nvals) {
 		snprintf(why, whylen, "call %u is %s on one side and %s on the other", o, s->lo->ref->fns[a->fn].name,
 			 s->hi->ref->fns[b->fn].name);

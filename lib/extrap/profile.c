@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/comms.h"
 #include "mpi/fninfo.h"
 #include "util/xalloc.h"
 
@@ -19,6 +20,7 @@ struct counting {
 	uint32_t *node_of_fn;         /* per function of out: its call path */
 	struct comm_size *comms;
 	uint32_t ncomms;
+	struct comm_table *table;     /* per rank, when a size is not known from the creating call alone */
 };
 
 static int64_t size_of(const struct counting *c, int64_t id)
@@ -104,6 +106,10 @@ static bool count_calls(const struct counting *c, const struct run_signature *s,
 	}
 	const int64_t *comm = run_param(c->out, s, PK_COMM, NULL, NULL);
 	struct vol_ctx ctx = {.world_rank = rank, .rank = rank, .size = comm ? size_of(c, comm[0]) : 0};
+	if (comm && !ctx.size && c->table) {   /* a split's: as the rank's colour makes it */
+		ctx.size = comm_size(c->table, rank, comm[0]);
+		ctx.rank = comm_rank_of(c->table, rank, comm[0], rank);
+	}
 	enum vol_class k = rp_fninfo[id].vol;
 	if (!ctx.size && k != VOL_SEND && k != VOL_RECV && k != VOL_SENDRECV && k != VOL_MRECV) {
 		snprintf(why, whylen, "the size of the communicator %s uses at the target is not known", d->name);
@@ -166,8 +172,14 @@ bool extrap_profile(const struct run *ref, struct run *out, char *why, size_t wh
 {
 	struct counting c = {.out = out};
 	bool ok = make_nodes(ref, &c, out, why, whylen);
+	struct comm_table table;
 	if (ok) {
 		find_comms(&c);
+		bool unknown = false;
+		for (uint32_t i = 0; i < c.ncomms; i++)
+			unknown = unknown || !c.comms[i].size;
+		if (unknown && out->rank_group)   /* a checked run: its streams give split colours */
+			comm_table_build(c.table = &table, out);
 		out->counts = xcalloc((size_t)out->nranks * out->nnodes * RUN_PC_COUNT + 1, sizeof *out->counts);
 	}
 	for (uint32_t g = 0; ok && g < out->ngroups; g++)
@@ -178,5 +190,7 @@ bool extrap_profile(const struct run *ref, struct run *out, char *why, size_t wh
 		drop_profile(out);
 	free(c.node_of_fn);
 	free(c.comms);
+	if (c.table)
+		comm_table_free(c.table);
 	return ok;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "extrap/balance.h"
 #include "extrap/classes.h"
 #include "extrap/evaluate.h"
 #include "extrap/origin.h"
@@ -78,29 +79,80 @@ static void class_timing(const struct aligned_class *a, const uint32_t *occ_sig,
 	free(map);
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* distinct ranks below nranks put in ascending order through a bitmap: linear in the ranks and
+ * nranks / 64 words, where a comparison sort of the union of a group's class boxes took most of an
+ * extrapolation to a million ranks */
+static void sort_ranks(uint32_t *ranks, uint32_t n, uint32_t nranks)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
+	uint64_t *bits = xcalloc((size_t)nranks / 64 + 1, sizeof *bits);
+	for (uint32_t i = 0; i < n; i++)
+		bits[ranks[i] / 64] |= UINT64_C(1) << (ranks[i] % 64);
+	uint32_t k = 0;
+	for (size_t w = 0; w <= (size_t)nranks / 64; w++)
+		for (uint64_t b = bits[w]; b; b &= b - 1)
+			ranks[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
+	free(bits);
+}
+
+/* the class's box of ranks on the target grid, ascending, written to dst (NULL: only counted); 0
+ * when the class has no rank there */
+static uint32_t box_ranks(const struct grid *t, uint32_t cls, uint32_t *dst)
+{
+	int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS], c[LAW_MAX_DIMS];
+	if (!topology_class_box(t, cls, lo, hi))
+		return 0;
+	uint64_t n = 1;
+	for (uint32_t k = 0; k < t->ndims; k++)
+		n *= (uint64_t)(hi[k] - lo[k] + 1), c[k] = lo[k];
+	for (uint64_t i = 0; dst && i < n; i++) {
+		int64_t rank = 0;
+		for (uint32_t k = 0; k < t->ndims; k++)
+			rank = rank * t->dims[k] + c[k];
+		dst[i] = (uint32_t)rank;
+		for (int k = (int)t->ndims - 1; k >= 0 && ++c[k] > hi[k]; k--)
+			c[k] = lo[k];
+	}
+	return (uint32_t)n;
 }
 
 /* append the class's box of ranks on the target grid */
 static void add_box(struct run_group *g, const struct grid *t, uint32_t cls)
 {
-	int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS], c[LAW_MAX_DIMS];
-	if (!topology_class_box(t, cls, lo, hi))
-		return;
-	uint64_t count = 1;
-	for (uint32_t k = 0; k < t->ndims; k++)
-		count *= (uint64_t)(hi[k] - lo[k] + 1), c[k] = lo[k];
-	g->ranks = xrealloc(g->ranks, (g->nranks + count) * sizeof *g->ranks);
-	for (uint64_t i = 0; i < count; i++) {
-		int64_t rank = 0;
-		for (uint32_t k = 0; k < t->ndims; k++)
-			rank = rank * t->dims[k] + c[k];
-		g->ranks[g->nranks++] = (uint32_t)rank;
-		for (int k = (int)t->ndims - 1; k >= 0 && ++c[k] > hi[k]; k--)
-			c[k] = lo[k];
+	uint32_t count = box_ranks(t, cls, NULL);
+	g->ranks = xrealloc(g->ranks, ((size_t)g->nranks + count + 1) * sizeof *g->ranks);
+	g->nranks += box_ranks(t, cls, g->ranks + g->nranks);
+}
+
+struct streamtab {
+	struct run_stream *s;
+	uint32_t n;
+	size_t cap;
+};
+
+/* the class's streams at the target, one per signature, read by the class's box of ranks */
+static void add_streams(struct streamtab *t, const struct aligned_class *a, const uint32_t *occ_sig,
+			const struct grid *target)
+{
+	uint32_t first = t->n;
+	for (uint32_t i = 0; i < a->nocc; i++) {
+		if (!a->occ[i].stream || a->occ[i].dropped)
+			continue;
+		bool seen = false;
+		for (uint32_t k = first; k < t->n; k++)
+			seen = seen || t->s[k].sig == occ_sig[i];
+		if (seen)
+			continue;
+		XGROW(t->s, t->cap, t->n + 1);
+		struct run_stream *s = &t->s[t->n++], *from = a->occ[i].stream;
+		*s = *from;
+		s->sig = occ_sig[i];
+		s->nranks = box_ranks(target, a->cls, NULL);
+		s->ranks = xmalloc(((size_t)s->nranks + 1) * sizeof *s->ranks);
+		box_ranks(target, a->cls, s->ranks);
+		s->cells = xmalloc((run_stream_cells(from) + 1) * sizeof *s->cells);
+		memcpy(s->cells, from->cells, run_stream_cells(from) * sizeof *s->cells);
+		s->laws = xmalloc((from->nlaws + 1) * sizeof *s->laws);
+		memcpy(s->laws, from->laws, from->nlaws * sizeof *s->laws);
 	}
 }
 
@@ -147,12 +199,13 @@ static bool same_vocabulary(struct run *const *rungs, size_t n, char *why, size_
 }
 
 /* the groups at the target: classes with equal grammars share one */
-static void place_class(struct run *out, struct sigtab *sigs, const struct aligned_class *a, struct class_at *at,
-			const struct grid *target, struct timing_summary *timing)
+static void place_class(struct run *out, struct sigtab *sigs, struct streamtab *streams, const struct aligned_class *a,
+			struct class_at *at, const struct grid *target, struct timing_summary *timing)
 {
 	uint32_t *occ_sig = xmalloc((a->nocc + 1) * sizeof *occ_sig);
 	for (uint32_t i = 0; i < a->nocc; i++)
 		occ_sig[i] = a->occ[i].dropped ? UINT32_MAX : sigtab_add(sigs, &a->occ[i]);
+	add_streams(streams, a, occ_sig, target);
 	grammar_map_terminals(&at->g, occ_sig, a->nocc);
 	uint32_t gi = 0;
 	while (gi < out->ngroups && !grammar_equal(&out->groups[gi].g, &at->g))
@@ -187,8 +240,8 @@ static void record_timing_range(struct run *out, const struct timing_summary *t)
 
 /* one class of the target: evaluated, counted, placed */
 static bool build_class(struct origins *from, uint32_t cls, const struct grid *target, struct run *out,
-			struct sigtab *sigs, struct timing_summary *timing, struct extrap_notes *notes, char *why,
-			size_t whylen)
+			struct sigtab *sigs, struct streamtab *streams, struct timing_summary *timing,
+			struct extrap_notes *notes, char *why, size_t whylen)
 {
 	int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS];
 	if (!topology_class_box(target, cls, lo, hi))
@@ -210,7 +263,7 @@ static bool build_class(struct origins *from, uint32_t cls, const struct grid *t
 		snprintf(notes->lossy, sizeof notes->lossy, "%s", a->first_dropped);
 	if (at.approximated && !notes->approximate[0])
 		snprintf(notes->approximate, sizeof notes->approximate, "%s", a->first_approximated);
-	place_class(out, sigs, a, &at, target, timing);
+	place_class(out, sigs, streams, a, &at, target, timing);
 	class_at_free(&at);
 	return true;
 }
@@ -220,6 +273,7 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, co
 			  struct extrap_notes *notes, char *why, size_t whylen)
 {
 	struct sigtab sigs = {0};
+	struct streamtab streams = {0};
 	struct timing_summary timing = {0};
 	struct origins *from = origins_new(rungs, n, grids, periodic, target, o->lossy, why, whylen);
 	if (!from)
@@ -232,38 +286,54 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, co
 		nclasses *= POS_KINDS;
 	bool ok = true;
 	for (uint32_t cls = 0; ok && cls < nclasses; cls++)
-		ok = build_class(from, cls, target, out, &sigs, &timing, notes, why, whylen);
+		ok = build_class(from, cls, target, out, &sigs, &streams, &timing, notes, why, whylen);
 	notes->replaced = origins_replaced(from);
 	origins_free(from);
 	for (uint32_t i = 0; i < out->ngroups; i++)
-		qsort(out->groups[i].ranks, out->groups[i].nranks, sizeof(uint32_t), cmp_u32);
+		sort_ranks(out->groups[i].ranks, out->groups[i].nranks, (uint32_t)grid_size(target));
 	char text[96];
 	snprintf(text, sizeof text, "pmnf: %u histograms modeled, %u as at the largest rung", timing.modeled, timing.kept);
 	run_set_attr(out, "timing", text);
 	record_timing_range(out, &timing);
 	out->intervals = timing.rows, out->nintervals = timing.nrows;
-	out->streams = xcalloc(1, sizeof *out->streams);   /* none: streamed values are refused */
+	out->streams = streams.s ? streams.s : xcalloc(1, sizeof *out->streams);
+	out->nstreams = streams.n;
 	out->sigs = sigs.sigs, out->nsigs = sigs.n;
 	out->sigvals = sigs.vals, out->nsigvals = sigs.nvals;
 	return ok;
 }
 
-/* the profile when it is wanted and can be had; otherwise a note saying why not */
-static void add_profile(const struct run *ref, const struct extrap_options *o, struct run *out,
+/* a profile of no call paths: the container's arrays are empty, not absent */
+static void empty_profile(struct run *out)
+{
+	if (out->counts)
+		return;
+	out->nnodes = 0;
+	out->counts = xcalloc(1, sizeof *out->counts);
+	out->time_stats = xcalloc(1, sizeof *out->time_stats);
+}
+
+/* the profile of a checked run when it is wanted and can be had (false: none, with a note saying
+ * why not); its communicators' sizes may come from the run's split colours (run_check's indexes) */
+static bool add_profile(const struct run *ref, const struct extrap_options *o, struct run *out,
 			struct extrap_notes *notes)
 {
 	char why[400];
-	if (o->target > o->profile_limit)
+	bool made = false;
+	if (o->target > o->profile_limit) {
 		snprintf(notes->text, sizeof notes->text,
 			 "no profile: it is per rank, and %lld ranks is above the limit of %lld",
 			 (long long)o->target, (long long)o->profile_limit);
-	else if (!extrap_profile(ref, out, why, sizeof why))
-		snprintf(notes->text, sizeof notes->text, "no profile: %s", why);
-	if (!out->counts) {   /* a profile of no call paths: the container's arrays are empty, not absent */
-		out->nnodes = 0;
-		out->counts = xcalloc(1, sizeof *out->counts);
-		out->time_stats = xcalloc(1, sizeof *out->time_stats);
+	} else {
+		free(out->counts);
+		free(out->time_stats);
+		out->counts = NULL, out->time_stats = NULL;
+		made = extrap_profile(ref, out, why, sizeof why);
+		if (!made)
+			snprintf(notes->text, sizeof notes->text, "no profile: %s", why);
 	}
+	empty_profile(out);
+	return made;
 }
 
 /* what lossy mode left out, in the container's labels */
@@ -325,6 +395,28 @@ static void stamp(struct run *out, const struct grid *target)
 	run_set_attr(out, "rung", text);
 }
 
+/* a lossy run whose calls would not meet is marked not replayable (run.yaml's label
+ * not_replayable): checked up to the profile's limit, beyond it marked unchecked. An exact run
+ * keeps every call of every class, so it is not walked here (replay and proxy check any synthetic
+ * run's calls before they start) */
+static void mark_replayable(struct run *out, const struct extrap_options *o, struct extrap_notes *notes)
+{
+	char why[400], text[512];
+	bool lossy = notes->dropped || notes->replaced || notes->nrungs || notes->approximated;
+	if (!lossy)
+		return;
+	if (o->target <= o->profile_limit) {
+		if (run_p2p_balanced(out, why, sizeof why))
+			return;
+		snprintf(text, sizeof text, "calls do not meet: %s", why);
+	} else {
+		snprintf(text, sizeof text, "a lossy run of %lld ranks, above --profile-limit %lld: whether its calls meet "
+			 "was not checked", (long long)o->target, (long long)o->profile_limit);
+	}
+	run_set_attr(out, "not_replayable", text);
+	snprintf(notes->not_replayable, sizeof notes->not_replayable, "%s", text);
+}
+
 bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_options *o, struct run *out,
 		  struct extrap_notes *notes, char *why, size_t whylen)
 {
@@ -358,19 +450,17 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 	ok = ok && build_classes(rungs, grids, periodic, n, &target, o, out, notes, why, whylen);
 	if (ok) {
 		out->nranks = (uint32_t)o->target;
-		add_profile(rungs[ref], o, out, notes);
+		empty_profile(out);
 		stamp(out, &target);
 		if (notes->dropped || notes->replaced || notes->nrungs || notes->approximated)
 			record_lossy(out, notes);
 	}
 	free(grids);
-	if (!ok) {
+	if (!ok || !run_check(out, why, whylen) ||
+	    (add_profile(rungs[ref], o, out, notes) && !run_check(out, why, whylen))) {
 		run_free(out);
 		return false;
 	}
-	if (!run_check(out, why, whylen)) {
-		run_free(out);
-		return false;
-	}
+	mark_replayable(out, o, notes);
 	return true;
 }

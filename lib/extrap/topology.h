@@ -28,6 +28,11 @@ enum { POS_LOW = 0, POS_INTERIOR = 1, POS_HIGH = 2, POS_SINGLE = 3, POS_KINDS = 
  * the run made none or the recorded values are not a grid of its rank count. */
 bool topology_from_cart(const struct run *r, struct grid *g, bool *periodic, char *why, size_t whylen);
 
+/* For codes that split row and column communicators by hand (MPI_Comm_split, no Cart_create): the
+ * grid whose coordinates the splits' colour and key laws read (run/rank_law.h). False with why when
+ * no split colour or key is such a law. */
+bool topology_from_splits(const struct run *r, struct grid *g, char *why, size_t whylen);
+
 /* For codes that compute neighbours by hand (ScalaExtrap §3.1): the grid of the dimensionality the
  * run asked MPI_Dims_create for on which every point-to-point peer of every rank is a grid
  * neighbour (row-major, wrap-around allowed). MPI_Dims_create's balanced grid wins when it fits;

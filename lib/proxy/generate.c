@@ -11,9 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "extrap/balance.h"
 #include "proxy/proxy.h"
 #include "run/ranklist.h"
-#include "run/replayable.h"
 #include "util/xalloc.h"
 
 /* the proxy's membership test (proxy.h: in_box): greedy, outermost dimension first */
@@ -185,7 +185,7 @@ bool proxy_generate(const struct run *r, const struct proxy_options *o, const ch
 	bool ok = r->ngroups > 0;
 	if (!ok)
 		snprintf(why, whylen, "the run has no call sequences (a profile-only run)");
-	ok = ok && run_replayable(r, why, whylen);   /* one thread per rank makes its calls */
+	ok = ok && run_calls_meet(r, why, whylen);   /* one thread per rank makes its calls */
 	ok = ok && px_pools_build(&g) && find_init(&g) && check_ranklists(&g);
 	if (ok) {
 		mark_streamed(&g);

@@ -12,6 +12,11 @@ bool run_replayable(const struct run *r, char *why, size_t why_size)
 {
 	if (!event_calls_bounded(r, why, why_size))
 		return false;
+	const char *unmet = run_attr(r, "not_replayable");
+	if (unmet) {
+		snprintf(why, why_size, "not replayable: %s", unmet);
+		return false;
+	}
 	const char *threads = run_attr(r, "mpi_threads");
 	long n = threads ? strtol(threads, NULL, 10) : 1;
 	if (n <= 1)

@@ -10,7 +10,8 @@
 
 #include "run/run.h"
 
-/* false, with the reason in why, when a rank's calls exceed the walk bound (run/events.h), or when
+/* false, with the reason in why, when a rank's calls exceed the walk bound (run/events.h), when the
+ * run is labelled not_replayable (a synthetic run whose calls would not meet), or when
  * the run was recorded under MPI_THREAD_MULTIPLE with MPI
  * calls from several threads of a rank (the tracer's label mpi_threads): the trace does not hold
  * the order of calls across threads, and replaying them from one thread can deadlock. */

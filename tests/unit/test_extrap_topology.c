@@ -1,5 +1,5 @@
 /* Unit tests for extrap/topology: MPI_Dims_create's balanced grids, grid parsing, position
- * classes and their boxes. */
+ * classes and their boxes, grids read from MPI_Comm_split laws. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -72,12 +72,60 @@ static void classes_of_a_grid(void **state)
 	assert_int_equal(topology_class_with(c, 3, 2, POS_LOW), (POS_LOW * POS_KINDS + POS_INTERIOR) * POS_KINDS + POS_LOW);
 }
 
+static const struct fn_desc split_fn[] = {{"MPI_Comm_split", FNF_COLLECTIVE, 0, NULL}};
+
+/* a run of n ranks whose one MPI_Comm_split stream reads the laws given (colour, key) */
+static void split_run(struct run *r, struct run_signature *sig, struct run_stream *st, struct stream_law *laws,
+		      uint32_t n, uint32_t nlaws)
+{
+	memset(r, 0, sizeof *r);
+	*sig = (struct run_signature){0, 1, 0, 0, 0};
+	*st = (struct run_stream){.sig = 0, .length = nlaws, .nhead = nlaws, .nlaws = nlaws, .laws = laws};
+	r->nranks = n, r->fns = (struct fn_desc *)split_fn, r->nfns = 1;
+	r->sigs = sig, r->nsigs = 1, r->streams = st, r->nstreams = 1;
+}
+
+static void grid_of_splits(void **state)
+{
+	(void)state;
+	struct run r;
+	struct run_signature sig;
+	struct run_stream st;
+	struct grid g;
+	char why[200];
+	/* a row's colour rank / 4 and key rank mod 4 on 12 ranks: a 3x4 grid */
+	struct stream_law rowcol[2] = {{0, {0, 1, {{1, 4, 0, 0}}}}, {1, {0, 1, {{1, 1, 0, 4}}}}};
+	split_run(&r, &sig, &st, rowcol, 12, 2);
+	assert_true(topology_from_splits(&r, &g, why, sizeof why));
+	assert_int_equal(g.ndims, 2);
+	assert_int_equal(g.dims[0], 3);
+	assert_int_equal(g.dims[1], 4);
+	/* a plane's colour rank / 6 and a column's rank mod 3 on 24 ranks: 4x2x3 */
+	struct stream_law planes[2] = {{0, {0, 1, {{1, 6, 0, 0}}}}, {1, {0, 1, {{1, 1, 0, 3}}}}};
+	split_run(&r, &sig, &st, planes, 24, 2);
+	assert_true(topology_from_splits(&r, &g, why, sizeof why));
+	assert_int_equal(g.ndims, 3);
+	assert_int_equal(g.dims[0], 4);
+	assert_int_equal(g.dims[1], 2);
+	assert_int_equal(g.dims[2], 3);
+	/* strides 3 and 4 of 12 ranks are no grid */
+	struct stream_law bad[2] = {{0, {0, 1, {{1, 3, 0, 0}}}}, {1, {0, 1, {{1, 1, 0, 4}}}}};
+	split_run(&r, &sig, &st, bad, 12, 2);
+	assert_false(topology_from_splits(&r, &g, why, sizeof why));
+	assert_non_null(strstr(why, "not those of a grid"));
+	/* the rank itself as colour names no grid */
+	struct stream_law rank[1] = {{0, {0, 1, {{1, 1, 0, 0}}}}};
+	split_run(&r, &sig, &st, rank, 12, 1);
+	assert_false(topology_from_splits(&r, &g, why, sizeof why));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(dims_create_is_balanced),
 		cmocka_unit_test(parse_grid),
 		cmocka_unit_test(classes_of_a_grid),
+		cmocka_unit_test(grid_of_splits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,161 @@
+/*
+ * balance — the counts of a run's point-to-point and collective calls, matched per communicator
+ * instance. See balance.h.
+ */
+#include "extrap/balance.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+#include "export/call_facts.h"
+#include "export/comms.h"
+#include "run/events.h"
+#include "run/replayable.h"
+#include "util/xalloc.h"
+
+#define ANY INT64_MIN   /* a key's sender or tag taken as any */
+#define COLLECTIVE (INT64_MIN + 1)   /* a key's tag: the member's collective calls (dst ANY) */
+
+struct key {
+	int64_t inst, src, dst, tag;
+};
+
+struct tally {
+	struct key k;
+	uint64_t sent, received;
+	UT_hash_handle hh;
+};
+
+static struct tally *tally_at(struct tally **all, int64_t inst, int64_t src, int64_t dst, int64_t tag)
+{
+	struct key k;
+	memset(&k, 0, sizeof k);
+	k.inst = inst, k.src = src, k.dst = dst, k.tag = tag;
+	struct tally *t;
+	HASH_FIND(hh, *all, &k, sizeof k, t);
+	if (!t) {
+		t = xcalloc(1, sizeof *t);
+		t->k = k;
+		HASH_ADD(hh, *all, k, sizeof k, t);
+	}
+	return t;
+}
+
+/* a message from src to dst: the exact key, the sender's any tag, and any sender to dst */
+static void count_message(struct tally **all, int64_t inst, int64_t src, int64_t dst, int64_t tag, bool send)
+{
+	int64_t keys[3][2] = {{src, tag}, {src, ANY}, {ANY, ANY}};
+	for (int i = src == NO_VALUE ? 2 : tag == NO_VALUE ? 1 : 0; i < 3; i++) {
+		struct tally *t = tally_at(all, inst, keys[i][0] == NO_VALUE ? ANY : keys[i][0], dst, keys[i][1]);
+		if (send)
+			t->sent++;
+		else
+			t->received++;
+	}
+}
+
+static void count_call(struct tally **all, const struct comm_table *comms, uint32_t rank, const struct call_facts *f)
+{
+	int64_t inst = f->comm == NO_VALUE ? 0 : comm_instance_of(comms, rank, f->comm);
+	bool sends = f->vol_class == VOL_SEND || f->vol_class == VOL_SENDRECV;
+	bool receives = f->vol_class == VOL_RECV || f->vol_class == VOL_MRECV || f->vol_class == VOL_SENDRECV;
+	if (sends && f->dest != NO_VALUE)
+		count_message(all, inst, rank, f->dest, f->send_tag, true);
+	if (receives && (f->source != NO_VALUE || f->any_source || f->vol_class == VOL_MRECV))
+		count_message(all, inst, f->source, rank, f->recv_tag, false);   /* NO_VALUE: PROC_NULL or any */
+	if ((f->fn_flags & FNF_COLLECTIVE) && f->comm != NO_VALUE && inst >= 0)
+		tally_at(all, inst, rank, ANY, COLLECTIVE)->sent++;
+}
+
+static void comm_name(const struct comm_table *comms, int64_t inst, char *out, size_t outlen)
+{
+	if (inst == 0)
+		snprintf(out, outlen, "MPI_COMM_WORLD");
+	else
+		snprintf(out, outlen, "communicator comm#%lld of %u ranks", (long long)comms->instances[inst].id,
+			 comms->instances[inst].n);
+}
+
+/* false with why when the tally's messages do not meet */
+static bool tally_meets(const struct tally *t, const struct comm_table *comms, char *why, size_t whylen)
+{
+	bool whole = t->k.src == ANY;   /* every sender to dst: equal; finer keys: no receive without a send */
+	if (t->k.tag == COLLECTIVE || (whole ? t->sent == t->received : t->received <= t->sent))
+		return true;
+	char comm[96], tag[32] = "", src[48] = "the ranks together";
+	comm_name(comms, t->k.inst, comm, sizeof comm);
+	if (t->k.tag != ANY)
+		snprintf(tag, sizeof tag, " with tag %lld", (long long)t->k.tag);
+	if (!whole)
+		snprintf(src, sizeof src, "rank %lld", (long long)t->k.src);
+	snprintf(why, whylen, "%s send%s %llu message%s%s to rank %lld over %s, which receives %llu", src,
+		 whole ? "" : "s", (unsigned long long)t->sent, t->sent == 1 ? "" : "s", tag, (long long)t->k.dst,
+		 comm, (unsigned long long)t->received);
+	return false;
+}
+
+/* every member of every instance made as many collective calls over it as its first member */
+static bool collectives_meet(struct tally **all, const struct comm_table *comms, char *why, size_t whylen)
+{
+	for (uint32_t i = 0; i < comms->ninstances; i++) {
+		const struct comm_instance *c = &comms->instances[i];
+		uint64_t first = 0;
+		for (uint32_t m = 0; m < c->n; m++) {
+			uint32_t rank = c->ranks ? c->ranks[m] : m;
+			uint64_t n = tally_at(all, i, rank, ANY, COLLECTIVE)->sent;
+			if (m && n != first) {
+				char comm[96];
+				comm_name(comms, i, comm, sizeof comm);
+				snprintf(why, whylen, "rank %u makes %llu collective calls over %s, rank %u %llu", rank,
+					 (unsigned long long)n, comm, c->ranks ? c->ranks[0] : 0,
+					 (unsigned long long)first);
+				return false;
+			}
+			first = m ? first : n;
+		}
+	}
+	return true;
+}
+
+bool run_p2p_balanced(const struct run *r, char *why, size_t whylen)
+{
+	struct comm_table comms;
+	comm_table_build(&comms, r);
+	struct tally *all = NULL, *t, *tmp;
+	for (uint32_t rank = 0; rank < r->nranks; rank++) {
+		struct event_iter it;
+		struct event ev;
+		struct call_facts f;
+		event_iter_init(&it, r, rank);
+		while (event_next(&it, &ev)) {   /* repeats are failed polls: no message */
+			call_facts_read(&ev, rank, &comms, &f);
+			count_call(&all, &comms, rank, &f);
+		}
+		event_iter_free(&it);
+	}
+	bool ok = true;
+	for (int fineness = 2; fineness >= 0; fineness--)   /* the finest key that does not meet is said */
+		HASH_ITER(hh, all, t, tmp)
+			if ((t->k.src != ANY) + (t->k.tag != ANY) == fineness)
+				ok = ok && tally_meets(t, &comms, why, whylen);
+	ok = ok && collectives_meet(&all, &comms, why, whylen);
+	HASH_ITER(hh, all, t, tmp) {
+		HASH_DEL(all, t);
+		free(t);
+	}
+	comm_table_free(&comms);
+	return ok;
+}
+
+bool run_calls_meet(const struct run *r, char *why, size_t whylen)
+{
+	if (!run_replayable(r, why, whylen))
+		return false;
+	char unmet[400];
+	if (!r->synthetic || r->nranks > BALANCE_MAX_RANKS || run_p2p_balanced(r, unmet, sizeof unmet))
+		return true;
+	snprintf(why, whylen, "not replayable: calls do not meet: %s", unmet);
+	return false;
+}

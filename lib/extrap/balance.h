@@ -1,0 +1,30 @@
+/*
+ * balance — would a run's calls meet when replayed? Every message one rank sends must be received
+ * by its peer, and every member of a communicator must make as many collective calls over it as
+ * the others; a run where they do not (lossy extrapolation dropped a send without its receive)
+ * hangs when replayed. Counted per communicator instance (export/comms.h), pair of world ranks and
+ * tag: sends and receives of each (sender, receiver, tag) agree, a receive of MPI_ANY_TAG counts
+ * for any tag of its sender and one of MPI_ANY_SOURCE (its actual source unknown) for any sender.
+ * Counts only: an order in which matched calls still deadlock is not detected.
+ */
+#ifndef LADDER_EXTRAP_BALANCE_H
+#define LADDER_EXTRAP_BALANCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "run/run.h"
+
+/* false with the first imbalance in why ("rank 3 sends 4 messages with tag 7 to rank 4 over
+ * MPI_COMM_WORLD, which receives 3") when some call has no counterpart. Walks every rank. */
+bool run_p2p_balanced(const struct run *r, char *why, size_t whylen);
+
+/* run_replayable (run/replayable.h, which refuses the label not_replayable), and for a synthetic run
+ * of up to BALANCE_MAX_RANKS ranks that its calls meet (run_p2p_balanced, linear in all the ranks'
+ * calls: about a second at 4096 ranks of a 100-iteration stencil, 15 at 65536); a larger one is
+ * taken on its label, which lossy extrapolation sets. What `ladder replay` and `ladder proxy` ask
+ * before anything is launched or generated. */
+#define BALANCE_MAX_RANKS 4096
+bool run_calls_meet(const struct run *r, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,160 @@
+/*
+ * stream_at — a class's value stream decided across the ladder and evaluated at the target. See
+ * stream_at.h.
+ */
+#include "extrap/stream_at.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "extrap/topology.h"
+#include "util/xalloc.h"
+
+/* the one stream every rank of the class reads at rung i; NULL with why when they read several */
+static const struct run_stream *class_stream(uint32_t cls, const struct class_rungs *cr, size_t i, uint32_t sig,
+					     char *why, size_t whylen)
+{
+	const struct run *r = cr->runs[i];
+	const struct run_stream *found = NULL;
+	for (uint32_t rank = 0; rank < r->nranks; rank++) {
+		if (topology_class(&cr->grids[i], rank) != cls || r->rank_group[rank] != cr->groups[i])
+			continue;
+		const struct run_stream *s = run_stream_of(r, rank, sig);
+		if (found && s != found) {
+			snprintf(why, whylen, "its ranks read different values at p%u (rank %u unlike rank %u), not laws of "
+				 "the rank", r->nranks, rank, found->ranks[0]);
+			return NULL;
+		}
+		found = s;
+	}
+	if (!found)
+		snprintf(why, whylen, "no rank of the class reads its stream at p%u", r->nranks);
+	return found;
+}
+
+static bool same_shape(const struct run_stream *a, const struct run_stream *b)
+{
+	if (a->nhead != b->nhead || a->nperiod != b->nperiod || a->nlaws != b->nlaws)
+		return false;
+	for (uint32_t k = 0; k < a->nlaws; k++)
+		if (a->laws[k].cell != b->laws[k].cell || a->laws[k].law.nterms != b->laws[k].law.nterms)
+			return false;
+	return true;
+}
+
+/* the numbers of one stream in a fixed order: length, cells, then per law base and per term coef,
+ * divisor, shift, modulus */
+static uint64_t numbers(const struct run_stream *s, int64_t *out)
+{
+	uint64_t n = 0, cells = run_stream_cells(s);
+	if (out)
+		out[n] = (int64_t)s->length;
+	n++;
+	for (uint64_t c = 0; c < cells; c++, n++)
+		if (out)
+			out[n] = s->cells[c];
+	for (uint32_t k = 0; k < s->nlaws; k++) {
+		const struct rank_law *l = &s->laws[k].law;
+		if (out)
+			out[n] = l->base;
+		n++;
+		for (uint32_t t = 0; t < l->nterms; t++, n += 4)
+			if (out) {
+				out[n] = l->terms[t].coef, out[n + 1] = (int64_t)l->terms[t].divisor;
+				out[n + 2] = (int64_t)l->terms[t].shift, out[n + 3] = (int64_t)l->terms[t].modulus;
+			}
+	}
+	return n;
+}
+
+/* the numbers back into a stream of the reference's shape */
+static void from_numbers(const struct run_stream *shape, const int64_t *v, struct run_stream *out)
+{
+	uint64_t n = 0, cells = run_stream_cells(shape);
+	memset(out, 0, sizeof *out);
+	out->length = (uint64_t)v[n++];
+	out->nhead = shape->nhead, out->nperiod = shape->nperiod, out->nlaws = shape->nlaws;
+	out->cells = xmalloc((cells + 1) * sizeof *out->cells);
+	for (uint64_t c = 0; c < cells; c++)
+		out->cells[c] = v[n++];
+	out->laws = xcalloc(shape->nlaws + 1, sizeof *out->laws);
+	for (uint32_t k = 0; k < shape->nlaws; k++) {
+		struct rank_law *l = &out->laws[k].law;
+		out->laws[k].cell = shape->laws[k].cell;
+		l->nterms = shape->laws[k].law.nterms;
+		l->base = v[n++];
+		for (uint32_t t = 0; t < l->nterms; t++, n += 4)
+			l->terms[t] = (struct rank_law_term){v[n], (uint64_t)v[n + 1], (uint64_t)v[n + 2],
+							     (uint64_t)v[n + 3]};
+	}
+}
+
+/* number j at every rung, decided and evaluated at the target */
+static bool decide(const struct class_rungs *cr, const int64_t *all, uint64_t count, uint64_t j,
+		   const struct grid *target, int64_t *out, char *why, size_t whylen)
+{
+	int64_t *v = xmalloc(cr->n * sizeof *v);
+	for (size_t i = 0; i < cr->n; i++)
+		v[i] = all[i * count + j];
+	struct law law;
+	law_solve(v, cr->grids, cr->n, target, &law);
+	free(v);
+	if (law.status == LAW_OK) {
+		*out = law.predicted;
+		return true;
+	}
+	snprintf(why, whylen, "its stream's %s %llu: %s: %s", j == 0 ? "length" : "number", (unsigned long long)j,
+		 law_status_name(law.status), law.text);
+	return false;
+}
+
+bool stream_at_target(uint32_t cls, const struct class_rungs *cr, const uint32_t *sigs, const struct grid *target,
+		      struct run_stream *out, char *why, size_t whylen)
+{
+	const struct run_stream **at = xmalloc(cr->n * sizeof *at);
+	bool ok = true;
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; ok && i < cr->n; i++) {
+		ok = (at[i] = class_stream(cls, cr, i, sigs[i], why, whylen)) != NULL;
+		if (ok && i && !same_shape(at[0], at[i])) {
+			snprintf(why, whylen, "its stream has a different shape at p%u than at p%u (head, period or laws "
+				 "of the rank)", cr->runs[i]->nranks, cr->runs[0]->nranks);
+			ok = false;
+		}
+	}
+	uint64_t count = ok ? numbers(at[0], NULL) : 0;
+	int64_t *all = xmalloc((cr->n * count + 1) * sizeof *all), *v = xmalloc((count + 1) * sizeof *v);
+	for (size_t i = 0; ok && i < cr->n; i++)
+		numbers(at[i], all + i * count);
+	for (uint64_t j = 0; ok && j < count; j++)
+		ok = decide(cr, all, count, j, target, &v[j], why, whylen);
+	if (ok)
+		from_numbers(at[0], v, out);
+	for (uint32_t k = 0; ok && k < out->nlaws; k++)
+		ok = rank_law_check(&out->laws[k].law, why, whylen);
+	if (!ok)
+		run_stream_free(out);
+	free(at);
+	free(all);
+	free(v);
+	return ok;
+}
+
+struct run_stream *stream_at_unite(const struct run_stream *a, const struct run_stream *b)
+{
+	if (!a || !b || !same_shape(a, b) || a->length != b->length)
+		return NULL;
+	uint64_t n = numbers(a, NULL);
+	int64_t *va = xmalloc((n + 1) * sizeof *va), *vb = xmalloc((n + 1) * sizeof *vb);
+	numbers(a, va);
+	numbers(b, vb);
+	struct run_stream *out = NULL;
+	if (!memcmp(va, vb, n * sizeof *va)) {
+		out = xmalloc(sizeof *out);
+		from_numbers(a, va, out);
+	}
+	free(va);
+	free(vb);
+	return out;
+}
