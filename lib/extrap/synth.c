@@ -291,8 +291,9 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, co
 	origins_free(from);
 	for (uint32_t i = 0; i < out->ngroups; i++)
 		sort_ranks(out->groups[i].ranks, out->groups[i].nranks, (uint32_t)grid_size(target));
-	char text[96];
-	snprintf(text, sizeof text, "pmnf: %u histograms modeled, %u as at the largest rung", timing.modeled, timing.kept);
+	char text[160];
+	snprintf(text, sizeof text, "pmnf: %u histograms modeled (%u by one power of p, fewer rungs than the search needs), "
+		 "%u as at the largest rung", timing.modeled, timing.powers, timing.kept);
 	run_set_attr(out, "timing", text);
 	record_timing_range(out, &timing);
 	out->intervals = timing.rows, out->nintervals = timing.nrows;

@@ -144,6 +144,31 @@ static void add_interval(struct timing_summary *sum, const struct model_predicti
 	sum->hi += c * row.hi;
 }
 
+/* With fewer rungs than the PMNF search needs (ScalaExtrap's ladders of three): one term c * p^k
+ * fitted to the rungs in log-log space, k rounded to a quarter (PMNF's exponents) and 0 when it
+ * rounds there, so a strong-scaling gap shrinks with p and a weak-scaling one stays. The
+ * prediction at the target, without an interval; false when the series has fewer than 3 points. */
+static bool power_law_at(const struct aligned_class *a, const double *v, int64_t target,
+			 struct model_prediction *out)
+{
+	size_t n = a->nrungs;
+	if (n < 3)
+		return false;
+	double sx = 0, sy = 0, sxx = 0, sxy = 0;
+	for (size_t q = 0; q < n; q++) {
+		double x = log((double)a->runs[q]->nranks), y = log(v[q]);
+		sx += x, sy += y, sxx += x * x, sxy += x * y;
+	}
+	double den = (double)n * sxx - sx * sx;
+	if (!(fabs(den) > 1e-12))
+		return false;
+	double k = round(4 * ((double)n * sxy - sx * sy) / den) / 4;
+	double largest = (double)a->runs[n - 1]->nranks;
+	*out = (struct model_prediction){0};
+	out->value = v[n - 1] * pow((double)target / largest, k);
+	return isfinite(out->value) && out->value > 0;
+}
+
 /* the factor of each item: its prediction at the target over its value at the largest rung, 0
  * when not modeled; the summary counts the durations and wall times of gaps (group gi's) */
 static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target,
@@ -169,21 +194,27 @@ static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, 
 	model_options_init(&o);
 	o.has_target = true;
 	o.target[0] = (double)target;
-	struct model_results *res = e->callpaths.n ? model_experiment(e, &o, NULL) : NULL;
+	bool search = a->nrungs >= MODEL_MIN_POINTS;
+	struct model_results *res = search && e->callpaths.n ? model_experiment(e, &o, NULL) : NULL;
 	for (uint32_t k = 0, cp = 0; k < items; k++) {
 		const struct model_result *r = have[k] && res ? &res->r[model_index(res, cp, 0)] : NULL;
 		cp += have[k];
+		struct model_prediction power;
+		const struct model_prediction *pred = r && r->status == MODEL_OK ? &r->prediction : NULL;
+		if (!search && have[k] && series_of(a, occ_sig, g, k, v) && power_law_at(a, v, target, &power))
+			pred = &power;
 		double ref = item_mean(g, k);
 		uint32_t i;
 		enum item_kind kind = kind_of(g, k, &i);
-		bool ok = r && r->status == MODEL_OK && r->prediction.value > 0 && ref > 0;
-		factor[k] = ok ? r->prediction.value / ref : 0;
+		bool ok = pred && pred->value > 0 && ref > 0;
+		factor[k] = ok ? pred->value / ref : 0;
 		if (kind == ITEM_GAP_CPU)
 			continue;
 		if (!ok)
 			sum->kept++;
 		else
-			add_interval(sum, &r->prediction, interval_row(g, gi, kind, i));
+			add_interval(sum, pred, interval_row(g, gi, kind, i));
+		sum->powers += ok && pred == &power;
 	}
 	if (res)
 		model_results_free(res);
@@ -196,7 +227,7 @@ void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, 
 			uint32_t gi, struct timing_summary *sum)
 {
 	uint32_t items = g->ndurs + g->ngaps;
-	if (a->nrungs < MODEL_MIN_POINTS || !items) {
+	if (a->nrungs < 3 || !items) {
 		sum->kept += items;
 		return;
 	}

@@ -3,7 +3,8 @@
  * by lib/model's PMNF search over the class's rungs: for each duration and gap histogram, the
  * mean per call at every rung is modeled as a function of p and predicted at the target; the
  * largest rung's histogram (every bin, min, max, sum of squares) is scaled to that mean. With
- * fewer rungs than the search needs, or when no model fits, the largest rung's values stay. The
+ * three rungs (fewer than the search needs) one power of p, its exponent a quarter, is fitted
+ * instead (no interval); with fewer, or when no model fits, the largest rung's values stay. The
  * models' predictions and their intervals (lib/model's bootstrap) become the synthetic run's
  * /extrap/intervals rows, and their sum a range of the modeled time in its labels
  * (hdf5-schema/run.yaml). A gap's CPU time is modeled as a series of its own when every rung
@@ -20,6 +21,7 @@
 
 struct timing_summary {
 	uint32_t modeled, kept;    /* histograms scaled by a model / left as at the largest rung */
+	uint32_t powers;           /* of the modeled, those by one power of p (three rungs) */
 	uint32_t intervals;        /* modeled histograms whose model gave a prediction interval */
 	double seconds, lo, hi;    /* sum over modeled histograms of count x predicted mean, and of
 				      count x the ends of its prediction interval (the value where none) */
