@@ -175,13 +175,19 @@ static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, 
 			const struct run_group *g, uint32_t gi, uint32_t items, double *factor,
 			struct timing_summary *sum)
 {
+	bool search = a->nrungs >= MODEL_MIN_POINTS;   /* else one power of p per item */
 	struct experiment *e = experiment_new();
 	experiment_add_parameter(e, "p", NULL);
 	double *v = xmalloc(a->nrungs * sizeof *v);
 	bool *have = xcalloc(items, sizeof *have);
+	struct model_prediction *power = xcalloc(items, sizeof *power);
 	for (uint32_t k = 0; k < items; k++) {
 		if (!(have[k] = series_of(a, occ_sig, g, k, v)))
 			continue;
+		if (!search) {
+			have[k] = power_law_at(a, v, target, &power[k]);
+			continue;
+		}
 		char name[32];
 		snprintf(name, sizeof name, "t%u", k);
 		size_t cp = experiment_intern_callpath(e, name), m = experiment_intern_metric(e, "time");
@@ -194,15 +200,12 @@ static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, 
 	model_options_init(&o);
 	o.has_target = true;
 	o.target[0] = (double)target;
-	bool search = a->nrungs >= MODEL_MIN_POINTS;
-	struct model_results *res = search && e->callpaths.n ? model_experiment(e, &o, NULL) : NULL;
+	struct model_results *res = e->callpaths.n ? model_experiment(e, &o, NULL) : NULL;
 	for (uint32_t k = 0, cp = 0; k < items; k++) {
 		const struct model_result *r = have[k] && res ? &res->r[model_index(res, cp, 0)] : NULL;
-		cp += have[k];
-		struct model_prediction power;
-		const struct model_prediction *pred = r && r->status == MODEL_OK ? &r->prediction : NULL;
-		if (!search && have[k] && series_of(a, occ_sig, g, k, v) && power_law_at(a, v, target, &power))
-			pred = &power;
+		cp += have[k] && search;
+		const struct model_prediction *pred = r && r->status == MODEL_OK ? &r->prediction
+						    : have[k] && !search ? &power[k] : NULL;
 		double ref = item_mean(g, k);
 		uint32_t i;
 		enum item_kind kind = kind_of(g, k, &i);
@@ -214,8 +217,9 @@ static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, 
 			sum->kept++;
 		else
 			add_interval(sum, pred, interval_row(g, gi, kind, i));
-		sum->powers += ok && pred == &power;
+		sum->powers += ok && !search;
 	}
+	free(power);
 	if (res)
 		model_results_free(res);
 	experiment_free(e);
