@@ -308,7 +308,7 @@ static void targets_html(const struct report *r, FILE *out)
 	whatif_html(r, out);
 	proxy_html(r, out);
 	fprintf(out, "<p>Time accuracy is 1 − |T_replay − T_app| / T_app (ScalaExtrap §5.2): T_app is the real run's "
-		"traced wall time (MPI_Init to MPI_Finalize), T_replay the replay's, first to last call, the longest rank.</p>\n");
+		"traced wall time (from MPI_Init's return to MPI_Finalize), T_replay the replay's, first to last call, the longest rank.</p>\n");
 }
 
 static void models_html(const struct report *r, FILE *out)

@@ -247,6 +247,7 @@ LADDER_EXPORT int MPI_Init(int *argc, char ***argv)
 	double t1 = trace_now();
 	trace_startup(t0);
 	record_init(FN_MPI_Init, __builtin_return_address(0), t0, t1, 0, 0);
+	tracer.t0 = trace_now();
 	return rc;
 }
 
@@ -259,6 +260,7 @@ LADDER_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *pr
 	tracer.multithreaded = provided && *provided == MPI_THREAD_MULTIPLE;
 	record_init(FN_MPI_Init_thread, __builtin_return_address(0), t0, t1, required,
 		    provided ? *provided : required);
+	tracer.t0 = trace_now();
 	return rc;
 }
 
@@ -355,6 +357,7 @@ LADDER_EXPORT int MPI_Finalize(void)
 {
 	bool traced = tracer.state == 1 && !tracer.disabled;
 	if (traced) {
+		tracer.t_finalize = trace_now();
 		struct tcall c;
 		if (tcall_begin(&c, FN_MPI_Finalize, __builtin_return_address(0))) {
 			c.record = true;

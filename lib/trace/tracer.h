@@ -299,7 +299,10 @@ struct tracer {
 	bool paused, disabled, multithreaded;
 	pthread_mutex_t lock;
 	int mpi_threads;             /* threads of this rank that called MPI (traced calls) */
-	double t0;                   /* MPI_Init returned: the start of the run's wall time */
+	double t0;                   /* MPI_Init returned to the application, after the tracer's own
+	                                start-up: the start of the run's wall time */
+	double t_finalize;           /* MPI_Finalize called: its end (the merge and gathers after it
+	                                are the tracer's, not the application's) */
 	/* options */
 	char *out_path;              /* the run container to produce */
 	bool raw, timestamps, keep_raw, convert;
