@@ -432,7 +432,7 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 	bool periodic[LAW_MAX_DIMS];
 	bool ok = same_vocabulary(rungs, n, why, whylen) && classes_grids(rungs, n, grids, periodic, why, whylen);
 	if (ok && !target.ndims)
-		topology_dims_create(o->target, grids[0].ndims, &target);
+		topology_target_grid(grids, n, o->target, &target);
 	if (ok && (target.ndims != grids[0].ndims || grid_size(&target) != o->target)) {
 		char text[64];
 		grid_format(&target, text, sizeof text);

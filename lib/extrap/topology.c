@@ -78,6 +78,40 @@ void topology_dims_create(int64_t nranks, uint32_t ndims, struct grid *out)
 	factor(nranks, ndims, nranks, cur, 0, out->dims, &spread);
 }
 
+/* the one dimension in which the grids differ; -1 when they differ in more or in none */
+static int changing_dimension(const struct grid *grids, size_t n)
+{
+	int which = -1;
+	for (uint32_t k = 0; k < grids[0].ndims; k++)
+		for (size_t i = 1; i < n; i++)
+			if (grids[i].dims[k] != grids[0].dims[k]) {
+				if (which >= 0 && which != (int)k)
+					return -1;
+				which = (int)k;
+			}
+	return which;
+}
+
+void topology_target_grid(const struct grid *grids, size_t n, int64_t nranks, struct grid *out)
+{
+	uint32_t nd = grids[0].ndims;
+	bool dims_create = true;
+	for (size_t i = 0; i < n && dims_create; i++) {
+		struct grid g;
+		topology_dims_create(grid_size(&grids[i]), nd, &g);
+		dims_create = !memcmp(g.dims, grids[i].dims, nd * sizeof *g.dims);
+	}
+	topology_dims_create(nranks, nd, out);
+	int k = changing_dimension(grids, n);
+	if (dims_create || k < 0)
+		return;
+	int64_t rest = grid_size(&grids[0]) / grids[0].dims[k];
+	if (rest > 0 && nranks % rest == 0) {
+		*out = grids[0];
+		out->dims[k] = nranks / rest;
+	}
+}
+
 bool topology_parse_grid(const char *s, struct grid *out)
 {
 	out->ndims = 0;

@@ -46,6 +46,11 @@ bool topology_wraps(const struct run *r, const struct grid *g);
 /* MPI_Dims_create(nranks, ndims) with every dim free: the most balanced factorization, largest
  * dimension first. */
 void topology_dims_create(int64_t nranks, uint32_t ndims, struct grid *out);
+/* the grid of nranks that the rungs' grids (n of them) lead to: MPI_Dims_create's when it gave
+ * every rung's grid; else, when one dimension changes from rung to rung and the others stay the
+ * same (a decomposition along x, as LAMMPS makes of a box long in x), the others kept and that
+ * one given the rest; else MPI_Dims_create's (--target AxB names another) */
+void topology_target_grid(const struct grid *grids, size_t n, int64_t nranks, struct grid *out);
 
 /* "32x32" or "4x4x4"; false when malformed */
 bool topology_parse_grid(const char *s, struct grid *out);

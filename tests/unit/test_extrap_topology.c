@@ -1,5 +1,5 @@
-/* Unit tests for extrap/topology: MPI_Dims_create's balanced grids, grid parsing, position
- * classes and their boxes, grids read from MPI_Comm_split laws. */
+/* Unit tests for extrap/topology: MPI_Dims_create's balanced grids, the target's grid from the
+ * rungs', grid parsing, position classes and their boxes, grids read from MPI_Comm_split laws. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +24,33 @@ static void dims_create_is_balanced(void **state)
 		for (uint32_t k = 0; k < g.ndims; k++)
 			assert_int_equal(g.dims[k], cases[i].d[k]);
 	}
+}
+
+static void target_grid_follows_the_rungs(void **state)
+{
+	(void)state;
+	struct grid g;
+	/* MPI_Dims_create's at every rung (stencil3d from 8, 12, 16): its grid at the target */
+	const struct grid cube[] = {{3, {2, 2, 2}}, {3, {3, 2, 2}}, {3, {4, 2, 2}}};
+	topology_target_grid(cube, 3, 64, &g);
+	assert_int_equal(g.dims[0], 4), assert_int_equal(g.dims[1], 4), assert_int_equal(g.dims[2], 4);
+	/* a decomposition along x (LAMMPS on a box long in x): 4x1x1, 8x1x1, 16x1x1 -> 64x1x1, not 4x4x4 */
+	const struct grid line[] = {{3, {4, 1, 1}}, {3, {8, 1, 1}}, {3, {16, 1, 1}}};
+	topology_target_grid(line, 3, 64, &g);
+	assert_int_equal(g.ndims, 3);
+	assert_int_equal(g.dims[0], 64), assert_int_equal(g.dims[1], 1), assert_int_equal(g.dims[2], 1);
+	/* one dimension grows, the other stays 2: 2x2, 8x2 -> 32x2 */
+	const struct grid strip[] = {{2, {2, 2}}, {2, {8, 2}}};
+	topology_target_grid(strip, 2, 64, &g);
+	assert_int_equal(g.dims[0], 32), assert_int_equal(g.dims[1], 2);
+	/* two dimensions change, not as MPI_Dims_create: its grid (--target AxB names another) */
+	const struct grid odd[] = {{2, {2, 1}}, {2, {1, 8}}};
+	topology_target_grid(odd, 2, 36, &g);
+	assert_int_equal(g.dims[0], 6), assert_int_equal(g.dims[1], 6);
+	/* the rest does not divide the target: MPI_Dims_create's */
+	const struct grid three[] = {{2, {2, 3}}, {2, {4, 3}}};
+	topology_target_grid(three, 2, 64, &g);
+	assert_int_equal(g.dims[0], 8), assert_int_equal(g.dims[1], 8);
 }
 
 static void parse_grid(void **state)
@@ -123,6 +150,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(dims_create_is_balanced),
+		cmocka_unit_test(target_grid_follows_the_rungs),
 		cmocka_unit_test(parse_grid),
 		cmocka_unit_test(classes_of_a_grid),
 		cmocka_unit_test(grid_of_splits),
