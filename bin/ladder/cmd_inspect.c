@@ -180,7 +180,7 @@ static void print_run_text(const char *path, const struct store_identity *id, co
 	printf("host        %s%s%s\n", r->host, r->slurm_job_id[0] ? ", slurm job " : "", r->slurm_job_id);
 	printf("ranks       %u\n", r->nranks);
 	if (r->t_end > r->t_start)
-		printf("wall time   %.6f s (rank 0, from MPI_Init's return to MPI_Finalize)\n", r->t_end - r->t_start);
+		printf("wall time   %.6f s (rank 0, from MPI_Init's return to MPI_Finalize, without the tracer's time)\n", r->t_end - r->t_start);
 	if (r->options[0])
 		printf("tracer      %s\n", r->options);
 	if (r->nattrs) {

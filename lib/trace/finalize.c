@@ -318,7 +318,10 @@ static void fill_header(struct run *r, double t_end_wall)
 			       tracer.stream_after, tracer.callsite_depth, tracer.timestamps, tracer.hist_bins,
 			       tracer.profile_ranks ? "ranks" : "statistics", cputime_option());
 	r->t_end = t_end_wall;
-	r->t_start = t_end_wall - (tracer.t_finalize - tracer.t0);
+	r->t_start = t_end_wall - tracer.app_time;
+	char own[32];
+	snprintf(own, sizeof own, "%.6f", tracer.own_time);
+	run_set_attr(r, "tracer_time", own);
 	if (tracer.multithreaded) {
 		char text[16];
 		snprintf(text, sizeof text, "%d", most_mpi_threads);

@@ -248,6 +248,7 @@ LADDER_EXPORT int MPI_Init(int *argc, char ***argv)
 	trace_startup(t0);
 	record_init(FN_MPI_Init, __builtin_return_address(0), t0, t1, 0, 0);
 	tracer.t0 = trace_now();
+	tracer.own_time = 0;
 	return rc;
 }
 
@@ -261,6 +262,7 @@ LADDER_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *pr
 	record_init(FN_MPI_Init_thread, __builtin_return_address(0), t0, t1, required,
 		    provided ? *provided : required);
 	tracer.t0 = trace_now();
+	tracer.own_time = 0;
 	return rc;
 }
 
@@ -357,7 +359,7 @@ LADDER_EXPORT int MPI_Finalize(void)
 {
 	bool traced = tracer.state == 1 && !tracer.disabled;
 	if (traced) {
-		tracer.t_finalize = trace_now();
+		tracer.app_time = trace_now() - tracer.t0 - tracer.own_time;
 		struct tcall c;
 		if (tcall_begin(&c, FN_MPI_Finalize, __builtin_return_address(0))) {
 			c.record = true;

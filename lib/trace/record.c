@@ -761,7 +761,9 @@ void tcall_end(struct tcall *c)
 	record_call(c);
 	if (c->record) {
 		double now = trace_now();
-		profile_overhead((c->t_invoke - c->t_begin) + (now - c->t_returned));
+		double own = (c->t_invoke - c->t_begin) + (now - c->t_returned);
+		profile_overhead(own);
+		tracer.own_time += own;
 		tracer.last_end = now;
 		tracer.cpu_last_end = cputime_gap_start(now, c->terminal);
 	}

@@ -301,8 +301,11 @@ struct tracer {
 	int mpi_threads;             /* threads of this rank that called MPI (traced calls) */
 	double t0;                   /* MPI_Init returned to the application, after the tracer's own
 	                                start-up: the start of the run's wall time */
-	double t_finalize;           /* MPI_Finalize called: its end (the merge and gathers after it
-	                                are the tracer's, not the application's) */
+	double own_time;             /* since t0, in the wrappers around the MPI calls (recording,
+	                                a new communicator's id agreed on, ...) */
+	double app_time;             /* at MPI_Finalize: the application's time since t0, without
+	                                own_time (the run's wall time; the merge after it is the
+	                                tracer's too) */
 	/* options */
 	char *out_path;              /* the run container to produce */
 	bool raw, timestamps, keep_raw, convert;
