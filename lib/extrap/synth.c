@@ -384,8 +384,8 @@ static void stamp(struct run *out, const struct grid *target)
 	free(out->slurm_job_id);
 	out->slurm_job_id = xstrdup("");
 	out->synthetic = true;
-	for (uint32_t i = 0; i < out->nattrs; i++)   /* a synthetic run is no repetition of anything */
-		if (!strcmp(out->attrs[i].key, "repetition")) {
+	for (uint32_t i = 0; i < out->nattrs; i++)   /* a synthetic run is no repetition, nor traced */
+		if (!strcmp(out->attrs[i].key, "repetition") || !strcmp(out->attrs[i].key, "tracer_time")) {
 			free(out->attrs[i].key);
 			free(out->attrs[i].value);
 			out->attrs[i--] = out->attrs[--out->nattrs];

@@ -36,7 +36,7 @@ setup_file() {
 		h5ls "$dir/campaign.h5/models" | grep -q '^callpaths '
 	fi
 	run "$LADDER" inspect "$dir/runs/p9/r2/trace.h5"
-	assert_line --regexp '^labels +repetition=2 rung=9 size=96$'
+	assert_line --regexp '^labels +repetition=2 rung=9 size=96 tracer_time=[0-9.]+$'
 	assert_line --regexp '^ranks +9$'
 	run "$LADDER" inspect "$dir/campaign.h5"
 	assert_line --regexp '^ +16 +3 +96 +runs/p16/r3/trace.h5$'

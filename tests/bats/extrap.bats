@@ -71,6 +71,7 @@ S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 	matches s2w 64 $S2W
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s2w-e64.h5"
 	[[ "$output" == *"synthetic"* && "$output" == *"grid=8x8"* ]]
+	[[ "$output" != *"repetition="* && "$output" != *"tracer_time="* ]]   # no repetition, not traced
 }
 
 @test "stencil2d (Cart) strong scaling: counts as laws in 1/d (48/d) extrapolate to 36" {
