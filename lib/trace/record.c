@@ -8,7 +8,8 @@
  *
  * Data-dependent parameters (counts, tags, peers) stay in the signature until a signature
  * "base" (the signature with those parameters masked) has shown more than stream_after variants;
- * from then on they go to the value stream, so the grammar keeps its shape.
+ * from then on they go to the value stream, so the grammar keeps its shape. With stream_after 0
+ * they are streamed from a base's first call.
  *
  * A run of identical polls that find nothing (Test, Iprobe ... with flag 0) is one grammar symbol
  * whose repeat count goes to the stream.
@@ -467,6 +468,7 @@ static struct base *base_of(struct tcall *c, uint64_t callsite, uint32_t flags)
 	if (!b) {
 		b = xcalloc(1, sizeof *b);
 		b->hash = h;
+		b->streaming = tracer.stream_after == 0;
 		HASH_ADD(hh, bases, hash, sizeof b->hash, b);
 	}
 	return b;
