@@ -129,7 +129,7 @@ static bool print_run_json(const char *path, const struct run *r, off_t size, co
 	}
 	json_object_set_new(o, "gaps", json_pack("{s:I, s:f, s:f, s:s}", "count", (json_int_t)gaps, "wall_s", wall,
 						  "cpu_s", cpu, "cpu_time", run_cpu_time_names[r->cpu_time]));
-	/* rank 0's wall time from MPI_Init's return to MPI_Finalize (what the report calls T_app) */
+	/* the slowest rank's wall time from MPI_Init's return to MPI_Finalize (the report's T_app) */
 	json_object_set_new(o, "wall_time", json_real(r->t_end - r->t_start));
 	json_t *labels = json_object();
 	for (uint32_t i = 0; i < r->nattrs; i++)
@@ -180,7 +180,7 @@ static void print_run_text(const char *path, const struct store_identity *id, co
 	printf("host        %s%s%s\n", r->host, r->slurm_job_id[0] ? ", slurm job " : "", r->slurm_job_id);
 	printf("ranks       %u\n", r->nranks);
 	if (r->t_end > r->t_start)
-		printf("wall time   %.6f s (rank 0, from MPI_Init's return to MPI_Finalize, without the tracer's time)\n", r->t_end - r->t_start);
+		printf("wall time   %.6f s (the slowest rank, from MPI_Init's return to MPI_Finalize, without the tracer's time)\n", r->t_end - r->t_start);
 	if (r->options[0])
 		printf("tracer      %s\n", r->options);
 	if (r->nattrs) {

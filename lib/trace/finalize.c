@@ -291,6 +291,7 @@ static char *command_line(void)
 /* under MPI_THREAD_MULTIPLE: the most threads that called MPI on one rank (replay refuses more
  * than one: the order of calls between threads is not in the trace) */
 static int most_mpi_threads;
+static double slowest[2];   /* the longest app_time and own_time of the ranks */
 /* what the gaps' CPU times are: the least any rank measured (enum run_cpu_time) */
 static int least_cpu_time;
 
@@ -318,9 +319,9 @@ static void fill_header(struct run *r, double t_end_wall)
 			       tracer.stream_after, tracer.callsite_depth, tracer.timestamps, tracer.hist_bins,
 			       tracer.profile_ranks ? "ranks" : "statistics", cputime_option());
 	r->t_end = t_end_wall;
-	r->t_start = t_end_wall - tracer.app_time;
+	r->t_start = t_end_wall - slowest[0];
 	char own[32];
-	snprintf(own, sizeof own, "%.6f", tracer.own_time);
+	snprintf(own, sizeof own, "%.6f", slowest[1]);
 	run_set_attr(r, "tracer_time", own);
 	if (tracer.multithreaded) {
 		char text[16];
@@ -508,6 +509,8 @@ void trace_write_raw(const char *path)
 		PMPI_Allreduce(&tracer.mpi_threads, &most_mpi_threads, 1, MPI_INT, MPI_MAX, tracer.comm);
 	int cpu_time = (int)cputime_mode();
 	PMPI_Reduce(&cpu_time, &least_cpu_time, 1, MPI_INT, MPI_MIN, 0, tracer.comm);
+	double times[2] = {tracer.app_time, tracer.own_time};
+	PMPI_Reduce(times, slowest, 2, MPI_DOUBLE, MPI_MAX, 0, tracer.comm);
 
 	struct vocab global;
 	uint32_t *term_map = merge_vocabulary(&global);

@@ -304,8 +304,8 @@ struct tracer {
 	double own_time;             /* since t0, in the wrappers around the MPI calls (recording,
 	                                a new communicator's id agreed on, ...) */
 	double app_time;             /* at MPI_Finalize: the application's time since t0, without
-	                                own_time (the run's wall time; the merge after it is the
-	                                tracer's too) */
+	                                own_time (the longest of the ranks' is the run's wall time;
+	                                the merge after MPI_Finalize is the tracer's too) */
 	/* options */
 	char *out_path;              /* the run container to produce */
 	bool raw, timestamps, keep_raw, convert;

@@ -89,20 +89,20 @@ container_counts() {
 	jq -e 'all(.[]; .min >= -0.01 and .gaps >= 5)' <<< "$per_rank"
 }
 
-@test "wall time: rank 0 from MPI_Init's return to MPI_Finalize, without the time spent in the tracer" {
+@test "wall time: the slowest rank's from MPI_Init's return to MPI_Finalize, without the time spent in the tracer" {
 	LADDER_TRACE_TIMESTAMPS=1 "$LADDER" --quiet trace -o wall.h5 -- mpirun --oversubscribe -np 4 "$LADDER_BUILD/apps/stencil2d" --iterations 5 > /dev/null
 	"$LADDER" --quiet export --format chrome -o wall.json wall.h5
 	wall=$("$LADDER" inspect --json wall.h5 | jq .wall_time)
 	own=$("$LADDER" inspect --json wall.h5 | jq -r .labels.tracer_time)
-	# rank 0's span from its first call after MPI_Init to MPI_Finalize, plus the compute gap before
-	# that first call, less the time its wrappers took (label tracer_time) is the wall time (within
-	# half a millisecond); the tracer's start-up (a Comm_dup, a Bcast) and its merge after
-	# MPI_Finalize took milliseconds more and are not in it
-	span=$(jq '[.traceEvents[] | select(.ph == "X" and .tid == 0)] | sort_by(.ts) | (.[-1].ts - .[1].ts) / 1e6' wall.json)
-	gap0=$("$LADDER" inspect --timing wall.h5 | awk -F'\t' '$1 == 0 && $2 == "MPI_Init#0" {print $5}')
+	# each rank's span from its first call after MPI_Init to MPI_Finalize, plus the compute gap
+	# before that first call, less the time its wrappers took (at most the label tracer_time): the
+	# wall time is the longest of these (within half a millisecond). The tracer's start-up (a
+	# Comm_dup, a Bcast) and its merge after MPI_Finalize took milliseconds more and are not in it.
+	span=$(jq '[.traceEvents[] | select(.ph == "X")] | group_by(.tid) | map(sort_by(.ts) | .[-1].ts - .[1].ts) | max / 1e6' wall.json)
+	gap0=$("$LADDER" inspect --timing wall.h5 | awk -F'\t' '$2 == "MPI_Init#0" && $8 > g {g = $8} END {print g + 0}')
 	awk -v w="$wall" -v s="$span" -v g="$gap0" -v o="$own" 'BEGIN {
-		printf "wall %.6f s, span %.6f s, first gap %.6f s, in the tracer %.6f s\n", w, s, g, o
-		exit !(o >= 0 && o < s && w >= s - o - 5e-4 && w <= s + g - o + 5e-4) }'
+		printf "wall %.6f s, longest span %.6f s, first gap %.6f s, in the tracer %.6f s\n", w, s, g, o
+		exit !(o >= 0 && o < s && w >= s - o - 5e-4 && w <= s + g + 5e-4) }'
 }
 
 @test "export otf2: LAMMPS (a real application) exports with the same calls per rank and function" {
