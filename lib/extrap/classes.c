@@ -62,6 +62,37 @@ bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, bool 
 	return true;
 }
 
+/* is every class of grid g in one group of r? */
+static bool classes_single(const struct run *r, const struct grid *g)
+{
+	uint32_t group[TOPOLOGY_MAX_CLASSES];
+	for (uint32_t c = 0; c < TOPOLOGY_MAX_CLASSES; c++)
+		group[c] = UINT32_MAX;
+	for (uint32_t rank = 0; rank < r->nranks; rank++) {
+		uint32_t c = topology_class(g, rank);
+		if (group[c] != UINT32_MAX && group[c] != r->rank_group[rank])
+			return false;
+		group[c] = r->rank_group[rank];
+	}
+	return true;
+}
+
+void classes_part(struct run *const *rungs, size_t n, struct grid *grids)
+{
+	bool single = true;
+	for (size_t i = 0; i < n; i++)
+		single = single && classes_single(rungs[i], &grids[i]);
+	for (uint32_t part = 1; !single && part <= topology_nparts(); part++) {
+		single = true;
+		for (size_t i = 0; i < n; i++) {
+			grids[i].part = part;
+			single = single && classes_single(rungs[i], &grids[i]);
+		}
+		for (size_t i = 0; !single && i < n; i++)
+			grids[i].part = 0;
+	}
+}
+
 void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *rungs, size_t n, char *out,
 		   size_t outlen)
 {
@@ -77,6 +108,7 @@ void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *r
 		for (size_t i = 0; i < n; i++)
 			have = have || rungs[i]->nranks == p;
 		topology_dims_create(p, grids[0].ndims, &g);
+		g.part = grids[0].part;
 		if (have || !topology_class_box(&g, cls, lo, hi))
 			continue;
 		used += (size_t)snprintf(out + used, outlen - used, "%s%lld", found ? ", " : "", (long long)p);

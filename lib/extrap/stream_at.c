@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "extrap/topology.h"
+#include "mpi/signature.h"
 #include "util/xalloc.h"
 
 /* the one stream every rank of the class reads at rung i; NULL with why when they read several */
@@ -109,6 +110,62 @@ static bool decide(const struct class_rungs *cr, const int64_t *all, uint64_t co
 	return false;
 }
 
+/* the slot of the signature's values that cell c of a stream without a head fills: the c-th
+ * streamed value of a call */
+static uint32_t cell_slot(const struct run *r, uint32_t sig, uint64_t c)
+{
+	const struct run_signature *s = &r->sigs[sig];
+	for (uint32_t j = 0; j < s->nvals; j++)
+		if (r->sigvals[s->voff + j] == SV_STREAMED && c-- == 0)
+			return j;
+	return UINT32_MAX;
+}
+
+static bool rank_laws_equal(const struct rank_law *a, const struct rank_law *b)
+{
+	if (a->base != b->base || a->nterms != b->nterms)
+		return false;
+	for (uint32_t t = 0; t < a->nterms; t++)
+		if (memcmp(&a->terms[t], &b->terms[t], sizeof a->terms[t]))
+			return false;
+	return true;
+}
+
+/* law k of the class's streams is, at every rung, a law in the grid coordinates (alike.h) fitted
+ * over every rank of every rung: that law on the target grid, in out */
+static bool coord_known(const struct class_rungs *cr, const uint32_t *sigs, const struct run_stream *const *at,
+			uint32_t k, const struct grid *target, struct rank_law *out)
+{
+	if (!cr->coord || at[0]->nhead)
+		return false;
+	const struct run_signature *s = &cr->runs[0]->sigs[sigs[0]];
+	const struct coord_law *l = alike_law_of(cr->coord, s->fn, s->callsite,
+						 cell_slot(cr->runs[0], sigs[0], at[0]->laws[k].cell));
+	for (size_t i = 0; l && i < cr->n; i++) {
+		struct rank_law x;
+		coord_law_at(l, &cr->grids[i], &x);
+		if (!rank_laws_equal(&x, &at[i]->laws[k].law))
+			return false;
+	}
+	if (l)
+		coord_law_at(l, target, out);
+	return l != NULL;
+}
+
+/* the numbers of the stream that are not laws the grid coordinates give (coord_known): skip[j] */
+static void coord_numbers(const struct class_rungs *cr, const uint32_t *sigs, const struct run_stream *const *at,
+			  const struct grid *target, bool *skip, struct rank_law *known, bool *is_known)
+{
+	uint64_t j = 1 + run_stream_cells(at[0]);
+	for (uint32_t k = 0; k < at[0]->nlaws; k++) {
+		uint64_t width = 1 + 4 * (uint64_t)at[0]->laws[k].law.nterms;
+		is_known[k] = coord_known(cr, sigs, at, k, target, &known[k]);
+		for (uint64_t i = 0; i < width; i++)
+			skip[j + i] = is_known[k];
+		j += width;
+	}
+}
+
 bool stream_at_target(uint32_t cls, const struct class_rungs *cr, const uint32_t *sigs, const struct grid *target,
 		      struct run_stream *out, char *why, size_t whylen)
 {
@@ -124,13 +181,26 @@ bool stream_at_target(uint32_t cls, const struct class_rungs *cr, const uint32_t
 		}
 	}
 	uint64_t count = ok ? numbers(at[0], NULL) : 0;
-	int64_t *all = xmalloc((cr->n * count + 1) * sizeof *all), *v = xmalloc((count + 1) * sizeof *v);
+	int64_t *all = xmalloc((cr->n * count + 1) * sizeof *all), *v = xcalloc(count + 1, sizeof *v);
 	for (size_t i = 0; ok && i < cr->n; i++)
 		numbers(at[i], all + i * count);
+	bool *skip = xcalloc(count + 1, sizeof *skip), *is_known = NULL;
+	struct rank_law *known = NULL;
+	if (ok) {
+		is_known = xcalloc(at[0]->nlaws + 1, sizeof *is_known);
+		known = xcalloc(at[0]->nlaws + 1, sizeof *known);
+		coord_numbers(cr, sigs, at, target, skip, known, is_known);
+	}
 	for (uint64_t j = 0; ok && j < count; j++)
-		ok = decide(cr, all, count, j, target, &v[j], why, whylen);
+		ok = skip[j] || decide(cr, all, count, j, target, &v[j], why, whylen);
 	if (ok)
 		from_numbers(at[0], v, out);
+	for (uint32_t k = 0; ok && k < out->nlaws; k++)
+		if (is_known[k])
+			out->laws[k].law = known[k];
+	free(skip);
+	free(is_known);
+	free(known);
 	for (uint32_t k = 0; ok && k < out->nlaws; k++)
 		ok = rank_law_check(&out->laws[k].law, why, whylen);
 	if (!ok)

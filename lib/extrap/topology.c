@@ -75,12 +75,14 @@ void topology_dims_create(int64_t nranks, uint32_t ndims, struct grid *out)
 {
 	int64_t cur[LAW_MAX_DIMS], spread = -1;
 	out->ndims = ndims;
+	out->part = 0;
 	factor(nranks, ndims, nranks, cur, 0, out->dims, &spread);
 }
 
 bool topology_parse_grid(const char *s, struct grid *out)
 {
 	out->ndims = 0;
+	out->part = 0;
 	for (;;) {
 		char *end;
 		long long v = strtoll(s, &end, 10);
@@ -95,9 +97,67 @@ bool topology_parse_grid(const char *s, struct grid *out)
 	}
 }
 
+uint32_t topology_nparts(void) { return LAW_MAX_DIMS * (LAW_MAX_DIMS - 1); }
+
+/* the dimensions i < j of a part and whether it is the anti-diagonal */
+static void part_dims(uint32_t part, uint32_t *i, uint32_t *j, bool *anti)
+{
+	uint32_t n = 0;
+	for (uint32_t kind = 0; kind < 2; kind++)
+		for (uint32_t a = 0; a < LAW_MAX_DIMS; a++)
+			for (uint32_t b = a + 1; b < LAW_MAX_DIMS; b++)
+				if (++n == part)
+					*i = a, *j = b, *anti = kind;
+}
+
+/* does (ci, cj) lie on the part of dimensions i, j (size dj of j)? */
+static bool on_part(bool anti, int64_t ci, int64_t cj, int64_t dj) { return anti ? ci + cj == dj - 1 : ci == cj; }
+
+static int64_t coord_of(const struct grid *g, int64_t rank, uint32_t k)
+{
+	for (uint32_t j = g->ndims; j-- > k + 1;)
+		rank /= g->dims[j];
+	return rank % g->dims[k];
+}
+
+bool topology_on_part(const struct grid *g, int64_t rank)
+{
+	uint32_t i = 0, j = 0;
+	bool anti = false;
+	if (!g->part)
+		return false;
+	part_dims(g->part, &i, &j, &anti);
+	return j < g->ndims && on_part(anti, coord_of(g, rank, i), coord_of(g, rank, j), g->dims[j]);
+}
+
+void topology_part_name(uint32_t part, char *out, size_t outlen)
+{
+	uint32_t i = 0, j = 0;
+	bool anti = false;
+	part_dims(part, &i, &j, &anti);
+	if (anti)
+		snprintf(out, outlen, "c%u + c%u == d%u - 1", i, j, j);
+	else
+		snprintf(out, outlen, "c%u == c%u", i, j);
+}
+
+uint32_t topology_nclasses(const struct grid *g)
+{
+	uint32_t n = 1;
+	for (uint32_t k = 0; k < g->ndims; k++)
+		n *= POS_KINDS;
+	return g->part ? 2 * n : n;
+}
+
+uint32_t topology_class_id(const struct grid *g, uint32_t i)
+{
+	uint32_t n = g->part ? topology_nclasses(g) / 2 : topology_nclasses(g);
+	return i < n ? i : i - n + TOPOLOGY_POS_CLASSES;
+}
+
 uint32_t topology_class(const struct grid *g, int64_t rank)
 {
-	uint32_t cls = 0, weight = 1;
+	uint32_t cls = topology_on_part(g, rank) ? TOPOLOGY_POS_CLASSES : 0, weight = 1;
 	for (int k = (int)g->ndims - 1; k >= 0; k--) {
 		int64_t c = rank % g->dims[k];
 		rank /= g->dims[k];
@@ -110,6 +170,7 @@ uint32_t topology_class(const struct grid *g, int64_t rank)
 
 static uint32_t class_pos(uint32_t cls, uint32_t ndims, uint32_t k)
 {
+	cls %= TOPOLOGY_POS_CLASSES;
 	for (uint32_t j = ndims - 1; j > k; j--)
 		cls /= POS_KINDS;
 	return cls % POS_KINDS;
@@ -128,8 +189,24 @@ uint32_t topology_class_with(uint32_t cls, uint32_t ndims, uint32_t k, uint32_t 
 	return cls - class_pos(cls, ndims, k) * weight + pos * weight;
 }
 
+/* has the box ranks on (off) the grid's part? */
+static bool box_meets_part(const struct grid *g, bool on, const int64_t *lo, const int64_t *hi)
+{
+	uint32_t i = 0, j = 0;
+	bool anti = false;
+	part_dims(g->part, &i, &j, &anti);
+	if (j >= g->ndims)
+		return !on;
+	int64_t jlo = anti ? g->dims[j] - 1 - hi[j] : lo[j], jhi = anti ? g->dims[j] - 1 - lo[j] : hi[j];
+	bool meets = jlo <= hi[i] && lo[i] <= jhi;   /* some ci equals the coordinate cj asks for */
+	bool single = lo[i] == hi[i] && lo[j] == hi[j];
+	return on ? meets : !(single && on_part(anti, lo[i], lo[j], g->dims[j]));
+}
+
 bool topology_class_box(const struct grid *g, uint32_t cls, int64_t *lo, int64_t *hi)
 {
+	if (cls >= TOPOLOGY_POS_CLASSES && !g->part)
+		return false;
 	for (uint32_t k = 0; k < g->ndims; k++) {
 		int64_t d = g->dims[k];
 		switch (class_pos(cls, g->ndims, k)) {
@@ -141,7 +218,7 @@ bool topology_class_box(const struct grid *g, uint32_t cls, int64_t *lo, int64_t
 		if (d == 1 ? class_pos(cls, g->ndims, k) != POS_SINGLE : hi[k] < lo[k])
 			return false;
 	}
-	return true;
+	return !g->part || box_meets_part(g, cls >= TOPOLOGY_POS_CLASSES, lo, hi);
 }
 
 void topology_class_name(uint32_t cls, uint32_t ndims, char *out, size_t outlen)
@@ -151,6 +228,8 @@ void topology_class_name(uint32_t cls, uint32_t ndims, char *out, size_t outlen)
 	out[0] = 0;
 	for (uint32_t k = 0; k < ndims && used < outlen; k++)
 		used += (size_t)snprintf(out + used, outlen - used, "%s%s", k ? "/" : "", names[class_pos(cls, ndims, k)]);
+	if (cls >= TOPOLOGY_POS_CLASSES && used < outlen)
+		snprintf(out + used, outlen - used, " on its part");
 }
 
 /* every relative peer of a point-to-point call in the group's grammar, through fn(offset) */
@@ -294,7 +373,7 @@ bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_
 		ndims = 1;
 	struct detection d = {r, {0}, {0}, 0, false, 0};
 	topology_dims_create(r->nranks, ndims, &d.balanced);
-	struct grid cand = {ndims, {0}};
+	struct grid cand = {ndims, {0}, 0};
 	each_grid(&cand, 0, r->nranks, try_grid, &d);
 	if (d.balanced_fits || d.nfound == 1) {
 		*g = d.balanced_fits ? d.balanced : d.found;
