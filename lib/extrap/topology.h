@@ -40,6 +40,12 @@ bool topology_from_splits(const struct run *r, struct grid *g, char *why, size_t
  * otherwise exactly one grid must fit. Without MPI_Dims_create the ranks are taken as a line (1-D),
  * which every code without point-to-point calls fits. */
 bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_t whylen);
+/* Without MPI_Dims_create, when the ranks are no line: the balanced 2-D or 3-D grid on which the
+ * peers are neighbours (one dimension apart, else in the 27-point neighbourhood) and some ranks
+ * are not, found by topology_from_pattern. A rung too small to tell (every rank a neighbour of
+ * every other) takes the dimensionality the other rungs showed: the balanced grid of ndims
+ * dimensions when it explains the peers. */
+bool topology_pattern_at(const struct run *r, uint32_t ndims, struct grid *g);
 /* does some point-to-point peer on grid g need a wrap-around (a neighbour across a dimension of
  * 3 or more)? A hand-made grid is periodic when one does. */
 bool topology_wraps(const struct run *r, const struct grid *g);
