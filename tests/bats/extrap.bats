@@ -361,6 +361,17 @@ S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 	[ "$status" -eq 0 ] && [[ "$output" == *"equal:"* ]]
 }
 
+@test "halo27 (27 neighbours, grid by hand): 4x2x2 found at 16, 8 and 12 take it; refused: dimension 1 never has 3 ranks" {
+	c=$(ladder halo27 "8 12 16" halo27 --scaling weak --size 4 --iterations 2)
+	run "$LADDER" extrap "$c" --target 64 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	# the grid is no longer what stops it: the diagonal neighbours, streamed peers and the 3-D
+	# factorisation nobody asked MPI_Dims_create for are read; a move along a dimension of 2 is not
+	[[ "$output" != *"grid cannot be detected"* && "$output" != *"different shape"* ]]
+	[[ "$output" == *"the neighbour along dimension 1 is at -1 or +1"*"add rungs where it has 3 ranks or more"* ]]
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
+}
+
 @test "refused: master-worker (mw) has no grid to extrapolate over" {
 	c=$(ladder mw "4 9" mw --size 24 --iterations 1)
 	run "$LADDER" extrap "$c" --target 16 -o "$BATS_FILE_TMPDIR/never.h5"
