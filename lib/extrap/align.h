@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "extrap/alike.h"
 #include "extrap/law.h"
 #include "extrap/value.h"
 #include "grammar/grammar.h"
@@ -63,6 +64,7 @@ struct class_rungs {
 	const bool *periodic;  /* per dimension: may a move wrap around */
 	const struct grammar **grammars;   /* per rung: the group's grammar as lossy alignment pruned
 					      it (lcs.h), or NULL for the group's own */
+	const struct alike_laws *coord;   /* laws of values in the rungs' grid coordinates (alike.h) */
 	bool lossy;            /* in: take the group most of the class's ranks are in */
 	uint64_t replaced;     /* out: ranks of the rungs whose own group was not taken */
 };

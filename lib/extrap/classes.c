@@ -43,23 +43,80 @@ static bool rung_grid(const struct run *r, struct grid *g, bool *periodic, char 
 	return false;
 }
 
+/* a rung whose peers could not tell its grid takes the dimensionality of the rungs that did */
+static bool small_rung_grid(const struct run *r, const struct grid *grids, const bool *found, size_t n,
+			    struct grid *g, bool *periodic)
+{
+	for (size_t i = 0; i < n; i++)
+		if (found[i] && grids[i].ndims >= 2 && topology_pattern_at(r, grids[i].ndims, g)) {
+			bool wraps = topology_wraps(r, g);
+			for (uint32_t k = 0; k < g->ndims; k++)
+				periodic[k] = wraps;
+			return true;
+		}
+	return false;
+}
+
 bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, bool *periodic, char *why, size_t whylen)
 {
+	bool *found = xcalloc(n + 1, sizeof *found), (*here)[LAW_MAX_DIMS] = xcalloc(n + 1, sizeof *here);
+	char first[1100] = "";
+	for (size_t i = 0; i < n; i++) {
+		char rwhy[1100];
+		found[i] = rung_grid(rungs[i], &grids[i], here[i], rwhy, sizeof rwhy);
+		if (!found[i] && !first[0])
+			snprintf(first, sizeof first, "%s", rwhy);
+	}
+	bool ok = true;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = found[i] || small_rung_grid(rungs[i], grids, found, n, &grids[i], here[i]);
+	free(found);
+	if (!ok)
+		snprintf(why, whylen, "%s", first);
 	for (uint32_t k = 0; k < LAW_MAX_DIMS; k++)
 		periodic[k] = false;
-	for (size_t i = 0; i < n; i++) {
-		bool here[LAW_MAX_DIMS] = {false};
-		if (!rung_grid(rungs[i], &grids[i], here, why, whylen))
-			return false;
+	for (size_t i = 0; ok && i < n; i++) {
 		if (grids[i].ndims != grids[0].ndims) {
 			snprintf(why, whylen, "inconsistent topology: p%u has a %u-D grid, p%u a %u-D one", rungs[i]->nranks,
 				 grids[i].ndims, rungs[0]->nranks, grids[0].ndims);
-			return false;
+			ok = false;
 		}
-		for (uint32_t k = 0; k < grids[i].ndims; k++)
-			periodic[k] = periodic[k] || here[k];
+		for (uint32_t k = 0; ok && k < grids[i].ndims; k++)
+			periodic[k] = periodic[k] || here[i][k];
+	}
+	free(here);
+	return ok;
+}
+
+/* is every class of grid g in one group of r? */
+static bool classes_single(const struct run *r, const struct grid *g)
+{
+	uint32_t group[TOPOLOGY_MAX_CLASSES];
+	for (uint32_t c = 0; c < TOPOLOGY_MAX_CLASSES; c++)
+		group[c] = UINT32_MAX;
+	for (uint32_t rank = 0; rank < r->nranks; rank++) {
+		uint32_t c = topology_class(g, rank);
+		if (group[c] != UINT32_MAX && group[c] != r->rank_group[rank])
+			return false;
+		group[c] = r->rank_group[rank];
 	}
 	return true;
+}
+
+void classes_part(struct run *const *rungs, size_t n, struct grid *grids)
+{
+	bool single = true;
+	for (size_t i = 0; i < n; i++)
+		single = single && classes_single(rungs[i], &grids[i]);
+	for (uint32_t part = 1; !single && part <= topology_nparts(); part++) {
+		single = true;
+		for (size_t i = 0; i < n; i++) {
+			grids[i].part = part;
+			single = single && classes_single(rungs[i], &grids[i]);
+		}
+		for (size_t i = 0; !single && i < n; i++)
+			grids[i].part = 0;
+	}
 }
 
 void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *rungs, size_t n, char *out,
@@ -77,6 +134,7 @@ void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *r
 		for (size_t i = 0; i < n; i++)
 			have = have || rungs[i]->nranks == p;
 		topology_dims_create(p, grids[0].ndims, &g);
+		g.part = grids[0].part;
 		if (have || !topology_class_box(&g, cls, lo, hi))
 			continue;
 		used += (size_t)snprintf(out + used, outlen - used, "%s%lld", found ? ", " : "", (long long)p);

@@ -15,6 +15,10 @@
  * dimension whether it is periodic (Cart_create's periods; a hand-made grid is periodic in every
  * dimension when some peer wraps around) */
 bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, bool *periodic, char *why, size_t whylen);
+/* When the ranks of some position class are in several groups at a rung: the part of the grid
+ * (topology.h) on and off which every class is in one group at every rung, set in every grid
+ * (0 when none is; the classes are then refused as they are). */
+void classes_part(struct run *const *rungs, size_t n, struct grid *grids);
 /* the class's group at each rung where it exists (cr->n of them); refuses non-SPMD classes.
  * pruned[i][group]: rung i's groups' grammars as lossy alignment pruned them, or pruned NULL. */
 bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *grids, struct grammar *const *pruned,

@@ -5,10 +5,13 @@
 #include "extrap/law.h"
 
 #include <gsl/gsl_errno.h>
-#include <gsl/gsl_multifit.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "extrap/intfit.h"
+#include "util/xalloc.h"
 
 /* a term's value is num/den on a grid; the K terms are relative to a family member's dimension */
 enum term_kind {
@@ -121,35 +124,23 @@ static double term_value(const struct law_term *t, const struct grid *g, int32_t
 	return (double)num / (double)den;
 }
 
-/* least squares over the chosen terms, coefficients rounded; true when the law is exact */
+/* least squares over the chosen terms, coefficients rounded (intfit.h); true when the law is exact */
 static bool fit_subset(const struct law_term *t, size_t s, const struct law_points *pts, int64_t *coef)
 {
 	size_t n = pts->n;
-	gsl_matrix *x = gsl_matrix_alloc(n, s);
-	gsl_vector *y = gsl_vector_alloc(n), *c = gsl_vector_alloc(s);
-	gsl_matrix *cov = gsl_matrix_alloc(s, s);
-	gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(n, s);
+	double *x = xmalloc((n * s + 1) * sizeof *x), *y = xmalloc((n + 1) * sizeof *y);
 	for (size_t i = 0; i < n; i++) {
-		gsl_vector_set(y, i, (double)pts->values[i]);
+		y[i] = (double)pts->values[i];
 		for (size_t j = 0; j < s; j++)
-			gsl_matrix_set(x, i, j, term_value(&t[j], &pts->grids[i], pts->dims ? pts->dims[i] : LAW_NO_DIM));
+			x[i * s + j] = term_value(&t[j], &pts->grids[i], pts->dims ? pts->dims[i] : LAW_NO_DIM);
 	}
-	double chisq;
-	bool ok = gsl_multifit_linear(x, y, c, cov, &chisq, w) == GSL_SUCCESS;
-	for (size_t j = 0; ok && j < s; j++) {
-		double v = gsl_vector_get(c, j);
-		ok = isfinite(v) && fabs(v) < 9e15 && llround(v) != 0;
-		coef[j] = ok ? llround(v) : 0;
-	}
+	bool ok = intfit_solve(x, y, n, s, coef);
 	for (size_t i = 0; ok && i < n; i++) {
 		int64_t v;
 		ok = evaluate(t, coef, s, &pts->grids[i], pts->dims ? pts->dims[i] : LAW_NO_DIM, &v) && v == pts->values[i];
 	}
-	gsl_multifit_linear_free(w);
-	gsl_matrix_free(cov);
-	gsl_matrix_free(x);
-	gsl_vector_free(y);
-	gsl_vector_free(c);
+	free(x);
+	free(y);
 	return ok;
 }
 
@@ -190,20 +181,6 @@ static void law_text(const struct law_term *t, const int64_t *coef, size_t s, ch
 		else
 			used += (size_t)snprintf(out + used, outlen - used, "%s%lld*%s", sep, a, base);
 	}
-}
-
-/* next s-subset of {0..m-1} in lexicographic order */
-static bool next_subset(size_t *idx, size_t s, size_t m)
-{
-	size_t i = s;
-	while (i > 0 && idx[i - 1] == m - s + i - 1)
-		i--;
-	if (i == 0)
-		return false;
-	idx[i - 1]++;
-	for (size_t j = i; j < s; j++)
-		idx[j] = idx[j - 1] + 1;
-	return true;
 }
 
 /* the law's values at the target for the dimensions that matter: all of a family's, or the grid's */
@@ -259,7 +236,7 @@ static bool solve_size(size_t s, const struct law_term *all, size_t m, const str
 			continue;
 		law_text(cand.terms, cand.coef, s, cand.text, sizeof cand.text);
 		consider(out, &found, &cand, target, target_dim);
-	} while (next_subset(idx, s, m));
+	} while (intfit_next_subset(idx, s, m));
 	return found;
 }
 

@@ -30,6 +30,8 @@
 struct grid {
 	uint32_t ndims;
 	int64_t dims[LAW_MAX_DIMS];   /* outermost first, as MPI_Dims_create orders them */
+	uint32_t part;                /* its classes also split by a law of the coordinates (topology.h's
+					 topology_part), 0: by position only */
 };
 
 int64_t grid_size(const struct grid *g);

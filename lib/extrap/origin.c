@@ -20,6 +20,7 @@ struct origins {
 	const struct grid *grids;
 	const bool *periodic;
 	struct grid target;
+	const struct alike_laws *coord;
 	bool lossy;
 	uint64_t replaced;
 	uint8_t state[TOPOLOGY_MAX_CLASSES];
@@ -33,11 +34,9 @@ struct origins {
 /* does some class have a call sequence of a different structure at different rungs? */
 static bool shapes_differ(const struct origins *o)
 {
-	uint32_t nclasses = 1;
 	bool differ = false;
-	for (uint32_t k = 0; k < o->target.ndims; k++)
-		nclasses *= POS_KINDS;
-	for (uint32_t c = 0; c < nclasses && !differ; c++) {
+	for (uint32_t ci = 0; ci < topology_nclasses(&o->target) && !differ; ci++) {
+		uint32_t c = topology_class_id(&o->target, ci);
 		struct class_rungs cr = {.lossy = o->lossy};
 		char why[300];
 		if (classes_rungs(c, o->rungs, o->grids, NULL, o->n, &cr, why, sizeof why))
@@ -102,11 +101,12 @@ static bool prune(struct origins *o, char *why, size_t whylen)
 }
 
 struct origins *origins_new(struct run *const *rungs, size_t n, const struct grid *grids, const bool *periodic,
-			    const struct grid *target, bool lossy, char *why, size_t whylen)
+			    const struct grid *target, const struct alike_laws *coord, bool lossy, char *why,
+			    size_t whylen)
 {
 	struct origins *o = xcalloc(1, sizeof *o);
 	*o = (struct origins){.rungs = rungs, .n = n, .grids = grids, .periodic = periodic, .target = *target,
-			      .lossy = lossy};
+			      .coord = coord, .lossy = lossy};
 	if (lossy && shapes_differ(o) && !prune(o, why, whylen)) {
 		size_t used = strlen(why);
 		snprintf(why + used, whylen - used, ": lossy alignment keeps nothing");
@@ -142,7 +142,7 @@ void origins_free(struct origins *o)
  * many) or it does not align */
 static struct aligned_class *aligned(struct origins *o, uint32_t cls, size_t *rungs, char *why, size_t whylen)
 {
-	struct class_rungs cr = {.periodic = o->periodic, .lossy = o->lossy};
+	struct class_rungs cr = {.periodic = o->periodic, .coord = o->coord, .lossy = o->lossy};
 	bool ok = classes_rungs(cls, o->rungs, o->grids, o->pruned, o->n, &cr, why, whylen);
 	*rungs = ok ? cr.n : 0;
 	if (ok && cr.n < 2)
@@ -197,11 +197,10 @@ static bool evidence(struct origins *o)
 {
 	if (o->evidence)
 		return o->evidence == BUILT;
-	uint32_t nd = o->target.ndims, nclasses = 1, checked = 0;
-	for (uint32_t k = 0; k < nd; k++)
-		nclasses *= POS_KINDS;
+	uint32_t nd = o->target.ndims, checked = 0;
 	for (uint32_t k = 0; k < nd && o->evidence != FAILED; k++)
-		for (uint32_t c = 0; !never_inside(o, k) && c < nclasses && o->evidence != FAILED; c++) {
+		for (uint32_t i = 0; !never_inside(o, k) && i < topology_nclasses(&o->target) && o->evidence != FAILED; i++) {
+			uint32_t c = topology_class_id(&o->target, i);
 			if (topology_class_pos(c, nd, k) != POS_INTERIOR)
 				continue;
 			int r = check_one(o, c, k, o->evidence_why, sizeof o->evidence_why);
@@ -245,6 +244,50 @@ static struct aligned_class *composed(struct origins *o, uint32_t cls, uint32_t 
 	return ok ? &o->cls[cls] : NULL;
 }
 
+/* is the class, at every rung that has it (mine), in the group class c is in there (cr)? */
+static bool same_groups(const struct class_rungs *mine, const struct class_rungs *cr)
+{
+	for (size_t i = 0; i < mine->n; i++) {
+		bool found = false;
+		for (size_t j = 0; j < cr->n && !found; j++)
+			found = cr->runs[j] == mine->runs[i] && cr->groups[j] == mine->groups[i];
+		if (!found)
+			return false;
+	}
+	return mine->n > 0;
+}
+
+/* another class seen at two rungs or more whose ranks are in the same group as the class's at
+ * every rung that has the class (they behave alike: an interior off a grid's part that only the
+ * largest rung has, like the edges off it), aligned as the class; NULL when none is */
+static struct aligned_class *borrowed(struct origins *o, uint32_t cls)
+{
+	struct class_rungs mine = {.lossy = o->lossy};
+	char skip[600];
+	struct aligned_class *a = NULL;
+	bool ok = classes_rungs(cls, o->rungs, o->grids, o->pruned, o->n, &mine, skip, sizeof skip);
+	for (uint32_t i = 0; ok && !a && i < topology_nclasses(&o->target); i++) {
+		uint32_t c = topology_class_id(&o->target, i);
+		struct class_rungs cr = {.periodic = o->periodic, .coord = o->coord, .lossy = o->lossy};
+		if (c != cls && classes_rungs(c, o->rungs, o->grids, o->pruned, o->n, &cr, skip, sizeof skip) &&
+		    cr.n >= 2 && same_groups(&mine, &cr)) {
+			if (align_class(c, &cr, &o->target, o->lossy, &o->cls[cls], skip, sizeof skip)) {
+				char name[64];
+				a = &o->cls[cls];
+				a->cls = cls;
+				topology_class_name(c, o->target.ndims, name, sizeof name);
+				snprintf(a->origin, sizeof a->origin, "laws of class %.40s (alike where both exist)", name);
+				o->state[cls] = BUILT;
+			} else {
+				aligned_class_free(&o->cls[cls]);
+			}
+		}
+		class_rungs_free(&cr);
+	}
+	class_rungs_free(&mine);
+	return a;
+}
+
 struct aligned_class *origins_class(struct origins *o, uint32_t cls, char *why, size_t whylen)
 {
 	if (o->state[cls] == BUILT)
@@ -254,5 +297,7 @@ struct aligned_class *origins_class(struct origins *o, uint32_t cls, char *why, 
 	for (uint32_t k = 0; !a && rungs < 2 && k < o->target.ndims; k++)
 		if (topology_class_pos(cls, o->target.ndims, k) == POS_INTERIOR && never_inside(o, k))
 			return composed(o, cls, k, why, whylen);
+	if (!a && rungs < 2)
+		a = borrowed(o, cls) ? &o->cls[cls] : NULL;
 	return a;
 }

@@ -21,9 +21,11 @@
 
 struct origins;
 
-/* NULL with why when lossy alignment finds the rungs share nothing */
+/* NULL with why when lossy alignment finds the rungs share nothing; coord: the laws of values in
+ * the grid coordinates (alike.h), kept by the caller */
 struct origins *origins_new(struct run *const *rungs, size_t n, const struct grid *grids, const bool *periodic,
-			    const struct grid *target, bool lossy, char *why, size_t whylen);
+			    const struct grid *target, const struct alike_laws *coord, bool lossy, char *why,
+			    size_t whylen);
 /* the class at the target; NULL with why (the class, the call, the reason, the rungs to add) */
 struct aligned_class *origins_class(struct origins *o, uint32_t cls, char *why, size_t whylen);
 /* lossy mode: ranks of the rungs left out of their class's laws (not in its dominant group) */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "extrap/topology.h"
+#include "mpi/signature.h"
 #include "util/xalloc.h"
 
 /* the one stream every rank of the class reads at rung i; NULL with why when they read several */
@@ -109,6 +110,150 @@ static bool decide(const struct class_rungs *cr, const int64_t *all, uint64_t co
 	return false;
 }
 
+/* the stride of dimension j of g (row-major, the last dimension fastest) */
+static int64_t stride_of(const struct grid *g, uint32_t j)
+{
+	int64_t s = 1;
+	for (uint32_t k = j + 1; k < g->ndims; k++)
+		s *= g->dims[k];
+	return s;
+}
+
+/* the dimension whose stride the term divides by at every rung, or -1 */
+static int term_dim(const struct class_rungs *cr, const struct run_stream *const *at, uint32_t k, uint32_t t)
+{
+	for (uint32_t j = 0; j < cr->grids[0].ndims; j++) {
+		bool all = true;
+		for (size_t i = 0; all && i < cr->n; i++)
+			all = (int64_t)at[i]->laws[k].law.terms[t].divisor == stride_of(&cr->grids[i], j) &&
+			      (cr->grids[i].dims[j] > 1 || j + 1 == cr->grids[i].ndims);
+		if (all)
+			return (int)j;
+	}
+	return -1;
+}
+
+/* one number of a term read on the grid: x(rung) = a * unit(rung) + b, the same a and b at every
+ * rung (unit a stride or a size of dimension j), evaluated at the target. Where the unit is the
+ * same at every rung, b is 0 (a size or stride of the grid: a modulus d_j stays d_j) or x a
+ * constant. */
+static bool grid_number(const struct class_rungs *cr, const int64_t *x, const int64_t *unit, int64_t unit_at,
+			int64_t *out)
+{
+	bool varies = false, same = true;
+	for (size_t i = 1; i < cr->n; i++)
+		varies = varies || unit[i] != unit[0], same = same && x[i] == x[0];
+	for (int64_t a = -2; a <= 2; a++) {
+		int64_t b = varies ? x[0] - a * unit[0] : 0;
+		bool all = varies || (a && x[0] == a * unit[0]);
+		for (size_t i = 0; all && i < cr->n; i++)
+			all = x[i] == a * unit[i] + b;
+		if (all) {
+			*out = a * unit_at + b;
+			return true;
+		}
+	}
+	*out = x[0];
+	return same && !varies;
+}
+
+/* a law's term as coordinate j of the rank's grid (ScalaExtrap §3.1's topology, not a fit): its
+ * divisor the stride of j, its modulus j's size, its shift and coefficient multiples of them plus
+ * a constant, the same at every rung; read on the target grid into term (false: no such reading) */
+static bool grid_term(const struct class_rungs *cr, const struct run_stream *const *at, uint32_t k, uint32_t t,
+		      const struct grid *target, struct rank_law_term *term)
+{
+	int j = term_dim(cr, at, k, t);
+	if (j < 0 || cr->n < 2)
+		return false;
+	int64_t *x = xmalloc(4 * cr->n * sizeof *x), *stride = x + cr->n, *size = x + 2 * cr->n, *m = x + 3 * cr->n;
+	int64_t shift, coef, modulus;
+	for (size_t i = 0; i < cr->n; i++) {
+		const struct rank_law_term *r = &at[i]->laws[k].law.terms[t];
+		stride[i] = stride_of(&cr->grids[i], (uint32_t)j), size[i] = cr->grids[i].dims[j];
+		x[i] = (int64_t)r->shift, m[i] = (int64_t)r->modulus;
+	}
+	bool ok = grid_number(cr, x, size, target->dims[j], &shift) && grid_number(cr, m, size, target->dims[j], &modulus);
+	for (size_t i = 0; i < cr->n; i++)
+		x[i] = at[i]->laws[k].law.terms[t].coef;
+	ok = ok && grid_number(cr, x, stride, stride_of(target, (uint32_t)j), &coef) && shift >= 0 && modulus >= 0;
+	if (ok)
+		*term = (struct rank_law_term){coef, (uint64_t)stride_of(target, (uint32_t)j), (uint64_t)shift,
+					       (uint64_t)modulus};
+	free(x);
+	return ok;
+}
+
+/* where law k's numbers start, after the length and the cells */
+static uint64_t law_offset(const struct run_stream *s, uint32_t k)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < k; i++)
+		n += 1 + 4 * (uint64_t)s->laws[i].law.nterms;
+	return n;
+}
+
+/* the slot of the signature's values that cell c of a stream without a head fills: the c-th
+ * streamed value of a call */
+static uint32_t cell_slot(const struct run *r, uint32_t sig, uint64_t c)
+{
+	const struct run_signature *s = &r->sigs[sig];
+	for (uint32_t j = 0; j < s->nvals; j++)
+		if (r->sigvals[s->voff + j] == SV_STREAMED && c-- == 0)
+			return j;
+	return UINT32_MAX;
+}
+
+static bool rank_laws_equal(const struct rank_law *a, const struct rank_law *b)
+{
+	if (a->base != b->base || a->nterms != b->nterms)
+		return false;
+	for (uint32_t t = 0; t < a->nterms; t++)
+		if (memcmp(&a->terms[t], &b->terms[t], sizeof a->terms[t]))
+			return false;
+	return true;
+}
+
+/* law k of the class's streams is, at every rung, a law in the grid coordinates (alike.h) fitted
+ * over every rank of every rung: that law on the target grid, in out */
+static bool coord_known(const struct class_rungs *cr, const uint32_t *sigs, const struct run_stream *const *at,
+			uint32_t k, const struct grid *target, struct rank_law *out)
+{
+	if (!cr->coord || at[0]->nhead)
+		return false;
+	const struct run_signature *s = &cr->runs[0]->sigs[sigs[0]];
+	const struct coord_law *l = alike_law_of(cr->coord, s->fn, s->callsite,
+						 cell_slot(cr->runs[0], sigs[0], at[0]->laws[k].cell));
+	for (size_t i = 0; l && i < cr->n; i++) {
+		struct rank_law x;
+		coord_law_at(l, &cr->grids[i], &x);
+		if (!rank_laws_equal(&x, &at[i]->laws[k].law))
+			return false;
+	}
+	if (l)
+		coord_law_at(l, target, out);
+	return l != NULL;
+}
+
+/* the numbers of the stream that are not laws the grid coordinates give (coord_known): skip[j] */
+static void coord_numbers(const struct class_rungs *cr, const uint32_t *sigs, const struct run_stream *const *at,
+			  const struct grid *target, bool *skip, struct rank_law *known, bool *is_known)
+{
+	uint64_t j = 1 + run_stream_cells(at[0]);
+	for (uint32_t k = 0; k < at[0]->nlaws; k++) {
+		uint64_t width = 1 + 4 * (uint64_t)at[0]->laws[k].law.nterms;
+		is_known[k] = coord_known(cr, sigs, at, k, target, &known[k]);
+		for (uint64_t i = 0; i < width; i++)
+			skip[j + i] = is_known[k];
+		for (uint32_t t = 0; !is_known[k] && t < at[0]->laws[k].law.nterms; t++) {   /* terms read on the grid */
+			bool read = grid_term(cr, at, k, t, target, &known[k].terms[t]);
+			for (uint64_t i = 0; i < 4; i++)
+				skip[j + 1 + 4 * t + i] = read;
+		}
+		j += width;
+	}
+}
+
 bool stream_at_target(uint32_t cls, const struct class_rungs *cr, const uint32_t *sigs, const struct grid *target,
 		      struct run_stream *out, char *why, size_t whylen)
 {
@@ -124,13 +269,30 @@ bool stream_at_target(uint32_t cls, const struct class_rungs *cr, const uint32_t
 		}
 	}
 	uint64_t count = ok ? numbers(at[0], NULL) : 0;
-	int64_t *all = xmalloc((cr->n * count + 1) * sizeof *all), *v = xmalloc((count + 1) * sizeof *v);
+	int64_t *all = xmalloc((cr->n * count + 1) * sizeof *all), *v = xcalloc(count + 1, sizeof *v);
 	for (size_t i = 0; ok && i < cr->n; i++)
 		numbers(at[i], all + i * count);
+	bool *skip = xcalloc(count + 1, sizeof *skip), *is_known = NULL;
+	struct rank_law *known = NULL;
+	if (ok) {
+		is_known = xcalloc(at[0]->nlaws + 1, sizeof *is_known);
+		known = xcalloc(at[0]->nlaws + 1, sizeof *known);
+		coord_numbers(cr, sigs, at, target, skip, known, is_known);
+	}
 	for (uint64_t j = 0; ok && j < count; j++)
-		ok = decide(cr, all, count, j, target, &v[j], why, whylen);
+		ok = skip[j] || decide(cr, all, count, j, target, &v[j], why, whylen);
 	if (ok)
 		from_numbers(at[0], v, out);
+	for (uint32_t k = 0; ok && k < out->nlaws; k++) {
+		if (is_known[k])
+			out->laws[k].law = known[k];
+		for (uint32_t t = 0; !is_known[k] && t < out->laws[k].law.nterms; t++)
+			if (skip[1 + run_stream_cells(at[0]) + law_offset(at[0], k) + 1 + 4 * t])
+				out->laws[k].law.terms[t] = known[k].terms[t];
+	}
+	free(skip);
+	free(is_known);
+	free(known);
 	for (uint32_t k = 0; ok && k < out->nlaws; k++)
 		ok = rank_law_check(&out->laws[k].law, why, whylen);
 	if (!ok)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "extrap/alike.h"
 #include "extrap/balance.h"
 #include "extrap/classes.h"
 #include "extrap/evaluate.h"
@@ -94,25 +95,31 @@ static void sort_ranks(uint32_t *ranks, uint32_t n, uint32_t nranks)
 	free(bits);
 }
 
-/* the class's box of ranks on the target grid, ascending, written to dst (NULL: only counted); 0
- * when the class has no rank there */
+/* the class's ranks on the target grid (its box, or on a grid with a part the box's ranks of the
+ * class), ascending, written to dst (NULL: only counted); 0 when the class has no rank there */
 static uint32_t box_ranks(const struct grid *t, uint32_t cls, uint32_t *dst)
 {
 	int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS], c[LAW_MAX_DIMS];
 	if (!topology_class_box(t, cls, lo, hi))
 		return 0;
-	uint64_t n = 1;
+	uint64_t n = 1, kept = 0;
 	for (uint32_t k = 0; k < t->ndims; k++)
 		n *= (uint64_t)(hi[k] - lo[k] + 1), c[k] = lo[k];
-	for (uint64_t i = 0; dst && i < n; i++) {
+	if (!dst && !t->part)
+		return (uint32_t)n;
+	for (uint64_t i = 0; i < n; i++) {
 		int64_t rank = 0;
 		for (uint32_t k = 0; k < t->ndims; k++)
 			rank = rank * t->dims[k] + c[k];
-		dst[i] = (uint32_t)rank;
+		if (!t->part || topology_class(t, rank) == cls) {
+			if (dst)
+				dst[kept] = (uint32_t)rank;
+			kept++;
+		}
 		for (int k = (int)t->ndims - 1; k >= 0 && ++c[k] > hi[k]; k--)
 			c[k] = lo[k];
 	}
-	return (uint32_t)n;
+	return (uint32_t)kept;
 }
 
 /* append the class's box of ranks on the target grid */
@@ -129,7 +136,39 @@ struct streamtab {
 	size_t cap;
 };
 
-/* the class's streams at the target, one per signature, read by the class's box of ranks */
+/* does stream a read the values b does (other ranks aside)? */
+static bool same_values(const struct run_stream *a, const struct run_stream *b)
+{
+	if (a->sig != b->sig || a->length != b->length || a->nhead != b->nhead || a->nperiod != b->nperiod ||
+	    a->nlaws != b->nlaws || memcmp(a->cells, b->cells, run_stream_cells(a) * sizeof *a->cells))
+		return false;
+	for (uint32_t k = 0; k < a->nlaws; k++) {
+		const struct rank_law *x = &a->laws[k].law, *y = &b->laws[k].law;
+		if (a->laws[k].cell != b->laws[k].cell || x->base != y->base || x->nterms != y->nterms ||
+		    memcmp(x->terms, y->terms, x->nterms * sizeof *x->terms))
+			return false;
+	}
+	return true;
+}
+
+/* the class's ranks join the stream of another class that reads the same values */
+static bool join_stream(struct streamtab *t, uint32_t first, const struct run_stream *s, const struct grid *target,
+			uint32_t cls)
+{
+	for (uint32_t k = 0; k < first; k++) {
+		struct run_stream *o = &t->s[k];
+		if (!same_values(o, s))
+			continue;
+		uint32_t n = box_ranks(target, cls, NULL);
+		o->ranks = xrealloc(o->ranks, ((size_t)o->nranks + n + 1) * sizeof *o->ranks);
+		o->nranks += box_ranks(target, cls, o->ranks + o->nranks);
+		return true;
+	}
+	return false;
+}
+
+/* the class's streams at the target, one per signature, read by the class's ranks (or joining the
+ * stream of an earlier class that reads the same values: one stream for all, whatever the classes) */
 static void add_streams(struct streamtab *t, const struct aligned_class *a, const uint32_t *occ_sig,
 			const struct grid *target)
 {
@@ -140,7 +179,9 @@ static void add_streams(struct streamtab *t, const struct aligned_class *a, cons
 		bool seen = false;
 		for (uint32_t k = first; k < t->n; k++)
 			seen = seen || t->s[k].sig == occ_sig[i];
-		if (seen)
+		struct run_stream probe = *a->occ[i].stream;
+		probe.sig = occ_sig[i];
+		if (seen || join_stream(t, first, &probe, target, a->cls))
 			continue;
 		XGROW(t->s, t->cap, t->n + 1);
 		struct run_stream *s = &t->s[t->n++], *from = a->occ[i].stream;
@@ -253,9 +294,7 @@ static bool build_class(struct origins *from, uint32_t cls, const struct grid *t
 			class_at_free(&at);
 		return false;
 	}
-	uint64_t members = 1;
-	for (uint32_t k = 0; k < target->ndims; k++)
-		members *= (uint64_t)(hi[k] - lo[k] + 1);
+	uint64_t members = box_ranks(target, cls, NULL);
 	notes->dropped += at.dropped * members;
 	notes->calls += (at.dropped + at.kept) * members;
 	notes->approximated += at.approximated * members;
@@ -269,28 +308,28 @@ static bool build_class(struct origins *from, uint32_t cls, const struct grid *t
 }
 
 static bool build_classes(struct run *const *rungs, const struct grid *grids, const bool *periodic, size_t n,
-			  const struct grid *target, const struct extrap_options *o, struct run *out,
-			  struct extrap_notes *notes, char *why, size_t whylen)
+			  const struct grid *target, const struct alike_laws *coord, const struct extrap_options *o,
+			  struct run *out, struct extrap_notes *notes, char *why, size_t whylen)
 {
 	struct sigtab sigs = {0};
 	struct streamtab streams = {0};
 	struct timing_summary timing = {0};
-	struct origins *from = origins_new(rungs, n, grids, periodic, target, o->lossy, why, whylen);
+	struct origins *from = origins_new(rungs, n, grids, periodic, target, coord, o->lossy, why, whylen);
 	if (!from)
 		return false;
 	const struct lcs_loss *unaligned = origins_unaligned(from);
 	for (size_t i = 0; unaligned && i < n && i < EXTRAP_MAX_RUNGS; i++)
 		notes->unaligned[notes->nrungs++] = unaligned[i];
-	uint32_t nclasses = 1;
-	for (uint32_t k = 0; k < target->ndims; k++)
-		nclasses *= POS_KINDS;
 	bool ok = true;
-	for (uint32_t cls = 0; ok && cls < nclasses; cls++)
-		ok = build_class(from, cls, target, out, &sigs, &streams, &timing, notes, why, whylen);
+	for (uint32_t i = 0; ok && i < topology_nclasses(target); i++)
+		ok = build_class(from, topology_class_id(target, i), target, out, &sigs, &streams, &timing, notes, why,
+				 whylen);
 	notes->replaced = origins_replaced(from);
 	origins_free(from);
 	for (uint32_t i = 0; i < out->ngroups; i++)
 		sort_ranks(out->groups[i].ranks, out->groups[i].nranks, (uint32_t)grid_size(target));
+	for (uint32_t i = 0; i < streams.n; i++)
+		sort_ranks(streams.s[i].ranks, streams.s[i].nranks, (uint32_t)grid_size(target));
 	char text[160];
 	snprintf(text, sizeof text, "pmnf: %u histograms modeled (%u by one power of p, fewer rungs than the search needs), "
 		 "%u as at the largest rung", timing.modeled, timing.powers, timing.kept);
@@ -440,6 +479,19 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 			 (long long)o->target);
 		ok = false;
 	}
+	char alike[300] = "";
+	struct alike_laws coord = {0};
+	for (size_t i = 0; ok && i < n; i++) {   /* the streams' laws read the rung's grid */
+		struct rank_grid rg = {grids[i].ndims, {0}};
+		for (uint32_t k = 0; k < grids[i].ndims; k++)
+			rg.d[k] = (uint64_t)grids[i].dims[k];
+		run_stream_laws_on(rungs[i], &rg);
+	}
+	if (ok) {   /* ranks that differ by a law of their coordinates: united, classes split where they differ */
+		alike_unite(rungs, n, grids, &target, &coord, alike, sizeof alike);
+		classes_part(rungs, n, grids);
+		target.part = grids[0].part;
+	}
 	size_t ref = 0;
 	for (size_t i = 1; i < n; i++)
 		ref = rungs[i]->nranks > rungs[ref]->nranks ? i : ref;
@@ -448,7 +500,7 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 	for (size_t i = 0; i < n && ok; i++)   /* CPU times are what the least of the rungs measured */
 		if (rungs[i]->cpu_time < out->cpu_time)
 			out->cpu_time = rungs[i]->cpu_time;
-	ok = ok && build_classes(rungs, grids, periodic, n, &target, o, out, notes, why, whylen);
+	ok = ok && build_classes(rungs, grids, periodic, n, &target, &coord, o, out, notes, why, whylen);
 	if (ok) {
 		out->nranks = (uint32_t)o->target;
 		empty_profile(out);
@@ -457,6 +509,11 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 			record_lossy(out, notes);
 	}
 	free(grids);
+	free(coord.v);
+	if (!ok && alike[0] && strstr(why, "behave differently")) {   /* why they were not united */
+		size_t used = strlen(why);
+		snprintf(why + used, whylen - used, " (%s)", alike);
+	}
 	if (!ok || !run_check(out, why, whylen) ||
 	    (add_profile(rungs[ref], o, out, notes) && !run_check(out, why, whylen))) {
 		run_free(out);

@@ -144,29 +144,34 @@ static void add_interval(struct timing_summary *sum, const struct model_predicti
 	sum->hi += c * row.hi;
 }
 
-/* With fewer rungs than the PMNF search needs (ScalaExtrap's ladders of three): one term c * p^k
- * fitted to the rungs in log-log space, k rounded to a quarter (PMNF's exponents) and 0 when it
- * rounds there, so a strong-scaling gap shrinks with p and a weak-scaling one stays. The
- * prediction at the target, without an interval; false when the series has fewer than 3 points. */
-static bool power_law_at(const struct aligned_class *a, const double *v, int64_t target,
-			 struct model_prediction *out)
+bool timing_power_at(const double *p, const double *v, size_t n, double target, double *value, double *exponent)
 {
-	size_t n = a->nrungs;
 	if (n < 3)
 		return false;
 	double sx = 0, sy = 0, sxx = 0, sxy = 0;
 	for (size_t q = 0; q < n; q++) {
-		double x = log((double)a->runs[q]->nranks), y = log(v[q]);
+		double x = log(p[q]), y = log(v[q]);
 		sx += x, sy += y, sxx += x * x, sxy += x * y;
 	}
 	double den = (double)n * sxx - sx * sx;
 	if (!(fabs(den) > 1e-12))
 		return false;
-	double k = round(4 * ((double)n * sxy - sx * sy) / den) / 4;
-	double largest = (double)a->runs[n - 1]->nranks;
+	*exponent = round(4 * ((double)n * sxy - sx * sy) / den) / 4 + 0.0;   /* -0 is 0 */
+	*value = v[n - 1] * pow(target / p[n - 1], *exponent);
+	return isfinite(*value) && *value > 0;
+}
+
+/* the class's series by one power of p (timing_power_at), without an interval */
+static bool power_law_at(const struct aligned_class *a, const double *v, int64_t target,
+			 struct model_prediction *out)
+{
+	double *p = xmalloc((a->nrungs + 1) * sizeof *p), k;
+	for (size_t q = 0; q < a->nrungs; q++)
+		p[q] = (double)a->runs[q]->nranks;
 	*out = (struct model_prediction){0};
-	out->value = v[n - 1] * pow((double)target / largest, k);
-	return isfinite(out->value) && out->value > 0;
+	bool ok = timing_power_at(p, v, a->nrungs, (double)target, &out->value, &k);
+	free(p);
+	return ok;
 }
 
 /* the factor of each item: its prediction at the target over its value at the largest rung, 0

@@ -34,4 +34,11 @@ struct timing_summary {
 void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target, struct run_group *g,
 			uint32_t gi, struct timing_summary *sum);
 
+/* With fewer rungs than the PMNF search needs (ScalaExtrap's ladders of three): one term c * p^k
+ * through the points (p[i], v[i]), i < n, p ascending, fitted in log-log space, k rounded to a
+ * quarter (PMNF's exponents; 0 when it rounds there), so a strong-scaling gap shrinks with p and a
+ * weak-scaling one stays. The value at the target, scaled from the last point, and k; false with
+ * fewer than 3 points, one rank count only, or no positive finite value. */
+bool timing_power_at(const double *p, const double *v, size_t n, double target, double *value, double *exponent);
+
 #endif

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/events.h"
+#include "util/xalloc.h"
+
 /* the values of the dims and periods groups of an MPI_Cart_create signature */
 static bool cart_values(const struct run *r, const struct run_signature *s, const int64_t **dims,
 			const int64_t **periods, int64_t *ndims)
@@ -75,6 +78,7 @@ void topology_dims_create(int64_t nranks, uint32_t ndims, struct grid *out)
 {
 	int64_t cur[LAW_MAX_DIMS], spread = -1;
 	out->ndims = ndims;
+	out->part = 0;
 	factor(nranks, ndims, nranks, cur, 0, out->dims, &spread);
 }
 
@@ -115,6 +119,7 @@ void topology_target_grid(const struct grid *grids, size_t n, int64_t nranks, st
 bool topology_parse_grid(const char *s, struct grid *out)
 {
 	out->ndims = 0;
+	out->part = 0;
 	for (;;) {
 		char *end;
 		long long v = strtoll(s, &end, 10);
@@ -129,9 +134,67 @@ bool topology_parse_grid(const char *s, struct grid *out)
 	}
 }
 
+uint32_t topology_nparts(void) { return LAW_MAX_DIMS * (LAW_MAX_DIMS - 1); }
+
+/* the dimensions i < j of a part and whether it is the anti-diagonal */
+static void part_dims(uint32_t part, uint32_t *i, uint32_t *j, bool *anti)
+{
+	uint32_t n = 0;
+	for (uint32_t kind = 0; kind < 2; kind++)
+		for (uint32_t a = 0; a < LAW_MAX_DIMS; a++)
+			for (uint32_t b = a + 1; b < LAW_MAX_DIMS; b++)
+				if (++n == part)
+					*i = a, *j = b, *anti = kind;
+}
+
+/* does (ci, cj) lie on the part of dimensions i, j (size dj of j)? */
+static bool on_part(bool anti, int64_t ci, int64_t cj, int64_t dj) { return anti ? ci + cj == dj - 1 : ci == cj; }
+
+static int64_t coord_of(const struct grid *g, int64_t rank, uint32_t k)
+{
+	for (uint32_t j = g->ndims; j-- > k + 1;)
+		rank /= g->dims[j];
+	return rank % g->dims[k];
+}
+
+bool topology_on_part(const struct grid *g, int64_t rank)
+{
+	uint32_t i = 0, j = 0;
+	bool anti = false;
+	if (!g->part)
+		return false;
+	part_dims(g->part, &i, &j, &anti);
+	return j < g->ndims && on_part(anti, coord_of(g, rank, i), coord_of(g, rank, j), g->dims[j]);
+}
+
+void topology_part_name(uint32_t part, char *out, size_t outlen)
+{
+	uint32_t i = 0, j = 0;
+	bool anti = false;
+	part_dims(part, &i, &j, &anti);
+	if (anti)
+		snprintf(out, outlen, "c%u + c%u == d%u - 1", i, j, j);
+	else
+		snprintf(out, outlen, "c%u == c%u", i, j);
+}
+
+uint32_t topology_nclasses(const struct grid *g)
+{
+	uint32_t n = 1;
+	for (uint32_t k = 0; k < g->ndims; k++)
+		n *= POS_KINDS;
+	return g->part ? 2 * n : n;
+}
+
+uint32_t topology_class_id(const struct grid *g, uint32_t i)
+{
+	uint32_t n = g->part ? topology_nclasses(g) / 2 : topology_nclasses(g);
+	return i < n ? i : i - n + TOPOLOGY_POS_CLASSES;
+}
+
 uint32_t topology_class(const struct grid *g, int64_t rank)
 {
-	uint32_t cls = 0, weight = 1;
+	uint32_t cls = topology_on_part(g, rank) ? TOPOLOGY_POS_CLASSES : 0, weight = 1;
 	for (int k = (int)g->ndims - 1; k >= 0; k--) {
 		int64_t c = rank % g->dims[k];
 		rank /= g->dims[k];
@@ -144,6 +207,7 @@ uint32_t topology_class(const struct grid *g, int64_t rank)
 
 static uint32_t class_pos(uint32_t cls, uint32_t ndims, uint32_t k)
 {
+	cls %= TOPOLOGY_POS_CLASSES;
 	for (uint32_t j = ndims - 1; j > k; j--)
 		cls /= POS_KINDS;
 	return cls % POS_KINDS;
@@ -162,8 +226,24 @@ uint32_t topology_class_with(uint32_t cls, uint32_t ndims, uint32_t k, uint32_t 
 	return cls - class_pos(cls, ndims, k) * weight + pos * weight;
 }
 
+/* has the box ranks on (off) the grid's part? */
+static bool box_meets_part(const struct grid *g, bool on, const int64_t *lo, const int64_t *hi)
+{
+	uint32_t i = 0, j = 0;
+	bool anti = false;
+	part_dims(g->part, &i, &j, &anti);
+	if (j >= g->ndims)
+		return !on;
+	int64_t jlo = anti ? g->dims[j] - 1 - hi[j] : lo[j], jhi = anti ? g->dims[j] - 1 - lo[j] : hi[j];
+	bool meets = jlo <= hi[i] && lo[i] <= jhi;   /* some ci equals the coordinate cj asks for */
+	bool single = lo[i] == hi[i] && lo[j] == hi[j];
+	return on ? meets : !(single && on_part(anti, lo[i], lo[j], g->dims[j]));
+}
+
 bool topology_class_box(const struct grid *g, uint32_t cls, int64_t *lo, int64_t *hi)
 {
+	if (cls >= TOPOLOGY_POS_CLASSES && !g->part)
+		return false;
 	for (uint32_t k = 0; k < g->ndims; k++) {
 		int64_t d = g->dims[k];
 		switch (class_pos(cls, g->ndims, k)) {
@@ -175,7 +255,7 @@ bool topology_class_box(const struct grid *g, uint32_t cls, int64_t *lo, int64_t
 		if (d == 1 ? class_pos(cls, g->ndims, k) != POS_SINGLE : hi[k] < lo[k])
 			return false;
 	}
-	return true;
+	return !g->part || box_meets_part(g, cls >= TOPOLOGY_POS_CLASSES, lo, hi);
 }
 
 void topology_class_name(uint32_t cls, uint32_t ndims, char *out, size_t outlen)
@@ -185,19 +265,127 @@ void topology_class_name(uint32_t cls, uint32_t ndims, char *out, size_t outlen)
 	out[0] = 0;
 	for (uint32_t k = 0; k < ndims && used < outlen; k++)
 		used += (size_t)snprintf(out + used, outlen - used, "%s%s", k ? "/" : "", names[class_pos(cls, ndims, k)]);
+	if (cls >= TOPOLOGY_POS_CLASSES && used < outlen)
+		snprintf(out + used, outlen - used, " on its part");
 }
 
-/* every relative peer of a point-to-point call in the group's grammar, through fn(offset) */
-struct peer_check {
-	const struct grid *g;
-	const struct run_group *group;
-	bool ok;
-	bool wrapped;      /* some pair are neighbours only across a wrap-around */
-	uint64_t pairs;
+/* every (rank, relative peer) pair of the run's point-to-point calls, each once */
+struct peer_pairs {
+	int64_t *me, *off;
+	size_t n, cap;
 };
 
-/* a and b differ by one in one dimension, possibly across its ends (*wrap) */
-static bool neighbours(const struct grid *g, int64_t a, int64_t b, bool *wrap)
+static void pair_add(struct peer_pairs *p, int64_t me, int64_t off)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 64;
+		p->me = xrealloc(p->me, p->cap * sizeof *p->me);
+		p->off = xrealloc(p->off, p->cap * sizeof *p->off);
+	}
+	p->me[p->n] = me, p->off[p->n++] = off;
+}
+
+/* the relative peers of one call: PEER values and the posted source of SRC groups, appended */
+static void call_peers(const struct fn_desc *d, const int64_t *v, uint32_t nvals, int64_t **out, size_t *n,
+		       size_t *cap)
+{
+	uint32_t i = 0;
+	if (!(d->flags & FNF_P2P))
+		return;
+	for (uint32_t p = 0; p < d->nparams; p++) {
+		bool bad = false;
+		enum param_kind k = d->params[p].kind;
+		uint32_t w = group_width(k, v, i, nvals, &bad);
+		if (bad)
+			return;
+		if ((k == PK_PEER || k == PK_SRC) && !sv_is_symbolic(v[i]) && v[i] != 0) {
+			XGROW(*out, *cap, *n + 1);
+			(*out)[(*n)++] = v[i];
+		}
+		i += w;
+	}
+}
+
+static int offset_order(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* the distinct offsets in offs[0..n) as pairs of rank me */
+static void add_distinct(struct peer_pairs *p, int64_t me, int64_t *offs, size_t n)
+{
+	if (n)
+		qsort(offs, n, sizeof *offs, offset_order);
+	for (size_t i = 0; i < n; i++)
+		if (!i || offs[i] != offs[i - 1])
+			pair_add(p, me, offs[i]);
+}
+
+/* the peers of one rank, its streamed values read (run/events.h) */
+static void rank_pairs(const struct run *r, uint32_t rank, struct peer_pairs *p)
+{
+	struct event_iter it;
+	struct event ev;
+	int64_t *offs = NULL;
+	size_t n = 0, cap = 0;
+	event_iter_init(&it, r, rank);
+	while (event_next(&it, &ev))
+		call_peers(ev.fn, ev.vals, ev.nvals, &offs, &n, &cap);
+	event_iter_free(&it);
+	add_distinct(p, rank, offs, n);
+	free(offs);
+}
+
+/* the peers of a group's signatures (NULL offsets: it streams a point-to-point call's values) */
+static int64_t *group_offsets(const struct run *r, const struct run_group *g, size_t *n)
+{
+	int64_t *offs = NULL;
+	size_t cap = 0;
+	*n = 0;
+	for (uint64_t k = 0; k < g->g.nsyms; k++) {
+		struct gsymbol sym = g->g.syms[k];
+		if (gsym_is_rule(sym))
+			continue;
+		const struct run_signature *s = &r->sigs[sym.val];
+		const int64_t *v = r->sigvals + s->voff;
+		for (uint32_t j = 0; j < s->nvals && (r->fns[s->fn].flags & FNF_P2P); j++)
+			if (v[j] == SV_STREAMED) {
+				free(offs);
+				return NULL;
+			}
+		call_peers(&r->fns[s->fn], v, s->nvals, &offs, n, &cap);
+	}
+	XGROW(offs, cap, *n + 1);
+	return offs;
+}
+
+static void collect_pairs(const struct run *r, struct peer_pairs *p)
+{
+	memset(p, 0, sizeof *p);
+	for (uint32_t gi = 0; gi < r->ngroups; gi++) {
+		const struct run_group *g = &r->groups[gi];
+		size_t n;
+		int64_t *offs = group_offsets(r, g, &n);
+		for (uint32_t i = 0; i < g->nranks; i++) {
+			if (!offs)
+				rank_pairs(r, g->ranks[i], p);
+			else
+				add_distinct(p, g->ranks[i], offs, n);
+		}
+		free(offs);
+	}
+}
+
+static void pairs_free(struct peer_pairs *p)
+{
+	free(p->me);
+	free(p->off);
+}
+
+/* a and b are neighbours on g: they differ by one in one dimension (moore: in any number of
+ * dimensions, the 27-point neighbourhood of a 3-D halo), possibly across its ends (*wrap) */
+static bool neighbours(const struct grid *g, int64_t a, int64_t b, bool moore, bool *wrap)
 {
 	int differ = 0;
 	for (int k = (int)g->ndims - 1; k >= 0; k--) {
@@ -210,66 +398,30 @@ static bool neighbours(const struct grid *g, int64_t a, int64_t b, bool *wrap)
 		*wrap = *wrap || (d > 1 && d == g->dims[k] - 1);
 		differ++;
 	}
-	return differ == 1;
+	return moore ? differ >= 1 : differ == 1;
 }
 
-static void check_offset(struct peer_check *pc, int64_t offset, int64_t nranks)
+/* does the grid explain every point-to-point pair as grid neighbours? */
+static bool grid_explains(const struct peer_pairs *p, int64_t nranks, const struct grid *g, bool moore,
+			  bool *wrapped)
 {
-	for (uint32_t i = 0; pc->ok && i < pc->group->nranks; i++) {
-		int64_t me = pc->group->ranks[i], peer = me + offset;
-		pc->ok = peer >= 0 && peer < nranks && neighbours(pc->g, me, peer, &pc->wrapped);
-		pc->pairs++;
+	*wrapped = false;
+	for (size_t i = 0; i < p->n; i++) {
+		int64_t peer = p->me[i] + p->off[i];
+		if (peer < 0 || peer >= nranks || !neighbours(g, p->me[i], peer, moore, wrapped))
+			return false;
 	}
-}
-
-/* the relative peers of a signature: PEER values and the posted source of SRC groups */
-static void check_signature(const struct run *r, const struct run_signature *s, struct peer_check *pc)
-{
-	const struct fn_desc *d = &r->fns[s->fn];
-	const int64_t *v = r->sigvals + s->voff;
-	uint32_t i = 0;
-	if (!(d->flags & FNF_P2P))
-		return;
-	for (uint32_t p = 0; pc->ok && p < d->nparams; p++) {
-		bool bad = false;
-		enum param_kind k = d->params[p].kind;
-		uint32_t w = group_width(k, v, i, s->nvals, &bad);
-		if (bad)
-			return;
-		if ((k == PK_PEER || k == PK_SRC) && !sv_is_symbolic(v[i]) && v[i] != 0)
-			check_offset(pc, v[i], r->nranks);
-		i += w;
-	}
-}
-
-/* does the grid explain every point-to-point pair as grid neighbours? pairs: how many were seen */
-static bool grid_explains(const struct run *r, const struct grid *g, uint64_t *pairs, bool *wrapped)
-{
-	struct peer_check pc = {g, NULL, true, false, 0};
-	bool *seen = calloc(r->nsigs + 1, sizeof *seen);
-	for (uint32_t gi = 0; pc.ok && gi < r->ngroups; gi++) {
-		pc.group = &r->groups[gi];
-		memset(seen, 0, (r->nsigs + 1) * sizeof *seen);
-		const struct grammar *gr = &pc.group->g;
-		for (uint64_t k = 0; pc.ok && k < gr->nsyms; k++) {
-			struct gsymbol sym = gr->syms[k];
-			if (gsym_is_rule(sym) || seen[sym.val])
-				continue;
-			seen[sym.val] = true;
-			check_signature(r, &r->sigs[sym.val], &pc);
-		}
-	}
-	free(seen);
-	*pairs = pc.pairs;
-	*wrapped = pc.wrapped;
-	return pc.ok;
+	return true;
 }
 
 bool topology_wraps(const struct run *r, const struct grid *g)
 {
-	uint64_t pairs;
-	bool wrapped;
-	return grid_explains(r, g, &pairs, &wrapped) && wrapped;
+	struct peer_pairs p;
+	bool wrapped, ok;
+	collect_pairs(r, &p);
+	ok = grid_explains(&p, r->nranks, g, false, &wrapped) || grid_explains(&p, r->nranks, g, true, &wrapped);
+	pairs_free(&p);
+	return ok && wrapped;
 }
 
 /* the ndims the run asked MPI_Dims_create for, or 0 */
@@ -300,48 +452,94 @@ static void each_grid(struct grid *g, uint32_t k, int64_t left, void (*fn)(const
 }
 
 struct detection {
-	const struct run *r;
+	const struct peer_pairs *pairs;
+	int64_t nranks;
+	bool moore;
 	struct grid balanced, found;
 	uint32_t nfound;
 	bool balanced_fits;
-	uint64_t pairs;
 };
 
 static void try_grid(const struct grid *g, void *arg)
 {
 	struct detection *d = arg;
-	uint64_t pairs;
 	bool wrapped;
-	if (!grid_explains(d->r, g, &pairs, &wrapped))
+	if (!grid_explains(d->pairs, d->nranks, g, d->moore, &wrapped))
 		return;
-	d->pairs = pairs;
 	if (!memcmp(g->dims, d->balanced.dims, g->ndims * sizeof *g->dims))
 		d->balanced_fits = true;
 	if (d->nfound++ == 0)
 		d->found = *g;
 }
 
+/* the ndims grids on which the pairs are neighbours: one to one dimension first, then the
+ * 27-point neighbourhood; d holds what was found */
+static void detect(const struct peer_pairs *p, int64_t nranks, uint32_t ndims, struct detection *d)
+{
+	for (int moore = 0; moore < 2; moore++) {
+		*d = (struct detection){.pairs = p, .nranks = nranks, .moore = moore};
+		topology_dims_create(nranks, ndims, &d->balanced);
+		struct grid cand = {ndims, {0}, 0};
+		each_grid(&cand, 0, nranks, try_grid, d);
+		if (d->nfound)
+			return;
+	}
+}
+
+/* on a grid where every rank is a neighbour of every other (2x2x2 or 3x2x2 in the 27-point
+ * neighbourhood) any pattern fits: such a fit says nothing about the grid */
+static bool informative(const struct grid *g, bool moore)
+{
+	uint32_t wide = 0;
+	for (uint32_t k = 0; k < g->ndims; k++) {
+		if (g->dims[k] >= 4)
+			return true;
+		wide += g->dims[k] >= 2;
+	}
+	return !moore && wide >= 2;
+}
+
 bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_t whylen)
 {
-	uint32_t ndims = dims_create_ndims(r);
-	if (!ndims)   /* nothing tells the dimensionality: the ranks in a line (collective-only codes) */
-		ndims = 1;
-	struct detection d = {r, {0}, {0}, 0, false, 0};
-	topology_dims_create(r->nranks, ndims, &d.balanced);
-	struct grid cand = {ndims, {0}};
-	each_grid(&cand, 0, r->nranks, try_grid, &d);
+	uint32_t asked = dims_create_ndims(r), ndims = asked ? asked : 1;
+	struct peer_pairs p;
+	struct detection d;
+	collect_pairs(r, &p);
+	detect(&p, r->nranks, ndims, &d);
+	/* nothing tells the dimensionality and the ranks are no line: the fewest dimensions whose
+	 * balanced factorisation of the rank count (MPI_Dims_create's rule computed by hand) explains
+	 * the peers, where some ranks are no neighbours (a 3-D halo's 4x2x2 at 16 ranks) */
+	for (uint32_t k = 2; !asked && !d.nfound && k <= LAW_MAX_DIMS; k++) {
+		struct detection more;
+		detect(&p, r->nranks, k, &more);
+		if (more.balanced_fits && informative(&more.balanced, more.moore))
+			d = more, ndims = k;
+	}
+	pairs_free(&p);
 	if (d.balanced_fits || d.nfound == 1) {
 		*g = d.balanced_fits ? d.balanced : d.found;
 		return true;
 	}
 	if (!d.nfound)
 		snprintf(why, whylen,
-			 "no %u-D grid of %u ranks has every point-to-point peer as a grid neighbour (ranks talk to "
+			 "no %u-D grid of %u ranks has every point-to-point peer as a grid neighbour%s (ranks talk to "
 			 "peers off any grid, as a master-worker or data-dependent code does: extrapolation needs an "
-			 "SPMD code on a grid, and more rungs would not help)", ndims,
-			 r->nranks);
+			 "SPMD code on a grid, and more rungs would not help)", ndims, r->nranks,
+			 asked ? "" : ", nor a balanced 2-D or 3-D grid with ranks that are not neighbours");
 	else
 		snprintf(why, whylen, "%u %u-D grids of %u ranks explain the point-to-point peers equally", d.nfound, ndims,
 			 r->nranks);
 	return false;
+}
+
+bool topology_pattern_at(const struct run *r, uint32_t ndims, struct grid *g)
+{
+	struct peer_pairs p;
+	struct detection d;
+	collect_pairs(r, &p);
+	detect(&p, r->nranks, ndims, &d);
+	pairs_free(&p);
+	if (d.balanced_fits)
+		*g = d.balanced;
+	return d.balanced_fits;
 }

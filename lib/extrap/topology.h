@@ -22,7 +22,8 @@
 
 enum { POS_LOW = 0, POS_INTERIOR = 1, POS_HIGH = 2, POS_SINGLE = 3, POS_KINDS = 4 };
 
-#define TOPOLOGY_MAX_CLASSES 64   /* POS_KINDS ^ LAW_MAX_DIMS */
+#define TOPOLOGY_POS_CLASSES 64   /* POS_KINDS ^ LAW_MAX_DIMS */
+#define TOPOLOGY_MAX_CLASSES (2 * TOPOLOGY_POS_CLASSES)   /* each on and off a grid's part */
 
 /* The grid of the run's first MPI_Cart_create and its periods (periodic[k]). False with why when
  * the run made none or the recorded values are not a grid of its rank count. */
@@ -39,6 +40,12 @@ bool topology_from_splits(const struct run *r, struct grid *g, char *why, size_t
  * otherwise exactly one grid must fit. Without MPI_Dims_create the ranks are taken as a line (1-D),
  * which every code without point-to-point calls fits. */
 bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_t whylen);
+/* Without MPI_Dims_create, when the ranks are no line: the balanced 2-D or 3-D grid on which the
+ * peers are neighbours (one dimension apart, else in the 27-point neighbourhood) and some ranks
+ * are not, found by topology_from_pattern. A rung too small to tell (every rank a neighbour of
+ * every other) takes the dimensionality the other rungs showed: the balanced grid of ndims
+ * dimensions when it explains the peers. */
+bool topology_pattern_at(const struct run *r, uint32_t ndims, struct grid *g);
 /* does some point-to-point peer on grid g need a wrap-around (a neighbour across a dimension of
  * 3 or more)? A hand-made grid is periodic when one does. */
 bool topology_wraps(const struct run *r, const struct grid *g);
@@ -55,14 +62,27 @@ void topology_target_grid(const struct grid *grids, size_t n, int64_t nranks, st
 /* "32x32" or "4x4x4"; false when malformed */
 bool topology_parse_grid(const char *s, struct grid *out);
 
-/* the position class of a rank */
+/* The part of a grid: ranks whose behaviour differs within a position class by a law of their
+ * coordinates (the diagonal of a q x q grid, where a transpose partner is the rank itself, makes
+ * no exchange). A part is c_i == c_j or c_i + c_j == d_j - 1 for dimensions i < j, numbered from
+ * 1 (grid.part); the ranks on it form classes of their own, cls + TOPOLOGY_POS_CLASSES. */
+uint32_t topology_nparts(void);   /* parts are numbered 1 .. topology_nparts() */
+bool topology_on_part(const struct grid *g, int64_t rank);
+/* "c0 == c1" */
+void topology_part_name(uint32_t part, char *out, size_t outlen);
+/* the classes of a grid: position classes, twice when it has a part; the id of the i-th */
+uint32_t topology_nclasses(const struct grid *g);
+uint32_t topology_class_id(const struct grid *g, uint32_t i);
+
+/* the class of a rank: its position class, and whether it is on the grid's part */
 uint32_t topology_class(const struct grid *g, int64_t rank);
 /* the position (POS_*) of class cls in dimension k, and the class with that position replaced */
 uint32_t topology_class_pos(uint32_t cls, uint32_t ndims, uint32_t k);
 uint32_t topology_class_with(uint32_t cls, uint32_t ndims, uint32_t k, uint32_t pos);
-/* the class's coordinate range in each dimension; false when the class has no rank on g */
+/* the class's coordinate range in each dimension (a class on or off a part: of its position); false
+ * when the class has no rank on g */
 bool topology_class_box(const struct grid *g, uint32_t cls, int64_t *lo, int64_t *hi);
-/* "low/interior" per dimension, for messages */
+/* "low/interior" per dimension, for messages (" on its part" for a class on a grid's part) */
 void topology_class_name(uint32_t cls, uint32_t ndims, char *out, size_t outlen);
 
 #endif

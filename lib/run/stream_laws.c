@@ -8,6 +8,9 @@
  * periodic 3-D halo are laws of the same 3-D grid, whatever the cells, and read the same at 8 and
  * at 64 ranks. A signature that does not fit that grid is fitted on the first grid it fits.
  *
+ * run_stream_laws_on states a run's laws again on a grid known otherwise (the process grid an
+ * extrapolation detected: the tracer's 4x4 at 16 ranks where the application has 4x2x2).
+ *
  * A signature's values are laid out as columns (cell by rank), so a grid is tried on a column in
  * one pass that stops at the first value it does not reproduce; one signature's at a time (they
  * are as large as its streams expanded to every rank), again when it is merged.
@@ -210,4 +213,33 @@ void run_merge_stream_laws(struct run *r)
 	free(sets);
 	free(grids);
 	run_drop_empty_streams(r);
+}
+
+/* the law of cell j of s on grid g, refitted from its values on every rank; false when none fits */
+static bool refit(const struct run *r, const struct rank_law *old, const struct rank_grid *g, struct rank_law *out)
+{
+	int64_t *col = xmalloc((r->nranks + 1) * sizeof *col);
+	for (uint32_t q = 0; q < r->nranks; q++)
+		col[q] = rank_law_eval(old, q);
+	bool ok = rank_law_fit_grid(col, r->nranks, g, out);
+	free(col);
+	return ok;
+}
+
+void run_stream_laws_on(struct run *r, const struct rank_grid *g)
+{
+	for (uint32_t i = 0; i < r->nstreams; i++) {
+		struct run_stream *s = &r->streams[i];
+		if (!s->nlaws || s->nranks != r->nranks)
+			continue;
+		struct stream_law *laws = xmalloc(s->nlaws * sizeof *laws);
+		bool ok = true;
+		for (uint32_t k = 0; ok && k < s->nlaws; k++) {
+			laws[k].cell = s->laws[k].cell;
+			ok = refit(r, &s->laws[k].law, g, &laws[k].law);
+		}
+		if (ok)
+			memcpy(s->laws, laws, s->nlaws * sizeof *laws);
+		free(laws);
+	}
 }

@@ -16,7 +16,7 @@
 
 static uint32_t cls3(uint32_t a, uint32_t b, uint32_t c) { return (a * POS_KINDS + b) * POS_KINDS + c; }
 
-static const struct grid grids[3] = {{3, {2, 2, 2}}, {3, {3, 2, 2}}, {3, {4, 2, 2}}};
+static const struct grid grids[3] = {{3, {2, 2, 2}, 0}, {3, {3, 2, 2}, 0}, {3, {4, 2, 2}, 0}};
 
 struct side {
 	struct xval lo1, hi1, tag2;   /* the receives from dimension 1's low and high neighbours, a tag */
@@ -62,7 +62,7 @@ static void interior_is_the_union_of_its_sides(void **state)
 	init_runs(runs);
 	side_class(&lo, cls3(POS_LOW, POS_LOW, POS_LOW), runs, &low_side);
 	side_class(&hi, cls3(POS_LOW, POS_HIGH, POS_LOW), runs, &high_side);
-	struct grid t = {3, {4, 3, 3}};
+	struct grid t = {3, {4, 3, 3}, 0};
 	char why[600] = "";
 	assert_true(compose_union(&lo, &hi, 1, cls3(POS_LOW, POS_INTERIOR, POS_LOW), &t, &mid, why, sizeof why));
 	/* both neighbours along dimension 1 */
@@ -88,7 +88,7 @@ static void sides_that_disagree_are_refused(void **state)
 	other.tag2 = xconst(5);
 	side_class(&lo, cls3(POS_LOW, POS_LOW, POS_LOW), runs, &low_side);
 	side_class(&hi, cls3(POS_LOW, POS_HIGH, POS_LOW), runs, &other);
-	struct grid t = {3, {4, 3, 3}};
+	struct grid t = {3, {4, 3, 3}, 0};
 	char why[600] = "";
 	assert_false(compose_union(&lo, &hi, 1, cls3(POS_LOW, POS_INTERIOR, POS_LOW), &t, &mid, why, sizeof why));
 	assert_non_null(strstr(why, "class low/interior/low, which no rung has, cannot be composed"));
@@ -114,7 +114,7 @@ static void the_rule_is_checked_where_an_interior_exists(void **state)
 	side_class(&lo, cls3(POS_LOW, POS_LOW, POS_LOW), runs, &low_side);
 	side_class(&mid, cls3(POS_LOW, POS_INTERIOR, POS_LOW), runs, &inside);
 	side_class(&hi, cls3(POS_LOW, POS_HIGH, POS_LOW), runs, &high_side);
-	struct grid t = {3, {4, 3, 3}};
+	struct grid t = {3, {4, 3, 3}, 0};
 	char why[600] = "";
 	assert_true(compose_check(&lo, &mid, &hi, 1, &t, why, sizeof why));
 	/* an interior that talks to one neighbour only is not the union */

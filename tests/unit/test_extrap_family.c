@@ -21,7 +21,7 @@
  * and from the high side (call site 2), counts face[k][rung] */
 static void stencil_class(struct aligned_class *a, struct fake_run *runs, const int64_t face[3][3])
 {
-	static const struct grid g[3] = {{3, {2, 2, 2}}, {3, {3, 2, 2}}, {3, {4, 2, 2}}};
+	static const struct grid g[3] = {{3, {2, 2, 2}, 0}, {3, {3, 2, 2}, 0}, {3, {4, 2, 2}, 0}};
 	for (int q = 0; q < 3; q++)
 		fake_init(&runs[q], g[q]);
 	fake_class(a, LLL, runs, 3, 6);
@@ -47,7 +47,7 @@ static void strong_faces_share_one_law(void **state)
 	struct fake_run runs[3];
 	struct aligned_class a;
 	stencil_class(&a, runs, face);
-	struct grid t = {3, {4, 3, 3}};
+	struct grid t = {3, {4, 3, 3}, 0};
 	char why[600] = "";
 	assert_true(family_decide(&a, &t, why, sizeof why));
 	static const int64_t want[3] = {16, 12, 12};   /* (12/d1)(12/d2), ... at 4x3x3 */
@@ -70,7 +70,7 @@ static void constant_among_varying_is_refused(void **state)
 	struct fake_run runs[3];
 	struct aligned_class a;
 	stencil_class(&a, runs, face);
-	struct grid t = {3, {4, 3, 3}};
+	struct grid t = {3, {4, 3, 3}, 0};
 	char why[600] = "";
 	assert_false(family_decide(&a, &t, why, sizeof why));
 	assert_non_null(strstr(why, "MPI_Irecv count (36 at p8, 36 at p12, 36 at p16) is the same at every rung"));
@@ -83,7 +83,7 @@ static void constant_among_varying_is_refused(void **state)
 static void moves_class(struct aligned_class *a, struct fake_run *run, const uint64_t *sites, const uint8_t *masks,
 			const int *dims, uint32_t n)
 {
-	fake_init(run, (struct grid){3, {4, 2, 2}});
+	fake_init(run, (struct grid){3, {4, 2, 2}, 0});
 	fake_class(a, LLL, run, 1, n);
 	for (uint32_t m = 0; m < n; m++) {
 		uint32_t sig = fake_sig(run, FAKE_SEND, sites[m], 1, 0, 0);

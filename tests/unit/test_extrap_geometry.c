@@ -18,7 +18,7 @@ static uint32_t cls3(uint32_t a, uint32_t b, uint32_t c) { return (a * POS_KINDS
 static void moves_on_an_open_grid(void **state)
 {
 	(void)state;
-	struct grid g = {3, {3, 2, 2}};
+	struct grid g = {3, {3, 2, 2}, 0};
 	struct step s;
 	/* the corner's neighbour along dimension 1 is 2 ranks away (d2 = 2) */
 	assert_true(step_of_offset(&g, open3, cls3(POS_LOW, POS_LOW, POS_LOW), 2, &s));
@@ -42,7 +42,7 @@ static void moves_on_an_open_grid(void **state)
 static void periodic_small_dimensions_leave_candidates(void **state)
 {
 	(void)state;
-	struct grid two = {3, {2, 2, 2}}, wide = {3, {4, 2, 2}};
+	struct grid two = {3, {2, 2, 2}, 0}, wide = {3, {4, 2, 2}, 0};
 	struct step a, b;
 	/* on a periodic 2-wide dimension +1 and -1 are one rank */
 	assert_true(step_of_offset(&two, ring3, cls3(POS_LOW, POS_LOW, POS_LOW), 4, &a));
@@ -60,7 +60,7 @@ static void periodic_small_dimensions_leave_candidates(void **state)
 	assert_int_equal(c.mask[0], STEP_POS);
 	assert_false(step_meet(&c, &b, 3));
 	/* a 1-wide periodic dimension: every move stays */
-	struct grid flat = {2, {4, 1, 0}};
+	struct grid flat = {2, {4, 1, 0}, 0};
 	bool ring2[3] = {true, true, true};
 	assert_true(step_of_offset(&flat, ring2, POS_INTERIOR * POS_KINDS + POS_SINGLE, 0, &c));
 	assert_int_equal(c.mask[1], STEP_ANY);
@@ -69,7 +69,7 @@ static void periodic_small_dimensions_leave_candidates(void **state)
 static void offsets_at_the_target(void **state)
 {
 	(void)state;
-	struct grid t = {3, {4, 3, 3}};
+	struct grid t = {3, {4, 3, 3}, 0};
 	struct step up = {{STEP_STAY, STEP_POS, STEP_STAY}}, back = {{STEP_NEG, STEP_STAY, STEP_STAY}};
 	int64_t off;
 	uint32_t undecided = 99;
@@ -85,7 +85,7 @@ static void offsets_at_the_target(void **state)
 	struct step either = {{STEP_STAY, STEP_STAY, STEP_NEG | STEP_POS}};
 	assert_false(step_offset(&either, &t, cls3(POS_LOW, POS_LOW, POS_INTERIOR), &off, &undecided));
 	assert_int_equal(undecided, 2);
-	struct grid narrow = {3, {4, 3, 2}};
+	struct grid narrow = {3, {4, 3, 2}, 0};
 	assert_true(step_offset(&either, &narrow, cls3(POS_LOW, POS_LOW, POS_LOW), &off, &undecided));
 	assert_int_equal(off, 1);
 	char text[64];

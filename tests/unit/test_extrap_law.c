@@ -11,9 +11,9 @@
 
 #include "extrap/law.h"
 
-static struct grid g2(int64_t a, int64_t b) { return (struct grid){2, {a, b, 0}}; }
-static struct grid g1(int64_t a) { return (struct grid){1, {a, 0, 0}}; }
-static struct grid g3(int64_t a, int64_t b, int64_t c) { return (struct grid){3, {a, b, c}}; }
+static struct grid g2(int64_t a, int64_t b) { return (struct grid){2, {a, b, 0}, 0}; }
+static struct grid g1(int64_t a) { return (struct grid){1, {a, 0, 0}, 0}; }
+static struct grid g3(int64_t a, int64_t b, int64_t c) { return (struct grid){3, {a, b, c}, 0}; }
 
 static void constant_needs_two_rungs(void **state)
 {

@@ -27,7 +27,7 @@ static void make(struct grammar *g, const int64_t *const *bodies, const uint64_t
 /* calls: x (call site 1), y (2), z (3), w (4) */
 static void calls(struct fake_run *f, uint32_t *s)
 {
-	fake_init(f, (struct grid){1, {4, 0, 0}});
+	fake_init(f, (struct grid){1, {4, 0, 0}, 0});
 	for (int i = 0; i < 4; i++)
 		s[i] = fake_sig(f, FAKE_SEND, (uint64_t)i + 1, 8, 1, 0);
 }

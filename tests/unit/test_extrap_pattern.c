@@ -1,5 +1,5 @@
 /* Unit tests for extrap/topology's detection of the grid from the point-to-point pattern of codes
- * that compute neighbours by hand: unique, ambiguous and inconsistent patterns. The runs are built
+ * that compute neighbours by hand: unique, ambiguous and inconsistent patterns, diagonal neighbours. The runs are built
  * by hand: a Dims_create call saying the dimensionality and sends to relative peers. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -95,15 +95,32 @@ static void ambiguous_chain(void **state)
 static void inconsistent_pattern(void **state)
 {
 	(void)state;
-	/* on 9 ranks, 0 -> 4 is a diagonal on 3x3 and no neighbour on 9x1 or 1x9 */
+	/* on 16 ranks, 0 -> 10 is two steps away on 4x4, 2x8 and 8x2, and no neighbour on a line */
+	static const uint32_t members[][16] = {{0}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}};
+	static const int64_t offsets[] = {10, 0};
+	struct fake f;
+	build(&f, 16, 2, 2, members, offsets);
+	struct grid g;
+	char why[300];
+	assert_false(topology_from_pattern(&f.r, &g, why, sizeof why));
+	assert_non_null(strstr(why, "no 2-D grid of 16 ranks"));
+	release(&f);
+}
+
+static void diagonal_neighbours(void **state)
+{
+	(void)state;
+	/* on 9 ranks, 0 -> 4 is no neighbour one dimension apart on any 2-D grid, but on 3x3 it is the
+	 * diagonal one of the 27-point (here 9-point) neighbourhood */
 	static const uint32_t members[][16] = {{0}, {1, 2, 3, 4, 5, 6, 7, 8}};
 	static const int64_t offsets[] = {4, 0};
 	struct fake f;
 	build(&f, 9, 2, 2, members, offsets);
 	struct grid g;
-	char why[200];
-	assert_false(topology_from_pattern(&f.r, &g, why, sizeof why));
-	assert_non_null(strstr(why, "no 2-D grid of 9 ranks"));
+	char why[300];
+	assert_true(topology_from_pattern(&f.r, &g, why, sizeof why));
+	assert_int_equal(g.dims[0], 3);
+	assert_int_equal(g.dims[1], 3);
 	release(&f);
 }
 
@@ -158,6 +175,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(unique_grid),
 		cmocka_unit_test(ambiguous_chain),
+		cmocka_unit_test(diagonal_neighbours),
 		cmocka_unit_test(inconsistent_pattern),
 		cmocka_unit_test(periodic_wrap_is_a_neighbour),
 		cmocka_unit_test(master_worker_has_no_grid),

@@ -69,7 +69,7 @@ static void parse_grid(void **state)
 static void classes_of_a_grid(void **state)
 {
 	(void)state;
-	struct grid g = {2, {4, 5, 0}};
+	struct grid g = {2, {4, 5, 0}, 0};
 	uint32_t count[TOPOLOGY_MAX_CLASSES] = {0};
 	for (int64_t r = 0; r < 20; r++)
 		count[topology_class(&g, r)]++;
@@ -85,7 +85,7 @@ static void classes_of_a_grid(void **state)
 	assert_int_equal(lo[1], 4);
 	assert_int_equal(hi[1], 4);
 	/* a 2-wide dimension has no interior; a 1-wide one only the single position */
-	struct grid thin = {2, {2, 1, 0}};
+	struct grid thin = {2, {2, 1, 0}, 0};
 	assert_false(topology_class_box(&thin, POS_INTERIOR * POS_KINDS + POS_SINGLE, lo, hi));
 	assert_false(topology_class_box(&thin, POS_LOW * POS_KINDS + POS_LOW, lo, hi));
 	assert_true(topology_class_box(&thin, POS_LOW * POS_KINDS + POS_SINGLE, lo, hi));

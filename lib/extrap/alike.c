@@ -1,0 +1,438 @@
+/*
+ * alike — groups of a rung that differ only by values with a law of the grid coordinates, united.
+ * See alike.h.
+ */
+#include "extrap/alike.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "extrap/coord_law.h"
+#include "extrap/family.h"
+#include "mpi/signature.h"
+#include "run/merge.h"
+#include "util/xalloc.h"
+
+/* one value that differs: a slot of the signatures of a function and call site, its points */
+struct key {
+	uint32_t fn, slot;
+	uint64_t callsite;
+	size_t n, cap;
+	struct grid *grids;
+	int64_t *ranks, *values;
+	struct coord_law law;
+	bool fits;
+};
+
+/* a set of alike groups of one rung: the leader's signatures that differ (fs), and per member the
+ * signature it has where the leader has fs[k] (ms[m * nfs + k]) */
+struct set {
+	size_t rung;
+	uint32_t *members, nmembers;
+	uint32_t *fs, nfs, *ms;
+	bool usable;
+};
+
+struct plan {
+	struct run *const *rungs;
+	const struct grid *grids;
+	struct key *keys;
+	size_t nkeys, capkeys;
+	struct set *sets;
+	size_t nsets, capsets;
+};
+
+static bool sigs_alike(const struct run *r, uint32_t a, uint32_t b)
+{
+	const struct run_signature *x = &r->sigs[a], *y = &r->sigs[b];
+	return x->fn == y->fn && x->callsite == y->callsite && x->flags == y->flags && x->nvals == y->nvals;
+}
+
+static bool groups_alike(const struct run *r, uint32_t a, uint32_t b)
+{
+	const struct grammar *x = &r->groups[a].g, *y = &r->groups[b].g;
+	if (x->nrules != y->nrules || x->nsyms != y->nsyms ||
+	    memcmp(x->rule_start, y->rule_start, (x->nrules + 1) * sizeof *x->rule_start))
+		return false;
+	for (uint64_t i = 0; i < x->nsyms; i++) {
+		struct gsymbol u = x->syms[i], v = y->syms[i];
+		if (u.exp != v.exp || gsym_is_rule(u) != gsym_is_rule(v))
+			return false;
+		if (gsym_is_rule(u) ? u.val != v.val : !sigs_alike(r, (uint32_t)u.val, (uint32_t)v.val))
+			return false;
+	}
+	return true;
+}
+
+/* may value j of signature s be streamed as a law (a scalar peer, source, tag or count)? */
+static bool streamable(const struct run *r, uint32_t s, uint32_t j)
+{
+	const struct run_signature *x = &r->sigs[s];
+	const int64_t *v = r->sigvals + x->voff;
+	uint32_t p, e;
+	if (!value_param(&r->fns[x->fn], v, x->nvals, j, &p, &e))
+		return false;
+	enum param_kind k = r->fns[x->fn].params[p].kind;
+	return (k == PK_PEER || k == PK_SRC || k == PK_TAG || k == PK_COUNT) && !sv_is_symbolic(v[j]);
+}
+
+static struct key *key_of(struct plan *pl, const struct run *r, uint32_t s, uint32_t j)
+{
+	const struct run_signature *x = &r->sigs[s];
+	for (size_t i = 0; i < pl->nkeys; i++)
+		if (pl->keys[i].fn == x->fn && pl->keys[i].callsite == x->callsite && pl->keys[i].slot == j)
+			return &pl->keys[i];
+	XGROW(pl->keys, pl->capkeys, pl->nkeys + 1);
+	struct key *k = &pl->keys[pl->nkeys++];
+	memset(k, 0, sizeof *k);
+	k->fn = x->fn, k->callsite = x->callsite, k->slot = j;
+	return k;
+}
+
+static void key_add(struct key *k, const struct grid *g, uint32_t rank, int64_t value)
+{
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 64;
+		k->grids = xrealloc(k->grids, k->cap * sizeof *k->grids);
+		k->ranks = xrealloc(k->ranks, k->cap * sizeof *k->ranks);
+		k->values = xrealloc(k->values, k->cap * sizeof *k->values);
+	}
+	k->grids[k->n] = *g, k->ranks[k->n] = rank, k->values[k->n++] = value;
+}
+
+/* the member's signature where the leader has fs; records it, false when it is not one */
+static bool map_member(struct set *st, uint32_t m, uint32_t fs, uint32_t ms)
+{
+	uint32_t k = 0;
+	while (k < st->nfs && st->fs[k] != fs)
+		k++;
+	if (k == st->nfs)
+		return false;
+	uint32_t *at = &st->ms[m * st->nfs + k];
+	if (*at != UINT32_MAX && *at != ms)
+		return false;
+	*at = ms;
+	return true;
+}
+
+/* the leader's signatures at the positions where some member differs */
+static void differing_sigs(const struct run *r, struct set *st)
+{
+	const struct grammar *lead = &r->groups[st->members[0]].g;
+	st->fs = xmalloc((lead->nsyms + 1) * sizeof *st->fs);
+	for (uint32_t m = 1; m < st->nmembers; m++)
+		for (uint64_t i = 0; i < lead->nsyms; i++) {
+			struct gsymbol u = lead->syms[i], v = r->groups[st->members[m]].g.syms[i];
+			bool seen = false;
+			for (uint32_t k = 0; k < st->nfs; k++)
+				seen = seen || st->fs[k] == (uint32_t)u.val;
+			if (!gsym_is_rule(u) && u.val != v.val && !seen)
+				st->fs[st->nfs++] = (uint32_t)u.val;
+		}
+	st->ms = xmalloc(((size_t)st->nmembers * st->nfs + 1) * sizeof *st->ms);
+	for (size_t k = 0; k < (size_t)st->nmembers * st->nfs; k++)
+		st->ms[k] = UINT32_MAX;
+}
+
+/* each member's signature for each of the leader's that differ; false when a member has two */
+static bool map_members(const struct run *r, struct set *st)
+{
+	const struct grammar *lead = &r->groups[st->members[0]].g;
+	for (uint32_t m = 0; m < st->nmembers; m++)
+		for (uint64_t i = 0; i < lead->nsyms; i++) {
+			struct gsymbol u = lead->syms[i], v = r->groups[st->members[m]].g.syms[i];
+			bool differs = false;
+			for (uint32_t k = 0; k < st->nfs; k++)
+				differs = differs || st->fs[k] == (uint32_t)u.val;
+			if (!gsym_is_rule(u) && differs && !map_member(st, m, (uint32_t)u.val, (uint32_t)v.val))
+				return false;
+		}
+	return true;
+}
+
+/* the slots of fs's parameter groups in which some member differs; false when one of them is not
+ * streamable or a signature streams already */
+static bool differing_slots(const struct run *r, const struct set *st, uint32_t k, bool *mask)
+{
+	const struct run_signature *f = &r->sigs[st->fs[k]];
+	const int64_t *fv = r->sigvals + f->voff;
+	uint32_t p, e, q, e2;
+	for (uint32_t m = 0; m < st->nmembers; m++) {
+		const int64_t *mv = r->sigvals + r->sigs[st->ms[m * st->nfs + k]].voff;
+		for (uint32_t j = 0; j < f->nvals; j++) {
+			if (fv[j] == SV_STREAMED || mv[j] == SV_STREAMED)
+				return false;
+			if (fv[j] == mv[j] || mask[j])
+				continue;
+			if (!value_param(&r->fns[f->fn], fv, f->nvals, j, &p, &e))
+				return false;
+			for (uint32_t i = 0; i < f->nvals; i++)   /* the whole parameter group is streamed */
+				if (value_param(&r->fns[f->fn], fv, f->nvals, i, &q, &e2) && q == p)
+					mask[i] = true;
+		}
+	}
+	for (uint32_t m = 0; m < st->nmembers; m++)
+		for (uint32_t j = 0; j < f->nvals; j++)
+			if (mask[j] && !streamable(r, st->ms[m * st->nfs + k], j))
+				return false;
+	return true;
+}
+
+/* the points of the set's differing values, added to their keys; false when it cannot be united */
+static bool set_points(struct plan *pl, struct set *st)
+{
+	const struct run *r = pl->rungs[st->rung];
+	if (!map_members(r, st))
+		return false;
+	for (uint32_t k = 0; k < st->nfs; k++) {
+		const struct run_signature *f = &r->sigs[st->fs[k]];
+		bool *mask = xcalloc(f->nvals + 1, sizeof *mask);
+		bool ok = differing_slots(r, st, k, mask);
+		for (uint32_t j = 0; ok && j < f->nvals; j++) {
+			if (!mask[j])
+				continue;
+			struct key *key = key_of(pl, r, st->fs[k], j);
+			for (uint32_t m = 0; m < st->nmembers; m++) {
+				const struct run_group *g = &r->groups[st->members[m]];
+				int64_t v = r->sigvals[r->sigs[st->ms[m * st->nfs + k]].voff + j];
+				for (uint32_t i = 0; i < g->nranks; i++)
+					key_add(key, &pl->grids[st->rung], g->ranks[i], v);
+			}
+		}
+		free(mask);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* the sets of alike groups of rung i (two groups at least) */
+static void find_sets(struct plan *pl, size_t i)
+{
+	const struct run *r = pl->rungs[i];
+	bool *taken = xcalloc(r->ngroups + 1, sizeof *taken);
+	for (uint32_t a = 0; a < r->ngroups; a++) {
+		if (taken[a])
+			continue;
+		struct set st = {.rung = i, .members = xmalloc((r->ngroups + 1) * sizeof *st.members)};
+		for (uint32_t b = a; b < r->ngroups; b++)
+			if (!taken[b] && (b == a || groups_alike(r, a, b)))
+				taken[b] = true, st.members[st.nmembers++] = b;
+		if (st.nmembers < 2) {
+			free(st.members);
+			continue;
+		}
+		differing_sigs(r, &st);
+		st.usable = set_points(pl, &st);
+		XGROW(pl->sets, pl->capsets, pl->nsets + 1);
+		pl->sets[pl->nsets++] = st;
+	}
+	free(taken);
+}
+
+/* a copy of signature s with the masked values streamed; its index */
+static uint32_t streamed_sig(struct run *r, uint32_t s, const bool *mask)
+{
+	struct run_signature x = r->sigs[s];
+	r->sigvals = xrealloc(r->sigvals, (r->nsigvals + x.nvals + 1) * sizeof *r->sigvals);
+	for (uint32_t j = 0; j < x.nvals; j++)
+		r->sigvals[r->nsigvals + j] = mask[j] ? SV_STREAMED : r->sigvals[x.voff + j];
+	x.voff = r->nsigvals;
+	r->nsigvals += x.nvals;
+	r->sigs = xrealloc(r->sigs, (r->nsigs + 1) * sizeof *r->sigs);
+	r->sigs[r->nsigs] = x;
+	return r->nsigs++;
+}
+
+/* the stream of the new signature ns for the set's ranks: one period of the masked values' laws */
+static void law_stream(struct plan *pl, const struct set *st, uint32_t fs, uint32_t ns, const bool *mask,
+		       const uint32_t *ranks, uint32_t nranks, uint64_t calls)
+{
+	struct run *r = pl->rungs[st->rung];
+	const struct run_signature *f = &r->sigs[fs];
+	uint32_t width = 0;
+	for (uint32_t j = 0; j < f->nvals; j++)
+		width += mask[j];
+	int64_t *zero = xcalloc(width + 1, sizeof *zero);
+	struct run_stream *s = run_add_stream(r, ns, ranks[0], calls * width, 0, width, zero);
+	free(zero);
+	s->ranks = xrealloc(s->ranks, (nranks + 1) * sizeof *s->ranks);
+	memcpy(s->ranks, ranks, nranks * sizeof *ranks);
+	s->nranks = nranks;
+	s->laws = xcalloc(width + 1, sizeof *s->laws);
+	for (uint32_t j = 0; j < f->nvals; j++)
+		if (mask[j]) {
+			s->laws[s->nlaws].cell = s->nlaws;
+			coord_law_at(&key_of(pl, r, fs, j)->law, &pl->grids[st->rung], &s->laws[s->nlaws].law);
+			s->nlaws++;
+		}
+}
+
+static int rank_order(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* the members' ranks, sorted */
+static uint32_t *set_ranks(const struct run *r, const struct set *st, uint32_t *n)
+{
+	*n = 0;
+	for (uint32_t m = 0; m < st->nmembers; m++)
+		*n += r->groups[st->members[m]].nranks;
+	uint32_t *ranks = xmalloc((*n + 1) * sizeof *ranks), k = 0;
+	for (uint32_t m = 0; m < st->nmembers; m++) {
+		const struct run_group *g = &r->groups[st->members[m]];
+		memcpy(ranks + k, g->ranks, g->nranks * sizeof *ranks);
+		k += g->nranks;
+	}
+	qsort(ranks, *n, sizeof *ranks, rank_order);
+	return ranks;
+}
+
+/* the leader's timing tables on the new signatures */
+static void remap_timing(struct run_group *g, const uint32_t *map, uint32_t nmap)
+{
+	for (uint32_t i = 0; i < g->ndurs; i++)
+		g->durs[i].sig = g->durs[i].sig < nmap ? map[g->durs[i].sig] : g->durs[i].sig;
+	for (uint32_t i = 0; i < g->ngaps; i++) {
+		struct run_gap *x = &g->gaps[i];
+		x->sig = x->sig < nmap ? map[x->sig] : x->sig;
+		x->prev = x->prev < nmap ? map[x->prev] : x->prev;
+	}
+	qsort(g->durs, g->ndurs, sizeof *g->durs, run_dur_order);
+	qsort(g->gaps, g->ngaps, sizeof *g->gaps, run_gap_order);
+}
+
+/* does every value the set streams have a law? */
+static bool set_fits(struct plan *pl, const struct set *st)
+{
+	const struct run *r = pl->rungs[st->rung];
+	bool fits = st->usable;
+	for (uint32_t k = 0; fits && k < st->nfs; k++) {
+		const struct run_signature *f = &r->sigs[st->fs[k]];
+		bool *mask = xcalloc(f->nvals + 1, sizeof *mask);
+		differing_slots(r, st, k, mask);
+		for (uint32_t j = 0; j < f->nvals; j++)
+			fits = fits && (!mask[j] || key_of(pl, r, st->fs[k], j)->fits);
+		free(mask);
+	}
+	return fits;
+}
+
+/* the set's groups become its leader's, on signatures whose differing values are streamed */
+static void unite_set(struct plan *pl, const struct set *st, bool *drop)
+{
+	struct run *r = pl->rungs[st->rung];
+	struct run_group *lead = &r->groups[st->members[0]];
+	uint32_t nmap = r->nsigs, nranks, *map = xmalloc((nmap + 1) * sizeof *map);
+	uint64_t *calls = xcalloc(nmap + 1, sizeof *calls);
+	for (uint32_t i = 0; i < nmap; i++)
+		map[i] = i;
+	grammar_terminal_counts(&lead->g, calls, nmap);
+	uint32_t *ranks = set_ranks(r, st, &nranks);
+	for (uint32_t k = 0; k < st->nfs; k++) {
+		bool *mask = xcalloc(r->sigs[st->fs[k]].nvals + 1, sizeof *mask);
+		differing_slots(r, st, k, mask);
+		map[st->fs[k]] = streamed_sig(r, st->fs[k], mask);
+		law_stream(pl, st, st->fs[k], map[st->fs[k]], mask, ranks, nranks, calls[st->fs[k]]);
+		free(mask);
+	}
+	lead = &r->groups[st->members[0]];
+	grammar_map_terminals(&lead->g, map, nmap);
+	remap_timing(lead, map, nmap);
+	free(lead->ranks);
+	lead->ranks = ranks, lead->nranks = nranks;
+	for (uint32_t m = 1; m < st->nmembers; m++)
+		drop[st->members[m]] = true;
+	free(map);
+	free(calls);
+}
+
+/* the groups marked in drop removed */
+static void drop_groups(struct run *r, const bool *drop)
+{
+	uint32_t k = 0;
+	for (uint32_t g = 0; g < r->ngroups; g++) {
+		if (drop[g])
+			run_group_free(&r->groups[g]);
+		else
+			r->groups[k++] = r->groups[g];
+	}
+	r->ngroups = k;
+}
+
+static void plan_free(struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nkeys; i++) {
+		free(pl->keys[i].grids);
+		free(pl->keys[i].ranks);
+		free(pl->keys[i].values);
+	}
+	for (size_t i = 0; i < pl->nsets; i++) {
+		free(pl->sets[i].members);
+		free(pl->sets[i].fs);
+		free(pl->sets[i].ms);
+	}
+	free(pl->keys);
+	free(pl->sets);
+}
+
+/* the keys' laws; the first that has none, in note */
+static void fit_keys(struct plan *pl, const struct grid *target, char *note, size_t notelen)
+{
+	for (size_t i = 0; i < pl->nkeys; i++) {
+		struct key *k = &pl->keys[i];
+		struct coord_points pts = {k->grids, k->ranks, k->values, k->n};
+		k->fits = coord_law_fit(&pts, target, &k->law);
+		if (!k->fits && !note[0])
+			snprintf(note, notelen, "%s value %u of its call site %llx has no law of the grid coordinates: %s",
+				 pl->rungs[0]->fns[k->fn].name, k->slot, (unsigned long long)k->callsite, k->law.text);
+	}
+}
+
+const struct coord_law *alike_law_of(const struct alike_laws *laws, uint32_t fn, uint64_t callsite, uint32_t slot)
+{
+	for (size_t i = 0; laws && i < laws->n; i++)
+		if (laws->v[i].fn == fn && laws->v[i].callsite == callsite && laws->v[i].slot == slot)
+			return &laws->v[i].law;
+	return NULL;
+}
+
+/* the laws that fit, for the alignment */
+static void keep_laws(const struct plan *pl, struct alike_laws *laws)
+{
+	laws->n = 0;
+	laws->v = xmalloc((pl->nkeys + 1) * sizeof *laws->v);
+	for (size_t i = 0; i < pl->nkeys; i++)
+		if (pl->keys[i].fits)
+			laws->v[laws->n++] = (struct alike_law){pl->keys[i].fn, pl->keys[i].slot, pl->keys[i].callsite,
+								 pl->keys[i].law};
+}
+
+void alike_unite(struct run *const *rungs, size_t n, const struct grid *grids, const struct grid *target,
+		 struct alike_laws *laws, char *note, size_t notelen)
+{
+	struct plan pl = {.rungs = rungs, .grids = grids};
+	note[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		find_sets(&pl, i);
+	fit_keys(&pl, target, note, notelen);
+	for (size_t i = 0; i < n; i++) {
+		struct run *r = rungs[i];
+		bool *drop = xcalloc(r->ngroups + 1, sizeof *drop), any = false;
+		for (size_t s = 0; s < pl.nsets; s++)
+			if (pl.sets[s].rung == i && set_fits(&pl, &pl.sets[s])) {
+				unite_set(&pl, &pl.sets[s], drop);
+				any = true;
+			}
+		drop_groups(r, drop);
+		free(drop);
+		char why[300];
+		if (any && !run_check(r, why, sizeof why) && !note[0])
+			snprintf(note, notelen, "p%u: its united groups do not check: %s", r->nranks, why);
+	}
+	keep_laws(&pl, laws);
+	plan_free(&pl);
+}
