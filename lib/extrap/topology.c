@@ -113,6 +113,7 @@ void topology_target_grid(const struct grid *grids, size_t n, int64_t nranks, st
 	if (rest > 0 && nranks % rest == 0) {
 		*out = grids[0];
 		out->dims[k] = nranks / rest;
+		out->part = 0;
 	}
 }
 

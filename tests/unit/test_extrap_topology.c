@@ -31,24 +31,26 @@ static void target_grid_follows_the_rungs(void **state)
 	(void)state;
 	struct grid g;
 	/* MPI_Dims_create's at every rung (stencil3d from 8, 12, 16): its grid at the target */
-	const struct grid cube[] = {{3, {2, 2, 2}}, {3, {3, 2, 2}}, {3, {4, 2, 2}}};
+	const struct grid cube[] = {{.ndims = 3, .dims = {2, 2, 2}}, {.ndims = 3, .dims = {3, 2, 2}},
+				    {.ndims = 3, .dims = {4, 2, 2}}};
 	topology_target_grid(cube, 3, 64, &g);
 	assert_int_equal(g.dims[0], 4), assert_int_equal(g.dims[1], 4), assert_int_equal(g.dims[2], 4);
 	/* a decomposition along x (LAMMPS on a box long in x): 4x1x1, 8x1x1, 16x1x1 -> 64x1x1, not 4x4x4 */
-	const struct grid line[] = {{3, {4, 1, 1}}, {3, {8, 1, 1}}, {3, {16, 1, 1}}};
+	const struct grid line[] = {{.ndims = 3, .dims = {4, 1, 1}}, {.ndims = 3, .dims = {8, 1, 1}},
+				    {.ndims = 3, .dims = {16, 1, 1}}};
 	topology_target_grid(line, 3, 64, &g);
 	assert_int_equal(g.ndims, 3);
 	assert_int_equal(g.dims[0], 64), assert_int_equal(g.dims[1], 1), assert_int_equal(g.dims[2], 1);
 	/* one dimension grows, the other stays 2: 2x2, 8x2 -> 32x2 */
-	const struct grid strip[] = {{2, {2, 2}}, {2, {8, 2}}};
+	const struct grid strip[] = {{.ndims = 2, .dims = {2, 2}}, {.ndims = 2, .dims = {8, 2}}};
 	topology_target_grid(strip, 2, 64, &g);
 	assert_int_equal(g.dims[0], 32), assert_int_equal(g.dims[1], 2);
 	/* two dimensions change, not as MPI_Dims_create: its grid (--target AxB names another) */
-	const struct grid odd[] = {{2, {2, 1}}, {2, {1, 8}}};
+	const struct grid odd[] = {{.ndims = 2, .dims = {2, 1}}, {.ndims = 2, .dims = {1, 8}}};
 	topology_target_grid(odd, 2, 36, &g);
 	assert_int_equal(g.dims[0], 6), assert_int_equal(g.dims[1], 6);
 	/* the rest does not divide the target: MPI_Dims_create's */
-	const struct grid three[] = {{2, {2, 3}}, {2, {4, 3}}};
+	const struct grid three[] = {{.ndims = 2, .dims = {2, 3}}, {.ndims = 2, .dims = {4, 3}}};
 	topology_target_grid(three, 2, 64, &g);
 	assert_int_equal(g.dims[0], 8), assert_int_equal(g.dims[1], 8);
 }
