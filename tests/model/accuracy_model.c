@@ -361,10 +361,13 @@ static bool beyond10(const struct outcome *o, bool *silent)
 	return fmax(error_factor(o, 0), error_factor(o, 1)) > 10;
 }
 
+/* which outcomes figures_of counts: all, those whose prediction at 64x the modeler says the
+ * ladder supports, those whose leading term the ladder can tell (tell.h) */
+enum subset { S_ALL, S_SUPPORTED, S_TOLD };
+
 /* the outcomes at one noise level (all: noise < 0), of one family (all: family < 0) and one
- * ladder length (all: 0); supported_only: of the predictions the modeler says the ladder
- * supports, at 64x */
-static struct figures figures_of(const struct tally *t, double noise, int family, size_t rungs, bool supported_only)
+ * ladder length (all: 0), of a subset */
+static struct figures figures_of(const struct tally *t, double noise, int family, size_t rungs, enum subset subset)
 {
 	struct figures g = {0};
 	double *err[2] = {malloc((t->n + 1) * sizeof(double)), malloc((t->n + 1) * sizeof(double))};
@@ -373,7 +376,7 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 	for (size_t k = 0; k < t->n; k++) {
 		const struct outcome *o = &t->o[k];
 		if ((noise >= 0 && o->noise != noise) || (family >= 0 && o->family != family) || (rungs && o->rungs != rungs) ||
-		    (supported_only && !o->supported[1]))
+		    (subset == S_SUPPORTED && !o->supported[1]) || (subset == S_TOLD && !o->told))
 			continue;
 		g.supported += o->supported[1];
 		for (int f = 0; f < 2; f++)
@@ -445,7 +448,7 @@ static void print_rows(const char *heading, const char *label, struct tally *t, 
 {
 	struct figures g[MODES];
 	for (int m = 0; m < MODES; m++)
-		g[m] = figures_of(&t[m], noise, family, rungs, false);
+		g[m] = figures_of(&t[m], noise, family, rungs, S_ALL);
 	if (!g[M_DEFAULT].n)
 		return;
 	if (heading)
@@ -469,7 +472,7 @@ static void print_tell(const struct tally *t)
 	printf("%-6s %8s %12s %14s %16s %12s %14s\n", "noise", "in space", "cannot tell", "leading, all",
 	       "leading, told", "classified", "ceiling there");
 	for (int k = 0; k <= NOISES; k++) {
-		struct figures g = figures_of(t, k < NOISES ? noise_levels[k] : -1, -1, 0, false);
+		struct figures g = figures_of(t, k < NOISES ? noise_levels[k] : -1, -1, 0, S_ALL);
 		char label[16];
 		snprintf(label, sizeof label, k < NOISES ? "%.0f%%" : "all", 100 * (k < NOISES ? noise_levels[k] : 0));
 		printf("%-6s %8zu %5zu %5.1f%% %13.1f%% %15.1f%% %5.1f%%/%4zu %13.1f%%\n", label, g.in_space,
@@ -477,7 +480,7 @@ static void print_tell(const struct tally *t)
 		       percent(g.leading_told, g.told), percent(g.leading_classified, g.classified), g.classified,
 		       g.classified ? 100 * g.ceiling / (double)g.classified : NAN);
 	}
-	struct figures all = figures_of(t, -1, -1, 0, false);
+	struct figures all = figures_of(t, -1, -1, 0, S_ALL);
 	printf("functions whose asymptotic leading term (what 'leading term right' compares) is not their largest part "
 	       "at 64x: %zu of %zu\n", all.not_leading_at_target, all.n);
 }
@@ -492,9 +495,10 @@ static void list_worst(struct tally *t, size_t count)
 {
 	qsort(t->o, t->n, sizeof t->o[0], by_error);
 	for (size_t k = 0; k < count && k < t->n; k++)
-		printf("  worst %zu: %.0f%% noise, factor %.3g at 64x (%s%s): truth %s, model %s\n", k + 1, 100 * t->o[k].noise,
-		       error_factor(&t->o[k], 1), t->o[k].pred[1] > t->o[k].truth[1] ? "over" : "under",
-		       t->o[k].covered[1] ? ", in the interval" : "", t->o[k].want, t->o[k].model);
+		printf("  worst %zu: %.0f%% noise, factor %.3g at 64x (%s%s%s): truth %s, model %s\n", k + 1,
+		       100 * t->o[k].noise, error_factor(&t->o[k], 1), t->o[k].pred[1] > t->o[k].truth[1] ? "over" : "under",
+		       t->o[k].covered[1] ? ", in the interval" : "", t->o[k].told ? "" : ", the ladder cannot tell",
+		       t->o[k].want, t->o[k].model);
 }
 
 static void run_set(const struct set *s, bool quick, enum mode mode, struct tally *t)
@@ -532,7 +536,8 @@ static void print_set(const struct set *s, struct tally *t)
 	printf("by ladder, all noise levels (two parameters: 5 x 5 rungs):\n");
 	print_rows("5 rungs", "all", t, -1, -1, 5);
 	print_rows("7 rungs", "all", t, -1, -1, 7);
-	struct figures all = figures_of(&t[M_DEFAULT], -1, -1, 0, false), sup = figures_of(&t[M_DEFAULT], -1, -1, 0, true);
+	struct figures all = figures_of(&t[M_DEFAULT], -1, -1, 0, S_ALL), sup = figures_of(&t[M_DEFAULT], -1, -1, 0, S_SUPPORTED);
+	struct figures told = figures_of(&t[M_DEFAULT], -1, -1, 0, S_TOLD);
 	double lead = leading_rate(&all);
 	printf("goals with default options: leading term >= 80%% (%.1f%%: %s), p90 error at 64x <= 0.5 (%.3g: %s), "
 	       "no prediction off by more than 10x (%zu: %s)\n",
@@ -541,6 +546,9 @@ static void print_set(const struct set *s, struct tally *t)
 	printf("of the %zu predictions at 64x the ladder supports (interval within %gx; the others say it in their note):\n"
 	       "  leading term %.1f%%, p90 error at 64x %.3g, off by more than 10x (at 16x or 64x): %zu\n",
 	       sup.n, MODEL_SUPPORT_SPAN, leading_rate(&sup), sup.p90[1], sup.beyond10);
+	printf("of the %zu functions whose leading term the ladder can tell (tell.h; two parameters counted as told):\n"
+	       "  leading term %.1f%%, p90 error at 64x %.3g, off by more than 10x (at 16x or 64x): %zu\n",
+	       told.n, leading_rate(&told), told.p90[1], told.beyond10);
 	printf("modeling time (CPU, both targets): default %.3f s, --basic %.3f s: default costs %.1fx --basic\n",
 	       t[M_DEFAULT].seconds, t[M_BASIC].seconds, t[M_DEFAULT].seconds / t[M_BASIC].seconds);
 	const char *w = getenv("ACCURACY_WORST");
