@@ -97,7 +97,13 @@ static double quantile_of(const struct component *c, size_t n, double q)
 	return mixture_quantile(q, w, mu, sd, n);
 }
 
-int average_interval(const struct average_spec *s, double *lo, double *hi)
+static int heaviest_first(const void *a, const void *b)
+{
+	double x = ((const struct component *)a)->w, y = ((const struct component *)b)->w;
+	return (x < y) - (x > y);
+}
+
+int average_prediction(const struct average_spec *s, double *value, double *lo, double *hi)
 {
 	struct component c[s->n ? s->n : 1];
 	size_t n = mixture(s, c);
@@ -105,21 +111,6 @@ int average_interval(const struct average_spec *s, double *lo, double *hi)
 		return -1;
 	*lo = quantile_of(c, n, (1 - s->level) / 2);
 	*hi = quantile_of(c, n, (1 + s->level) / 2);
-	return 0;
-}
-
-static int heaviest_first(const void *a, const void *b)
-{
-	double x = ((const struct component *)a)->w, y = ((const struct component *)b)->w;
-	return (x < y) - (x > y);
-}
-
-int average_prediction(const struct average_spec *s, double *value)
-{
-	struct component c[s->n ? s->n : 1];
-	size_t n = mixture(s, c);
-	if (!n)
-		return -1;
 	qsort(c, n, sizeof c[0], heaviest_first);
 	*value = quantile_of(c, n < AVERAGE_TOP ? n : AVERAGE_TOP, 0.5);
 	return 0;

@@ -46,9 +46,8 @@ struct average_spec {
 /* the hypotheses the prediction averages over */
 #define AVERAGE_TOP 3
 
-/* 0 and [lo, hi]; -1 when there is nothing to average (no hypotheses, no noise estimate) */
-int average_interval(const struct average_spec *s, double *lo, double *hi);
-/* 0 and the prediction (see above); -1 when there is nothing to average */
-int average_prediction(const struct average_spec *s, double *value);
+/* 0, the prediction and the interval [lo, hi] (see above); -1 when there is nothing to average
+ * (no hypotheses, no noise estimate) */
+int average_prediction(const struct average_spec *s, double *value, double *lo, double *hi);
 
 #endif

@@ -280,9 +280,11 @@ static void average_over_hypotheses(const struct fit_problem *fsel, const struct
 		.future_var = value_var, .level = level,
 	};
 	double value, lo, hi;
-	if (!average_prediction(&as, &value) && value > 0)
+	if (average_prediction(&as, &value, &lo, &hi))
+		return;
+	if (value > 0)
 		pred->value = value;
-	if (!pred->has_interval || average_interval(&as, &lo, &hi))
+	if (!pred->has_interval)
 		return;
 	pred->lo = fmin(pred->lo, fmax(lo, 0.0));
 	pred->hi = fmax(pred->hi, hi);
