@@ -76,7 +76,8 @@ struct outcome {
 	double width[2];            /* (hi - lo) / truth */
 	bool leading, has_function, in_space;
 	bool told;                  /* the ladder can tell its leading term at this noise (tell.h;
-				       two parameters: not classified, counted as told) */
+				       two parameters and functions outside the space: not
+				       classified, counted as told) */
 	double tell_error;          /* the equal-odds error against the nearest other leading term */
 	bool leads_at_target;       /* its asymptotic leading term is its largest part at 64x */
 	char model[160], want[160];
@@ -546,7 +547,8 @@ static void print_set(const struct set *s, struct tally *t)
 	printf("of the %zu predictions at 64x the ladder supports (interval within %gx; the others say it in their note):\n"
 	       "  leading term %.1f%%, p90 error at 64x %.3g, off by more than 10x (at 16x or 64x): %zu\n",
 	       sup.n, MODEL_SUPPORT_SPAN, leading_rate(&sup), sup.p90[1], sup.beyond10);
-	printf("of the %zu functions whose leading term the ladder can tell (tell.h; two parameters counted as told):\n"
+	printf("of the %zu functions whose leading term the ladder can tell (tell.h; two parameters and functions\n"
+	       "outside the space are not classified and counted here):\n"
 	       "  leading term %.1f%%, p90 error at 64x %.3g, off by more than 10x (at 16x or 64x): %zu\n",
 	       told.n, leading_rate(&told), told.p90[1], told.beyond10);
 	printf("modeling time (CPU, both targets): default %.3f s, --basic %.3f s: default costs %.1fx --basic\n",
