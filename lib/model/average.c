@@ -5,6 +5,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdlib.h>
 
 /* components lighter than this share of the heaviest are left out of the mixture (at most
  * SEARCH_RECORDS of them: 0.5% of its mass) */
@@ -53,33 +54,64 @@ static double mixture_quantile(double q, const double *w, const double *mu, cons
 	return x;
 }
 
-int average_interval(const struct average_spec *s, double *lo, double *hi)
+/* the mixture's components that matter: weights (normalised, heaviest first when sorted),
+ * means and sds; returns how many (0: nothing to average) */
+struct component {
+	double w, mu, sd;
+};
+
+static size_t mixture(const struct average_spec *s, struct component *c)
 {
 	if (!s->n || !(s->noise.s2 > 0))
-		return -1;
-	double lw[s->n], lmax = -INFINITY;
+		return 0;
+	double lw[s->n], lmax = -INFINITY, total = 0;
 	posterior_log_weights(s->h, s->n, s->ncand, &s->noise, lw);
 	for (size_t k = 0; k < s->n; k++)
 		lmax = fmax(lmax, lw[k]);
-	/* keep the components that matter, normalised */
-	double w[s->n], mu[s->n], sd[s->n], total = 0;
 	size_t n = 0;
 	for (size_t k = 0; k < s->n; k++) {
 		double wk = exp(lw[k] - lmax);
 		if (!(wk > NEGLIGIBLE))
 			continue;
 		const struct search_record *h = &s->h[k];
-		w[n] = wk;
-		mu[n] = h->pred;
-		sd[n] = sqrt(h->var0 * posterior_noise_var(h, &s->noise) + h->pred * h->pred * s->future_var);
-		if (!(sd[n] > 0))
-			sd[n] = 1e-12 * fabs(h->pred) + 1e-300;
+		double sd = sqrt(h->var0 * posterior_noise_var(h, &s->noise) + h->pred * h->pred * s->future_var);
+		c[n++] = (struct component){.w = wk, .mu = h->pred, .sd = sd > 0 ? sd : 1e-12 * fabs(h->pred) + 1e-300};
 		total += wk;
-		n++;
 	}
 	for (size_t k = 0; k < n; k++)
-		w[k] /= total;
-	*lo = mixture_quantile((1 - s->level) / 2, w, mu, sd, n);
-	*hi = mixture_quantile((1 + s->level) / 2, w, mu, sd, n);
+		c[k].w /= total;
+	return n;
+}
+
+/* the q-quantile of the first n components, their weights renormalised */
+static double quantile_of(const struct component *c, size_t n, double q)
+{
+	double w[n], mu[n], sd[n], total = 0;
+	for (size_t k = 0; k < n; k++)
+		total += c[k].w;
+	for (size_t k = 0; k < n; k++) {
+		w[k] = c[k].w / total;
+		mu[k] = c[k].mu;
+		sd[k] = c[k].sd;
+	}
+	return mixture_quantile(q, w, mu, sd, n);
+}
+
+static int heaviest_first(const void *a, const void *b)
+{
+	double x = ((const struct component *)a)->w, y = ((const struct component *)b)->w;
+	return (x < y) - (x > y);
+}
+
+int average_prediction(const struct average_spec *s, double *value, double *lo, double *hi)
+{
+	struct component c[s->n ? s->n : 1];
+	size_t n = mixture(s, c);
+	if (!n)
+		return -1;
+	*lo = quantile_of(c, n, (1 - s->level) / 2);
+	*hi = quantile_of(c, n, (1 + s->level) / 2);
+	qsort(c, n, sizeof c[0], heaviest_first);
+	*value = quantile_of(c, n < AVERAGE_TOP ? n : AVERAGE_TOP, 0.5);
 	return 0;
 }

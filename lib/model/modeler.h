@@ -92,7 +92,9 @@ struct model_quality {
 #define MODEL_SUPPORT_SPAN 10.0
 
 struct model_prediction {
-	double value;        /* model value at the target */
+	double value;        /* at the target: the median over the most probable hypotheses
+				(average.h), the model's own value when the data is reproduced
+				exactly or with --basic */
 	bool has_interval;
 	double lo, hi;       /* prediction interval of the per-point value measured at the target */
 	double level;

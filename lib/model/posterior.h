@@ -39,6 +39,17 @@
  * the selection too: fewer predictions off by more than 10x among sums of two terms, but the
  * candidate terms grow faster than most strong-scaling shapes in more ways than they grow
  * slower, and that count pulled those predictions up (p90 error at 64x 0.6 -> 2.0).
+ *
+ * Also tried on both sets of accuracy_model and left out, each measured alone: among the
+ * hypotheses within odds of 3, 10 or 30 of the most probable, the one with the least
+ * leave-one-out error, or the least error predicting the largest rung from the others (the
+ * leading term right 62.9% -> 61.4-59.4%, held-out 61.3% -> 59.2-56.7%: the rivals fit every
+ * rung within the noise, so the checks pick the more flexible one); a prior of 1/4 or 1/20 per
+ * term (more predictions off by more than 10x, 45 -> 47 and 53, and narrower intervals that
+ * missed the truth more often); the leading terms with the most posterior mass summed over the
+ * hypotheses that have them, then the most probable of those (leading term +0.7 and +0.3
+ * points, but the held-out set's p90 error at 64x 0.90 -> 0.94 and largest error 464x ->
+ * 64,500x).
  */
 #ifndef LADDER_MODEL_POSTERIOR_H
 #define LADDER_MODEL_POSTERIOR_H

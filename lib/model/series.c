@@ -4,8 +4,9 @@
  * The terms are selected with the values of aggregate_for_selection (the mean or the midrange
  * of the repetitions when the pooled noise makes it more precise than the median), by the
  * posterior over the hypotheses the search screened (posterior.h), then refitted to the
- * per-point values the user asked for (the median by default), which the model, its quality
- * figures and its prediction describe.
+ * per-point values the user asked for (the median by default), which the model and its quality
+ * figures describe. The prediction at the target is the median over the most probable
+ * hypotheses, inside the interval (average.h).
  */
 #include "model/series.h"
 
@@ -261,10 +262,12 @@ static struct hypothesis refit_to_values(const struct fit_problem *fp, const str
 	return h;
 }
 
-/* the hull of the bootstrap interval and the model-averaged one; without repetitions (or with
- * identical ones) each hypothesis estimates the noise from its own residuals */
-static void widen_by_averaging(const struct fit_problem *fsel, const struct search_result *r, double value_var,
-			       double level, struct model_prediction *pred)
+/* The prediction averaged over the most probable hypotheses (average.h), and the interval the
+ * hull of the bootstrap's (when there is one) and the model-averaged one, the prediction inside
+ * it; without repetitions (or with identical ones) each hypothesis estimates the noise from its
+ * own residuals */
+static void average_over_hypotheses(const struct fit_problem *fsel, const struct search_result *r, double value_var,
+				    double level, struct model_prediction *pred)
 {
 	struct posterior_noise z = {.s2 = fsel->noise_var, .dof = fsel->noise_dof, .n = fsel->n};
 	size_t m = r->best.nterms + (r->best.constant ? 1 : 0);
@@ -276,11 +279,16 @@ static void widen_by_averaging(const struct fit_problem *fsel, const struct sear
 		.h = r->record, .n = r->nrecords, .ncand = (unsigned)fsel->ncand, .noise = z,
 		.future_var = value_var, .level = level,
 	};
-	double lo, hi;
-	if (!pred->has_interval || average_interval(&as, &lo, &hi))
+	double value, lo, hi;
+	if (average_prediction(&as, &value, &lo, &hi))
+		return;
+	if (value > 0)
+		pred->value = value;
+	if (!pred->has_interval)
 		return;
 	pred->lo = fmin(pred->lo, fmax(lo, 0.0));
 	pred->hi = fmax(pred->hi, hi);
+	pred->value = fmin(fmax(pred->value, pred->lo), pred->hi);
 }
 
 static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n, struct model_result *out)
@@ -340,7 +348,7 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		/* exact data reproduced exactly: nothing to be uncertain about */
 		out->prediction.has_interval = true;
 		out->prediction.lo = out->prediction.hi = out->prediction.value;
-	} else if (o->bootstrap && !o->basic) {
+	} else if (!o->basic) {
 		struct hypothesis fin[(PMNF_MAX_TERMS + 1) * SEARCH_KEEP + 1];
 		struct interval_spec is = {
 			.p = &fsel, .values = ctx->y, .reps = ctx->reps, .nreps = ctx->nreps,
@@ -348,8 +356,9 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 			.finalists = fin, .nfinalists = finalists(&r, &r.best, fin), .x0 = pr.x0,
 			.replicates = o->bootstrap, .level = o->level, .seed = seed,
 		};
-		out->prediction.has_interval = !interval_bootstrap(&is, ctx->w, &out->prediction.lo, &out->prediction.hi);
-		widen_by_averaging(&fsel, &r, value_var, o->level, &out->prediction);
+		out->prediction.has_interval =
+			o->bootstrap && !interval_bootstrap(&is, ctx->w, &out->prediction.lo, &out->prediction.hi);
+		average_over_hypotheses(&fsel, &r, value_var, o->level, &out->prediction);
 	}
 	out->status = MODEL_OK;
 	if (out->quality.smape > MODEL_POOR_SMAPE) {

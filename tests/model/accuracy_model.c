@@ -27,6 +27,15 @@
  * the user), and how many predictions at 64x the ladder supports (their interval within
  * MODEL_SUPPORT_SPAN; the others say so in their note), with the goals' figures over those; then
  * the CPU time of the modeling, default options against --basic in the same run.
+ *
+ * "Leading term right" compares the model's asymptotically leading terms (those no other term
+ * dominates, pmnf_same_leading) with the truth's by their exponents exactly; the constant leads
+ * when no term grows. On both sets that is also the largest part of every function at 64x but
+ * one (the output counts them). What the ladder can tell (tell.h) is reported beside: per noise
+ * level, how many one-parameter functions have a leading term no modeler can learn from the
+ * ladder (another leading term fits their exact values within TELL_SIGMAS sd of a per-point
+ * value), the leading-term rate over the others, and the ceiling the equal-odds error against
+ * each function's nearest other leading term leaves. They stay in the set and in its figures.
  * ACCURACY_WORST=N lists the N worst predictions of the default options; ACCURACY_SET=1 or 2 runs
  * one set only.
  *
@@ -48,9 +57,11 @@
 #include "model/modeler.h"
 #include "model/problem.h"
 #include "synth.h"
+#include "tell.h"
 
 #define MAX_CASES 4096
 #define NOISES 4
+#define REPS 5
 static const double noise_levels[NOISES] = {0, 0.02, 0.05, 0.10};
 
 /* who predicts: ladder model with default options, with --basic, or a least-squares fit of the
@@ -64,6 +75,11 @@ struct outcome {
 	bool has_interval[2], covered[2], supported[2];
 	double width[2];            /* (hi - lo) / truth */
 	bool leading, has_function, in_space;
+	bool told;                  /* the ladder can tell its leading term at this noise (tell.h;
+				       two parameters and functions outside the space: not
+				       classified, counted as told) */
+	double tell_error;          /* the equal-odds error against the nearest other leading term */
+	bool leads_at_target;       /* its asymptotic leading term is its largest part at 64x */
 	char model[160], want[160];
 	double noise;
 	int family;
@@ -185,6 +201,46 @@ static double true_terms_prediction(const struct pmnf *f, const struct synth_lad
 	return pmnf_eval(&fn, target);
 }
 
+/* is the asymptotic leading term of f (its constant when none grows) its largest part at x */
+static bool leads_at(const struct pmnf *f, const double *x)
+{
+	unsigned idx[PMNF_MAX_TERMS], n = pmnf_leading_terms(f, idx);
+	double most = fabs(f->constant);
+	int largest = -1;
+	for (unsigned k = 0; k < f->nterms; k++) {
+		double part = fabs(f->term[k].coef * pmnf_term_basis(&f->term[k], f->nparams, x));
+		if (part > most) {
+			most = part;
+			largest = (int)k;
+		}
+	}
+	if (!n)
+		return largest < 0;
+	for (unsigned k = 0; k < n; k++)
+		if ((int)idx[k] == largest)
+			return true;
+	return false;
+}
+
+/* what the ladder can tell of truth t's leading term at this noise (one parameter, in the
+ * space: tell.h; the others are not classified and count as told) */
+static void classify(struct outcome *o, const struct truth *t, const struct synth_ladder *l, double noise,
+		     const double *target, struct fit_work *w)
+{
+	o->told = true;
+	o->tell_error = NAN;
+	o->leads_at_target = leads_at(&t->f, target);
+	if (l->nparams != 1 || !t->in_space)
+		return;
+	struct exponent_set s;
+	struct candidates c;
+	exponents_model_default(&s);
+	candidates_from_exponents(&s, 1, 0, &c);
+	double d = tell_distance(&t->f, l->x, l->npoints, &c, target, w), sigma = tell_sigma(noise, REPS);
+	o->tell_error = tell_error(d, sigma);
+	o->told = !(d < TELL_SIGMAS * sigma);
+}
+
 /* the outcome of truth k at 16x (f = 0) or 64x (f = 1) */
 static void record_outcome(struct outcome *o, int f, const struct truth *t, const struct model_result *r,
 			   const double *target)
@@ -241,7 +297,7 @@ static void run_ladder(const struct set *s, const struct synth_ladder *l, double
 	for (size_t k = 0; k < n; k++) {
 		char name[32];
 		snprintf(name, sizeof name, "f%zu", k);
-		synth_measure(&truths[k].f, l, 5, noise, SYNTH_UNIFORM, rng, e, experiment_intern_callpath(e, name), metric);
+		synth_measure(&truths[k].f, l, REPS, noise, SYNTH_UNIFORM, rng, e, experiment_intern_callpath(e, name), metric);
 	}
 	struct model_results *res[2] = {NULL, NULL};
 	for (int f = 0; mode != M_TRUE && f < 2; f++)
@@ -262,6 +318,9 @@ static void run_ladder(const struct set *s, const struct synth_ladder *l, double
 			o->pred[f] = true_terms_prediction(&truths[k].f, l, e, k, metric, target, w);
 			o->has_function = o->leading = true;
 		}
+		double target[2];
+		synth_target(l, factors[1], target);
+		classify(o, &truths[k], l, noise, target, w);
 		pmnf_format(&truths[k].f, names, o->want, sizeof o->want);
 	}
 	fit_work_free(w);
@@ -286,6 +345,11 @@ static double error_factor(const struct outcome *o, int f)
 struct figures {
 	size_t n, in_space, leading, beyond10, silent, intervals, covered[2], supported;
 	double med[2], p90[2], maxfactor, spearman, width64;
+	/* of the functions in the space: those the ladder can tell and their leading-term hits;
+	 * those classified (tell.h) with their hits and the sum of their equal-odds hit rates; the
+	 * functions whose asymptotic leading term is not their largest part at 64x */
+	size_t told, leading_told, classified, leading_classified, not_leading_at_target;
+	double ceiling;
 };
 
 /* an outcome off by more than 10x at 16x or 64x; silent: where the interval misses the truth */
@@ -298,10 +362,13 @@ static bool beyond10(const struct outcome *o, bool *silent)
 	return fmax(error_factor(o, 0), error_factor(o, 1)) > 10;
 }
 
+/* which outcomes figures_of counts: all, those whose prediction at 64x the modeler says the
+ * ladder supports, those whose leading term the ladder can tell (tell.h) */
+enum subset { S_ALL, S_SUPPORTED, S_TOLD };
+
 /* the outcomes at one noise level (all: noise < 0), of one family (all: family < 0) and one
- * ladder length (all: 0); supported_only: of the predictions the modeler says the ladder
- * supports, at 64x */
-static struct figures figures_of(const struct tally *t, double noise, int family, size_t rungs, bool supported_only)
+ * ladder length (all: 0), of a subset */
+static struct figures figures_of(const struct tally *t, double noise, int family, size_t rungs, enum subset subset)
 {
 	struct figures g = {0};
 	double *err[2] = {malloc((t->n + 1) * sizeof(double)), malloc((t->n + 1) * sizeof(double))};
@@ -310,7 +377,7 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 	for (size_t k = 0; k < t->n; k++) {
 		const struct outcome *o = &t->o[k];
 		if ((noise >= 0 && o->noise != noise) || (family >= 0 && o->family != family) || (rungs && o->rungs != rungs) ||
-		    (supported_only && !o->supported[1]))
+		    (subset == S_SUPPORTED && !o->supported[1]) || (subset == S_TOLD && !o->told))
 			continue;
 		g.supported += o->supported[1];
 		for (int f = 0; f < 2; f++)
@@ -324,6 +391,14 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 		truth[g.n] = o->truth[1];
 		g.in_space += o->in_space;
 		g.leading += o->in_space && o->leading;
+		g.told += o->in_space && o->told;
+		g.leading_told += o->in_space && o->told && o->leading;
+		g.not_leading_at_target += !o->leads_at_target;
+		if (isfinite(o->tell_error)) {
+			g.classified++;
+			g.leading_classified += o->leading;
+			g.ceiling += 1 - o->tell_error;
+		}
 		g.maxfactor = fmax(g.maxfactor, fmax(error_factor(o, 0), error_factor(o, 1)));
 		bool silent;
 		g.beyond10 += beyond10(o, &silent);
@@ -374,13 +449,41 @@ static void print_rows(const char *heading, const char *label, struct tally *t, 
 {
 	struct figures g[MODES];
 	for (int m = 0; m < MODES; m++)
-		g[m] = figures_of(&t[m], noise, family, rungs, false);
+		g[m] = figures_of(&t[m], noise, family, rungs, S_ALL);
 	if (!g[M_DEFAULT].n)
 		return;
 	if (heading)
 		printf("  %s\n", heading);
 	for (int m = 0; m < MODES; m++)
 		print_row(label, (enum mode)m, &g[m]);
+}
+
+static double percent(size_t part, size_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : NAN;
+}
+
+/* what the ladder can tell of the leading terms (tell.h), per noise level, default options */
+static void print_tell(const struct tally *t)
+{
+	printf("what the ladder can tell (one parameter; a leading term cannot be told when another leading term of\n"
+	       "at most as many terms fits the exact values within %g sd of a per-point value; ceiling: the mean of\n"
+	       "the equal-odds rates of telling each function from that nearest other; two parameters not classified)\n",
+	       TELL_SIGMAS);
+	printf("%-6s %8s %12s %14s %16s %12s %14s\n", "noise", "in space", "cannot tell", "leading, all",
+	       "leading, told", "classified", "ceiling there");
+	for (int k = 0; k <= NOISES; k++) {
+		struct figures g = figures_of(t, k < NOISES ? noise_levels[k] : -1, -1, 0, S_ALL);
+		char label[16];
+		snprintf(label, sizeof label, k < NOISES ? "%.0f%%" : "all", 100 * (k < NOISES ? noise_levels[k] : 0));
+		printf("%-6s %8zu %5zu %5.1f%% %13.1f%% %15.1f%% %5.1f%%/%4zu %13.1f%%\n", label, g.in_space,
+		       g.in_space - g.told, percent(g.in_space - g.told, g.in_space), leading_rate(&g),
+		       percent(g.leading_told, g.told), percent(g.leading_classified, g.classified), g.classified,
+		       g.classified ? 100 * g.ceiling / (double)g.classified : NAN);
+	}
+	struct figures all = figures_of(t, -1, -1, 0, S_ALL);
+	printf("functions whose asymptotic leading term (what 'leading term right' compares) is not their largest part "
+	       "at 64x: %zu of %zu\n", all.not_leading_at_target, all.n);
 }
 
 static int by_error(const void *a, const void *b)
@@ -393,9 +496,10 @@ static void list_worst(struct tally *t, size_t count)
 {
 	qsort(t->o, t->n, sizeof t->o[0], by_error);
 	for (size_t k = 0; k < count && k < t->n; k++)
-		printf("  worst %zu: %.0f%% noise, factor %.3g at 64x (%s%s): truth %s, model %s\n", k + 1, 100 * t->o[k].noise,
-		       error_factor(&t->o[k], 1), t->o[k].pred[1] > t->o[k].truth[1] ? "over" : "under",
-		       t->o[k].covered[1] ? ", in the interval" : "", t->o[k].want, t->o[k].model);
+		printf("  worst %zu: %.0f%% noise, factor %.3g at 64x (%s%s%s): truth %s, model %s\n", k + 1,
+		       100 * t->o[k].noise, error_factor(&t->o[k], 1), t->o[k].pred[1] > t->o[k].truth[1] ? "over" : "under",
+		       t->o[k].covered[1] ? ", in the interval" : "", t->o[k].told ? "" : ", the ladder cannot tell",
+		       t->o[k].want, t->o[k].model);
 }
 
 static void run_set(const struct set *s, bool quick, enum mode mode, struct tally *t)
@@ -426,13 +530,15 @@ static void print_set(const struct set *s, struct tally *t)
 		snprintf(label, sizeof label, k < NOISES ? "%.0f%%" : "all", 100 * (k < NOISES ? noise_levels[k] : 0));
 		print_rows(NULL, label, t, k < NOISES ? noise_levels[k] : -1, -1, 0);
 	}
+	print_tell(&t[M_DEFAULT]);
 	printf("by family, all noise levels:\n");
 	for (int f = 0; f < FAMILIES; f++)
 		print_rows(family_names[f], "all", t, -1, f, 0);
 	printf("by ladder, all noise levels (two parameters: 5 x 5 rungs):\n");
 	print_rows("5 rungs", "all", t, -1, -1, 5);
 	print_rows("7 rungs", "all", t, -1, -1, 7);
-	struct figures all = figures_of(&t[M_DEFAULT], -1, -1, 0, false), sup = figures_of(&t[M_DEFAULT], -1, -1, 0, true);
+	struct figures all = figures_of(&t[M_DEFAULT], -1, -1, 0, S_ALL), sup = figures_of(&t[M_DEFAULT], -1, -1, 0, S_SUPPORTED);
+	struct figures told = figures_of(&t[M_DEFAULT], -1, -1, 0, S_TOLD);
 	double lead = leading_rate(&all);
 	printf("goals with default options: leading term >= 80%% (%.1f%%: %s), p90 error at 64x <= 0.5 (%.3g: %s), "
 	       "no prediction off by more than 10x (%zu: %s)\n",
@@ -441,6 +547,10 @@ static void print_set(const struct set *s, struct tally *t)
 	printf("of the %zu predictions at 64x the ladder supports (interval within %gx; the others say it in their note):\n"
 	       "  leading term %.1f%%, p90 error at 64x %.3g, off by more than 10x (at 16x or 64x): %zu\n",
 	       sup.n, MODEL_SUPPORT_SPAN, leading_rate(&sup), sup.p90[1], sup.beyond10);
+	printf("of the %zu functions whose leading term the ladder can tell (tell.h; two parameters and functions\n"
+	       "outside the space are not classified and counted here):\n"
+	       "  leading term %.1f%%, p90 error at 64x %.3g, off by more than 10x (at 16x or 64x): %zu\n",
+	       told.n, leading_rate(&told), told.p90[1], told.beyond10);
 	printf("modeling time (CPU, both targets): default %.3f s, --basic %.3f s: default costs %.1fx --basic\n",
 	       t[M_DEFAULT].seconds, t[M_BASIC].seconds, t[M_DEFAULT].seconds / t[M_BASIC].seconds);
 	const char *w = getenv("ACCURACY_WORST");

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
@@ -30,6 +29,7 @@
 #include "model/modeler.h"
 #include "model/problem.h"
 #include "synth.h"
+#include "tell.h"
 
 #define MAXT 256
 #define FAMILIES 5
@@ -242,29 +242,11 @@ static bool oracle_right(const struct draw *d, size_t k, const struct candidates
 	return h.valid && pmnf_same_leading(got, &d->truth[k]);
 }
 
-/* Phi(-d / 2 sigma) for the nearest function of the truth's size with another leading term, at
- * relative distance d (weighted RSS of the exact values): the error rate of telling the two
- * apart even when they are the only candidates and their coefficients are known */
+/* the equal-odds error of telling truth k from its nearest function with another leading term
+ * (tell.h), had one only those two and their coefficients */
 static double pairwise_error(const struct draw *d, size_t k, const struct candidates *c, double sigma, struct fit_work *w)
 {
-	double y[SYNTH_MAX_POINTS], dmin = INFINITY;
-	for (size_t p = 0; p < d->l.npoints; p++)
-		y[p] = pmnf_eval(&d->truth[k], d->l.x + p * d->l.nparams);
-	struct problem pr;
-	fit_problem_of(d, c, y, &pr);
-	unsigned K = d->truth[k].nterms;
-	for (unsigned a = 0; a < c->n; a++)
-		for (unsigned b = K == 2 ? a + 1 : a; b < (K == 2 ? c->n : a + 1); b++) {
-			struct hypothesis h = {.nterms = K, .constant = d->truth[k].constant != 0, .idx = {a, b}};
-			struct pmnf fn;
-			if (!fit_hypothesis(&pr.fp, &h, w))
-				continue;
-			problem_function(c, &h, &fn);
-			if (!pmnf_same_leading(&fn, &d->truth[k]))
-				dmin = fmin(dmin, sqrt(h.rss));
-		}
-	problem_free(&pr);
-	return gsl_cdf_ugaussian_Q(dmin / (2 * sigma));
+	return tell_error(tell_distance(&d->truth[k], d->l.x, d->l.npoints, c, NULL, w), sigma);
 }
 
 /* the relative standard deviation of aggregate a of 5 draws, from many draws of the noise */

@@ -2,7 +2,8 @@
  * the known-variance likelihood; a misfit: its logarithm only; a subtracting term: the prior's
  * odds), the pooled noise estimate, and the selection on series whose answer is known: a
  * growing term, and a subtracting term the data demands (30 - 20/p), which the prior against
- * subtracting terms must not refuse. */
+ * subtracting terms must not refuse; the averaged prediction (model/average): the median of the
+ * most probable hypotheses, not pulled away by many lighter ones. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <math.h>
 #include <cmocka.h>
 
+#include "model/average.h"
 #include "model/posterior.h"
 #include "model/problem.h"
 
@@ -102,6 +104,34 @@ static void selects_what_the_data_shows(void **state)
 	assert_true(fabs(f.constant - 30) < 1);
 }
 
+static void predicts_the_median_of_the_most_probable(void **state)
+{
+	/* three hypotheses alike but for their predictions (10, 20, 1000), and seven a little less
+	 * probable each (a larger RSS: 0.69 of the weight) that predict 10^6 and hold more of the
+	 * mass together: the whole mixture's median is theirs, the prediction the middle of the
+	 * three */
+	struct search_record h[10];
+	static const double top[3] = {10, 20, 1000};
+	for (size_t k = 0; k < 10; k++) {
+		h[k] = one_term(k < 3 ? 1.0 : 1.1, 0.5);
+		h[k].idx[0] = (unsigned)k;
+		h[k].pred = k < 3 ? top[k] : 1e6;
+		h[k].var0 = 1e-6;
+	}
+	struct posterior_noise z = {.s2 = 0.1, .dof = 10, .n = 7};
+	struct average_spec s = {.h = h, .n = 10, .ncand = 28, .noise = z, .level = 0.95};
+	double lw[10];
+	posterior_log_weights(h, 10, 28, &z, lw);
+	assert_true(fabs(exp(lw[3] - lw[0]) - 0.69) < 0.01);
+	double value, lo, hi;
+	assert_int_equal(average_prediction(&s, &value, &lo, &hi), 0);
+	assert_true(fabs(value - 20) < 0.1);
+	assert_true(lo < 11 && hi > 0.99e6);   /* the interval is the whole mixture's */
+	/* no noise estimate: nothing to average */
+	s.noise.s2 = 0;
+	assert_int_equal(average_prediction(&s, &value, &lo, &hi), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -109,6 +139,7 @@ int main(void)
 		cmocka_unit_test(a_misfit_costs_its_logarithm),
 		cmocka_unit_test(a_subtracting_term_is_less_probable),
 		cmocka_unit_test(selects_what_the_data_shows),
+		cmocka_unit_test(predicts_the_median_of_the_most_probable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
