@@ -8,8 +8,9 @@
  * models' predictions and their intervals (lib/model's bootstrap) become the synthetic run's
  * /extrap/intervals rows, and their sum a range of the modeled time in its labels
  * (hdf5-schema/run.yaml). A gap's CPU time is modeled as a series of its own when every rung
- * measured CPU times, and scaled by its model (else by the wall time's), never above the scaled
- * wall time.
+ * measured CPU times, and scaled by its model (else by the wall time's); where the scaled CPU time
+ * exceeds the scaled wall time, the wall time is raised to it (the CPU time does not depend on how
+ * many ranks shared a core at each rung; the wall time does).
  */
 #ifndef LADDER_EXTRAP_TIMING_H
 #define LADDER_EXTRAP_TIMING_H
@@ -40,5 +41,8 @@ void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, 
  * weak-scaling one stays. The value at the target, scaled from the last point, and k; false with
  * fewer than 3 points, one rank count only, or no positive finite value. */
 bool timing_power_at(const double *p, const double *v, size_t n, double target, double *value, double *exponent);
+
+/* a gap's CPU times scaled by f at the target; wall times below them are raised to them */
+void timing_scale_gap_cpu(struct run_gap *x, double f);
 
 #endif

@@ -1,6 +1,7 @@
 /* Unit tests for extrap/timing's three-rung law: one power of p fitted in log-log space, its
  * exponent rounded to a quarter — strong scaling (1/p), weak scaling (constant), noise that
- * rounds to the nearest quarter, and the series it refuses. */
+ * rounds to the nearest quarter, and the series it refuses; and a gap's CPU time scaled at the
+ * target that raises a wall time which contention made shrink faster. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -56,6 +57,26 @@ static void refused(void **state)
 	assert_false(timing_power_at(p, zero, 3, 64, &value, &k));   /* log 0: no positive value */
 }
 
+/* ft's gap after the transpose: 4.39, 1.92, 1.05 ms of CPU time at 4, 9, 16 ranks (1/p), wall
+ * times 14.1, 13.9, 1.09 ms (the rungs shared two cores): the wall model predicted 0.096 ms at 64
+ * and the CPU time, capped there, was a third of the real run's 0.267 ms */
+static void cpu_time_raises_the_wall_time(void **state)
+{
+	(void)state;
+	struct run_bin bin = {.bin = 80, .count = 2, .sum = 2 * 0.096e-3, .min = 0.09e-3, .max = 0.1e-3,
+			      .cpu = {.sum = 2 * 1.05e-3, .min = 1.0e-3, .max = 1.1e-3}};
+	struct run_gap g = {.count = 2, .sum = 2 * 0.096e-3, .sumsq = 2 * 0.096e-3 * 0.096e-3, .min = 0.09e-3,
+			    .max = 0.1e-3, .cpu = {.sum = 2 * 1.05e-3, .min = 1.0e-3, .max = 1.1e-3}, .bins = &bin, .nbins = 1};
+	timing_scale_gap_cpu(&g, 0.25);   /* 16 -> 64 ranks, 1/p */
+	assert_true(fabs(g.cpu.sum - 2 * 0.2625e-3) < 1e-12);
+	assert_true(fabs(g.sum - g.cpu.sum) < 1e-12 && g.min >= g.cpu.min && g.max >= g.cpu.max);
+	assert_true(g.sumsq * (double)g.count >= g.sum * g.sum - 1e-18);   /* a variance not negative */
+	assert_true(fabs(bin.cpu.sum - 2 * 0.2625e-3) < 1e-12 && bin.sum >= bin.cpu.sum);
+	struct run_gap w = {.count = 1, .sum = 5e-3, .min = 5e-3, .max = 5e-3, .cpu = {.sum = 1e-3, .min = 1e-3, .max = 1e-3}};
+	timing_scale_gap_cpu(&w, 2);   /* CPU time below the wall time: the wall time stays */
+	assert_true(w.sum == 5e-3 && fabs(w.cpu.sum - 2e-3) < 1e-15);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -63,6 +84,7 @@ int main(void)
 		cmocka_unit_test(weak_scaling_stays),
 		cmocka_unit_test(rounded_to_a_quarter),
 		cmocka_unit_test(refused),
+		cmocka_unit_test(cpu_time_raises_the_wall_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
