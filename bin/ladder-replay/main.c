@@ -32,7 +32,8 @@ static const char usage[] =
 	"\n"
 	"Options:\n"
 	"  --timing mean|sample   gap per call: the histogram's mean (default), or a bin drawn by count\n"
-	"                         and a time uniform within it\n"
+	"                         and a time uniform around the bin's mean within its range (the\n"
+	"                         draws keep the recorded mean)\n"
 	"  --clock cpu|wall       " RP_CLOCK_HELP
 	"  --seed N               seed of --timing sample and of the payload (default 1)\n"
 	"  --sleep                sleep through gaps (their wall time) instead of computing\n"

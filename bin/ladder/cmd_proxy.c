@@ -99,6 +99,7 @@ const struct command command_proxy = {
 	"  --compute-scale K     compute between calls x K (0: none)\n"
 	"  --message-scale M     message counts x M (at least 1 where the run had one)\n"
 	"  --timing mean|sample  compute gaps: the histogram's mean (default) or drawn from its bins\n"
+	"                        (a bin by its count, a time around its mean: the draws keep the mean)\n"
 	"  --clock cpu|wall      compute gaps: until the thread used the recorded CPU time (default;\n"
 	"                        runs without CPU times: wall), or until the recorded wall time passed\n"
 	"  --seed S              seed of --timing sample\n"

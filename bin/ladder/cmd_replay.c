@@ -253,6 +253,7 @@ const struct command command_replay = {
 	"                         using ladder compare\n"
 	"Passed to ladder-replay (see ladder-replay --help):\n"
 	"  --timing mean|sample   gaps from the histograms' means (default) or sampled from their bins\n"
+	"                         (a bin by its count, a time around its mean: the draws keep the mean)\n"
 	"  --clock cpu|wall       " RP_CLOCK_HELP
 	"  --seed N               seed of the sampling and of the payload\n"
 	"  --sleep                sleep through gaps (their wall time) instead of computing\n"

@@ -1,7 +1,7 @@
 /*
  * gaps — compute between calls, from the timing histograms of a group (ScalaBenchGen §3.3): for each
  * signature, the gaps before its calls whatever call came before, as a mean and as the merged
- * log-scale bins the program samples from with --timing sample, in wall and in CPU time. The
+ * log-scale bins (with their means) the program samples from with --timing sample, in wall and in CPU time. The
  * program turns seconds into CPU work calibrated at startup (proxy.h: compute, compute_gap).
  */
 #include <inttypes.h>
@@ -14,7 +14,7 @@
 
 struct merged_bin {
 	int32_t bin;
-	double count, min, max, cpu_min, cpu_max;
+	double count, min, max, sum, cpu_min, cpu_max, cpu_sum;
 };
 
 static int by_bin(const void *a, const void *b)
@@ -59,9 +59,11 @@ static void emit_table(struct proxy_gen *g, const struct run_group *grp, uint32_
 				k++;
 			if (k == nbins) {
 				bins = xrealloc(bins, (nbins + 1) * sizeof *bins);
-				bins[nbins++] = (struct merged_bin){b->bin, 0, b->min, b->max, b->cpu.min, b->cpu.max};
+				bins[nbins++] = (struct merged_bin){b->bin, 0, b->min, b->max, 0, b->cpu.min, b->cpu.max, 0};
 			}
 			bins[k].count += (double)b->count;
+			bins[k].sum += b->sum;
+			bins[k].cpu_sum += b->cpu.sum;
 			bins[k].min = b->min < bins[k].min ? b->min : bins[k].min;
 			bins[k].max = b->max > bins[k].max ? b->max : bins[k].max;
 			bins[k].cpu_min = b->cpu.min < bins[k].cpu_min ? b->cpu.min : bins[k].cpu_min;
@@ -70,10 +72,11 @@ static void emit_table(struct proxy_gen *g, const struct run_group *grp, uint32_
 	}
 	qsort(bins, nbins, sizeof *bins, by_bin);
 	if (nbins) {
-		px_printf(&g->text, "static const double gap_bins_g%u_s%u[][5] = {", g->group, sig);
+		px_printf(&g->text, "static const double gap_bins_g%u_s%u[][7] = {", g->group, sig);
 		for (size_t k = 0; k < nbins; k++)
-			px_printf(&g->text, "%s{%.0f, %.9g, %.9g, %.9g, %.9g}", k ? ", " : "", bins[k].count, bins[k].min,
-				  bins[k].max, bins[k].cpu_min, bins[k].cpu_max);
+			px_printf(&g->text, "%s{%.0f, %.9g, %.9g, %.9g, %.9g, %.9g, %.9g}", k ? ", " : "", bins[k].count,
+				  bins[k].min, bins[k].max, bins[k].sum / bins[k].count, bins[k].cpu_min, bins[k].cpu_max,
+				  bins[k].cpu_sum / bins[k].count);
 		px_puts(&g->text, "};\n");
 	}
 	char table[64] = "NULL";
@@ -95,7 +98,7 @@ void px_emit_gap_tables(struct proxy_gen *g)
 			continue;
 		if (!any)
 			px_puts(&g->text, "\n/* compute before each call (seconds): the mean wall and CPU time, and the histogram's bins\n"
-					  " * (count, wall min, wall max, CPU min, CPU max) */\n");
+					   " * (count, wall min, max, mean, CPU min, max, mean) */\n");
 		any = done[sig] = true;
 		emit_table(g, grp, sig);
 	}

@@ -3,7 +3,8 @@
  * and per (previous signature, signature), a histogram of the time the application spent outside
  * MPI before the call, in wall time and in the thread's CPU time. The replay reproduces it before
  * each call: the histogram's mean, or a sample (a bin drawn with probability proportional to its
- * count, then a time uniform within the bin's [min, max]) from a generator seeded per rank, so a
+ * count, then a time uniform on the widest interval centred on the bin's mean inside its [min, max],
+ * so that the draws keep the recorded mean: histogram.h) from a generator seeded per rank, so a
  * sampled replay is reproducible.
  *
  * The gap is kept on one of two clocks (--clock). On the CPU clock (util/cpuclock.h) the replayer
@@ -22,6 +23,7 @@
 #include <time.h>
 
 #include "replay/replay.h"
+#include "run/histogram.h"
 #include "util/cpuclock.h"
 #include "util/xalloc.h"
 
@@ -134,7 +136,7 @@ static const struct run_gap *find(const struct run_group *g, uint32_t prev, uint
 	return lo < g->ngaps && g->gaps[lo].prev == prev && g->gaps[lo].sig == sig ? &g->gaps[lo] : NULL;
 }
 
-/* a bin drawn by count, then a time uniform within its range: wall or CPU */
+/* a bin drawn by count, then a time within its range around its mean (hist_bin_draw): wall or CPU */
 static double sample(gsl_rng *rng, const struct run_gap *h, bool cpu)
 {
 	uint64_t total = 0;
@@ -152,7 +154,8 @@ static double sample(gsl_rng *rng, const struct run_gap *h, bool cpu)
 		pick -= (double)h->bins[b].count;
 	}
 	double lo = cpu ? bin->cpu.min : bin->min, hi = cpu ? bin->cpu.max : bin->max;
-	return lo + gsl_rng_uniform(rng) * (hi - lo);
+	double mean = (cpu ? bin->cpu.sum : bin->sum) / (double)(bin->count ? bin->count : 1);
+	return hist_bin_draw(lo, hi, mean, gsl_rng_uniform(rng));
 }
 
 double rp_gap(struct rp_gaps *g, uint32_t prev, uint32_t sig, bool *missing)

@@ -120,6 +120,16 @@ void hist_merge(struct hist *h, const struct run_bin *bins, uint32_t n, uint32_t
 	shrink(h, maxbins);
 }
 
+double hist_bin_draw(double min, double max, double mean, double u)
+{
+	if (!(mean > min))   /* also a mean below the range (rounding) */
+		return min;
+	if (mean >= max)
+		return max;
+	double half = mean - min < max - mean ? mean - min : max - mean;
+	return mean - half + 2 * half * u;
+}
+
 void run_gap_fold(struct run_gap *into, const struct run_gap *from, uint32_t maxbins)
 {
 	if (!from->count)

@@ -36,6 +36,11 @@ void hist_merge(struct hist *h, const struct run_bin *bins, uint32_t n, uint32_t
 /* fold the samples of gap `from` (the same previous call and call) into `into` */
 void run_gap_fold(struct run_gap *into, const struct run_gap *from, uint32_t maxbins);
 
+/* a time drawn from a bin with range [min, max] and mean `mean`, given u uniform in [0, 1): uniform on
+ * the widest interval centred on the mean inside the range. Its expectation is the bin's mean, which a
+ * draw uniform on [min, max] misses when the bin is skewed (a merged bin whose samples crowd one end) */
+double hist_bin_draw(double min, double max, double mean, double u);
+
 /* CPU statistics: add one sample, or fold in another's (either may be empty: n or m zero) */
 void run_cpu_add(struct run_cpu *c, uint64_t n, double cpu);
 void run_cpu_merge(struct run_cpu *c, uint64_t n, const struct run_cpu *other, uint64_t m);
