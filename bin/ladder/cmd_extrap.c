@@ -140,6 +140,10 @@ static void print_result(const char *campaign, const char *output, const struct 
 		printf("lossy: approximated the counts of %llu of %llu calls (%.4f%%) by their value at the largest "
 		       "rung; first: %s\n", (unsigned long long)notes->approximated, (unsigned long long)notes->calls,
 		       100.0 * (double)notes->approximated / (double)notes->calls, notes->approximate);
+	if (notes->shared)
+		printf("lossy: stated the count arrays of %llu of %llu calls (%.4f%%) by rule (their per-rank total "
+		       "split evenly over the peers); first: %s\n", (unsigned long long)notes->shared,
+		       (unsigned long long)notes->calls, 100.0 * (double)notes->shared / (double)notes->calls, notes->share);
 	if (notes->text[0])
 		printf("note: %s\n", notes->text);
 	if (notes->not_replayable[0])
