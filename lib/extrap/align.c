@@ -77,7 +77,7 @@ static bool per_rank_array(const struct run *r, const struct run_signature *sig,
 				snprintf(out, outlen,
 					 " (its %s array has one entry per rank, %u at p%u, and the entries differ from "
 					 "peer to peer, %lld to %lld: data-dependent, no law of the grid sizes; --lossy "
-					 "drops the call)",
+					 "states the arrays by rule when every rank's total has a law, else drops the call)",
 					 d->params[p].name, r->nranks, r->nranks, (long long)lo, (long long)hi);
 			return true;
 		}
@@ -160,7 +160,7 @@ static bool same_signature(const struct site *s, const uint32_t *terms, char *wh
 		const struct run_signature *b = &ri->sigs[terms[i]];
 		const char *problem = signature_problem(r0, a, ri, b, s->cr->lossy);
 		if (problem) {
-			char detail[240] = "";
+			char detail[320] = "";
 			if (a->nvals != b->nvals && !per_rank_array(ri, b, detail, sizeof detail))
 				detail[0] = 0;
 			int used = where(s, why, whylen);
