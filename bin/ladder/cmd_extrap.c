@@ -140,6 +140,10 @@ static void print_result(const char *campaign, const char *output, const struct 
 		printf("lossy: approximated the counts of %llu of %llu calls (%.4f%%) by their value at the largest "
 		       "rung; first: %s\n", (unsigned long long)notes->approximated, (unsigned long long)notes->calls,
 		       100.0 * (double)notes->approximated / (double)notes->calls, notes->approximate);
+	if (notes->shared)
+		printf("lossy: stated the count arrays of %llu of %llu calls (%.4f%%) by rule (their per-rank total "
+		       "split evenly over the peers); first: %s\n", (unsigned long long)notes->shared,
+		       (unsigned long long)notes->calls, 100.0 * (double)notes->shared / (double)notes->calls, notes->share);
 	if (notes->text[0])
 		printf("note: %s\n", notes->text);
 	if (notes->not_replayable[0])
@@ -269,6 +273,17 @@ const struct command command_extrap = {
 	"\n"
 	"The profile is per rank: it is built only up to --profile-limit ranks, so that the container's\n"
 	"size does not depend on P beyond that. Exclusive times in it are the largest rung's.\n"	"\n"
+	"Count arrays by rule (lossy mode): MPI_Alltoallv's (and Ialltoallv's) send and receive counts\n"
+	"and displacements over MPI_COMM_WORLD, and Reduce_scatter's receive counts, whose entries have\n"
+	"no law (is's bucket sizes) but whose sum, the rank's total, is the same on every rank and call\n"
+	"of a rung and a law across the rungs (a constant in weak scaling, N/P in strong): the total T\n"
+	"at the target is split evenly, rank i sending rank j T/P plus one when (j - i) mod P < T mod P,\n"
+	"a rule both sides of every pair evaluate alike; displacements are its prefix sums. Stored as\n"
+	"four numbers per array (hdf5-schema/run.yaml), whatever P; decode, replay, compare and the\n"
+	"proxy write the arrays out. Each rank sends what it did; what it receives is the even share,\n"
+	"not the real run's (the keys decide that). Alltoallw (per-peer datatypes), Gatherv, Scatterv\n"
+	"and Allgatherv, and totals that differ from rank to rank or have no law, are dropped as before.\n"
+	"\n"
 	"Calls that would not meet: in lossy mode, up to --profile-limit ranks, every rank's sends and\n"
 	"receives are counted per communicator, pair of ranks and tag (a wildcard receive counts for\n"
 	"any) and its collective calls per communicator member; a run where some do not meet (lossy\n"
@@ -287,11 +302,15 @@ const struct command command_extrap = {
 	"                       subsequence weighted by the calls each symbol stands for, and what\n"
 	"                       not every rung has is dropped; so are calls and repetitions whose\n"
 	"                       values have no law; data-dependent counts take their value at the\n"
-	"                       largest rung. Printed and stored in the run's labels: per rung the\n"
+	"                       largest rung; count arrays with one entry per rank whose entries are\n"
+	"                       data (an Alltoallv's) are stated by rule when every rank of every rung\n"
+	"                       sends the same total and it is a law of the grid sizes (see below),\n"
+	"                       else dropped. Printed and stored in the run's labels: per rung the\n"
 	"                       calls alignment left out (lossy_unaligned), the calls dropped and\n"
 	"                       their share at the target (lossy_dropped_calls, _share), the calls\n"
-	"                       with an approximated count (lossy_approximated_calls, _share), ranks\n"
-	"                       of a rung unlike most of their grid position (lossy_replaced_rung_ranks)\n"
+	"                       with an approximated count (lossy_approximated_calls, _share), those\n"
+	"                       with count arrays by rule (lossy_shared_calls, _share), ranks of a\n"
+	"                       rung unlike most of their grid position (lossy_replaced_rung_ranks)\n"
 	"  --profile-limit N    build the per-rank profile only up to N ranks (default 65536; 0: never)\n"
 	"\n"
 	"Exit status: 0 written, 1 the ladder cannot support the extrapolation or a file cannot be read,\n"

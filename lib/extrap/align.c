@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "extrap/family.h"
+#include "extrap/share_at.h"
 #include "extrap/stream_at.h"
 #include "extrap/topology.h"
 #include "run/events.h"
@@ -21,6 +22,7 @@ struct site {              /* where in the class's grammar a value lives, for me
 	const struct class_rungs *cr;
 	const struct grid *target;
 	bool streamed;             /* the call's streamed values are decided (stream_at.h) */
+	char shared[300];          /* what the last call whose count arrays were stated by rule is */
 };
 
 int align_where(uint32_t cls, uint32_t ndims, char *out, size_t outlen)
@@ -75,7 +77,7 @@ static bool per_rank_array(const struct run *r, const struct run_signature *sig,
 				snprintf(out, outlen,
 					 " (its %s array has one entry per rank, %u at p%u, and the entries differ from "
 					 "peer to peer, %lld to %lld: data-dependent, no law of the grid sizes; --lossy "
-					 "drops the call)",
+					 "states the arrays by rule when every rank's total has a law, else drops the call)",
 					 d->params[p].name, r->nranks, r->nranks, (long long)lo, (long long)hi);
 			return true;
 		}
@@ -158,7 +160,7 @@ static bool same_signature(const struct site *s, const uint32_t *terms, char *wh
 		const struct run_signature *b = &ri->sigs[terms[i]];
 		const char *problem = signature_problem(r0, a, ri, b, s->cr->lossy);
 		if (problem) {
-			char detail[240] = "";
+			char detail[320] = "";
 			if (a->nvals != b->nvals && !per_rank_array(ri, b, detail, sizeof detail))
 				detail[0] = 0;
 			int used = where(s, why, whylen);
@@ -253,6 +255,49 @@ static bool value_across(const struct site *s, const struct fn_desc *d, uint32_t
 	return true;
 }
 
+/* lossy mode: the call's count arrays by rule (share_at.h) instead of dropping it; its values at
+ * every rung, with the arrays as rules, in vals (NULL: no such arrays or no law for their total,
+ * said in why after the reason the call could not be aligned as it is) */
+static int64_t **shared_values(struct site *s, const uint32_t *terms, size_t ref, struct occurrence *o,
+			       struct xval *total, char *why, size_t whylen)
+{
+	const struct run *rr = s->cr->runs[ref];
+	if (!s->cr->lossy || !share_covers(rr->fns[rr->sigs[terms[ref]].fn].name))
+		return NULL;
+	int64_t **vals = xcalloc(s->cr->n + 1, sizeof *vals);
+	char swhy[300];
+	uint32_t nvals = 0;
+	if (!share_at_rungs(s->cr, terms, s->target, vals, &nvals, total, swhy, sizeof swhy)) {
+		size_t used = strlen(why);
+		snprintf(why + used, whylen - used, "; its count arrays are not stated by rule either: %s", swhy);
+		free(vals);
+		return NULL;
+	}
+	free(o->x);
+	o->nvals = nvals;
+	o->x = xcalloc(nvals + 1, sizeof *o->x);
+	o->shared = true;
+	int used = where(s, s->shared, sizeof s->shared);
+	snprintf(s->shared + used, sizeof s->shared - (size_t)used,
+		 "%s's per-peer counts are data; its per-rank total, %lld at the target, is split evenly over the "
+		 "peers", rr->fns[o->fn].name, (long long)total->v);
+	return vals;
+}
+
+/* the arrays stated by rule at the target: their length the rank count, their total's law */
+static void shared_xvals(struct occurrence *o, const int64_t *v, const struct xval *total)
+{
+	for (uint32_t i = 0; i + 3 < o->nvals; i++)
+		if (v[i] == SV_SHARED) {
+			o->x[i] = (struct xval){.kind = XV_CONST, .v = SV_SHARED};
+			o->x[i + 1] = (struct xval){.kind = XV_NRANKS};
+			xval_free(&o->x[i + 2]);
+			xval_copy(&o->x[i + 2], total);
+			o->x[i + 3] = (struct xval){.kind = XV_CONST, .v = v[i + 3]};
+			i += 3;
+		}
+}
+
 /* one terminal position: its signature across the rungs */
 static bool align_terminal(struct site *s, const uint32_t *terms, size_t ref, struct occurrence *o, char *why,
 			   size_t whylen)
@@ -261,24 +306,35 @@ static bool align_terminal(struct site *s, const uint32_t *terms, size_t ref, st
 	const struct run_signature *rs = &rr->sigs[terms[ref]];
 	const struct fn_desc *d = &rr->fns[rs->fn];
 	*o = (struct occurrence){rs->fn, rs->flags, rs->callsite, rs->nvals, xcalloc(rs->nvals + 1, sizeof *o->x),
-				 NULL, terms[ref], xmalloc(s->cr->n * sizeof *o->rung_sigs), false, false, NULL};
+				 NULL, terms[ref], xmalloc(s->cr->n * sizeof *o->rung_sigs), false, false, false, NULL};
 	memcpy(o->rung_sigs, terms, s->cr->n * sizeof *terms);
 	s->streamed = false;
-	if (!same_signature(s, terms, why, whylen) || !decide_stream(s, terms, o, why, whylen))
+	int64_t **shared = NULL;
+	struct xval total = {0};
+	if ((!same_signature(s, terms, why, whylen) || !decide_stream(s, terms, o, why, whylen)) &&
+	    !(shared = shared_values(s, terms, ref, o, &total, why, whylen)))
 		return false;
 	int64_t *v = xmalloc(s->cr->n * sizeof *v);
+	const int64_t *at_ref = shared ? shared[ref] : rr->sigvals + rs->voff;
 	uint32_t i = 0;
 	bool ok = true;
 	for (uint32_t p = 0; ok && p < d->nparams; p++) {
 		bool bad = false;
-		uint32_t w = group_width(d->params[p].kind, rr->sigvals + rs->voff, i, rs->nvals, &bad);
+		uint32_t w = group_width(d->params[p].kind, at_ref, i, o->nvals, &bad);
 		for (uint32_t e = 0; ok && e < w; e++) {
 			for (size_t q = 0; q < s->cr->n; q++)
-				v[q] = s->cr->runs[q]->sigvals[s->cr->runs[q]->sigs[terms[q]].voff + i + e];
+				v[q] = shared ? shared[q][i + e]
+					      : s->cr->runs[q]->sigvals[s->cr->runs[q]->sigs[terms[q]].voff + i + e];
 			ok = value_across(s, d, p, e, v, &o->x[i + e], why, whylen);
 		}
 		i += w;
 	}
+	if (ok && shared)
+		shared_xvals(o, at_ref, &total);
+	for (size_t q = 0; shared && q < s->cr->n; q++)
+		free(shared[q]);
+	free(shared);
+	xval_free(&total);
 	free(v);
 	return ok;
 }
@@ -371,6 +427,8 @@ static bool align_symbol(struct site *s, size_t ref, const struct grid *target, 
 	} else if (ok) {
 		XGROW(out->occ, *capocc, out->nocc + 1);
 		ok = align_terminal(s, terms, ref, &out->occ[out->nocc++], why, whylen);
+		if (ok && out->occ[out->nocc - 1].shared && !out->first_shared[0])
+			snprintf(out->first_shared, sizeof out->first_shared, "%s", s->shared);
 		if (!ok && out->lossy) {   /* leave the call out, and say so */
 			aligned_class_drop(out, out->nocc - 1, why);
 			ok = true;
@@ -455,7 +513,7 @@ bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *
 	size_t ref = 0;
 	while (cr->runs[ref] != out->ref)
 		ref++;
-	struct site s = {cls, target->ndims, 0, 0, cr, target, false};
+	struct site s = {cls, target->ndims, 0, 0, cr, target, false, ""};
 	if (!same_shape(&s, why, whylen))
 		return false;
 	const struct grammar *g0 = class_grammar(cr, 0);

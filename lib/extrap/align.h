@@ -33,6 +33,7 @@ struct occurrence {
 	uint32_t *rung_sigs;    /* the signature at each of the class's rungs */
 	bool dropped;           /* lossy mode: left out */
 	bool approximated;      /* lossy mode: a count without a law taken as at the reference rung */
+	bool shared;            /* lossy mode: count arrays stated by rule (share_at.h) */
 	struct run_stream *stream;   /* its streamed values at the target (stream_at.h; no ranks yet), or NULL */
 };
 
@@ -41,6 +42,7 @@ struct aligned_class {
 	bool lossy;             /* drop calls whose values have no law instead of refusing */
 	char first_dropped[300];   /* why the first dropped call was dropped */
 	char first_approximated[300];   /* why the first approximated count was */
+	char first_shared[300];   /* what the first call with count arrays by rule is */
 	size_t nrungs;          /* the rungs where the class exists, and its group at each */
 	const struct run **runs;
 	uint32_t *groups;

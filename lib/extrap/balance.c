@@ -12,6 +12,7 @@
 #include "export/call_facts.h"
 #include "export/comms.h"
 #include "run/events.h"
+#include "util/hash.h"
 #include "run/replayable.h"
 #include "util/xalloc.h"
 
@@ -119,10 +120,78 @@ static bool collectives_meet(struct tally **all, const struct comm_table *comms,
 	return true;
 }
 
+/* Per-peer arrays (an Alltoallv's send and receive counts): what every rank sends each peer in
+ * bytes must be what that peer expects from it. Summed over the calls per ordered pair (i, j)
+ * without a table of P^2 pairs: each pair's difference is weighted by a hash of (i, j) into one
+ * fingerprint, zero when every pair agrees; per rank, the bytes sent to it and expected by it
+ * name the first rank that disagrees. */
+struct arrays_check {
+	uint64_t fingerprint;
+	int64_t *sent_to, *expected_by;   /* per world rank */
+};
+
+static uint64_t pair_weight(uint32_t from, uint32_t to) { return hash_mix64(((uint64_t)from << 32 | to) + 1); }
+
+/* the array of parameter name and the size of the datatype of parameter type, or NULL */
+static const int64_t *sized_array(const struct event *ev, const char *name, const char *type, int64_t *size)
+{
+	const int64_t *out = NULL;
+	for (uint32_t p = 0, i = 0; p < ev->fn->nparams; p++) {
+		bool bad = false;
+		enum param_kind k = ev->fn->params[p].kind;
+		uint32_t w = k == PK_IGNORE || k == PK_STATUS ? 0 : group_width(k, ev->vals, i, ev->nvals, &bad);
+		if (bad)
+			return NULL;
+		if (w && !strcmp(ev->fn->params[p].name, name) && k == PK_COUNTS && !sv_is_symbolic(ev->vals[i]))
+			out = ev->vals + i;
+		if (w == 2 && !strcmp(ev->fn->params[p].name, type))
+			*size = ev->vals[i + 1];
+		i += w;
+	}
+	return out;
+}
+
+static void count_arrays(struct arrays_check *c, const struct comm_table *comms, uint32_t rank, const struct event *ev)
+{
+	int64_t ssize = 0, rsize = 0;
+	const int64_t *send = sized_array(ev, "sendcounts", "sendtype", &ssize);
+	const int64_t *recv = sized_array(ev, "recvcounts", "recvtype", &rsize);
+	const int64_t *comm = group_of_kind(ev->fn, ev->vals, ev->nvals, PK_COMM);
+	int64_t inst = comm ? comm_instance_of(comms, rank, comm[0]) : -1;
+	if (!send || !recv || inst < 0)
+		return;
+	const struct comm_instance *ci = &comms->instances[inst];
+	for (int64_t k = 0; k < send[0] && k < (int64_t)ci->n; k++) {
+		uint32_t peer = ci->ranks ? ci->ranks[k] : (uint32_t)k;
+		c->fingerprint += pair_weight(rank, peer) * (uint64_t)(send[1 + k] * ssize);
+		c->sent_to[peer] += send[1 + k] * ssize;
+	}
+	for (int64_t k = 0; k < recv[0] && k < (int64_t)ci->n; k++) {
+		uint32_t peer = ci->ranks ? ci->ranks[k] : (uint32_t)k;
+		c->fingerprint -= pair_weight(peer, rank) * (uint64_t)(recv[1 + k] * rsize);
+		c->expected_by[rank] += recv[1 + k] * rsize;
+	}
+}
+
+static bool arrays_meet(const struct arrays_check *c, uint32_t nranks, char *why, size_t whylen)
+{
+	for (uint32_t j = 0; j < nranks; j++)
+		if (c->sent_to[j] != c->expected_by[j]) {
+			snprintf(why, whylen, "the ranks' per-peer send counts give rank %u %lld bytes, its receive counts "
+				 "expect %lld", j, (long long)c->sent_to[j], (long long)c->expected_by[j]);
+			return false;
+		}
+	if (c->fingerprint)
+		snprintf(why, whylen, "some rank's per-peer send counts differ from what the peer's receive counts expect "
+			 "of it (each rank's totals agree)");
+	return !c->fingerprint;
+}
+
 bool run_p2p_balanced(const struct run *r, char *why, size_t whylen)
 {
 	struct comm_table comms;
 	comm_table_build(&comms, r);
+	struct arrays_check arrays = {0, xcalloc(r->nranks + 1, sizeof(int64_t)), xcalloc(r->nranks + 1, sizeof(int64_t))};
 	struct tally *all = NULL, *t, *tmp;
 	for (uint32_t rank = 0; rank < r->nranks; rank++) {
 		struct event_iter it;
@@ -132,6 +201,8 @@ bool run_p2p_balanced(const struct run *r, char *why, size_t whylen)
 		while (event_next(&it, &ev)) {   /* repeats are failed polls: no message */
 			call_facts_read(&ev, rank, &comms, &f);
 			count_call(&all, &comms, rank, &f);
+			if (ev.fn->flags & FNF_COLLECTIVE)
+				count_arrays(&arrays, &comms, rank, &ev);
 		}
 		event_iter_free(&it);
 	}
@@ -140,7 +211,9 @@ bool run_p2p_balanced(const struct run *r, char *why, size_t whylen)
 		HASH_ITER(hh, all, t, tmp)
 			if ((t->k.src != ANY) + (t->k.tag != ANY) == fineness)
 				ok = ok && tally_meets(t, &comms, why, whylen);
-	ok = ok && collectives_meet(&all, &comms, why, whylen);
+	ok = ok && collectives_meet(&all, &comms, why, whylen) && arrays_meet(&arrays, r->nranks, why, whylen);
+	free(arrays.sent_to);
+	free(arrays.expected_by);
 	HASH_ITER(hh, all, t, tmp) {
 		HASH_DEL(all, t);
 		free(t);

@@ -5,6 +5,8 @@
  * hangs when replayed. Counted per communicator instance (export/comms.h), pair of world ranks and
  * tag: sends and receives of each (sender, receiver, tag) agree, a receive of MPI_ANY_TAG counts
  * for any tag of its sender and one of MPI_ANY_SOURCE (its actual source unknown) for any sender.
+ * Per-peer count arrays of collectives (an Alltoallv's send and receive counts) must agree too:
+ * the bytes rank i sends rank j are the bytes j expects from i, summed over the calls, every pair.
  * Counts only: an order in which matched calls still deadlock is not detected.
  */
 #ifndef LADDER_EXTRAP_BALANCE_H

@@ -91,6 +91,7 @@ static bool unite_occurrence(const struct sides *s, uint32_t o, uint32_t dim, ui
 	out->stream = NULL;
 	out->dropped = a->dropped || b->dropped;
 	out->approximated = a->approximated || b->approximated;
+	out->shared = a->shared || b->shared;
 	if ((a->stream || b->stream) && !out->dropped && !(out->stream = stream_at_unite(a->stream, b->stream))) {
 		snprintf(why, whylen, "call %u (%s) streams different values on the low and the high side", o,
 			 s->lo->ref->fns[a->fn].name);
@@ -152,6 +153,7 @@ static void copy_frame(const struct aligned_class *from, uint32_t cls, struct al
 	grammar_copy(&out->g, &from->g);
 	snprintf(out->first_dropped, sizeof out->first_dropped, "%s", from->first_dropped);
 	snprintf(out->first_approximated, sizeof out->first_approximated, "%s", from->first_approximated);
+	snprintf(out->first_shared, sizeof out->first_shared, "%s", from->first_shared);
 }
 
 static bool unite(const struct sides *s, uint32_t dim, uint32_t cls, const struct grid *t, struct aligned_class *out,

@@ -118,15 +118,17 @@ static bool kept_symbol(const struct grammar *g, uint64_t sym, void *arg)
 	return !a->symdrop[sym] && (gsym_is_rule(s) || !a->occ[s.val].dropped);
 }
 
-/* calls of approximated occurrences per rank, in the grammar of the kept calls */
-static uint64_t approximated_calls(const struct aligned_class *a, const struct grammar *g)
+/* calls per rank of the occurrences approximated (a count as at the largest rung) and of those
+ * with count arrays by rule, in the grammar of the kept calls */
+static void approximated_calls(const struct aligned_class *a, const struct grammar *g, struct class_at *out)
 {
-	uint64_t *counts = xcalloc(a->nocc + 1, sizeof *counts), n = 0;
+	uint64_t *counts = xcalloc(a->nocc + 1, sizeof *counts);
 	grammar_terminal_counts(g, counts, a->nocc);
-	for (uint32_t o = 0; o < a->nocc; o++)
-		n += a->occ[o].approximated ? counts[o] : 0;
+	for (uint32_t o = 0; o < a->nocc; o++) {
+		out->approximated += a->occ[o].approximated ? counts[o] : 0;
+		out->shared += a->occ[o].shared ? counts[o] : 0;
+	}
 	free(counts);
-	return n;
 }
 
 bool evaluate_class(struct aligned_class *a, const struct grid *target, struct class_at *out, char *why,
@@ -146,7 +148,8 @@ bool evaluate_class(struct aligned_class *a, const struct grid *target, struct c
 	bool kept = grammar_prune(&full, kept_symbol, a, &out->g);
 	out->kept = kept ? grammar_expanded_length(&out->g) : 0;
 	out->dropped = grammar_expanded_length(&full) - out->kept;
-	out->approximated = kept ? approximated_calls(a, &out->g) : 0;
+	if (kept)
+		approximated_calls(a, &out->g, out);
 	grammar_free(&full);
 	if (!kept) {
 		int used = align_where(a->cls, target->ndims, why, whylen);

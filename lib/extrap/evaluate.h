@@ -17,6 +17,7 @@ struct class_at {
 	struct grammar g;       /* terminals: occurrence numbers of the calls kept */
 	uint64_t kept, dropped; /* calls per rank of the class at the target */
 	uint64_t approximated;  /* of the kept calls, those with a count approximated */
+	uint64_t shared;        /* of the kept calls, those with count arrays stated by rule */
 };
 
 bool evaluate_class(struct aligned_class *a, const struct grid *target, struct class_at *out, char *why,

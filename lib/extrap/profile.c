@@ -9,6 +9,7 @@
 
 #include "export/comms.h"
 #include "mpi/fninfo.h"
+#include "run/share.h"
 #include "util/xalloc.h"
 
 struct comm_size {
@@ -97,10 +98,13 @@ static bool count_calls(const struct counting *c, const struct run_signature *s,
 	m[RUN_PC_VISITS] += calls;
 	if (id < 0 || (uint32_t)id >= rp_nfninfo || rp_fninfo[id].vol == VOL_NONE)
 		return true;
-	const int64_t *params[FN_MAXPARAMS] = {0}, *v = c->out->sigvals + s->voff;
+	const int64_t *params[FN_MAXPARAMS] = {0};
+	size_t cap = 0;
+	int64_t *v = NULL;   /* arrays stated by rule (run/share.h) as the rank reads them */
+	uint32_t nvals = share_expand(d, c->out->sigvals + s->voff, s->nvals, rank, &v, &cap);
 	for (uint32_t p = 0, i = 0; p < d->nparams && p < FN_MAXPARAMS; p++) {
 		bool bad = false;
-		uint32_t w = group_width(d->params[p].kind, v, i, s->nvals, &bad);
+		uint32_t w = group_width(d->params[p].kind, v, i, nvals, &bad);
 		params[p] = w ? v + i : NULL;
 		i += w;
 	}
@@ -113,10 +117,12 @@ static bool count_calls(const struct counting *c, const struct run_signature *s,
 	enum vol_class k = rp_fninfo[id].vol;
 	if (!ctx.size && k != VOL_SEND && k != VOL_RECV && k != VOL_SENDRECV && k != VOL_MRECV) {
 		snprintf(why, whylen, "the size of the communicator %s uses at the target is not known", d->name);
+		free(v);
 		return false;
 	}
 	struct vol one = {0};
 	vol_account_call((uint32_t)id, params, &ctx, &one);
+	free(v);
 	m[RUN_PC_BYTES_SENT] += calls * one.sent, m[RUN_PC_BYTES_RECV] += calls * one.recv;
 	m[RUN_PC_MSGS_SENT] += calls * one.msgs_sent, m[RUN_PC_MSGS_RECV] += calls * one.msgs_recv;
 	return true;

@@ -302,6 +302,9 @@ static bool build_class(struct origins *from, uint32_t cls, const struct grid *t
 		snprintf(notes->lossy, sizeof notes->lossy, "%s", a->first_dropped);
 	if (at.approximated && !notes->approximate[0])
 		snprintf(notes->approximate, sizeof notes->approximate, "%s", a->first_approximated);
+	notes->shared += at.shared * members;
+	if (at.shared && !notes->share[0])
+		snprintf(notes->share, sizeof notes->share, "%s", a->first_shared);
 	place_class(out, sigs, streams, a, &at, target, timing);
 	class_at_free(&at);
 	return true;
@@ -394,6 +397,13 @@ static void record_lossy(struct run *out, const struct extrap_notes *notes)
 		run_set_attr(out, "lossy_approximated_share", text);
 		run_set_attr(out, "lossy_first_approximated", notes->approximate);
 	}
+	if (notes->shared) {
+		snprintf(text, sizeof text, "%llu", (unsigned long long)notes->shared);
+		run_set_attr(out, "lossy_shared_calls", text);
+		snprintf(text, sizeof text, "%.6f", (double)notes->shared / (double)notes->calls);
+		run_set_attr(out, "lossy_shared_share", text);
+		run_set_attr(out, "lossy_first_shared", notes->share);
+	}
 	if (notes->nrungs) {
 		char list[EXTRAP_MAX_RUNGS * 48];
 		extrap_unaligned_text(notes, list, sizeof list);
@@ -442,7 +452,7 @@ static void stamp(struct run *out, const struct grid *target)
 static void mark_replayable(struct run *out, const struct extrap_options *o, struct extrap_notes *notes)
 {
 	char why[400], text[512];
-	bool lossy = notes->dropped || notes->replaced || notes->nrungs || notes->approximated;
+	bool lossy = notes->dropped || notes->replaced || notes->nrungs || notes->approximated || notes->shared;
 	if (!lossy)
 		return;
 	if (o->target <= o->profile_limit) {
@@ -505,7 +515,7 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		out->nranks = (uint32_t)o->target;
 		empty_profile(out);
 		stamp(out, &target);
-		if (notes->dropped || notes->replaced || notes->nrungs || notes->approximated)
+		if (notes->dropped || notes->replaced || notes->nrungs || notes->approximated || notes->shared)
 			record_lossy(out, notes);
 	}
 	free(grids);

@@ -64,6 +64,11 @@ uint32_t group_width(enum param_kind k, const int64_t *vals, uint32_t i, uint32_
 		return 0;
 	}
 	int64_t len = vals[i];
+	if (len == SV_SHARED && (k == PK_COUNTS || k == PK_DISPLS)) {   /* SV_SHARED, n, total, rule */
+		if (i + 4 > n)
+			*bad = true;
+		return *bad ? 0 : 4;
+	}
 	if (sv_is_symbolic(len))   /* SV_STREAMED, SV_NULL, SV_UNWEIGHTED ... stand alone */
 		return 1;
 	uint64_t w = 1 + (uint64_t)param_kind_width(k) * (uint64_t)(len < 0 ? 0 : len);

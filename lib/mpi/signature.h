@@ -10,7 +10,8 @@
  *   req                  2 values: creator signature hash, slot in the creator's request pool
  *   src                  2 values: source (relative, or ANY_SOURCE), actual source (relative)
  *   arrays               1 + n values: n, then the elements (dtype arrays: n, then id,size pairs;
- *                        req arrays: n, then creator,slot pairs)
+ *                        req arrays: n, then creator,slot pairs); a count or displacement array a
+ *                        synthetic run states by rule: 4 values, SV_SHARED, n, total, rule (run/share.h)
  *   ignore               no value
  * A group whose values vary from call to call is moved to the signature's per-rank value stream:
  * in the signature a streamed scalar group keeps its width with every value SV_STREAMED, a streamed
@@ -41,6 +42,8 @@
 #define SV_UNWEIGHTED  (SV_BASE + 9)
 #define SV_WEIGHTS_EMPTY (SV_BASE + 10)
 #define SV_IGNORE      (SV_BASE + 11)  /* MPI_STATUS_IGNORE etc. */
+#define SV_SHARED      (SV_BASE + 12)  /* a count or displacement array given by a rule (run/share.h):
+					  the group is SV_SHARED, length, total, rule */
 static inline bool sv_is_symbolic(int64_t v) { return v > INT64_MIN && v <= SV_BASE + 0xff; }
 
 /* Buffer encodings. */

@@ -12,6 +12,7 @@
 
 #include "proxy/proxy.h"
 #include "proxy/shapes.h"
+#include "run/share.h"
 #include "util/hash.h"
 
 #define EXPR 400
@@ -245,10 +246,24 @@ static void element_text(struct px_call *c, enum param_kind k, const int64_t *v,
 	}
 }
 
+/* an array stated by rule (run/share.h): computed by the rank at run time */
+static bool shared_array(struct px_call *c, uint32_t p, const int64_t *v)
+{
+	const char *name = c->d->params[p].name;
+	snprintf(c->len[p], EXPR, "%" PRId64, v[1]);
+	line(c, &c->pre, "int %s[%" PRId64 " + 1];", name, v[1]);
+	line(c, &c->pre, "shared_array(%s, %" PRId64 ", %" PRId64 ", %d);   /* %s */", name, v[1], v[2], (int)v[3],
+	     share_rule_names[v[3]]);
+	array_arg(c, p, name);
+	return true;
+}
+
 static bool constant_array(struct px_call *c, uint32_t p, enum param_kind k, const int64_t *v)
 {
 	const char *name = c->d->params[p].name;
 	int64_t n = v[0];
+	if (n == SV_SHARED)
+		return shared_array(c, p, v);
 	if (k == PK_WEIGHTS && (n == SV_UNWEIGHTED || n == SV_WEIGHTS_EMPTY)) {
 		snprintf(c->arg[p], EXPR, n == SV_UNWEIGHTED ? "unweighted()" : "weights_empty()");
 		return true;

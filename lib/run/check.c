@@ -11,6 +11,7 @@
 
 #include "run/layout.h"
 #include "run/run.h"
+#include "run/share.h"
 #include "run/summary.h"
 #include "util/range.h"
 #include "util/xalloc.h"
@@ -48,7 +49,11 @@ static bool check_signatures(struct run *r, char *why, size_t whylen)
 			enum param_kind kind = d->params[p].kind;
 			if (kind == PK_IGNORE || kind == PK_STATUS)
 				continue;
-			k += group_width(kind, vals, k, s->nvals, &bad);
+			uint32_t w = group_width(kind, vals, k, s->nvals, &bad);
+			char what[120];
+			if (!bad && w == 4 && vals[k] == SV_SHARED && !share_group_check(vals + k, what, sizeof what))
+				FAIL("signature %u (%s) parameter %s: %s", i, d->name, d->params[p].name, what);
+			k += w;
 		}
 		if (bad || k != s->nvals)
 			FAIL("signature %u (%s) has %u values that do not match the parameters of %s", i,

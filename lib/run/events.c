@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/share.h"
 #include "run/summary.h"
 #include "util/xalloc.h"
 
@@ -124,6 +125,15 @@ static void put_val(struct event_iter *it, uint32_t *n, int64_t v)
 	it->vals[(*n)++] = v;
 }
 
+/* an array stated by rule (run/share.h): its length, then its elements as this rank reads them */
+static void put_shared(struct event_iter *it, uint32_t *n, const int64_t *g)
+{
+	put_val(it, n, g[1]);
+	for (int64_t k = 0; k < g[1]; k++)
+		put_val(it, n, 0);
+	share_fill(g[1], g[2], (enum share_rule)g[3], it->rank, it->vals + *n - g[1]);
+}
+
 /* the values of a signature without streamed values: a prefix of its own (up to a malformed
  * group, as the streamed path would copy them) */
 static uint32_t constant_nvals(const struct run_signature *s, const struct fn_desc *d,
@@ -151,11 +161,12 @@ static bool learn_sig(struct event_iter *it, uint32_t sig)
 	const struct fn_desc *d = &r->fns[s->fn];
 	const int64_t *sv = r->sigvals + s->voff;
 	struct event_sig *info = &it->sig_info[sig];
-	info->constant = true;
-	for (uint32_t i = 0; i < s->nvals && info->constant; i++)
-		info->constant = sv[i] != SV_STREAMED;
+	bool streamed = false, shared = false;
+	for (uint32_t i = 0; i < s->nvals; i++)
+		streamed = streamed || sv[i] == SV_STREAMED, shared = shared || sv[i] == SV_SHARED;
+	info->constant = !streamed && !shared;
 	info->stream = -1;
-	if (!info->constant || (s->flags & SIGF_FAILED_POLL)) {
+	if (streamed || (s->flags & SIGF_FAILED_POLL)) {
 		info->stream = run_stream_slot(r, it->rank, sig);
 		if (info->stream < 0) {
 			snprintf(it->error, sizeof it->error,
@@ -185,7 +196,9 @@ static bool fill_streamed(struct event_iter *it, const struct run_signature *s, 
 		uint32_t w = group_width(k, sv, i, s->nvals, &bad);
 		if (bad)
 			break;
-		if (sv[i] != SV_STREAMED) {
+		if (sv[i] == SV_SHARED && w == 4) {
+			put_shared(it, &n, sv + i);
+		} else if (sv[i] != SV_STREAMED) {
 			for (uint32_t j = 0; j < w; j++)
 				put_val(it, &n, sv[i + j]);
 		} else {

@@ -19,6 +19,7 @@ static const char *symbolic_name(int64_t v)
 	case SV_ANY_SOURCE: return "ANY_SOURCE";
 	case SV_ANY_TAG: return "ANY_TAG";
 	case SV_STREAMED: return "STREAMED";
+	case SV_SHARED: return "SHARED";
 	case SV_UNDEFINED: return "UNDEFINED";
 	case SV_ROOT: return "ROOT";
 	case SV_UNKNOWN: return "UNKNOWN";
