@@ -18,7 +18,9 @@ struct walked {               /* one rank's sends and receives */
 	size_t nsends, capsends;
 	int64_t *wild_src;        /* the sources its wildcard receives matched (world ranks) */
 	uint32_t *wild_round;     /* and their rounds */
-	size_t nwild, capwild, capround;
+	uint64_t *wild_at;        /* and their places among all its receives */
+	size_t nwild, capwild, capround, capat;
+	uint64_t nrecvs;          /* receives so far, wildcard or named */
 	int64_t *named;           /* sources it receives from by name */
 	size_t nnamed, capnamed;
 };
@@ -78,6 +80,7 @@ static void walk_recv(struct walked *w, const struct event *ev, uint32_t me, int
 	const int64_t *comm = group_of_kind(ev->fn, ev->vals, ev->nvals, PK_COMM);
 	if (!src)
 		return;
+	w->nrecvs++;
 	if (src[0] != SV_ANY_SOURCE) {
 		add_named(w, world_of(src[0], me));
 		return;
@@ -89,6 +92,8 @@ static void walk_recv(struct walked *w, const struct event *ev, uint32_t me, int
 	round_key[0] = key[0], round_key[1] = key[1];
 	XGROW(w->wild_src, w->capwild, w->nwild + 1);
 	XGROW(w->wild_round, w->capround, w->nwild + 1);
+	XGROW(w->wild_at, w->capat, w->nwild + 1);
+	w->wild_at[w->nwild] = w->nrecvs;
 	w->wild_src[w->nwild] = world_of(src[1], me);
 	w->wild_round[w->nwild++] = round;
 }
@@ -180,7 +185,7 @@ static int32_t *turns_of_receives(const struct pairing *pg, uint32_t rc, uint64_
 			continue;
 		}
 		bool again = ok[s] == 2 && w->wild_round[last[s]] == w->wild_round[k];
-		turns[k] = again ? (int32_t)(k - last[s]) : 0;
+		turns[k] = again ? (int32_t)(w->wild_at[k] - w->wild_at[last[s]]) : 0;
 		*total += (uint64_t)turns[k];
 		ok[s] = 2, last[s] = k;
 	}
@@ -247,6 +252,7 @@ static void walked_free(struct walked *w)
 	free(w->send_dest);
 	free(w->wild_src);
 	free(w->wild_round);
+	free(w->wild_at);
 	free(w->named);
 }
 

@@ -4,7 +4,8 @@
  * first) recorded one run's split of the messages among the senders, shaped by which sender
  * shared a core with whom. A replay or proxy that posts the recorded sources in order must keep
  * that split, so a sender's compute before such a send is given as many turns as the receiver
- * took messages from the others since this sender's previous one (none for a sender's first
+ * took messages from the others (by wildcard or by name) since this sender's previous one (none
+ * for a sender's first
  * message of a round: a run of wildcard receives with the same tag and communicator), one length
  * of a turn for all senders of a receiver, so that their paced compute adds up to their recorded
  * compute (the mean gap before each of these sends, summed).
