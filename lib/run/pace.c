@@ -194,6 +194,15 @@ static int32_t *turns_of_receives(const struct pairing *pg, uint32_t rc, uint64_
 	return turns;
 }
 
+/* n sends none of which is paired yet */
+static int32_t *unpaired(size_t n)
+{
+	int32_t *t = xmalloc((n ? n : 1) * sizeof *t);
+	for (size_t i = 0; i < n; i++)
+		t[i] = -1;
+	return t;
+}
+
 /* the senders of rc get the turns of their sends to it, and one length of a turn */
 static void pace_receiver(struct pairing *pg, struct run_pace *p, uint32_t rc)
 {
@@ -211,8 +220,7 @@ static void pace_receiver(struct pairing *pg, struct run_pace *p, uint32_t rc)
 			next[s]++;
 		size_t i = next[s]++;
 		if (!pg->send_turns[s])
-			pg->send_turns[s] = xcalloc(ws->nsends, sizeof *pg->send_turns[s]),
-			memset(pg->send_turns[s], 0xff, ws->nsends * sizeof *pg->send_turns[s]);
+			pg->send_turns[s] = unpaired(ws->nsends);
 		pg->send_turns[s][i] = turns[k];
 		pg->owner[s] = rc;
 		double mw, mc;
