@@ -11,6 +11,7 @@
  *   homes.c     where requests live: fixed slots of the request ring for those an array takes
  *   streams.c   values that change from call to call as run-length-encoded tables per rank set
  *   gaps.c      compute gaps from the timing histograms (calibrated CPU work)
+ *   pace.c      the gaps before sends a wildcard receive took, paced by the recorded order
  *   emit.c      the text: printf into a buffer, names and comments from call sites
  *   generate.c  the checks that refuse what cannot be expressed, and the files: proxy.c,
  *               proxy.h (the support code, runtime.inc) and a Makefile
@@ -24,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "run/pace.h"
 #include "run/run.h"
 #include "util/buf.h"
 
@@ -63,6 +65,7 @@ struct proxy_gen {
 	bool created[4][PROXY_MAX_HANDLES];   /* comm, type, group, op ids some call creates */
 	int64_t *home;            /* per signature: the ring slot its requests live in, -1 none */
 	uint32_t homes, most_homes;   /* ring slots the group's homes take, most over the groups */
+	struct run_pace pace;     /* the sends a wildcard receive took (run/pace.h) */
 	char *why;
 	size_t whylen;
 };
@@ -101,6 +104,10 @@ bool px_emit_streams(struct proxy_gen *g);
 /* gaps.c: the compute statement before a call of sig in the current group */
 void px_emit_gap(struct proxy_gen *g, uint32_t sig, int indent);
 void px_emit_gap_tables(struct proxy_gen *g);
+
+/* pace.c: PROXY_PACED before proxy.h is included, the tables after */
+void px_emit_pace_define(struct proxy_gen *g);
+void px_emit_pace_tables(struct proxy_gen *g);
 
 extern const char proxy_runtime_text[];
 

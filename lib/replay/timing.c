@@ -16,14 +16,21 @@
  * end of the previous call plus the gap, so that the replayer's own work between calls is part of
  * the gap. A synthetic run's predictions of its gaps (/extrap/intervals) are summed over the gaps
  * emulated into a range of the modeled compute.
+ *
+ * The gaps before the sends a wildcard receive took are paced by the recorded order instead
+ * (run/pace.h): as many turns of the receiver as it took messages from the others in between, so
+ * that the sender the receiver waits for next, in the recorded order, is the one whose message
+ * comes next.
  */
 #include <errno.h>
 #include <gsl/gsl_rng.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "replay/replay.h"
 #include "run/histogram.h"
+#include "run/pace.h"
 #include "util/cpuclock.h"
 #include "util/xalloc.h"
 
@@ -34,6 +41,9 @@ struct rp_gaps {
 	gsl_rng *rng;
 	const struct run_interval **modeled;   /* the group's gap predictions, by (prev, sig) */
 	uint32_t nmodeled;
+	struct run_pace pace;
+	uint32_t group, rank;
+	uint32_t next_paced;                   /* the rank's next entry of its pace table */
 };
 
 static int by_gap(const void *a, const void *b)
@@ -101,6 +111,10 @@ struct rp_gaps *rp_gaps_new(const struct run *r, uint32_t group, const struct rp
 		if (r->intervals[i].group == group && r->intervals[i].kind == RUN_INTERVAL_GAP)
 			g->modeled[g->nmodeled++] = &r->intervals[i];
 	qsort(g->modeled, g->nmodeled, sizeof *g->modeled, by_gap);
+	char why[256];
+	if (!run_pace_build(r, &g->pace, why, sizeof why) && rank == 0)
+		fprintf(stderr, "ladder-replay: the compute before the sends wildcard receives took is not paced: %s\n", why);
+	g->group = group, g->rank = (uint32_t)rank;
 	if (o->timing == RP_TIMING_SAMPLE) {
 		g->rng = gsl_rng_alloc(gsl_rng_mt19937);
 		gsl_rng_set(g->rng, (unsigned long)(o->seed * 1000003u + (uint64_t)rank));
@@ -119,6 +133,7 @@ void rp_gaps_free(struct rp_gaps *g)
 	if (g->cpu)
 		cpuclock_close();
 	free(g->modeled);
+	run_pace_free(&g->pace);
 	free(g);
 }
 
@@ -158,13 +173,28 @@ static double sample(gsl_rng *rng, const struct run_gap *h, bool cpu)
 	return hist_bin_draw(lo, hi, mean, gsl_rng_uniform(rng));
 }
 
+/* a paced gap: turns x the length of a turn; false for a call its table leaves to the histogram */
+static bool paced(struct rp_gaps *g, uint32_t sig, double *t)
+{
+	if (!run_pace_is_paced(&g->pace, g->group, sig))
+		return false;
+	const struct pace_rank *pr = &g->pace.ranks[g->rank];
+	int32_t turns = g->next_paced < pr->n ? pr->turns[g->next_paced++] : -1;
+	*t = turns * (g->cpu ? pr->cpu : pr->wall);
+	return turns >= 0;
+}
+
 double rp_gap(struct rp_gaps *g, uint32_t prev, uint32_t sig, bool *missing)
 {
+	double t;
+	*missing = false;
+	if (paced(g, sig, &t))
+		return t;
 	const struct run_gap *h = find(g->g, prev, sig);
 	*missing = !h;
 	if (!h || !h->count)
 		return 0;
-	double t = g->timing == RP_TIMING_SAMPLE ? sample(g->rng, h, g->cpu)
+	t = g->timing == RP_TIMING_SAMPLE ? sample(g->rng, h, g->cpu)
 						 : (g->cpu ? h->cpu.sum : h->sum) / (double)h->count;
 	return t > 0 ? t : 0;
 }

@@ -11,78 +11,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "grammar/sequitur.h"
 #include "proxy/proxy.h"
-#include "run/run.h"
-#include "util/xalloc.h"
-
-struct rb {                      /* a run under construction: every rank makes the same calls */
-	struct run r;
-	size_t capfns, capsigs, capvals;
-	struct sequitur *seq;
-};
-
-static void rb_init(struct rb *b, uint32_t nranks)
-{
-	memset(b, 0, sizeof *b);
-	run_init(&b->r);
-	b->r.nranks = nranks;
-	b->r.streams = xcalloc(1, sizeof *b->r.streams);
-	b->seq = sequitur_new();
-}
-
-static uint32_t rb_fn(struct rb *b, const char *name)
-{
-	for (uint32_t i = 0; i < b->r.nfns; i++)
-		if (!strcmp(b->r.fns[i].name, name))
-			return i;
-	int id = fn_lookup(name);
-	assert_true(id >= 0);
-	const struct fn_desc *d = &ladder_functions[id];
-	XGROW(b->r.fns, b->capfns, b->r.nfns + 1);
-	struct param_desc *p = xcalloc(d->nparams + 1, sizeof *p);
-	for (uint32_t k = 0; k < d->nparams; k++)
-		p[k] = (struct param_desc){xstrdup(d->params[k].name), d->params[k].kind};
-	b->r.fns[b->r.nfns] = (struct fn_desc){xstrdup(d->name), d->flags, d->nparams, p};
-	return b->r.nfns++;
-}
-
-/* a signature (once) and a call of it on every rank, repeated */
-static void rb_call(struct rb *b, const char *fn, const int64_t *vals, uint32_t n, int repeat)
-{
-	uint32_t f = rb_fn(b, fn), sig = b->r.nsigs;
-	for (uint32_t s = 0; s < b->r.nsigs; s++)
-		if (b->r.sigs[s].fn == f && b->r.sigs[s].nvals == n &&
-		    (!n || !memcmp(b->r.sigvals + b->r.sigs[s].voff, vals, n * sizeof *vals)))
-			sig = s;
-	if (sig == b->r.nsigs) {
-		XGROW(b->r.sigs, b->capsigs, b->r.nsigs + 1);
-		XGROW(b->r.sigvals, b->capvals, b->r.nsigvals + n + 1);
-		if (n)
-			memcpy(b->r.sigvals + b->r.nsigvals, vals, n * sizeof *vals);
-		b->r.sigs[sig] = (struct run_signature){f, 1000 + sig, 0, n, b->r.nsigvals};
-		b->r.nsigvals += n;
-		b->r.nsigs++;
-	}
-	for (int i = 0; i < repeat; i++)
-		sequitur_append(b->seq, sig);
-}
-
-static void rb_finish(struct rb *b)
-{
-	b->r.ngroups = 1;
-	b->r.groups = xcalloc(1, sizeof *b->r.groups);
-	struct run_group *g = &b->r.groups[0];
-	sequitur_export(b->seq, &g->g);
-	sequitur_free(b->seq);
-	g->nranks = b->r.nranks;
-	g->ranks = xmalloc(b->r.nranks * sizeof *g->ranks);
-	for (uint32_t q = 0; q < b->r.nranks; q++)
-		g->ranks[q] = q;
-	char why[256];
-	if (!run_check(&b->r, why, sizeof why))
-		fail_msg("%s", why);
-}
+#include "run_builder.h"
 
 static const int64_t barrier_world[] = {COMM_ID_WORLD};
 
