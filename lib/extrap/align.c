@@ -388,10 +388,11 @@ static bool align_symbol(struct site *s, size_t ref, const struct grid *target, 
 static bool name_creators(struct aligned_class *a, char *why, size_t whylen)
 {
 	const struct run *ref = a->runs[0];
+	bool by_base = run_req_pools_by_base(ref);
 	uint64_t *key = xmalloc((a->nocc + 1) * sizeof *key);
 	for (uint32_t i = 0; i < a->nocc; i++) {
 		const struct run_signature *s = &ref->sigs[a->occ[i].rung_sigs[0]];
-		key[i] = run_signature_req_key(s->fn, s->callsite, s->flags, &ref->fns[s->fn], ref->sigvals + s->voff,
+		key[i] = run_signature_req_key(by_base, s->fn, s->callsite, s->flags, &ref->fns[s->fn], ref->sigvals + s->voff,
 					       s->nvals);
 	}
 	bool ok = true;
