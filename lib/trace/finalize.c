@@ -2,6 +2,7 @@
  * finalize — the end of a traced run: the inter-process merge (Pilgrim §2.5) in O(log P)
  * rounds, and rank 0 writing the merged run in the raw format for `ladder import`.
  *
+ *  0. each rank refolds the calls its streaming bases made in literal signatures (refold.c).
  *  1. vocabulary: call signature tables, call sites, strings and profile call paths are merged
  *     pairwise up a binomial tree into one global table, which rank 0 broadcasts; every rank maps
  *     its terminals and call paths to global ids.
@@ -104,7 +105,8 @@ static void vocab_local(struct vocab *v)
 	memset(v, 0, sizeof *v);
 	for (uint32_t t = 0; t < tracer.nsigs; t++) {
 		struct call_signature *s = tracer.sigs[t];
-		vocab_add_sig(v, s->fn, s->flags, s->callsite, s->vals, s->nvals);
+		if (s->folded_into == UINT32_MAX)
+			vocab_add_sig(v, s->fn, s->flags, s->callsite, s->vals, s->nvals);
 	}
 	callsite_each(site_cb, v);
 	trace_each_string(vocab_add_string, v);
@@ -315,7 +317,8 @@ static void fill_header(struct run *r, double t_end_wall)
 	time_t now = time(NULL);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	r->created = xstrdup(when);
-	r->options = xasprintf("stream_after=%d;callsite_depth=%d;timestamps=%d;hist_bins=%d;profile=%s;cputime=%s",
+	r->options = xasprintf("stream_after=%d;req_pools=base;callsite_depth=%d;timestamps=%d;hist_bins=%d;"
+			       "profile=%s;cputime=%s",
 			       tracer.stream_after, tracer.callsite_depth, tracer.timestamps, tracer.hist_bins,
 			       tracer.profile_ranks ? "ranks" : "statistics", cputime_option());
 	r->t_end = t_end_wall;
@@ -429,6 +432,8 @@ static uint32_t *merge_vocabulary(struct vocab *global)
 	uint32_t *term_map = xcalloc(tracer.nsigs ? tracer.nsigs : 1, sizeof *term_map);
 	for (uint32_t t = 0; t < tracer.nsigs; t++) {
 		struct call_signature *s = tracer.sigs[t];
+		if (s->folded_into != UINT32_MAX)   /* refolded: no call left */
+			s = tracer.sigs[s->folded_into];
 		struct vsig *gs = vocab_find_sig(global, s->fn, s->flags, s->callsite, s->vals, s->nvals);
 		term_map[t] = gs ? gs->index : 0;
 	}
@@ -512,6 +517,7 @@ void trace_write_raw(const char *path)
 	double times[2] = {tracer.app_time, tracer.own_time};
 	PMPI_Reduce(times, slowest, 2, MPI_DOUBLE, MPI_MAX, 0, tracer.comm);
 
+	trace_refold();
 	struct vocab global;
 	uint32_t *term_map = merge_vocabulary(&global);
 

@@ -278,6 +278,8 @@ struct gaphist {
 	UT_hash_handle hh;
 };
 
+struct base;
+
 /* an entry of the call signature table: one terminal of the grammar */
 struct call_signature {
 	uint64_t hash;
@@ -286,6 +288,9 @@ struct call_signature {
 	uint32_t nvals;
 	int64_t *vals;
 	uint32_t term;
+	struct base *base;           /* the signature with its data-dependent values masked, or NULL */
+	bool literal;                /* made while its base kept those values in signatures */
+	uint32_t folded_into;        /* refold.c: the terminal that took its calls, or UINT32_MAX */
 	struct call_signature *collide;        /* another signature with the same hash */
 	uint32_t gap_prev;           /* the gap histogram of the last (previous call, this call) */
 	struct gaphist *gap;
@@ -397,6 +402,14 @@ void cputime_learn(uint32_t prev, double wall_gap);
 double cputime_of_gap(double cpu_begin, double cpu_end, double wall_gap);
 void trace_startup(double t_init);
 void trace_state_fini(void);
+
+/* the call signature table (record.c): a signature's entry, added when new; whether a base has
+ * switched to streaming its data-dependent values */
+struct call_signature *trace_signature(uint32_t fn, uint32_t flags, uint64_t callsite, const int64_t *v,
+				       uint32_t n);
+bool trace_base_streaming(const struct base *b);
+/* refold.c, at MPI_Finalize: a streaming base's literal calls moved into its streaming signatures */
+void trace_refold(void);
 
 /* a profile node's metrics on this rank: the run's counts, indexed by RUN_PC_* (the one list,
  * RUN_PROFILE_COUNTS in run/run.h), then its exclusive time */
