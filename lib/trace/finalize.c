@@ -2,7 +2,9 @@
  * finalize — the end of a traced run: the inter-process merge (Pilgrim §2.5) in O(log P)
  * rounds, and rank 0 writing the merged run in the raw format for `ladder import`.
  *
- *  0. each rank refolds the calls its streaming bases made in literal signatures (refold.c).
+ *  0. the ranks agree on the bases that stream (switched on some rank, or counts and coordinates
+ *     that differ from rank to rank), and each rank refolds the calls those bases made in literal
+ *     signatures (refold.c).
  *  1. vocabulary: call signature tables, call sites, strings and profile call paths are merged
  *     pairwise up a binomial tree into one global table, which rank 0 broadcasts; every rank maps
  *     its terminals and call paths to global ids.
@@ -60,7 +62,7 @@ static void recv_buf(struct buf *b, int from)
 	b->len = n;
 }
 
-static void bcast_buf(struct buf *b)
+void trace_bcast_buf(struct buf *b)
 {
 	uint64_t n = b->len;
 	PMPI_Bcast(&n, 1, MPI_UINT64_T, 0, tracer.comm);
@@ -73,8 +75,7 @@ static void bcast_buf(struct buf *b)
 }
 
 /* Binomial-tree reduction: after it, rank 0's accumulator holds everyone's. */
-static void tree_reduce(void *acc, void (*ser)(void *acc, struct buf *b),
-			void (*merge)(void *acc, struct reader *rd))
+void trace_tree_reduce(void *acc, void (*ser)(void *acc, struct buf *b), void (*merge)(void *acc, struct reader *rd))
 {
 	struct buf b;
 	buf_init(&b);
@@ -417,12 +418,12 @@ static uint32_t *merge_vocabulary(struct vocab *global)
 {
 	struct vocab local;
 	vocab_local(&local);
-	tree_reduce(&local, vocab_serialize, vocab_merge);
+	trace_tree_reduce(&local, vocab_serialize, vocab_merge);
 	struct buf b;
 	buf_init(&b);
 	if (tracer.rank == 0)
 		vocab_serialize(&local, &b);
-	bcast_buf(&b);
+	trace_bcast_buf(&b);
 	memset(global, 0, sizeof *global);
 	struct reader rd;
 	reader_init(&rd, b.data, b.len);
@@ -528,7 +529,7 @@ void trace_write_raw(const char *path)
 	struct run_group mine;
 	local_group(&mine, term_map);
 	groups_add(&gs, &mine);
-	tree_reduce(&gs, groups_serialize, groups_merge);
+	trace_tree_reduce(&gs, groups_serialize, groups_merge);
 
 	struct buf b, all;
 	buf_init(&b);

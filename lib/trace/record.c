@@ -602,6 +602,7 @@ struct call_signature *trace_signature(uint32_t fn, uint32_t flags, uint64_t cal
 }
 
 bool trace_base_streaming(const struct base *b) { return b && b->streaming; }
+uint64_t trace_base_id(const struct base *b) { return b->hash; }
 
 /* the signature's entry in the call signature table, added when new; a new variant of a base
  * may switch the base to streaming (its signatures so far stay literal until refold.c) */

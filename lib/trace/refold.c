@@ -2,7 +2,10 @@
  * refold — at MPI_Finalize, before the ranks' grammars are compared: the calls a signature base
  * made before it switched to streaming its data-dependent values (its first stream_after + 1
  * variants, kept in signatures with literal values, record.c) move into the base's streaming
- * signatures. Each such literal signature is replaced by its streaming form (the data-dependent
+ * signatures. The ranks first agree on the bases that stream: those that switched on some rank,
+ * and those whose counts or Cartesian coordinates differ from rank to rank (an MD code's atom
+ * exchanges, a loop over every grid position's coordinates) — peers and tags that differ at a
+ * grid's boundary stay in signatures. Each such literal signature is replaced by its streaming form (the data-dependent
  * groups as SV_STREAMED) and its values go into that signature's value stream at their place in
  * call order; the grammar is rebuilt over the remapped terminals (Sequitur again over the
  * expanded sequence), durations and the gap histograms keyed by (previous, this) terminal merged.
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "trace/tracer.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
 /* calls the group of parameter kind k at vals[i] of a signature: the number of its values */
@@ -207,18 +211,156 @@ static void replay_calls(const uint32_t *to, const bool *takes)
 	free(at);
 }
 
+/* ---- which bases stream: agreed by all ranks ---------------------------------------------------- */
+
+/* a base on this rank: whether it streams, and a digest of the counts and coordinates its literal
+ * signatures hold (the set of them: how many peers share a count does not matter) */
+struct verdict {
+	uint64_t base, digest;
+	uint8_t stream;
+	uint64_t *data;              /* while collecting: each literal signature's digest */
+	size_t ndata, capdata;
+	UT_hash_handle hh;
+};
+
+static void data_group(enum param_kind k, const int64_t *vals, uint32_t i, uint32_t w, void *arg)
+{
+	uint64_t *h = arg;
+	if (k == PK_COUNT || k == PK_COORDS)
+		for (uint32_t j = 0; j < w; j++)
+			*h = hash_combine(*h, (uint64_t)vals[i + j]);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static struct verdict *verdict_of(struct verdict **all, uint64_t base)
+{
+	struct verdict *v;
+	HASH_FIND(hh, *all, &base, sizeof base, v);
+	if (!v) {
+		v = xcalloc(1, sizeof *v);
+		v->base = base;
+		HASH_ADD(hh, *all, base, sizeof v->base, v);
+	}
+	return v;
+}
+
+static void local_verdicts(struct verdict **all)
+{
+	for (uint32_t t = 0; t < tracer.nsigs; t++) {
+		const struct call_signature *s = tracer.sigs[t];
+		if (!s->base)
+			continue;
+		struct verdict *v = verdict_of(all, trace_base_id(s->base));
+		v->stream |= trace_base_streaming(s->base);
+		if (!s->literal)
+			continue;
+		uint64_t h = 0x5eed;
+		each_group(s, data_group, &h);
+		XGROW(v->data, v->capdata, v->ndata + 1);
+		v->data[v->ndata++] = h;
+	}
+	for (struct verdict *v = *all; v; v = v->hh.next) {
+		qsort(v->data, v->ndata, sizeof *v->data, cmp_u64);
+		v->digest = 0x5eed;
+		for (size_t i = 0; i < v->ndata; i++)
+			if (!i || v->data[i] != v->data[i - 1])
+				v->digest = hash_combine(v->digest, v->data[i]);
+		free(v->data);
+		v->data = NULL;
+	}
+}
+
+static void verdicts_serialize(void *acc, struct buf *b)
+{
+	struct verdict **all = acc;
+	buf_put_uv(b, HASH_COUNT(*all));
+	for (struct verdict *v = *all; v; v = v->hh.next) {
+		buf_put_uv(b, v->base);
+		buf_put_uv(b, v->digest);
+		buf_put_u8(b, v->stream);
+	}
+}
+
+/* a base streams when it does on some rank or when two ranks hold different counts in it */
+static void verdicts_merge(void *acc, struct reader *rd)
+{
+	struct verdict **all = acc;
+	uint64_t n = get_uv(rd);
+	for (uint64_t i = 0; i < n && !rd->bad; i++) {
+		uint64_t base = get_uv(rd), digest = get_uv(rd);
+		uint8_t stream = get_u8(rd);
+		struct verdict *v;
+		HASH_FIND(hh, *all, &base, sizeof base, v);
+		if (v) {
+			v->stream |= stream || v->digest != digest;
+			continue;
+		}
+		v = verdict_of(all, base);
+		v->digest = digest;
+		v->stream = stream;
+	}
+}
+
+/* the bases that stream on every rank, agreed */
+static struct verdict *agreed_verdicts(void)
+{
+	struct verdict *all = NULL, *v, *tmp;
+	local_verdicts(&all);
+	trace_tree_reduce(&all, verdicts_serialize, verdicts_merge);
+	struct buf b;
+	buf_init(&b);
+	if (tracer.rank == 0) {
+		HASH_ITER(hh, all, v, tmp)
+			if (!v->stream) {
+				HASH_DEL(all, v);
+				free(v);
+			}
+		verdicts_serialize(&all, &b);
+	}
+	HASH_ITER(hh, all, v, tmp) {
+		HASH_DEL(all, v);
+		free(v);
+	}
+	trace_bcast_buf(&b);
+	struct reader rd;
+	reader_init(&rd, b.data, b.len);
+	verdicts_merge(&all, &rd);
+	buf_free(&b);
+	return all;
+}
+
+static bool base_streams(struct verdict *agreed, const struct base *b)
+{
+	if (!b)
+		return false;
+	uint64_t id = trace_base_id(b);
+	struct verdict *v;
+	HASH_FIND(hh, agreed, &id, sizeof id, v);
+	return v && v->stream;
+}
+
 void trace_refold(void)
 {
+	struct verdict *agreed = agreed_verdicts(), *v, *tmp;
 	uint32_t before = tracer.nsigs;
 	uint32_t *to = xmalloc((before + 1) * sizeof *to);
 	bool any = false;
 	for (uint32_t t = 0; t < before; t++) {
 		struct call_signature *s = tracer.sigs[t];
 		to[t] = t;
-		if (s->literal && trace_base_streaming(s->base)) {
+		if (s->literal && base_streams(agreed, s->base)) {
 			to[t] = streaming_term(s);
 			any = true;
 		}
+	}
+	HASH_ITER(hh, agreed, v, tmp) {
+		HASH_DEL(agreed, v);
+		free(v);
 	}
 	if (!any) {
 		free(to);

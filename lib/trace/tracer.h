@@ -408,8 +408,15 @@ void trace_state_fini(void);
 struct call_signature *trace_signature(uint32_t fn, uint32_t flags, uint64_t callsite, const int64_t *v,
 				       uint32_t n);
 bool trace_base_streaming(const struct base *b);
-/* refold.c, at MPI_Finalize: a streaming base's literal calls moved into its streaming signatures */
+uint64_t trace_base_id(const struct base *b);     /* equal on every rank */
+/* refold.c, at MPI_Finalize, collective: the bases that stream on some rank or whose counts and
+ * coordinates differ across ranks; their literal calls moved into their streaming signatures */
 void trace_refold(void);
+/* finalize.c: a binomial-tree reduction to rank 0's accumulator; a broadcast from rank 0 */
+struct reader;
+void trace_tree_reduce(void *acc, void (*ser)(void *acc, struct buf *b),
+		       void (*merge)(void *acc, struct reader *rd));
+void trace_bcast_buf(struct buf *b);
 
 /* a profile node's metrics on this rank: the run's counts, indexed by RUN_PC_* (the one list,
  * RUN_PROFILE_COUNTS in run/run.h), then its exclusive time */
