@@ -43,24 +43,37 @@ static void each_group(const struct call_signature *s, group_fn fn, void *arg)
 
 /* ---- the streaming form of a literal signature ------------------------------------------------ */
 
+/* what a literal signature's refold streams: every data-dependent group, as the base would once
+ * it switched (FOLD_ALL), or only its counts, coordinates and the ranks Cart_* calls return, when
+ * those differ across ranks but nowhere switched (FOLD_DATA: peers and tags stay, for the grid's
+ * geometry to be read from signatures) */
+static bool folds_kind(uint8_t fold, enum param_kind k)
+{
+	if (fold == FOLD_ALL)
+		return param_kind_adaptive(k);
+	return fold == FOLD_DATA && (k == PK_COUNT || k == PK_COORDS || k == PK_PEER_OUT);
+}
+
 struct form {
 	int64_t *v;
 	uint32_t n;
+	uint8_t fold;
 };
 
 static void form_group(enum param_kind k, const int64_t *vals, uint32_t i, uint32_t w, void *arg)
 {
 	struct form *f = arg;
-	bool streamed = vals[i] == SV_STREAMED || param_kind_adaptive(k);
+	bool streamed = vals[i] == SV_STREAMED || folds_kind(f->fold, k);
 	uint32_t n = streamed && param_kind_is_array(k) ? 1 : w;
 	for (uint32_t j = 0; j < n; j++)
 		f->v[f->n++] = streamed ? SV_STREAMED : vals[i + j];
 }
 
-/* the signature the base's calls have once it streams: as build_signature makes it (record.c) */
+/* the signature the literal one's calls take: for FOLD_ALL, as build_signature makes it once the
+ * base streams (record.c) */
 static uint32_t streaming_term(const struct call_signature *lit)
 {
-	struct form f = {xmalloc((lit->nvals + 1) * sizeof *f.v), 0};
+	struct form f = {xmalloc((lit->nvals + 1) * sizeof *f.v), 0, lit->fold};
 	each_group(lit, form_group, &f);
 	struct call_signature *s = trace_signature(lit->fn, lit->flags, lit->callsite, f.v, f.n);
 	s->base = lit->base;
@@ -86,6 +99,7 @@ struct move {
 	const struct tstream *from;
 	uint64_t *at;
 	struct tstream *to;
+	uint8_t fold;                /* of the literal signature whose call moves */
 };
 
 static void move_values(struct move *m, uint64_t n)
@@ -119,7 +133,7 @@ static void literal_group(enum param_kind k, const int64_t *vals, uint32_t i, ui
 	struct move *m = arg;
 	if (vals[i] == SV_STREAMED)
 		move_group(m, k, w);
-	else if (param_kind_adaptive(k))
+	else if (folds_kind(m->fold, k))
 		stream_put(m->to, vals + i, w);
 }
 
@@ -129,7 +143,8 @@ static void move_call(const struct call_signature *s, struct move *m)
 {
 	if (s->flags & SIGF_FAILED_POLL)
 		move_values(m, 1);
-	each_group(s, s->literal ? literal_group : streaming_group, m);
+	m->fold = s->fold;
+	each_group(s, s->fold ? literal_group : streaming_group, m);
 }
 
 /* ---- timing ------------------------------------------------------------------------------------ */
@@ -191,7 +206,7 @@ static void replay_calls(const uint32_t *to, const bool *takes)
 	while (gwalk_next_run(&w, &t, &count)) {
 		for (uint64_t k = 0; k < count; k++) {
 			if (takes[to[t]]) {
-				struct move m = {&tracer.streams[t], &at[t], &fresh[to[t]]};
+				struct move m = {&tracer.streams[t], &at[t], &fresh[to[t]], FOLD_NONE};
 				move_call(tracer.sigs[t], &m);
 			}
 			sequitur_append(q, to[t]);
@@ -213,11 +228,12 @@ static void replay_calls(const uint32_t *to, const bool *takes)
 
 /* ---- which bases stream: agreed by all ranks ---------------------------------------------------- */
 
-/* a base on this rank: whether it streams, and a digest of the counts and coordinates its literal
- * signatures hold (the set of them: how many peers share a count does not matter) */
+/* a base on this rank: how it folds (FOLD_ALL when it streams here), and a digest of the counts
+ * and coordinates its literal signatures hold (the set of them: how many peers share a count does
+ * not matter) */
 struct verdict {
 	uint64_t base, digest;
-	uint8_t stream;
+	uint8_t fold;
 	uint64_t *data;              /* while collecting: each literal signature's digest */
 	size_t ndata, capdata;
 	UT_hash_handle hh;
@@ -256,7 +272,8 @@ static void local_verdicts(struct verdict **all)
 		if (!s->base)
 			continue;
 		struct verdict *v = verdict_of(all, trace_base_id(s->base));
-		v->stream |= trace_base_streaming(s->base);
+		if (trace_base_streaming(s->base))
+			v->fold = FOLD_ALL;
 		if (!s->literal)
 			continue;
 		uint64_t h = 0x5eed;
@@ -282,27 +299,31 @@ static void verdicts_serialize(void *acc, struct buf *b)
 	for (struct verdict *v = *all; v; v = v->hh.next) {
 		buf_put_uv(b, v->base);
 		buf_put_uv(b, v->digest);
-		buf_put_u8(b, v->stream);
+		buf_put_u8(b, v->fold);
 	}
 }
 
-/* a base streams when it does on some rank or when two ranks hold different counts in it */
+/* a base folds all when it streams on some rank, its data when two ranks hold different counts
+ * or coordinates in it */
 static void verdicts_merge(void *acc, struct reader *rd)
 {
 	struct verdict **all = acc;
 	uint64_t n = get_uv(rd);
 	for (uint64_t i = 0; i < n && !rd->bad; i++) {
 		uint64_t base = get_uv(rd), digest = get_uv(rd);
-		uint8_t stream = get_u8(rd);
+		uint8_t fold = get_u8(rd);
 		struct verdict *v;
 		HASH_FIND(hh, *all, &base, sizeof base, v);
 		if (v) {
-			v->stream |= stream || v->digest != digest;
+			if (v->digest != digest && v->fold < FOLD_DATA)
+				v->fold = FOLD_DATA;
+			if (fold > v->fold)
+				v->fold = fold;
 			continue;
 		}
 		v = verdict_of(all, base);
 		v->digest = digest;
-		v->stream = stream;
+		v->fold = fold;
 	}
 }
 
@@ -316,7 +337,7 @@ static struct verdict *agreed_verdicts(void)
 	buf_init(&b);
 	if (tracer.rank == 0) {
 		HASH_ITER(hh, all, v, tmp)
-			if (!v->stream) {
+			if (v->fold == FOLD_NONE) {
 				HASH_DEL(all, v);
 				free(v);
 			}
@@ -334,14 +355,14 @@ static struct verdict *agreed_verdicts(void)
 	return all;
 }
 
-static bool base_streams(struct verdict *agreed, const struct base *b)
+static uint8_t base_fold(struct verdict *agreed, const struct base *b)
 {
 	if (!b)
-		return false;
+		return FOLD_NONE;
 	uint64_t id = trace_base_id(b);
 	struct verdict *v;
 	HASH_FIND(hh, agreed, &id, sizeof id, v);
-	return v && v->stream;
+	return v ? v->fold : FOLD_NONE;
 }
 
 void trace_refold(void)
@@ -353,7 +374,8 @@ void trace_refold(void)
 	for (uint32_t t = 0; t < before; t++) {
 		struct call_signature *s = tracer.sigs[t];
 		to[t] = t;
-		if (s->literal && base_streams(agreed, s->base)) {
+		s->fold = s->literal ? base_fold(agreed, s->base) : FOLD_NONE;
+		if (s->fold) {
 			to[t] = streaming_term(s);
 			any = true;
 		}

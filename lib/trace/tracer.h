@@ -258,6 +258,9 @@ void callsite_init(int depth);
 uint64_t callsite_of(void *ret_addr);
 void callsite_fini(void);
 
+/* how a literal signature is refolded at MPI_Finalize (refold.c) */
+enum fold { FOLD_NONE, FOLD_DATA, FOLD_ALL };
+
 /* ---- the recording state (lifecycle.c, record.c) -------------------------------------------------- */
 struct tstream {
 	int64_t *v;
@@ -291,6 +294,7 @@ struct call_signature {
 	struct base *base;           /* the signature with its data-dependent values masked, or NULL */
 	bool literal;                /* made while its base kept those values in signatures */
 	uint32_t folded_into;        /* refold.c: the terminal that took its calls, or UINT32_MAX */
+	uint8_t fold;                /* refold.c: what of it streams there (enum fold) */
 	struct call_signature *collide;        /* another signature with the same hash */
 	uint32_t gap_prev;           /* the gap histogram of the last (previous call, this call) */
 	struct gaphist *gap;
