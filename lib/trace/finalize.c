@@ -172,9 +172,12 @@ static void local_streams(struct buf *b, const uint32_t *term_map)
 		if (!s->n)
 			continue;
 		uint64_t head, period;
-		stream_fold(s->v, s->n, &head, &period);
+		if (s->more)   /* refolded: its period already found */
+			head = s->fold_head, period = s->n - s->fold_head;
+		else
+			stream_fold(s->v, s->n, &head, &period);
 		buf_put_uv(b, term_map[t]);
-		buf_put_uv(b, s->n);
+		buf_put_uv(b, s->n + s->more);
 		buf_put_uv(b, head);
 		buf_put_uv(b, period);
 		for (uint64_t k = 0; k < head + period; k++)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "trace/tracer.h"
+#include "run/stream.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
 
@@ -83,15 +84,61 @@ static uint32_t streaming_term(const struct call_signature *lit)
 
 /* ---- value streams ------------------------------------------------------------------------------ */
 
-static void stream_put(struct tstream *s, const int64_t *v, uint64_t n)
+/* The streams refolding builds hold a period once they show one, so that a call whose values
+ * repeat (counts that differ from rank to rank, not from call to call) costs no memory per call:
+ * at every power of two from 64 values the stream is folded (stream_fold); when it ends in repeats
+ * of a period, only its head and one period are kept and `more` counts the values that follow.
+ * A value that breaks the period writes the repeats out again. */
+static void stream_room(struct tstream *s, uint64_t n)
 {
 	if (s->n + n > s->cap) {
 		while (s->n + n > s->cap)
 			s->cap = s->cap ? 2 * s->cap : 64;
 		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
 	}
-	memcpy(s->v + s->n, v, n * sizeof *v);
-	s->n += n;
+}
+
+static void unfold_more(struct tstream *s)
+{
+	uint64_t period = s->n - s->fold_head, more = s->more;
+	stream_room(s, more);
+	for (uint64_t i = 0; i < more; i++)
+		s->v[s->n + i] = s->v[s->fold_head + i % period];
+	s->n += more;
+	s->more = 0;
+}
+
+static void try_fold(struct tstream *s)
+{
+	uint64_t head, period;
+	stream_fold(s->v, s->n, &head, &period);
+	if (period && head + period < s->n) {
+		s->more = s->n - head - period;
+		s->n = head + period;
+		s->fold_head = head;
+	}
+}
+
+static void stream_put1(struct tstream *s, int64_t x)
+{
+	if (s->more) {
+		uint64_t period = s->n - s->fold_head;
+		if (x == s->v[s->fold_head + s->more % period]) {
+			s->more++;
+			return;
+		}
+		unfold_more(s);
+	}
+	stream_room(s, 1);
+	s->v[s->n++] = x;
+	if (s->n >= 64 && !(s->n & (s->n - 1)))
+		try_fold(s);
+}
+
+static void stream_put(struct tstream *s, const int64_t *v, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		stream_put1(s, v[i]);
 }
 
 /* one call's values moving from a terminal's old stream (at *at) to a new one */

@@ -265,6 +265,9 @@ enum fold { FOLD_NONE, FOLD_DATA, FOLD_ALL };
 struct tstream {
 	int64_t *v;
 	uint64_t n, cap;
+	/* a stream refolded at MPI_Finalize (refold.c) may end in a period held once: v[0..n) is
+	 * its head (fold_head values) and one period, followed by `more` values that repeat it */
+	uint64_t fold_head, more;
 };
 
 struct dur_stats {
