@@ -229,7 +229,7 @@ void enc_peers(struct tcall *c, const int *v, int n)
 
 void enc_coords(struct tcall *c, const int *v, int n)
 {
-	int64_t *o = array(c, PK_COORDS, v ? n : 0, SM_ADAPTIVE);
+	int64_t *o = array(c, PK_COORDS, v ? n : 0, SM_NONE);
 	const int *mine = c->ci && c->ci->topo == MPI_CART && c->ci->ndims == n ? c->ci->my_coords : NULL;
 	for (int i = 0; v && i < n; i++)
 		o[i] = v[i] - (mine ? mine[i] : 0);
@@ -256,7 +256,7 @@ void enc_self_out(struct tcall *c, const int *v)
 
 void enc_peer_out(struct tcall *c, const int *v)
 {
-	*scalar(c, PK_PEER_OUT, SM_ADAPTIVE) = !v ? SV_NULL : *v == MPI_UNDEFINED ? SV_UNDEFINED : rel_world(c, *v);
+	*scalar(c, PK_PEER_OUT, SM_NONE) = !v ? SV_NULL : *v == MPI_UNDEFINED ? SV_UNDEFINED : rel_world(c, *v);
 }
 
 void enc_flag_out(struct tcall *c, const int *v)

@@ -2,10 +2,8 @@
  * refold — at MPI_Finalize, before the ranks' grammars are compared: the calls a signature base
  * made before it switched to streaming its data-dependent values (its first stream_after + 1
  * variants, kept in signatures with literal values, record.c) move into the base's streaming
- * signatures. The ranks first agree on the bases that stream: those that switched on some rank,
- * and those whose counts or Cartesian coordinates differ from rank to rank (an MD code's atom
- * exchanges, a loop over every grid position's coordinates) — peers and tags that differ at a
- * grid's boundary stay in signatures. Each such literal signature is replaced by its streaming form (the data-dependent
+ * signatures. The ranks first agree on the bases that stream: those that switched on some rank
+ * (a rank whose position shows fewer variants follows the others). Each such literal signature is replaced by its streaming form (the data-dependent
  * groups as SV_STREAMED) and its values go into that signature's value stream at their place in
  * call order; the grammar is rebuilt over the remapped terminals (Sequitur again over the
  * expanded sequence), durations and the gap histograms keyed by (previous, this) terminal merged.
@@ -20,7 +18,6 @@
 
 #include "trace/tracer.h"
 #include "run/stream.h"
-#include "util/hash.h"
 #include "util/xalloc.h"
 
 /* calls the group of parameter kind k at vals[i] of a signature: the number of its values */
@@ -44,37 +41,24 @@ static void each_group(const struct call_signature *s, group_fn fn, void *arg)
 
 /* ---- the streaming form of a literal signature ------------------------------------------------ */
 
-/* what a literal signature's refold streams: every data-dependent group, as the base would once
- * it switched (FOLD_ALL), or only its counts, coordinates and the ranks Cart_* calls return, when
- * those differ across ranks but nowhere switched (FOLD_DATA: peers and tags stay, for the grid's
- * geometry to be read from signatures) */
-static bool folds_kind(uint8_t fold, enum param_kind k)
-{
-	if (fold == FOLD_ALL)
-		return param_kind_adaptive(k);
-	return fold == FOLD_DATA && (k == PK_COUNT || k == PK_COORDS || k == PK_PEER_OUT);
-}
-
 struct form {
 	int64_t *v;
 	uint32_t n;
-	uint8_t fold;
 };
 
 static void form_group(enum param_kind k, const int64_t *vals, uint32_t i, uint32_t w, void *arg)
 {
 	struct form *f = arg;
-	bool streamed = vals[i] == SV_STREAMED || folds_kind(f->fold, k);
+	bool streamed = vals[i] == SV_STREAMED || param_kind_adaptive(k);
 	uint32_t n = streamed && param_kind_is_array(k) ? 1 : w;
 	for (uint32_t j = 0; j < n; j++)
 		f->v[f->n++] = streamed ? SV_STREAMED : vals[i + j];
 }
 
-/* the signature the literal one's calls take: for FOLD_ALL, as build_signature makes it once the
- * base streams (record.c) */
+/* the signature the base's calls have once it streams: as build_signature makes it (record.c) */
 static uint32_t streaming_term(const struct call_signature *lit)
 {
-	struct form f = {xmalloc((lit->nvals + 1) * sizeof *f.v), 0, lit->fold};
+	struct form f = {xmalloc((lit->nvals + 1) * sizeof *f.v), 0};
 	each_group(lit, form_group, &f);
 	struct call_signature *s = trace_signature(lit->fn, lit->flags, lit->callsite, f.v, f.n);
 	s->base = lit->base;
@@ -146,7 +130,6 @@ struct move {
 	const struct tstream *from;
 	uint64_t *at;
 	struct tstream *to;
-	uint8_t fold;                /* of the literal signature whose call moves */
 };
 
 static void move_values(struct move *m, uint64_t n)
@@ -180,7 +163,7 @@ static void literal_group(enum param_kind k, const int64_t *vals, uint32_t i, ui
 	struct move *m = arg;
 	if (vals[i] == SV_STREAMED)
 		move_group(m, k, w);
-	else if (folds_kind(m->fold, k))
+	else if (param_kind_adaptive(k))
 		stream_put(m->to, vals + i, w);
 }
 
@@ -190,8 +173,7 @@ static void move_call(const struct call_signature *s, struct move *m)
 {
 	if (s->flags & SIGF_FAILED_POLL)
 		move_values(m, 1);
-	m->fold = s->fold;
-	each_group(s, s->fold ? literal_group : streaming_group, m);
+	each_group(s, s->folds ? literal_group : streaming_group, m);
 }
 
 /* ---- timing ------------------------------------------------------------------------------------ */
@@ -253,7 +235,7 @@ static void replay_calls(const uint32_t *to, const bool *takes)
 	while (gwalk_next_run(&w, &t, &count)) {
 		for (uint64_t k = 0; k < count; k++) {
 			if (takes[to[t]]) {
-				struct move m = {&tracer.streams[t], &at[t], &fresh[to[t]], FOLD_NONE};
+				struct move m = {&tracer.streams[t], &at[t], &fresh[to[t]]};
 				move_call(tracer.sigs[t], &m);
 			}
 			sequitur_append(q, to[t]);
@@ -275,30 +257,12 @@ static void replay_calls(const uint32_t *to, const bool *takes)
 
 /* ---- which bases stream: agreed by all ranks ---------------------------------------------------- */
 
-/* a base on this rank: how it folds (FOLD_ALL when it streams here), and a digest of the counts
- * and coordinates its literal signatures hold (the set of them: how many peers share a count does
- * not matter) */
+/* a base on this rank, and whether it streams here */
 struct verdict {
-	uint64_t base, digest;
-	uint8_t fold;
-	uint64_t *data;              /* while collecting: each literal signature's digest */
-	size_t ndata, capdata;
+	uint64_t base;
+	uint8_t stream;
 	UT_hash_handle hh;
 };
-
-static void data_group(enum param_kind k, const int64_t *vals, uint32_t i, uint32_t w, void *arg)
-{
-	uint64_t *h = arg;
-	if (k == PK_COUNT || k == PK_COORDS)
-		for (uint32_t j = 0; j < w; j++)
-			*h = hash_combine(*h, (uint64_t)vals[i + j]);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
 
 static struct verdict *verdict_of(struct verdict **all, uint64_t base)
 {
@@ -316,26 +280,8 @@ static void local_verdicts(struct verdict **all)
 {
 	for (uint32_t t = 0; t < tracer.nsigs; t++) {
 		const struct call_signature *s = tracer.sigs[t];
-		if (!s->base)
-			continue;
-		struct verdict *v = verdict_of(all, trace_base_id(s->base));
-		if (trace_base_streaming(s->base))
-			v->fold = FOLD_ALL;
-		if (!s->literal)
-			continue;
-		uint64_t h = 0x5eed;
-		each_group(s, data_group, &h);
-		XGROW(v->data, v->capdata, v->ndata + 1);
-		v->data[v->ndata++] = h;
-	}
-	for (struct verdict *v = *all; v; v = v->hh.next) {
-		qsort(v->data, v->ndata, sizeof *v->data, cmp_u64);
-		v->digest = 0x5eed;
-		for (size_t i = 0; i < v->ndata; i++)
-			if (!i || v->data[i] != v->data[i - 1])
-				v->digest = hash_combine(v->digest, v->data[i]);
-		free(v->data);
-		v->data = NULL;
+		if (s->base)
+			verdict_of(all, trace_base_id(s->base))->stream |= trace_base_streaming(s->base);
 	}
 }
 
@@ -345,32 +291,19 @@ static void verdicts_serialize(void *acc, struct buf *b)
 	buf_put_uv(b, HASH_COUNT(*all));
 	for (struct verdict *v = *all; v; v = v->hh.next) {
 		buf_put_uv(b, v->base);
-		buf_put_uv(b, v->digest);
-		buf_put_u8(b, v->fold);
+		buf_put_u8(b, v->stream);
 	}
 }
 
-/* a base folds all when it streams on some rank, its data when two ranks hold different counts
- * or coordinates in it */
+/* a base streams when it does on some rank */
 static void verdicts_merge(void *acc, struct reader *rd)
 {
 	struct verdict **all = acc;
 	uint64_t n = get_uv(rd);
 	for (uint64_t i = 0; i < n && !rd->bad; i++) {
-		uint64_t base = get_uv(rd), digest = get_uv(rd);
-		uint8_t fold = get_u8(rd);
-		struct verdict *v;
-		HASH_FIND(hh, *all, &base, sizeof base, v);
-		if (v) {
-			if (v->digest != digest && v->fold < FOLD_DATA)
-				v->fold = FOLD_DATA;
-			if (fold > v->fold)
-				v->fold = fold;
-			continue;
-		}
-		v = verdict_of(all, base);
-		v->digest = digest;
-		v->fold = fold;
+		uint64_t base = get_uv(rd);
+		uint8_t stream = get_u8(rd);
+		verdict_of(all, base)->stream |= stream;
 	}
 }
 
@@ -384,7 +317,7 @@ static struct verdict *agreed_verdicts(void)
 	buf_init(&b);
 	if (tracer.rank == 0) {
 		HASH_ITER(hh, all, v, tmp)
-			if (v->fold == FOLD_NONE) {
+			if (!v->stream) {
 				HASH_DEL(all, v);
 				free(v);
 			}
@@ -402,14 +335,14 @@ static struct verdict *agreed_verdicts(void)
 	return all;
 }
 
-static uint8_t base_fold(struct verdict *agreed, const struct base *b)
+static bool base_streams(struct verdict *agreed, const struct base *b)
 {
 	if (!b)
-		return FOLD_NONE;
+		return false;
 	uint64_t id = trace_base_id(b);
 	struct verdict *v;
 	HASH_FIND(hh, agreed, &id, sizeof id, v);
-	return v ? v->fold : FOLD_NONE;
+	return v && v->stream;
 }
 
 void trace_refold(void)
@@ -421,8 +354,8 @@ void trace_refold(void)
 	for (uint32_t t = 0; t < before; t++) {
 		struct call_signature *s = tracer.sigs[t];
 		to[t] = t;
-		s->fold = s->literal ? base_fold(agreed, s->base) : FOLD_NONE;
-		if (s->fold) {
+		s->folds = s->literal && base_streams(agreed, s->base);
+		if (s->folds) {
 			to[t] = streaming_term(s);
 			any = true;
 		}

@@ -258,9 +258,6 @@ void callsite_init(int depth);
 uint64_t callsite_of(void *ret_addr);
 void callsite_fini(void);
 
-/* how a literal signature is refolded at MPI_Finalize (refold.c) */
-enum fold { FOLD_NONE, FOLD_DATA, FOLD_ALL };
-
 /* ---- the recording state (lifecycle.c, record.c) -------------------------------------------------- */
 struct tstream {
 	int64_t *v;
@@ -297,7 +294,7 @@ struct call_signature {
 	struct base *base;           /* the signature with its data-dependent values masked, or NULL */
 	bool literal;                /* made while its base kept those values in signatures */
 	uint32_t folded_into;        /* refold.c: the terminal that took its calls, or UINT32_MAX */
-	uint8_t fold;                /* refold.c: what of it streams there (enum fold) */
+	bool folds;                  /* refold.c: a literal signature whose calls move */
 	struct call_signature *collide;        /* another signature with the same hash */
 	uint32_t gap_prev;           /* the gap histogram of the last (previous call, this call) */
 	struct gaphist *gap;
@@ -416,8 +413,8 @@ struct call_signature *trace_signature(uint32_t fn, uint32_t flags, uint64_t cal
 				       uint32_t n);
 bool trace_base_streaming(const struct base *b);
 uint64_t trace_base_id(const struct base *b);     /* equal on every rank */
-/* refold.c, at MPI_Finalize, collective: the bases that stream on some rank or whose counts and
- * coordinates differ across ranks; their literal calls moved into their streaming signatures */
+/* refold.c, at MPI_Finalize, collective: the bases that stream on some rank; their literal calls
+ * moved into their streaming signatures on every rank */
 void trace_refold(void);
 /* finalize.c: a binomial-tree reduction to rank 0's accumulator; a broadcast from rank 0 */
 struct reader;

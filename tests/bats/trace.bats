@@ -169,26 +169,6 @@ check_app() {
 	[ "$("$LADDER" decode lmp.h5 | grep -vc '^#')" -eq "$("$LADDER" inspect --json lmp.h5 | jq .calls)" ]
 }
 
-# LAMMPS's atom exchanges carry counts that differ from rank to rank (and its setup loops over every
-# grid position's coordinates with MPI_Cart_rank): the ranks agree at MPI_Finalize to stream them,
-# so its trace has the first, the interior and the last rank of its grid as groups, the same at 4
-# and 8 ranks (without: one group per rank, different signatures at each rank count)
-@test "LAMMPS weak scaling at 4 and 8 ranks: three groups, the same trace structure, decode equals the raw log" {
-	command -v lmp || skip "LAMMPS (lmp) is not installed"
-	cp "$TOP/tests/fixtures/lammps/in.lj" .
-	for np in 4 8; do
-		"$LADDER" --quiet trace -o "l$np.h5" --raw "raw$np" -- mpirun -np $np lmp -in in.lj -var x "$np*0.25" \
-			-var y 0.4 -var z 0.4 -var steps 50 -log none -screen none > /dev/null
-		"$LADDER" inspect --json "l$np.h5" | jq -c '{signatures, groups, rules, symbols}' > "structure.$np"
-		for ((r = 0; r < np; r++)); do
-			"$LADDER" decode --rank $r "l$np.h5" | cmp - "raw$np/rank-$r.log"
-		done
-	done
-	cat structure.4 structure.8
-	diff structure.4 structure.8
-	[ "$(jq .groups structure.8)" -eq 3 ]
-}
-
 @test "HPCC runs traced with all its checks passing and its trace decodes" {
 	command -v hpcc || skip "HPC Challenge (hpcc) is not installed"
 	cp "$TOP/tests/fixtures/hpcc/hpccinf.txt" .
