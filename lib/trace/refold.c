@@ -257,10 +257,12 @@ static void replay_calls(const uint32_t *to, const bool *takes)
 
 /* ---- which bases stream: agreed by all ranks ---------------------------------------------------- */
 
-/* a base on this rank, and whether it streams here */
+/* a base on this rank, whether it streams here, and its calls in literal and in streaming
+ * signatures */
 struct verdict {
 	uint64_t base;
 	uint8_t stream;
+	uint64_t literal, streamed;
 	UT_hash_handle hh;
 };
 
@@ -276,13 +278,32 @@ static struct verdict *verdict_of(struct verdict **all, uint64_t base)
 	return v;
 }
 
+/* A base refolds where it switched to streaming and made most of its calls after the switch: a
+ * loop whose first iteration's variants stayed literal (a halo's directions). A base that switched
+ * late keeps its literal calls: most of them are data (an MD code's first steps of atom
+ * exchanges), which extrapolation reads better from signatures than from streams. */
 static void local_verdicts(struct verdict **all)
 {
+	struct grammar g;
+	sequitur_export(tracer.grammar, &g);
+	uint64_t *calls = xcalloc(tracer.nsigs + 1, sizeof *calls);
+	grammar_terminal_counts(&g, calls, tracer.nsigs);
+	grammar_free(&g);
 	for (uint32_t t = 0; t < tracer.nsigs; t++) {
 		const struct call_signature *s = tracer.sigs[t];
-		if (s->base)
-			verdict_of(all, trace_base_id(s->base))->stream |= trace_base_streaming(s->base);
+		if (!s->base)
+			continue;
+		struct verdict *v = verdict_of(all, trace_base_id(s->base));
+		*(s->literal ? &v->literal : &v->streamed) += calls[t];
 	}
+	for (uint32_t t = 0; t < tracer.nsigs; t++) {
+		const struct call_signature *s = tracer.sigs[t];
+		if (!s->base)
+			continue;
+		struct verdict *v = verdict_of(all, trace_base_id(s->base));
+		v->stream = trace_base_streaming(s->base) && v->streamed > v->literal;
+	}
+	free(calls);
 }
 
 static void verdicts_serialize(void *acc, struct buf *b)
@@ -295,7 +316,7 @@ static void verdicts_serialize(void *acc, struct buf *b)
 	}
 }
 
-/* a base streams when it does on some rank */
+/* a base refolds when it does on every rank that has it */
 static void verdicts_merge(void *acc, struct reader *rd)
 {
 	struct verdict **all = acc;
@@ -303,7 +324,12 @@ static void verdicts_merge(void *acc, struct reader *rd)
 	for (uint64_t i = 0; i < n && !rd->bad; i++) {
 		uint64_t base = get_uv(rd);
 		uint8_t stream = get_u8(rd);
-		verdict_of(all, base)->stream |= stream;
+		struct verdict *v;
+		HASH_FIND(hh, *all, &base, sizeof base, v);
+		if (v)
+			v->stream &= stream;
+		else
+			verdict_of(all, base)->stream = stream;
 	}
 }
 
