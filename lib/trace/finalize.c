@@ -2,8 +2,8 @@
  * finalize — the end of a traced run: the inter-process merge (Pilgrim §2.5) in O(log P)
  * rounds, and rank 0 writing the merged run in the raw format for `ladder import`.
  *
- *  0. the ranks agree on the bases that stream (switched on some rank), and each rank refolds the
- *     calls those bases made in literal signatures (refold.c).
+ *  0. the ranks agree on the bases that refold (switched, most calls streaming), and each rank
+ *     moves the calls those bases made in literal signatures to their streams (refold.c).
  *  1. vocabulary: call signature tables, call sites, strings and profile call paths are merged
  *     pairwise up a binomial tree into one global table, which rank 0 broadcasts; every rank maps
  *     its terminals and call paths to global ids.

@@ -2,16 +2,18 @@
  * refold — at MPI_Finalize, before the ranks' grammars are compared: the calls a signature base
  * made before it switched to streaming its data-dependent values (its first stream_after + 1
  * variants, kept in signatures with literal values, record.c) move into the base's streaming
- * signatures. The ranks first agree on the bases that stream: those that switched on some rank
- * (a rank whose position shows fewer variants follows the others). Each such literal signature is replaced by its streaming form (the data-dependent
- * groups as SV_STREAMED) and its values go into that signature's value stream at their place in
- * call order; the grammar is rebuilt over the remapped terminals (Sequitur again over the
- * expanded sequence), durations and the gap histograms keyed by (previous, this) terminal merged.
- * The requests of a base are named in one pool from its first call on (run_signature_req_key by
- * base), so no name changes. Ranks whose grid positions differ only in data-dependent values then
- * have the same grammar; the trace is what stream_after 0 records, without keeping the streamed
- * values of bases that never change. Costs O(calls of the rank), paid only when some base
- * switched to streaming.
+ * signatures. The ranks first agree on the bases that refold: those that switched and made most
+ * of their calls after the switch, on every rank that has them (a halo's first iteration; not an
+ * MD code whose atom exchanges switched late: their literal calls are data that extrapolation
+ * approximates better from signatures). Each such literal signature is replaced by its streaming
+ * form (the data-dependent groups as SV_STREAMED) and its values go into that signature's value
+ * stream at their place in call order; the grammar is rebuilt over the remapped terminals
+ * (Sequitur again over the expanded sequence), durations and the gap histograms keyed by
+ * (previous, this) terminal merged. The requests of a base are named in one pool from its first
+ * call on (run_signature_req_key by base), so no name changes. Ranks whose grid positions differ
+ * only in data-dependent values then have the same grammar; the trace is what stream_after 0
+ * records, without keeping the streamed values of bases that never change. Costs O(calls of the
+ * rank), paid only when some base refolds.
  */
 #include <stdlib.h>
 #include <string.h>

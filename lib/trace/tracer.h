@@ -413,8 +413,8 @@ struct call_signature *trace_signature(uint32_t fn, uint32_t flags, uint64_t cal
 				       uint32_t n);
 bool trace_base_streaming(const struct base *b);
 uint64_t trace_base_id(const struct base *b);     /* equal on every rank */
-/* refold.c, at MPI_Finalize, collective: the bases that stream on some rank; their literal calls
- * moved into their streaming signatures on every rank */
+/* refold.c, at MPI_Finalize, collective: the bases that switched and made most of their calls
+ * streaming, on every rank that has them; their literal calls moved into their streaming signatures */
 void trace_refold(void);
 /* finalize.c: a binomial-tree reduction to rank 0's accumulator; a broadcast from rank 0 */
 struct reader;
