@@ -441,15 +441,44 @@ static bool align_symbol(struct site *s, size_t ref, const struct grid *target, 
 	return ok;
 }
 
+/* the slot occurrence o's signature at the first rung gives the request it creates, or -1 */
+static int64_t created_slot(const struct aligned_class *a, uint32_t o)
+{
+	const struct run *ref = a->runs[0];
+	const int64_t *v = run_param(ref, &ref->sigs[a->occ[o].rung_sigs[0]], PK_REQ_OUT, NULL, NULL);
+	return v ? *v : -1;
+}
+
+/* the occurrence that created the request occurrence i names by key and slot (value j, j + 1):
+ * the first with the key; in runs whose pools are keyed by base, where the signatures of one call
+ * site share a key, the nearest one before i with the slot too */
+static uint32_t creator_of(const struct aligned_class *a, const uint64_t *key, bool by_base, uint32_t i, uint32_t j)
+{
+	const struct run *ref = a->runs[0];
+	const struct run_signature *s = &ref->sigs[a->occ[i].rung_sigs[0]];
+	uint64_t k = (uint64_t)a->occ[i].x[j].v;
+	if (by_base && j + 1 < s->nvals) {
+		int64_t slot = ref->sigvals[s->voff + j + 1];
+		for (uint32_t c = i; c-- > 0;)
+			if (key[c] == k && created_slot(a, c) == slot)
+				return c;
+	}
+	uint32_t c = 0;
+	while (c < a->nocc && key[c] != k)
+		c++;
+	return c;
+}
+
 /* requests are named by the occurrence that created them (as value_across kept them: by hash,
  * at the first rung) */
 static bool name_creators(struct aligned_class *a, char *why, size_t whylen)
 {
 	const struct run *ref = a->runs[0];
+	bool by_base = run_req_pools_by_base(ref);
 	uint64_t *key = xmalloc((a->nocc + 1) * sizeof *key);
 	for (uint32_t i = 0; i < a->nocc; i++) {
 		const struct run_signature *s = &ref->sigs[a->occ[i].rung_sigs[0]];
-		key[i] = run_signature_req_key(s->fn, s->callsite, s->flags, &ref->fns[s->fn], ref->sigvals + s->voff,
+		key[i] = run_signature_req_key(by_base, s->fn, s->callsite, s->flags, &ref->fns[s->fn], ref->sigvals + s->voff,
 					       s->nvals);
 	}
 	bool ok = true;
@@ -458,9 +487,7 @@ static bool name_creators(struct aligned_class *a, char *why, size_t whylen)
 			struct xval *x = &a->occ[i].x[j];
 			if (x->kind != XV_CREATOR)
 				continue;
-			uint32_t c = 0;
-			while (c < a->nocc && key[c] != (uint64_t)x->v)
-				c++;
+			uint32_t c = creator_of(a, key, by_base, i, j);
 			x->v = c;
 			if (c < a->nocc)
 				continue;

@@ -68,10 +68,11 @@ static bool name_requests(struct aligned_class *a, char *why, size_t whylen)
 {
 	if (a->lossy)
 		settle_requests(a);
+	bool by_base = run_req_pools_by_base(a->ref);   /* the synthetic run takes ref's header */
 	uint64_t *key = xmalloc((a->nocc + 1) * sizeof *key);
 	for (uint32_t i = 0; i < a->nocc; i++) {
 		const struct occurrence *o = &a->occ[i];
-		key[i] = run_signature_req_key(o->fn, o->callsite, o->flags, &a->ref->fns[o->fn], o->vals, o->nvals);
+		key[i] = run_signature_req_key(by_base, o->fn, o->callsite, o->flags, &a->ref->fns[o->fn], o->vals, o->nvals);
 	}
 	bool ok = true;
 	for (uint32_t i = 0; ok && i < a->nocc; i++)

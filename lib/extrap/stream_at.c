@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "extrap/topology.h"
+#include "extrap/value.h"
 #include "mpi/signature.h"
 #include "util/xalloc.h"
 
@@ -161,7 +162,7 @@ static bool grid_number(const struct class_rungs *cr, const int64_t *x, const in
  * divisor the stride of j, its modulus j's size, its shift and coefficient multiples of them plus
  * a constant, the same at every rung; read on the target grid into term (false: no such reading) */
 static bool grid_term(const struct class_rungs *cr, const struct run_stream *const *at, uint32_t k, uint32_t t,
-		      const struct grid *target, struct rank_law_term *term)
+		      const struct grid *target, struct rank_law_term *term, uint32_t *undecided)
 {
 	int j = term_dim(cr, at, k, t);
 	if (j < 0 || cr->n < 2)
@@ -174,6 +175,11 @@ static bool grid_term(const struct class_rungs *cr, const struct run_stream *con
 		x[i] = (int64_t)r->shift, m[i] = (int64_t)r->modulus;
 	}
 	bool ok = grid_number(cr, x, size, target->dims[j], &shift) && grid_number(cr, m, size, target->dims[j], &modulus);
+	bool two = target->dims[j] > 2;   /* a move by 1 on a dimension of 2 at every rung: -1 or +1 */
+	for (size_t i = 0; i < cr->n; i++)
+		two = two && size[i] == 2;
+	if (ok && two && shift % 2)
+		*undecided = (uint32_t)j;
 	for (size_t i = 0; i < cr->n; i++)
 		x[i] = at[i]->laws[k].law.terms[t].coef;
 	ok = ok && grid_number(cr, x, stride, stride_of(target, (uint32_t)j), &coef) && shift >= 0 && modulus >= 0;
@@ -235,10 +241,14 @@ static bool coord_known(const struct class_rungs *cr, const uint32_t *sigs, cons
 	return l != NULL;
 }
 
-/* the numbers of the stream that are not laws the grid coordinates give (coord_known): skip[j] */
+/* the numbers of the stream that are not laws the grid coordinates give (coord_known): skip[j];
+ * *undecided the lowest dimension a term moves along by 1 where it has 2 ranks at every rung (a
+ * neighbour at -1 or +1), else UINT32_MAX */
 static void coord_numbers(const struct class_rungs *cr, const uint32_t *sigs, const struct run_stream *const *at,
-			  const struct grid *target, bool *skip, struct rank_law *known, bool *is_known)
+			  const struct grid *target, bool *skip, struct rank_law *known, bool *is_known,
+			  uint32_t *undecided)
 {
+	*undecided = UINT32_MAX;
 	uint64_t j = 1 + run_stream_cells(at[0]);
 	for (uint32_t k = 0; k < at[0]->nlaws; k++) {
 		uint64_t width = 1 + 4 * (uint64_t)at[0]->laws[k].law.nterms;
@@ -246,7 +256,10 @@ static void coord_numbers(const struct class_rungs *cr, const uint32_t *sigs, co
 		for (uint64_t i = 0; i < width; i++)
 			skip[j + i] = is_known[k];
 		for (uint32_t t = 0; !is_known[k] && t < at[0]->laws[k].law.nterms; t++) {   /* terms read on the grid */
-			bool read = grid_term(cr, at, k, t, target, &known[k].terms[t]);
+			uint32_t dim = UINT32_MAX;
+			bool read = grid_term(cr, at, k, t, target, &known[k].terms[t], &dim);
+			if (dim < *undecided)
+				*undecided = dim;
 			for (uint64_t i = 0; i < 4; i++)
 				skip[j + 1 + 4 * t + i] = read;
 		}
@@ -277,7 +290,12 @@ bool stream_at_target(uint32_t cls, const struct class_rungs *cr, const uint32_t
 	if (ok) {
 		is_known = xcalloc(at[0]->nlaws + 1, sizeof *is_known);
 		known = xcalloc(at[0]->nlaws + 1, sizeof *known);
-		coord_numbers(cr, sigs, at, target, skip, known, is_known);
+		uint32_t undecided;
+		coord_numbers(cr, sigs, at, target, skip, known, is_known, &undecided);
+		if (undecided != UINT32_MAX) {
+			step_undecided_why(undecided, why, whylen);
+			ok = false;
+		}
 	}
 	for (uint64_t j = 0; ok && j < count; j++)
 		ok = skip[j] || decide(cr, all, count, j, target, &v[j], why, whylen);

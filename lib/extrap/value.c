@@ -52,6 +52,15 @@ bool xval_agree(struct xval *a, const struct xval *b, const struct grid *target)
 	}
 }
 
+void step_undecided_why(uint32_t dim, char *why, size_t whylen)
+{
+	snprintf(why, whylen,
+		 "the neighbour along dimension %u is at -1 or +1: at every rung that dimension is too small "
+		 "to tell (periodic, 2 ranks or fewer) and no other call of the call site decides it; add "
+		 "rungs where it has 3 ranks or more",
+		 dim);
+}
+
 bool xval_eval(const struct xval *x, const struct grid *target, uint32_t cls, int64_t *out, char *why, size_t whylen)
 {
 	uint32_t undecided;
@@ -64,11 +73,7 @@ bool xval_eval(const struct xval *x, const struct grid *target, uint32_t cls, in
 	case XV_STEP:
 		if (step_offset(&x->step, target, cls, out, &undecided))
 			return true;
-		snprintf(why, whylen,
-			 "the neighbour along dimension %u is at -1 or +1: at every rung that dimension is too small "
-			 "to tell (periodic, 2 ranks or fewer) and no other call of the call site decides it; add "
-			 "rungs where it has 3 ranks or more",
-			 undecided);
+		step_undecided_why(undecided, why, whylen);
 		return false;
 	case XV_NRANKS:
 		*out = grid_size(target);

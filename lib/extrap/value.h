@@ -40,6 +40,8 @@ bool xval_agree(struct xval *a, const struct xval *b, const struct grid *target)
 /* the value at the target for the ranks of class cls; false with why when a move is undecided
  * or a law gives no integer */
 bool xval_eval(const struct xval *x, const struct grid *target, uint32_t cls, int64_t *out, char *why, size_t whylen);
+/* why a neighbour along dimension dim is undecided: -1 or +1 on a dimension of 2 at every rung */
+void step_undecided_why(uint32_t dim, char *why, size_t whylen);
 /* for messages: "PROC_NULL", "the neighbour (0,+1,0)", "48/d1", "P" */
 void xval_describe(const struct xval *x, uint32_t ndims, char *out, size_t outlen);
 

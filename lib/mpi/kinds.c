@@ -39,8 +39,8 @@ bool param_kind_is_output(enum param_kind k)
 
 bool param_kind_adaptive(enum param_kind k)
 {
-	return k == PK_COUNT || k == PK_TAG || k == PK_PEER || k == PK_COUNTS || k == PK_DISPLS ||
-	       k == PK_PEERS;
+	return k == PK_COUNT || k == PK_TAG || k == PK_PEER || k == PK_SRC || k == PK_COUNTS ||
+	       k == PK_DISPLS || k == PK_PEERS;
 }
 
 bool param_kind_always_streamed(enum param_kind k)

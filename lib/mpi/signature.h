@@ -109,7 +109,7 @@ enum param_kind {
 const char *param_kind_name(enum param_kind k);
 int param_kind_from_name(const char *s);   /* -1 when unknown */
 bool param_kind_is_output(enum param_kind k);
-bool param_kind_adaptive(enum param_kind k);   /* streamed once it keeps changing */
+bool param_kind_adaptive(enum param_kind k);   /* streamed once its base keeps changing (the tracer's SM_ADAPTIVE) */
 bool param_kind_always_streamed(enum param_kind k);
 
 static inline bool param_kind_is_array(enum param_kind k)

@@ -663,8 +663,8 @@ static bool prepare(struct px_call *c)
 	}
 	for (uint32_t p = 0; p < c->d->nparams; p++)
 		if (c->d->params[p].kind == PK_REQ_OUT) {
-			uint64_t key = run_signature_req_key(s->fn, s->callsite, s->flags, c->d,
-							     g->r->sigvals + s->voff, s->nvals);
+			uint64_t key = run_signature_req_key(run_req_pools_by_base(g->r), s->fn, s->callsite,
+							     s->flags, c->d, g->r->sigvals + s->voff, s->nvals);
 			c->pool = pool_index(c, (int64_t)key);
 		}
 	for (uint32_t p = 0; p < c->d->nparams; p++)

@@ -51,8 +51,8 @@ bool px_pools_build(struct proxy_gen *g)
 			creates |= d->params[p].kind == PK_REQ_OUT;
 		if (!creates)
 			continue;
-		uint64_t key = run_signature_req_key(sg->fn, sg->callsite, sg->flags, d, r->sigvals + sg->voff,
-						     sg->nvals);
+		uint64_t key = run_signature_req_key(run_req_pools_by_base(r), sg->fn, sg->callsite, sg->flags, d,
+						     r->sigvals + sg->voff, sg->nvals);
 		if (px_pool_of(g, key))
 			continue;
 		g->pools = xrealloc(g->pools, (g->npools + 1) * sizeof *g->pools);

@@ -176,7 +176,8 @@ static bool learn_sig(struct event_iter *it, uint32_t sig)
 		}
 	}
 	info->nvals = info->constant ? constant_nvals(s, d, sv) : 0;
-	info->req_key = run_signature_req_key(s->fn, s->callsite, s->flags, d, sv, s->nvals);
+	info->req_key = run_signature_req_key(run_req_pools_by_base(r), s->fn, s->callsite, s->flags, d, sv,
+					      s->nvals);
 	info->known = true;
 	return true;
 }

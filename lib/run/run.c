@@ -148,7 +148,12 @@ void run_time_stats(struct run *r, const double *time)
 	free(v);
 }
 
-uint64_t run_signature_req_key(uint32_t fn, uint64_t callsite, uint32_t flags,
+bool run_req_pools_by_base(const struct run *r)
+{
+	return r->options && strstr(r->options, "req_pools=base") != NULL;
+}
+
+uint64_t run_signature_req_key(bool by_base, uint32_t fn, uint64_t callsite, uint32_t flags,
 			       const struct fn_desc *d, const int64_t *vals, uint32_t nvals)
 {
 	uint64_t h = hash_combine(hash_mix64(fn + 1), callsite);
@@ -160,7 +165,9 @@ uint64_t run_signature_req_key(uint32_t fn, uint64_t callsite, uint32_t flags,
 		if (k == PK_IGNORE || k == PK_STATUS)
 			continue;
 		uint32_t w = group_width(k, vals, i, nvals, &bad);
-		if (k != PK_REQ_OUT)
+		if (by_base && param_kind_adaptive(k))
+			h = hash_combine(h, (uint64_t)SV_STREAMED);
+		else if (k != PK_REQ_OUT)
 			for (uint32_t j = 0; j < w; j++)
 				h = hash_combine(h, (uint64_t)vals[i + j]);
 		i += w;

@@ -213,9 +213,14 @@ const int64_t *run_param(const struct run *r, const struct run_signature *s, enu
 			 uint32_t *width);
 
 /* Request pool key of a signature: the hash of everything but its req_out group. Equal to what
- * the tracer computed when it recorded the call. */
-uint64_t run_signature_req_key(uint32_t fn, uint64_t callsite, uint32_t flags,
+ * the tracer computed when it recorded the call. by_base (runs whose tracer options say
+ * req_pools=base, run_req_pools_by_base): the values that stream once they keep changing
+ * (param_kind_adaptive) are left out, so the calls of one base (call site, function and the
+ * other values) share one pool whether their values are literal or streamed. */
+uint64_t run_signature_req_key(bool by_base, uint32_t fn, uint64_t callsite, uint32_t flags,
 			       const struct fn_desc *d, const int64_t *vals, uint32_t nvals);
+/* the tracer keyed r's request pools by base (options req_pools=base); older runs by signature */
+bool run_req_pools_by_base(const struct run *r);
 
 /* total number of calls (expanded events, failed polls counted one by one) is only known by
  * walking; the number of grammar terminals per group is grammar_expanded_length. */

@@ -2,6 +2,8 @@
  * finalize — the end of a traced run: the inter-process merge (Pilgrim §2.5) in O(log P)
  * rounds, and rank 0 writing the merged run in the raw format for `ladder import`.
  *
+ *  0. the ranks agree on the bases that refold (switched, most calls streaming), and each rank
+ *     moves the calls those bases made in literal signatures to their streams (refold.c).
  *  1. vocabulary: call signature tables, call sites, strings and profile call paths are merged
  *     pairwise up a binomial tree into one global table, which rank 0 broadcasts; every rank maps
  *     its terminals and call paths to global ids.
@@ -59,7 +61,7 @@ static void recv_buf(struct buf *b, int from)
 	b->len = n;
 }
 
-static void bcast_buf(struct buf *b)
+void trace_bcast_buf(struct buf *b)
 {
 	uint64_t n = b->len;
 	PMPI_Bcast(&n, 1, MPI_UINT64_T, 0, tracer.comm);
@@ -72,8 +74,7 @@ static void bcast_buf(struct buf *b)
 }
 
 /* Binomial-tree reduction: after it, rank 0's accumulator holds everyone's. */
-static void tree_reduce(void *acc, void (*ser)(void *acc, struct buf *b),
-			void (*merge)(void *acc, struct reader *rd))
+void trace_tree_reduce(void *acc, void (*ser)(void *acc, struct buf *b), void (*merge)(void *acc, struct reader *rd))
 {
 	struct buf b;
 	buf_init(&b);
@@ -104,7 +105,8 @@ static void vocab_local(struct vocab *v)
 	memset(v, 0, sizeof *v);
 	for (uint32_t t = 0; t < tracer.nsigs; t++) {
 		struct call_signature *s = tracer.sigs[t];
-		vocab_add_sig(v, s->fn, s->flags, s->callsite, s->vals, s->nvals);
+		if (s->folded_into == UINT32_MAX)
+			vocab_add_sig(v, s->fn, s->flags, s->callsite, s->vals, s->nvals);
 	}
 	callsite_each(site_cb, v);
 	trace_each_string(vocab_add_string, v);
@@ -169,9 +171,12 @@ static void local_streams(struct buf *b, const uint32_t *term_map)
 		if (!s->n)
 			continue;
 		uint64_t head, period;
-		stream_fold(s->v, s->n, &head, &period);
+		if (s->more)   /* refolded: its period already found */
+			head = s->fold_head, period = s->n - s->fold_head;
+		else
+			stream_fold(s->v, s->n, &head, &period);
 		buf_put_uv(b, term_map[t]);
-		buf_put_uv(b, s->n);
+		buf_put_uv(b, s->n + s->more);
 		buf_put_uv(b, head);
 		buf_put_uv(b, period);
 		for (uint64_t k = 0; k < head + period; k++)
@@ -315,7 +320,8 @@ static void fill_header(struct run *r, double t_end_wall)
 	time_t now = time(NULL);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	r->created = xstrdup(when);
-	r->options = xasprintf("stream_after=%d;callsite_depth=%d;timestamps=%d;hist_bins=%d;profile=%s;cputime=%s",
+	r->options = xasprintf("stream_after=%d;req_pools=base;callsite_depth=%d;timestamps=%d;hist_bins=%d;"
+			       "profile=%s;cputime=%s",
 			       tracer.stream_after, tracer.callsite_depth, tracer.timestamps, tracer.hist_bins,
 			       tracer.profile_ranks ? "ranks" : "statistics", cputime_option());
 	r->t_end = t_end_wall;
@@ -414,12 +420,12 @@ static uint32_t *merge_vocabulary(struct vocab *global)
 {
 	struct vocab local;
 	vocab_local(&local);
-	tree_reduce(&local, vocab_serialize, vocab_merge);
+	trace_tree_reduce(&local, vocab_serialize, vocab_merge);
 	struct buf b;
 	buf_init(&b);
 	if (tracer.rank == 0)
 		vocab_serialize(&local, &b);
-	bcast_buf(&b);
+	trace_bcast_buf(&b);
 	memset(global, 0, sizeof *global);
 	struct reader rd;
 	reader_init(&rd, b.data, b.len);
@@ -429,6 +435,8 @@ static uint32_t *merge_vocabulary(struct vocab *global)
 	uint32_t *term_map = xcalloc(tracer.nsigs ? tracer.nsigs : 1, sizeof *term_map);
 	for (uint32_t t = 0; t < tracer.nsigs; t++) {
 		struct call_signature *s = tracer.sigs[t];
+		if (s->folded_into != UINT32_MAX)   /* refolded: no call left */
+			s = tracer.sigs[s->folded_into];
 		struct vsig *gs = vocab_find_sig(global, s->fn, s->flags, s->callsite, s->vals, s->nvals);
 		term_map[t] = gs ? gs->index : 0;
 	}
@@ -512,6 +520,7 @@ void trace_write_raw(const char *path)
 	double times[2] = {tracer.app_time, tracer.own_time};
 	PMPI_Reduce(times, slowest, 2, MPI_DOUBLE, MPI_MAX, 0, tracer.comm);
 
+	trace_refold();
 	struct vocab global;
 	uint32_t *term_map = merge_vocabulary(&global);
 
@@ -522,7 +531,7 @@ void trace_write_raw(const char *path)
 	struct run_group mine;
 	local_group(&mine, term_map);
 	groups_add(&gs, &mine);
-	tree_reduce(&gs, groups_serialize, groups_merge);
+	trace_tree_reduce(&gs, groups_serialize, groups_merge);
 
 	struct buf b, all;
 	buf_init(&b);

@@ -9,7 +9,9 @@
  * Data-dependent parameters (counts, tags, peers) stay in the signature until a signature
  * "base" (the signature with those parameters masked) has shown more than stream_after variants;
  * from then on they go to the value stream, so the grammar keeps its shape. With stream_after 0
- * they are streamed from a base's first call.
+ * they are streamed from a base's first call. At MPI_Finalize, refold.c moves the calls a
+ * streaming base made before it switched into its streaming signatures. A call's requests are
+ * named in the pool of its base (run_signature_req_key by base), the same before and after.
  *
  * A run of identical polls that find nothing (Test, Iprobe ... with flag 0) is one grammar symbol
  * whose repeat count goes to the stream.
@@ -327,6 +329,7 @@ static struct call_signature *sig_add(uint64_t h, uint32_t fn, uint32_t flags, u
 			    const int64_t *v, uint32_t n)
 {
 	struct call_signature *s = xcalloc(1, sizeof *s);
+	s->folded_into = UINT32_MAX;
 	s->hash = h;
 	s->fn = fn;
 	s->flags = flags;
@@ -565,7 +568,7 @@ static uint32_t name_created_request(struct tcall *c, struct site_cache *sc, boo
 				     uint32_t flags, uint32_t n, bool made_request)
 {
 	if (!hit || !sc->pool) {
-		sc->req_key = run_signature_req_key(c->fn, callsite, flags, &ladder_functions[c->fn],
+		sc->req_key = run_signature_req_key(true, c->fn, callsite, flags, &ladder_functions[c->fn],
 						    scratch.sig, n);
 		sc->pool = req_pool(sc->req_key);
 	}
@@ -585,19 +588,36 @@ static uint32_t name_created_request(struct tcall *c, struct site_cache *sc, boo
 	return slot;
 }
 
+static uint64_t sig_hash(uint32_t fn, uint64_t callsite, uint32_t flags, const int64_t *v, uint32_t n)
+{
+	return hash_values(hash_combine(hash_combine(hash_mix64(fn + 1), callsite), flags), v, n);
+}
+
+struct call_signature *trace_signature(uint32_t fn, uint32_t flags, uint64_t callsite, const int64_t *v,
+				       uint32_t n)
+{
+	uint64_t h = sig_hash(fn, callsite, flags, v, n);
+	struct call_signature *s = sig_find(h, fn, flags, callsite, v, n);
+	return s ? s : sig_add(h, fn, flags, callsite, v, n);
+}
+
+bool trace_base_streaming(const struct base *b) { return b && b->streaming; }
+uint64_t trace_base_id(const struct base *b) { return b->hash; }
+
 /* the signature's entry in the call signature table, added when new; a new variant of a base
- * may switch the base to streaming */
+ * may switch the base to streaming (its signatures so far stay literal until refold.c) */
 static struct call_signature *signature_entry(struct tcall *c, struct site_cache *sc, struct base *b,
 					      uint64_t callsite, uint32_t flags, uint32_t n)
 {
 	struct call_signature *s = sc->last;
 	if (s && s->nvals == n && !memcmp(s->vals, scratch.sig, n * sizeof *scratch.sig))
 		return s;
-	uint64_t h = hash_combine(hash_combine(hash_mix64(c->fn + 1), callsite), flags);
-	h = hash_values(h, scratch.sig, n);
+	uint64_t h = sig_hash(c->fn, callsite, flags, scratch.sig, n);
 	s = sig_find(h, c->fn, flags, callsite, scratch.sig, n);
 	if (!s) {
 		s = sig_add(h, c->fn, flags, callsite, scratch.sig, n);
+		s->base = b;
+		s->literal = b && !b->streaming;
 		if (b && !b->streaming && ++b->variants > (uint32_t)tracer.stream_after)
 			b->streaming = true;
 	}

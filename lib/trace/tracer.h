@@ -262,6 +262,9 @@ void callsite_fini(void);
 struct tstream {
 	int64_t *v;
 	uint64_t n, cap;
+	/* a stream refolded at MPI_Finalize (refold.c) may end in a period held once: v[0..n) is
+	 * its head (fold_head values) and one period, followed by `more` values that repeat it */
+	uint64_t fold_head, more;
 };
 
 struct dur_stats {
@@ -278,6 +281,8 @@ struct gaphist {
 	UT_hash_handle hh;
 };
 
+struct base;
+
 /* an entry of the call signature table: one terminal of the grammar */
 struct call_signature {
 	uint64_t hash;
@@ -286,6 +291,10 @@ struct call_signature {
 	uint32_t nvals;
 	int64_t *vals;
 	uint32_t term;
+	struct base *base;           /* the signature with its data-dependent values masked, or NULL */
+	bool literal;                /* made while its base kept those values in signatures */
+	uint32_t folded_into;        /* refold.c: the terminal that took its calls, or UINT32_MAX */
+	bool folds;                  /* refold.c: a literal signature whose calls move */
 	struct call_signature *collide;        /* another signature with the same hash */
 	uint32_t gap_prev;           /* the gap histogram of the last (previous call, this call) */
 	struct gaphist *gap;
@@ -397,6 +406,21 @@ void cputime_learn(uint32_t prev, double wall_gap);
 double cputime_of_gap(double cpu_begin, double cpu_end, double wall_gap);
 void trace_startup(double t_init);
 void trace_state_fini(void);
+
+/* the call signature table (record.c): a signature's entry, added when new; whether a base has
+ * switched to streaming its data-dependent values */
+struct call_signature *trace_signature(uint32_t fn, uint32_t flags, uint64_t callsite, const int64_t *v,
+				       uint32_t n);
+bool trace_base_streaming(const struct base *b);
+uint64_t trace_base_id(const struct base *b);     /* equal on every rank */
+/* refold.c, at MPI_Finalize, collective: the bases that switched and made most of their calls
+ * streaming, on every rank that has them; their literal calls moved into their streaming signatures */
+void trace_refold(void);
+/* finalize.c: a binomial-tree reduction to rank 0's accumulator; a broadcast from rank 0 */
+struct reader;
+void trace_tree_reduce(void *acc, void (*ser)(void *acc, struct buf *b),
+		       void (*merge)(void *acc, struct reader *rd));
+void trace_bcast_buf(struct buf *b);
 
 /* a profile node's metrics on this rank: the run's counts, indexed by RUN_PC_* (the one list,
  * RUN_PROFILE_COUNTS in run/run.h), then its exclusive time */

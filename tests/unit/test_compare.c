@@ -66,7 +66,8 @@ static uint64_t rb_call(struct rb *b, uint32_t rank, const char *fn, uint64_t si
 		run_add_stream(&b->r, sig, rank, 1, 1, 0, &polls);
 	}
 	sequitur_append(b->seq[rank], sig);
-	return run_signature_req_key(f, site, failed ? SIGF_FAILED_POLL : 0, &b->r.fns[f], vals, n);
+	return run_signature_req_key(run_req_pools_by_base(&b->r), f, site, failed ? SIGF_FAILED_POLL : 0,
+				     &b->r.fns[f], vals, n);
 }
 
 static void rb_finish(struct rb *b)
