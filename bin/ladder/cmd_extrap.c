@@ -137,8 +137,8 @@ static void print_result(const char *campaign, const char *output, const struct 
 		       (unsigned long long)notes->calls, 100.0 * (double)notes->dropped / (double)notes->calls,
 		       notes->lossy);
 	if (notes->approximated)
-		printf("lossy: approximated the counts of %llu of %llu calls (%.4f%%) by their value at the largest "
-		       "rung; first: %s\n", (unsigned long long)notes->approximated, (unsigned long long)notes->calls,
+		printf("lossy: approximated the counts of %llu of %llu calls (%.4f%%) (sent: at the largest rung; "
+		       "received: the largest on the ladder); first: %s\n", (unsigned long long)notes->approximated, (unsigned long long)notes->calls,
 		       100.0 * (double)notes->approximated / (double)notes->calls, notes->approximate);
 	if (notes->shared)
 		printf("lossy: stated the count arrays of %llu of %llu calls (%.4f%%) by rule (their per-rank total "
@@ -301,8 +301,13 @@ const struct command command_extrap = {
 	"                       structure differs across the ladder are aligned by a longest common\n"
 	"                       subsequence weighted by the calls each symbol stands for, and what\n"
 	"                       not every rung has is dropped; so are calls and repetitions whose\n"
-	"                       values have no law; data-dependent counts take their value at the\n"
-	"                       largest rung; count arrays with one entry per rank whose entries are\n"
+	"                       values have no law; data-dependent counts a rank sends take their\n"
+	"                       value at the largest rung, a collective's the largest the ladder\n"
+	"                       shows for the call; a point-to-point receive count without a law is\n"
+	"                       raised to the largest any receive at its call site shows on the\n"
+	"                       ladder, so that it holds what it meets (a message may be smaller\n"
+	"                       than its receive, never larger); count arrays with one entry per\n"
+	"                       rank whose entries are\n"
 	"                       data (an Alltoallv's) are stated by rule when every rank of every rung\n"
 	"                       sends the same total and it is a law of the grid sizes (see below),\n"
 	"                       else dropped. Printed and stored in the run's labels: per rung the\n"
