@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "extrap/family.h"
+#include "mpi/fninfo.h"
 #include "run/events.h"
 #include "util/xalloc.h"
 
@@ -77,34 +78,41 @@ static int64_t ladder_largest(const struct aligned_class *a, uint32_t o, uint32_
 	return max == INT64_MIN ? 0 : max;
 }
 
-/* the parameter value j of occurrence o belongs to: its kind (PK_IGNORE when none), its name */
-static enum param_kind param_of(const struct aligned_class *a, uint32_t o, uint32_t j, const char **name)
+/* the parameter value j of occurrence o belongs to (-1 when none) */
+static int param_of(const struct aligned_class *a, uint32_t o, uint32_t j)
 {
 	const struct fn_desc *d = &a->ref->fns[a->occ[o].fn];
 	const struct run_signature *s = &a->ref->sigs[a->occ[o].ref_sig];
 	uint32_t p, e;
-	if (!value_param(d, a->ref->sigvals + s->voff, s->nvals, j, &p, &e))
-		return PK_IGNORE;
-	*name = d->params[p].name;
-	return d->params[p].kind;
+	return value_param(d, a->ref->sigvals + s->voff, s->nvals, j, &p, &e) ? (int)p : -1;
 }
 
-/* is value j of occurrence o a count the caller receives into point to point? */
-static bool received_into(const struct aligned_class *a, uint32_t o, uint32_t j)
+/* is value j of occurrence o a collective's count? */
+static bool collective_count(const struct aligned_class *a, uint32_t o, uint32_t j)
 {
 	const struct fn_desc *d = &a->ref->fns[a->occ[o].fn];
-	const char *name = "";
-	if (!(d->flags & FNF_P2P) || param_of(a, o, j, &name) != PK_COUNT)
+	int p = param_of(a, o, j);
+	return (d->flags & FNF_COLLECTIVE) && p >= 0 && d->params[p].kind == PK_COUNT;
+}
+
+/* is value j of occurrence o the count a point-to-point receive takes, by the byte accounting's
+ * table (mpi/fninfo.h: recv and mrecv read it first, sendrecv fourth)? */
+static bool received_into(const struct aligned_class *a, uint32_t o, uint32_t j)
+{
+	int id = fn_lookup(a->ref->fns[a->occ[o].fn].name), p = param_of(a, o, j);
+	if (id < 0 || (uint32_t)id >= rp_nfninfo || p < 0)
 		return false;
-	return !strncmp(name, "recv", 4) || (!strcmp(name, "count") && strstr(d->name, "recv"));
+	const struct rp_fninfo *f = &rp_fninfo[id];
+	if (f->vol == VOL_RECV || f->vol == VOL_MRECV)
+		return f->vol_args[0] == p;
+	return f->vol == VOL_SENDRECV && f->vol_args[3] == p;
 }
 
 void aligned_class_approximate(struct aligned_class *a, uint32_t o, uint32_t j, const char *why)
 {
 	struct occurrence *oc = &a->occ[o];
-	const char *name = "";
 	int64_t v;
-	if ((a->ref->fns[oc->fn].flags & FNF_COLLECTIVE) && param_of(a, o, j, &name) == PK_COUNT) {
+	if (collective_count(a, o, j)) {
 		v = ladder_largest(a, o, j, false);
 	} else {
 		size_t q = 0;
