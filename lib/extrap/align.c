@@ -4,7 +4,6 @@
  */
 #include "extrap/align.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -552,7 +551,10 @@ bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *
 				return false;
 	}
 	grammar_end(&out->g);
-	return name_creators(out, why, whylen) && family_decide(out, target, why, whylen);
+	if (!name_creators(out, why, whylen) || !family_decide(out, target, why, whylen))
+		return false;
+	aligned_class_receive_room(out);
+	return true;
 }
 
 void aligned_class_drop(struct aligned_class *a, uint32_t o, const char *why)
@@ -560,37 +562,6 @@ void aligned_class_drop(struct aligned_class *a, uint32_t o, const char *why)
 	a->occ[o].dropped = true;
 	if (!a->first_dropped[0])
 		snprintf(a->first_dropped, sizeof a->first_dropped, "%s", why);
-}
-
-/* the mean of value j over rank's calls of signature sig */
-static int64_t stream_mean(const struct run *r, uint32_t rank, uint32_t sig, uint32_t j)
-{
-	struct event_iter it;
-	struct event ev;
-	double sum = 0, n = 0;
-	event_iter_init(&it, r, rank);
-	while (event_next(&it, &ev))
-		if (ev.sig == sig && j < ev.nvals)
-			sum += (double)ev.vals[j] * (double)ev.repeat, n += (double)ev.repeat;
-	event_iter_free(&it);
-	return n > 0 ? llround(sum / n) : 0;
-}
-
-void aligned_class_approximate(struct aligned_class *a, uint32_t o, uint32_t j, const char *why)
-{
-	struct occurrence *oc = &a->occ[o];
-	size_t q = 0;
-	while (a->runs[q] != a->ref)
-		q++;
-	const struct run_signature *s = &a->ref->sigs[oc->rung_sigs[q]];
-	int64_t v = a->ref->sigvals[s->voff + j];
-	if (v == SV_STREAMED)
-		v = stream_mean(a->ref, a->ref->groups[a->ref_group].ranks[0], oc->rung_sigs[q], j);
-	xval_free(&oc->x[j]);
-	oc->x[j] = (struct xval){.kind = XV_CONST, .v = v};
-	oc->approximated = true;
-	if (!a->first_approximated[0])
-		snprintf(a->first_approximated, sizeof a->first_approximated, "%s", why);
 }
 
 void aligned_class_free(struct aligned_class *a)

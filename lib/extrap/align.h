@@ -82,9 +82,14 @@ void aligned_class_rungs(struct aligned_class *a, const struct run *const *runs,
 			 const struct grid *grids, size_t n);
 /* lossy mode: leave occurrence o out, keeping the first reason */
 void aligned_class_drop(struct aligned_class *a, uint32_t o, const char *why);
-/* lossy mode: value j of occurrence o, a count without a law, as at the class's reference rung
- * (a streamed count: its mean over the calls of the reference rung's first rank of the class) */
+/* lossy mode: value j of occurrence o, a count without a law, approximated (approx.c): a count
+ * sent as at the class's reference rung (streamed: its mean over the calls of the reference
+ * rung's first rank of the class); a collective's count, the largest the ladder shows for the
+ * call on any rank */
 void aligned_class_approximate(struct aligned_class *a, uint32_t o, uint32_t j, const char *why);
+/* lossy mode: every constant point-to-point receive count made room for the messages it can meet
+ * (approx.c): the largest any receive of its function at its call site shows on the ladder */
+void aligned_class_receive_room(struct aligned_class *a);
 void aligned_class_free(struct aligned_class *a);
 
 #endif
