@@ -240,6 +240,27 @@ static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, 
 	free(have);
 }
 
+/* the prediction rows (from the row first on) of a gap whose wall time its CPU time raised: its
+ * value and the top of its interval at least the raised mean (the whole row without an interval),
+ * and the summary's sums with them */
+static void raise_gap_rows(struct timing_summary *sum, uint32_t first, uint32_t gi, const struct run_gap *x)
+{
+	double mean = x->count ? x->sum / (double)x->count : 0;
+	for (uint32_t k = first; k < sum->nrows; k++) {
+		struct run_interval *row = &sum->rows[k];
+		if (row->kind != RUN_INTERVAL_GAP || row->group != gi || row->prev != x->prev || row->sig != x->sig ||
+		    !(row->value < mean))
+			continue;
+		double c = (double)row->count;
+		sum->seconds += c * (mean - row->value);
+		row->value = mean;
+		if (row->hi < mean)
+			sum->hi += c * (mean - row->hi), row->hi = mean;
+		if (!row->has_interval)   /* no interval: lo = hi = value */
+			sum->lo += c * (mean - row->lo), row->lo = mean;
+	}
+}
+
 void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target, struct run_group *g,
 			uint32_t gi, struct timing_summary *sum)
 {
@@ -250,6 +271,7 @@ void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, 
 	}
 	bool cpu = rungs_have_cpu(a);
 	double *factor = xcalloc(items + g->ngaps + 1, sizeof *factor);
+	uint32_t first = sum->nrows;
 	model_items(a, occ_sig, target, g, gi, items + (cpu ? g->ngaps : 0), factor, sum);
 	for (uint32_t k = 0; k < g->ndurs; k++)
 		if (factor[k] > 0)
@@ -260,6 +282,8 @@ void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, 
 			scale_gap(&g->gaps[i], wall);
 		if (own > 0 || wall > 0)   /* the CPU model's factor, else the wall time's */
 			timing_scale_gap_cpu(&g->gaps[i], own > 0 ? own : wall);
+		if (wall > 0)
+			raise_gap_rows(sum, first, gi, &g->gaps[i]);
 	}
 	free(factor);
 }
