@@ -367,11 +367,7 @@ static bool repetitions(const struct site *s, const int64_t *exps, const struct 
 	memset(x, 0, sizeof *x);
 	law_solve(exps, s->cr->grids, s->cr->n, target, &law);
 	if (law.status == LAW_OK && law.predicted >= 1) {
-		x->kind = law.nterms ? XV_LAW : XV_CONST;
-		x->v = law.predicted;
-		x->dim = LAW_NO_DIM;
-		if (law.nterms)
-			x->law = xmalloc(sizeof *x->law), *x->law = law;
+		xval_of_law(x, &law);
 		return true;
 	}
 	char values[256];

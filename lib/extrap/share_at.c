@@ -168,12 +168,7 @@ static bool total_law(const struct class_rungs *cr, const int64_t *totals, const
 		snprintf(why + used, whylen - (size_t)used, "): %s", law.status == LAW_OK ? "negative at the target" : law.text);
 		return false;
 	}
-	memset(x, 0, sizeof *x);
-	x->kind = law.nterms ? XV_LAW : XV_CONST;
-	x->v = law.predicted;
-	x->dim = LAW_NO_DIM;
-	if (law.nterms)
-		x->law = xmalloc(sizeof *x->law), *x->law = law;
+	xval_of_law(x, &law);
 	return true;
 }
 

@@ -16,6 +16,16 @@ void xval_free(struct xval *x)
 	x->law = NULL;
 }
 
+void xval_of_law(struct xval *x, const struct law *law)
+{
+	memset(x, 0, sizeof *x);
+	x->kind = law->nterms ? XV_LAW : XV_CONST;
+	x->v = law->predicted;
+	x->dim = LAW_NO_DIM;
+	if (law->nterms)
+		x->law = xmalloc(sizeof *x->law), *x->law = *law;
+}
+
 void xval_copy(struct xval *dst, const struct xval *src)
 {
 	*dst = *src;

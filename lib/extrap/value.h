@@ -35,6 +35,8 @@ struct xval {
 
 void xval_free(struct xval *x);
 void xval_copy(struct xval *dst, const struct xval *src);
+/* the value a solved law gives at the target: a constant, or the law (copied) when it has terms */
+void xval_of_law(struct xval *x, const struct law *law);
 /* the same value at the target (moves: candidates in common, which a keeps) */
 bool xval_agree(struct xval *a, const struct xval *b, const struct grid *target);
 /* the value at the target for the ranks of class cls; false with why when a move is undecided
