@@ -43,8 +43,9 @@ static void list_values(const struct class_rungs *cr, const int64_t *v, char *ou
 {
 	size_t used = 0;
 	out[0] = 0;
+	char num[24];
 	for (size_t i = 0; i < cr->n && used < outlen; i++)
-		used += (size_t)snprintf(out + used, outlen - used, "%s%lld at p%u", i ? ", " : "", (long long)v[i],
+		used += (size_t)snprintf(out + used, outlen - used, "%s%s at p%u", i ? ", " : "", sv_text(v[i], num, sizeof num),
 					 cr->runs[i]->nranks);
 }
 

@@ -183,8 +183,9 @@ static bool value_difference(const struct run *r, uint32_t a, uint32_t b, char *
 		uint32_t p = 0, e = 0;
 		if (u == v || !value_param(&r->fns[x->fn], r->sigvals + x->voff, x->nvals, j, &p, &e))
 			continue;
-		snprintf(out, outlen, "%s %s %lld against %lld", r->fns[x->fn].name, r->fns[x->fn].params[p].name,
-			 (long long)u, (long long)v);
+		char nu[24], nv[24];
+		snprintf(out, outlen, "%s %s %s against %s", r->fns[x->fn].name, r->fns[x->fn].params[p].name,
+			 sv_text(u, nu, sizeof nu), sv_text(v, nv, sizeof nv));
 		return true;
 	}
 	return false;

@@ -226,9 +226,10 @@ static int describe(const struct aligned_class *a, uint32_t o, uint32_t j, char 
 	if (e)
 		used += snprintf(why + used, whylen - (size_t)used, "[%u]", e);
 	used += snprintf(why + used, whylen - (size_t)used, " (");
+	char num[24];
 	for (size_t q = 0; q < a->nrungs && (size_t)used < whylen; q++)
-		used += snprintf(why + used, whylen - (size_t)used, "%s%lld at p%u", q ? ", " : "",
-				 (long long)rung_value(a, o, q, j), a->runs[q]->nranks);
+		used += snprintf(why + used, whylen - (size_t)used, "%s%s at p%u", q ? ", " : "",
+				 sv_text(rung_value(a, o, q, j), num, sizeof num), a->runs[q]->nranks);
 	return used + snprintf(why + used, whylen - (size_t)used, ")");
 }
 
@@ -249,8 +250,10 @@ static bool constant_among_varying(const struct aligned_class *a, uint32_t o, ui
 		return false;
 	int used = describe(a, constant, j, why, whylen);
 	used += snprintf(why + used, whylen - (size_t)used, " is the same at every rung while call %u's varies (", o);
+	char num[24];
 	for (size_t q = 0; q < a->nrungs && (size_t)used < whylen; q++)
-		used += snprintf(why + used, whylen - (size_t)used, "%s%lld", q ? ", " : "", (long long)rung_value(a, o, q, j));
+		used += snprintf(why + used, whylen - (size_t)used, "%s%s", q ? ", " : "",
+				 sv_text(rung_value(a, o, q, j), num, sizeof num));
 	char add[64];
 	classes_widening_advice(a->grids, a->nrungs, add, sizeof add);
 	snprintf(why + used, whylen - (size_t)used,

@@ -9,6 +9,7 @@
 
 #include "export/comms.h"
 #include "mpi/fninfo.h"
+#include "run/events.h"
 #include "run/share.h"
 #include "util/xalloc.h"
 
@@ -89,11 +90,11 @@ static bool make_nodes(const struct run *ref, struct counting *c, struct run *ou
 	return true;
 }
 
-/* one signature's calls by one rank: visits, bytes, messages */
-static bool count_calls(const struct counting *c, const struct run_signature *s, uint64_t calls, uint32_t rank,
-			uint64_t *m, char *why, size_t whylen)
+/* calls of one function by one rank with the same values (stored, SHARED arrays as stated): visits,
+ * bytes, messages */
+static bool count_calls(const struct counting *c, const struct fn_desc *d, const int64_t *vals, uint32_t nvals,
+			uint64_t calls, uint32_t rank, uint64_t *m, char *why, size_t whylen)
 {
-	const struct fn_desc *d = &c->out->fns[s->fn];
 	int id = fn_lookup(d->name);
 	m[RUN_PC_VISITS] += calls;
 	if (id < 0 || (uint32_t)id >= rp_nfninfo || rp_fninfo[id].vol == VOL_NONE)
@@ -101,14 +102,16 @@ static bool count_calls(const struct counting *c, const struct run_signature *s,
 	const int64_t *params[FN_MAXPARAMS] = {0};
 	size_t cap = 0;
 	int64_t *v = NULL;   /* arrays stated by rule (run/share.h) as the rank reads them */
-	uint32_t nvals = share_expand(d, c->out->sigvals + s->voff, s->nvals, rank, &v, &cap);
+	nvals = share_expand(d, vals, nvals, rank, &v, &cap);
+	const int64_t *comm = NULL;
 	for (uint32_t p = 0, i = 0; p < d->nparams && p < FN_MAXPARAMS; p++) {
 		bool bad = false;
 		uint32_t w = group_width(d->params[p].kind, v, i, nvals, &bad);
 		params[p] = w ? v + i : NULL;
+		if (d->params[p].kind == PK_COMM && !comm)
+			comm = params[p];
 		i += w;
 	}
-	const int64_t *comm = run_param(c->out, s, PK_COMM, NULL, NULL);
 	struct vol_ctx ctx = {.world_rank = rank, .rank = rank, .size = comm ? size_of(c, comm[0]) : 0};
 	if (comm && !ctx.size && c->table) {   /* a split's: as the rank's colour makes it */
 		ctx.size = comm_size(c->table, rank, comm[0]);
@@ -128,23 +131,65 @@ static bool count_calls(const struct counting *c, const struct run_signature *s,
 	return true;
 }
 
+/* a signature whose bytes or messages depend on values it streams: counted call by call */
+static bool streams_volume(const struct run *out, const struct run_signature *s)
+{
+	int id = fn_lookup(out->fns[s->fn].name);
+	if (id < 0 || (uint32_t)id >= rp_nfninfo || rp_fninfo[id].vol == VOL_NONE)
+		return false;
+	for (uint32_t i = 0; i < s->nvals; i++)
+		if (out->sigvals[s->voff + i] == SV_STREAMED)
+			return true;
+	return false;
+}
+
+/* the calls of streamed signatures by one rank, each with its values from the rank's streams */
+static bool count_streamed(const struct counting *c, const bool *streamed, uint32_t rank, char *why, size_t whylen)
+{
+	struct run *out = (struct run *)c->out;
+	struct event_iter it;
+	struct event ev;
+	bool ok = true;
+	event_iter_init(&it, out, rank);
+	while (ok && event_next(&it, &ev))
+		if (streamed[ev.sig])
+			ok = count_calls(c, ev.fn, ev.vals, ev.nvals, ev.repeat, rank,
+					 out->counts + ((size_t)rank * out->nnodes + c->node_of_fn[ev.s->fn]) * RUN_PC_COUNT,
+					 why, whylen);
+	if (ok && it.error[0]) {
+		snprintf(why, whylen, "rank %u: %s", rank, it.error);
+		ok = false;
+	}
+	event_iter_free(&it);
+	return ok;
+}
+
 static bool count_group(const struct counting *c, const struct run_group *g, struct run *out, char *why, size_t whylen)
 {
 	uint64_t *calls = xcalloc(out->nsigs + 1, sizeof *calls);
 	uint32_t *used = xmalloc((out->nsigs + 1) * sizeof *used), nused = 0;
+	bool *streamed = xcalloc(out->nsigs + 1, sizeof *streamed), any = false;
 	grammar_terminal_counts(&g->g, calls, out->nsigs);
 	for (uint32_t s = 0; s < out->nsigs; s++)
-		if (calls[s])
+		if (calls[s] && !(streamed[s] = streams_volume(out, &out->sigs[s])))
 			used[nused++] = s;
+		else
+			any = any || calls[s];
 	bool ok = true;
-	for (uint32_t i = 0; ok && i < g->nranks; i++)
+	for (uint32_t i = 0; ok && i < g->nranks; i++) {
+		uint32_t rank = g->ranks[i];
 		for (uint32_t u = 0; ok && u < nused; u++) {
-			uint32_t rank = g->ranks[i], s = used[u], node = c->node_of_fn[out->sigs[s].fn];
-			ok = count_calls(c, &out->sigs[s], calls[s], rank,
-					 out->counts + ((size_t)rank * out->nnodes + node) * RUN_PC_COUNT, why, whylen);
+			const struct run_signature *s = &out->sigs[used[u]];
+			ok = count_calls(c, &out->fns[s->fn], out->sigvals + s->voff, s->nvals, calls[used[u]], rank,
+					 out->counts + ((size_t)rank * out->nnodes + c->node_of_fn[s->fn]) * RUN_PC_COUNT,
+					 why, whylen);
 		}
+		if (ok && any)
+			ok = count_streamed(c, streamed, rank, why, whylen);
+	}
 	free(calls);
 	free(used);
+	free(streamed);
 	return ok;
 }
 

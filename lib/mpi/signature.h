@@ -208,6 +208,9 @@ struct event_view {
 	uint64_t req_key;    /* the signature's request pool key (names the requests it creates) */
 };
 void event_format(const struct event_view *ev, struct buf *out);
+/* one stored value for a message: a symbolic value's name (STREAMED, SHARED, ...) or the number in
+ * decimal, written to buf (at least 24 bytes) */
+const char *sv_text(int64_t v, char *buf, size_t len);
 /* For writers of other forms (JSON): the token of one scalar value of kind k as event_format
  * prints it (peers as absolute ranks, handles by name), whether that token is a name rather than
  * a number, the string an interned id stands for (NULL when unknown), and the kind of the

@@ -31,6 +31,14 @@ static const char *symbolic_name(int64_t v)
 	}
 }
 
+const char *sv_text(int64_t v, char *buf, size_t len)
+{
+	if (sv_is_symbolic(v))
+		return symbolic_name(v);
+	snprintf(buf, len, "%" PRId64, v);
+	return buf;
+}
+
 static void put_s(struct buf *b, const char *s) { buf_put(b, s, strlen(s)); }
 
 /* v in decimal as "%" PRId64 prints it (numbers are most of a line: no printf per value) */
