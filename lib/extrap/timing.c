@@ -152,6 +152,18 @@ static void add_interval(struct timing_summary *sum, const struct model_predicti
 	sum->hi += c * row.hi;
 }
 
+/* the powers of p the PMNF search considers by default (exponents_model_default): lowest, highest */
+static void exponent_range(double *lo, double *hi)
+{
+	struct exponent_set s;
+	exponents_model_default(&s);
+	*lo = 0, *hi = 0;
+	for (size_t k = 0; k < s.n; k++) {
+		*lo = s.f[k].i < *lo ? s.f[k].i : *lo;
+		*hi = s.f[k].i > *hi ? s.f[k].i : *hi;
+	}
+}
+
 bool timing_power_at(const double *p, const double *v, size_t n, double target, double *value, double *exponent)
 {
 	if (n < 3)
@@ -164,7 +176,10 @@ bool timing_power_at(const double *p, const double *v, size_t n, double target, 
 	double den = (double)n * sxx - sx * sx;
 	if (!(fabs(den) > 1e-12))
 		return false;
+	double lo, hi;
+	exponent_range(&lo, &hi);
 	*exponent = round(4 * ((double)n * sxy - sx * sy) / den) / 4 + 0.0;   /* -0 is 0 */
+	*exponent = *exponent < lo ? lo : *exponent > hi ? hi : *exponent;
 	*value = v[n - 1] * pow(target / p[n - 1], *exponent);
 	return isfinite(*value) && *value > 0;
 }

@@ -37,8 +37,9 @@ void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, 
 
 /* With fewer rungs than the PMNF search needs (ScalaExtrap's ladders of three): one term c * p^k
  * through the points (p[i], v[i]), i < n, p ascending, fitted in log-log space, k rounded to a
- * quarter (PMNF's exponents; 0 when it rounds there), so a strong-scaling gap shrinks with p and a
- * weak-scaling one stays. The value at the target, scaled from the last point, and k; false with
+ * quarter (PMNF's exponents; 0 when it rounds there) and held within the powers the PMNF search
+ * considers (p^-2 ... p^3), so a strong-scaling gap shrinks with p and a weak-scaling one stays, and
+ * three noisy rungs (call durations on shared cores) do not make a p^5 law. The value at the target, scaled from the last point, and k; false with
  * fewer than 3 points, one rank count only, or no positive finite value. */
 bool timing_power_at(const double *p, const double *v, size_t n, double target, double *value, double *exponent);
 

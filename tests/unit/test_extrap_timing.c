@@ -46,6 +46,21 @@ static void rounded_to_a_quarter(void **state)
 	assert_true(k == 1.5);
 }
 
+/* durations of a call on shared cores: 1, 30 and 900 us at 4, 8, 16 ranks (p^4.9): held at p^3,
+ * the highest power the PMNF search considers, not 4^4.9 = 890 times the largest rung at 64 */
+static void held_within_the_search_powers(void **state)
+{
+	(void)state;
+	double q[] = {4, 8, 16}, v[] = {1e-6, 30e-6, 900e-6}, value, k;
+	assert_true(timing_power_at(q, v, 3, 64, &value, &k));
+	assert_true(k == 3.0);
+	assert_true(fabs(value - 900e-6 * 64) < 1e-12);
+	double w[] = {900e-6, 30e-6, 1e-6};
+	assert_true(timing_power_at(q, w, 3, 64, &value, &k));
+	assert_true(k == -2.0);
+	assert_true(fabs(value - 1e-6 / 16) < 1e-15);
+}
+
 static void refused(void **state)
 {
 	(void)state;
@@ -83,6 +98,7 @@ int main(void)
 		cmocka_unit_test(strong_scaling_shrinks),
 		cmocka_unit_test(weak_scaling_stays),
 		cmocka_unit_test(rounded_to_a_quarter),
+		cmocka_unit_test(held_within_the_search_powers),
 		cmocka_unit_test(refused),
 		cmocka_unit_test(cpu_time_raises_the_wall_time),
 	};
