@@ -16,10 +16,12 @@
 #include "extrap/balance.h"
 #include "extrap/classes.h"
 #include "extrap/evaluate.h"
+#include "extrap/lossy_gaps.h"
 #include "extrap/origin.h"
 #include "extrap/profile.h"
 #include "extrap/timing.h"
 #include "extrap/topology.h"
+#include "run/histogram.h"
 #include "run/merge.h"
 #include "util/xalloc.h"
 
@@ -48,7 +50,23 @@ static uint32_t sigtab_add(struct sigtab *t, const struct occurrence *o)
 	return t->n++;
 }
 
-/* the class's timing at its reference rung, signatures renumbered */
+/* calls of the reference rung's sequence that the synthetic run does not make: dropped at the
+ * target, or not aligned across the rungs */
+static bool leaves_calls_out(const struct aligned_class *a, const struct run_group *rg, const uint32_t *map)
+{
+	uint64_t *calls = xcalloc(a->ref->nsigs + 1, sizeof *calls);
+	grammar_terminal_counts(&rg->g, calls, a->ref->nsigs);
+	bool out = false;
+	for (uint32_t i = 0; i < a->ref->nsigs && !out; i++)
+		out = calls[i] && map[i] == UINT32_MAX;
+	for (uint32_t i = 0; i < a->nocc && !out; i++)
+		out = a->occ[i].dropped;
+	free(calls);
+	return out;
+}
+
+/* the class's timing at its reference rung, signatures renumbered: gaps by signature, or in a
+ * class that leaves calls out by walking the sequence (lossy_gaps.h) */
 static void class_timing(const struct aligned_class *a, const uint32_t *occ_sig, struct run_group *g)
 {
 	const struct run_group *rg = &a->ref->groups[a->ref_group];
@@ -63,6 +81,11 @@ static void class_timing(const struct aligned_class *a, const uint32_t *occ_sig,
 			g->durs[g->ndurs] = rg->durs[i];
 			g->durs[g->ndurs++].sig = map[rg->durs[i].sig];
 		}
+	qsort(g->durs, g->ndurs, sizeof *g->durs, run_dur_order);
+	if (leaves_calls_out(a, rg, map) && lossy_gaps_build(a, occ_sig, g, HIST_DEFAULT_BINS)) {
+		free(map);
+		return;
+	}
 	g->gaps = xcalloc(rg->ngaps + 1, sizeof *g->gaps);
 	for (uint32_t i = 0; i < rg->ngaps; i++) {
 		const struct run_gap *x = &rg->gaps[i];
@@ -75,7 +98,6 @@ static void class_timing(const struct aligned_class *a, const uint32_t *occ_sig,
 		y->bins = xmalloc((x->nbins + 1) * sizeof *y->bins);
 		memcpy(y->bins, x->bins, x->nbins * sizeof *x->bins);
 	}
-	qsort(g->durs, g->ndurs, sizeof *g->durs, run_dur_order);
 	qsort(g->gaps, g->ngaps, sizeof *g->gaps, run_gap_order);
 	free(map);
 }

@@ -130,6 +130,22 @@ double hist_bin_draw(double min, double max, double mean, double u)
 	return mean - half + 2 * half * u;
 }
 
+void run_gap_add(struct run_gap *g, double wall, double cpu, uint32_t maxbins)
+{
+	run_cpu_add(&g->cpu, g->count, cpu);
+	if (!g->count || wall < g->min)
+		g->min = wall;
+	if (!g->count || wall > g->max)
+		g->max = wall;
+	g->count++;
+	g->sum += wall;
+	g->sumsq += wall * wall;
+	struct hist h = {g->bins, g->nbins, g->nbins};
+	hist_add(&h, wall, cpu, maxbins);
+	g->bins = h.bins;
+	g->nbins = h.n;
+}
+
 void run_gap_fold(struct run_gap *into, const struct run_gap *from, uint32_t maxbins)
 {
 	if (!from->count)

@@ -33,6 +33,8 @@ void hist_add(struct hist *h, double seconds, double cpu, uint32_t maxbins);
 /* add the bins of another histogram (sorted) */
 void hist_merge(struct hist *h, const struct run_bin *bins, uint32_t n, uint32_t maxbins);
 
+/* one sample (wall and CPU seconds) added to a gap's statistics and histogram */
+void run_gap_add(struct run_gap *g, double wall, double cpu, uint32_t maxbins);
 /* fold the samples of gap `from` (the same previous call and call) into `into` */
 void run_gap_fold(struct run_gap *into, const struct run_gap *from, uint32_t maxbins);
 

@@ -533,3 +533,20 @@ lmp_trace() { # P X Y Z [NAME]
 		[[ " $differ " != *" $f "* ]] || { echo "$f differs: $output" | head -20; return 1; }
 	done
 }
+
+@test "LAMMPS along x, 4, 8, 16 ranks extrapolated (lossy) to 32: the compute around dropped calls is kept" {
+	command -v lmp || skip "LAMMPS (lmp) is not installed"
+	for p in 4 8 16; do lmp_trace "$p" "$(awk -v p="$p" 'BEGIN {print p / 4}')" 0.4 0.4 ljx; done
+	c="$BATS_FILE_TMPDIR/ljx48.h5" e="$BATS_FILE_TMPDIR/ljx-e32.h5"
+	"$LADDER" merge -o "$c" "$BATS_FILE_TMPDIR"/ljx-{4,8,16}.h5 > /dev/null
+	run "$LADDER" extrap "$c" --target 32 --lossy -o "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" =~ lossy:\ dropped\ ([0-9]+)\ of ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]
+	# the target goes from the call before dropped ones straight to the next kept call: that
+	# gap holds the reference rung's compute along the way, so every call has its histogram
+	run timeout 120 "$LADDER" replay "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" != *"had no gap histogram"* ]] || { echo "$output" | grep note; return 1; }
+	run "$LADDER" validate "$e"
+	[ "$status" -eq 0 ]
+}
