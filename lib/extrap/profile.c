@@ -137,9 +137,10 @@ static bool count_group(const struct counting *c, const struct run_group *g, str
 		if (calls[s])
 			used[nused++] = s;
 	bool ok = true;
-	for (uint32_t i = 0; ok && i < g->nranks; i++)
+	uint32_t rank;
+	RANKLIST_FOR(rank, &g->ranks)
 		for (uint32_t u = 0; ok && u < nused; u++) {
-			uint32_t rank = g->ranks[i], s = used[u], node = c->node_of_fn[out->sigs[s].fn];
+			uint32_t s = used[u], node = c->node_of_fn[out->sigs[s].fn];
 			ok = count_calls(c, &out->sigs[s], calls[s], rank,
 					 out->counts + ((size_t)rank * out->nnodes + node) * RUN_PC_COUNT, why, whylen);
 		}
@@ -184,7 +185,7 @@ bool extrap_profile(const struct run *ref, struct run *out, char *why, size_t wh
 		bool unknown = false;
 		for (uint32_t i = 0; i < c.ncomms; i++)
 			unknown = unknown || !c.comms[i].size;
-		if (unknown && out->rank_group)   /* a checked run: its streams give split colours */
+		if (unknown)   /* a checked run (add_profile): its streams give split colours */
 			comm_table_build(c.table = &table, out);
 		out->counts = xcalloc((size_t)out->nranks * out->nnodes * RUN_PC_COUNT + 1, sizeof *out->counts);
 	}

@@ -368,11 +368,12 @@ static void collect_pairs(const struct run *r, struct peer_pairs *p)
 		const struct run_group *g = &r->groups[gi];
 		size_t n;
 		int64_t *offs = group_offsets(r, g, &n);
-		for (uint32_t i = 0; i < g->nranks; i++) {
+		uint32_t rank;
+		RANKLIST_FOR(rank, &g->ranks) {
 			if (!offs)
-				rank_pairs(r, g->ranks[i], p);
+				rank_pairs(r, rank, p);
 			else
-				add_distinct(p, g->ranks[i], offs, n);
+				add_distinct(p, rank, offs, n);
 		}
 		free(offs);
 	}

@@ -64,6 +64,12 @@ struct folder {
 	size_t nout, cap;
 };
 
+/* ranks, ascending, coalesced into runs that feed the first level */
+struct ranklist_builder {
+	struct folder f;
+	uint64_t at, len, count;
+};
+
 static void folder_emit(struct folder *f)
 {
 	if (!f->count)
@@ -136,19 +142,56 @@ static void folder_finish(struct folder *f, struct ranklist *rl)
 	memset(f, 0, sizeof *f);
 }
 
+struct ranklist_builder *ranklist_builder_new(void) { return xcalloc(1, sizeof(struct ranklist_builder)); }
+
+void ranklist_builder_add(struct ranklist_builder *b, uint32_t rank)
+{
+	assert(!b->count || rank >= b->at + b->len);   /* ascending, distinct: boxes come out disjoint */
+	b->count++;
+	if (b->len && rank == b->at + b->len) {
+		b->len++;
+		return;
+	}
+	if (b->len)
+		folder_run(&b->f, (int64_t)b->at, (int64_t)b->len);
+	b->at = rank, b->len = 1;
+}
+
+uint64_t ranklist_builder_finish(struct ranklist_builder *b, struct ranklist *rl)
+{
+	if (b->len)
+		folder_run(&b->f, (int64_t)b->at, (int64_t)b->len);
+	folder_finish(&b->f, rl);
+	uint64_t n = b->count;
+	free(b);
+	assert(ranklist_count(rl->v, rl->len) == n);   /* folding neither lost nor invented a rank */
+	return n;
+}
+
 void ranklist_from_ranks(struct ranklist *rl, const uint32_t *ranks, size_t n)
 {
-	struct folder f = {0};
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		assert(i == 0 || ranks[i] > ranks[i - 1]);   /* sorted and duplicate-free: boxes come out disjoint */
-		while (j < n && ranks[j] == ranks[j - 1] + 1)
-			j++;
-		folder_run(&f, ranks[i], (int64_t)(j - i));
-		i = j;
-	}
-	folder_finish(&f, rl);
-	assert(ranklist_count(rl->v, rl->len) == n);   /* folding neither lost nor invented a rank */
+	struct ranklist_builder *b = ranklist_builder_new();
+	for (size_t i = 0; i < n; i++)
+		ranklist_builder_add(b, ranks[i]);
+	ranklist_builder_finish(b, rl);
+}
+
+void ranklist_copy(struct ranklist *dst, const struct ranklist *src)
+{
+	dst->len = 0;
+	for (size_t i = 0; i < src->len; i++)
+		put(dst, src->v[i]);
+}
+
+void ranklist_from_range(struct ranklist *rl, uint32_t first, uint32_t n)
+{
+	rl->len = 0;
+	if (!n)
+		return;
+	put(rl, 1);
+	put(rl, first);
+	put(rl, n);
+	put(rl, 1);
 }
 
 static uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
@@ -429,4 +472,34 @@ void ranklist_format(const int64_t *v, size_t len, char *out, size_t outlen)
 			used += n > 0 ? (size_t)n : 0;
 		}
 	}
+}
+
+void ranklist_join(struct ranklist *into, const struct ranklist *from)
+{
+	const struct ranklist *both[] = {into, from};
+	struct ranklist u;
+	struct ranklist_clash clash;
+	ranklist_init(&u);
+	bool apart = ranklist_union(&u, both, 2, NULL, &clash);
+	assert(apart);
+	(void)apart;
+	ranklist_free(into);
+	*into = u;
+}
+
+bool ranklist_normalize(struct ranklist *out, const int64_t *v, size_t len, struct ranklist_clash *clash)
+{
+	size_t nboxes = ranklist_boxes(v, len), pos = 0;
+	struct ranklist *boxes = xcalloc(nboxes + 1, sizeof *boxes);
+	const struct ranklist **lists = xcalloc(nboxes + 1, sizeof *lists);
+	struct ranklist_box b;
+	for (size_t i = 0; i < nboxes && next_box(v, len, &pos, &b); i++) {
+		size_t n = 2 + 2 * (size_t)b.dims;
+		boxes[i] = (struct ranklist){(int64_t *)(v + pos - n), n, n};   /* a view: never freed */
+		lists[i] = &boxes[i];
+	}
+	bool ok = ranklist_union(out, lists, nboxes, NULL, clash);
+	free(lists);
+	free(boxes);
+	return ok;
 }

@@ -31,9 +31,19 @@ struct ranklist_box {
 void ranklist_init(struct ranklist *rl);
 void ranklist_free(struct ranklist *rl);
 
+/* A ranklist built from ranks added in increasing order (memory: the boxes of the first folding
+ * level); finish writes it into rl, frees the builder and returns the number of ranks. */
+struct ranklist_builder;
+struct ranklist_builder *ranklist_builder_new(void);
+void ranklist_builder_add(struct ranklist_builder *b, uint32_t rank);
+uint64_t ranklist_builder_finish(struct ranklist_builder *b, struct ranklist *rl);
+
 /* Encode a sorted, duplicate-free array of ranks. Memory: the boxes of the first folding level,
  * never one per rank. */
 void ranklist_from_ranks(struct ranklist *rl, const uint32_t *ranks, size_t n);
+
+/* The ranks first .. first + n - 1 (one box; none when n is 0). */
+void ranklist_from_range(struct ranklist *rl, uint32_t first, uint32_t n);
 
 /* Where lists share a rank or one list names its ranks out of order: the rank and the lists. */
 struct ranklist_clash {
@@ -55,6 +65,17 @@ bool ranklist_check(const int64_t *v, size_t len, uint64_t nranks, char *why, si
 /* Number of ranks (boxes are disjoint when produced by ranklist_from_ranks); UINT64_MAX when
  * the count does not fit. */
 uint64_t ranklist_count(const int64_t *v, size_t len);
+
+/* The ranks of a flat encoding (passed ranklist_check) in the encoding ranklist_from_ranks gives
+ * them, whatever the order of its boxes; false with clash filled (its rank) when two boxes, or
+ * the rows of one, share a rank. */
+bool ranklist_normalize(struct ranklist *out, const int64_t *v, size_t len, struct ranklist_clash *clash);
+
+/* dst (initialized) becomes a copy of src. */
+void ranklist_copy(struct ranklist *dst, const struct ranklist *src);
+
+/* into becomes the union of into and from, which share no rank. */
+void ranklist_join(struct ranklist *into, const struct ranklist *from);
 
 /* A walk over a list's ranks, box by box in index order, or over its runs of consecutive ranks
  * (a box's rows when its innermost stride is 1). The list must have passed ranklist_check. */
