@@ -343,7 +343,7 @@ static int64_t box_index(const struct ranklist_box *b, int64_t rank)
 	if (d < 0)
 		return -1;
 	for (int k = 0; k < b->dims; k++) {
-		int64_t i = d / b->stride[k];
+		int64_t i = b->len[k] > 1 ? d / b->stride[k] : 0;
 		if (i >= b->len[k])
 			return -1;
 		d -= i * b->stride[k];
@@ -487,18 +487,68 @@ void ranklist_join(struct ranklist *into, const struct ranklist *from)
 	*into = u;
 }
 
+/* does each stride of b pass the span of the dimensions inside it (its ranks come in increasing
+ * order, as the boxes ranklist_from_ranks makes)? */
+static bool nests(const struct ranklist_box *b)
+{
+	int64_t inside = 0;
+	for (int k = b->dims - 1; k >= 0; k--) {
+		if (b->len[k] > 1 && b->stride[k] <= inside)
+			return false;
+		inside += (b->len[k] - 1) * b->stride[k];
+	}
+	return true;
+}
+
+static int rank_order(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	return (a > b) - (a < b);
+}
+
+/* a box whose ranks do not come in order (the encoding allows it; no writer here makes one): its
+ * ranks sorted into own; false with clash filled when it names one twice */
+static bool sort_box(const int64_t *v, size_t n, size_t box, struct ranklist *own, struct ranklist_clash *clash)
+{
+	uint64_t count = ranklist_count(v, n);
+	uint32_t *ranks = xmalloc((count + 1) * sizeof *ranks), rank;
+	size_t k = 0;
+	struct ranklist_iter it = ranklist_walk(v, n);
+	while (ranklist_next(&it, &rank))
+		ranks[k++] = rank;
+	qsort(ranks, k, sizeof *ranks, rank_order);
+	bool ok = true;
+	for (size_t i = 1; i < k && ok; i++)
+		if (ranks[i] == ranks[i - 1]) {
+			*clash = (struct ranklist_clash){ranks[i], box, box};
+			ok = false;
+		}
+	if (ok)
+		ranklist_from_ranks(own, ranks, k);
+	free(ranks);
+	return ok;
+}
+
 bool ranklist_normalize(struct ranklist *out, const int64_t *v, size_t len, struct ranklist_clash *clash)
 {
 	size_t nboxes = ranklist_boxes(v, len), pos = 0;
-	struct ranklist *boxes = xcalloc(nboxes + 1, sizeof *boxes);
+	struct ranklist *boxes = xcalloc(nboxes + 1, sizeof *boxes), *own = xcalloc(nboxes + 1, sizeof *own);
 	const struct ranklist **lists = xcalloc(nboxes + 1, sizeof *lists);
 	struct ranklist_box b;
-	for (size_t i = 0; i < nboxes && next_box(v, len, &pos, &b); i++) {
+	bool ok = true;
+	for (size_t i = 0; i < nboxes && ok && next_box(v, len, &pos, &b); i++) {
 		size_t n = 2 + 2 * (size_t)b.dims;
 		boxes[i] = (struct ranklist){(int64_t *)(v + pos - n), n, n};   /* a view: never freed */
 		lists[i] = &boxes[i];
+		if (!nests(&b)) {
+			ok = sort_box(v + pos - n, n, i, &own[i], clash);
+			lists[i] = &own[i];
+		}
 	}
-	bool ok = ranklist_union(out, lists, nboxes, NULL, clash);
+	ok = ok && ranklist_union(out, lists, nboxes, NULL, clash);
+	for (size_t i = 0; i < nboxes; i++)
+		ranklist_free(&own[i]);
+	free(own);
 	free(lists);
 	free(boxes);
 	return ok;

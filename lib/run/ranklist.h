@@ -67,8 +67,9 @@ bool ranklist_check(const int64_t *v, size_t len, uint64_t nranks, char *why, si
 uint64_t ranklist_count(const int64_t *v, size_t len);
 
 /* The ranks of a flat encoding (passed ranklist_check) in the encoding ranklist_from_ranks gives
- * them, whatever the order of its boxes; false with clash filled (its rank) when two boxes, or
- * the rows of one, share a rank. */
+ * them, whatever the order of its boxes; false with clash filled (its rank, the boxes' indexes)
+ * when two boxes, or one, name a rank twice. Work and memory follow the rows of the boxes, except
+ * for a box whose strides do not nest (each beyond the span inside it): its ranks are sorted. */
 bool ranklist_normalize(struct ranklist *out, const int64_t *v, size_t len, struct ranklist_clash *clash);
 
 /* dst (initialized) becomes a copy of src. */

@@ -187,6 +187,34 @@ static void disordered_lists_clash(void **state)
 	}
 }
 
+/* what the container's encoding allows and no writer here makes: boxes out of order, a box whose
+ * strides do not nest, a dimension of length 1; normalized to the encoding of their ranks */
+static void foreign_encodings_normalize(void **state)
+{
+	(void)state;
+	struct ranklist rl, want;
+	struct ranklist_clash clash;
+	ranklist_init(&rl), ranklist_init(&want);
+	int64_t reversed[] = {1, 8, 2, 1, 1, 0, 4, 1};              /* 8-9, then 0-3 */
+	int64_t unnested[] = {2, 0, 2, 1, 2, 2};                    /* 0, 2, 1, 3 */
+	int64_t flat_dim[] = {2, 4, 1, 7, 3, 1};                    /* 4-6, outer length 1 */
+	assert_true(ranklist_normalize(&rl, reversed, 8, &clash));
+	ranklist_from_ranks(&want, (const uint32_t[]){0, 1, 2, 3, 8, 9}, 6);
+	assert_int_equal(rl.len, want.len);
+	assert_memory_equal(rl.v, want.v, want.len * sizeof *want.v);
+	assert_true(ranklist_normalize(&rl, unnested, 6, &clash));
+	ranklist_from_range(&want, 0, 4);
+	assert_int_equal(rl.len, want.len);
+	assert_memory_equal(rl.v, want.v, want.len * sizeof *want.v);
+	const struct ranklist flat = {flat_dim, 6, 6};
+	assert_int_equal(ranklist_index(&flat, 5), 1);
+	assert_int_equal(ranklist_index(&flat, 7), -1);
+	int64_t twice[] = {2, 0, 2, 1, 3, 1};                       /* 0-2 and 1-3 */
+	assert_false(ranklist_normalize(&rl, twice, 6, &clash));
+	assert_int_equal(clash.rank, 1);
+	ranklist_free(&rl), ranklist_free(&want);
+}
+
 static void malformed_encodings_are_refused(void **state)
 {
 	char why[200];
@@ -231,6 +259,7 @@ int main(void)
 		cmocka_unit_test(strided_and_blocky_sets),
 		cmocka_unit_test(unions_encode_as_the_whole_set),
 		cmocka_unit_test(disordered_lists_clash),
+		cmocka_unit_test(foreign_encodings_normalize),
 		cmocka_unit_test(malformed_encodings_are_refused),
 		cmocka_unit_test(huge_boxes_do_not_wrap_around),
 	};
