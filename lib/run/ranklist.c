@@ -8,8 +8,7 @@
  * as they are found (struct folder), so memory follows the boxes that level leaves, not the ranks.
  *
  * Reading goes the other way: a list's runs (struct ranklist_iter), box by box in index order;
- * several lists' runs merged in rank order make their union (ranklist_union), which folds to the
- * encoding ranklist_from_ranks gives the same ranks.
+ * a rank's position in a box is arithmetic. Unions of lists are in ranklist_union.c.
  */
 #include "run/ranklist.h"
 
@@ -144,17 +143,19 @@ static void folder_finish(struct folder *f, struct ranklist *rl)
 
 struct ranklist_builder *ranklist_builder_new(void) { return xcalloc(1, sizeof(struct ranklist_builder)); }
 
-void ranklist_builder_add(struct ranklist_builder *b, uint32_t rank)
+void ranklist_builder_add(struct ranklist_builder *b, uint32_t rank) { ranklist_builder_add_run(b, rank, 1); }
+
+void ranklist_builder_add_run(struct ranklist_builder *b, uint32_t start, uint32_t len)
 {
-	assert(!b->count || rank >= b->at + b->len);   /* ascending, distinct: boxes come out disjoint */
-	b->count++;
-	if (b->len && rank == b->at + b->len) {
-		b->len++;
+	assert(len && (!b->count || start >= b->at + b->len));   /* ascending, distinct: boxes come out disjoint */
+	b->count += len;
+	if (b->len && start == b->at + b->len) {
+		b->len += len;
 		return;
 	}
 	if (b->len)
 		folder_run(&b->f, (int64_t)b->at, (int64_t)b->len);
-	b->at = rank, b->len = 1;
+	b->at = start, b->len = len;
 }
 
 uint64_t ranklist_builder_finish(struct ranklist_builder *b, struct ranklist *rl)
@@ -166,6 +167,12 @@ uint64_t ranklist_builder_finish(struct ranklist_builder *b, struct ranklist *rl
 	free(b);
 	assert(ranklist_count(rl->v, rl->len) == n);   /* folding neither lost nor invented a rank */
 	return n;
+}
+
+void ranklist_builder_free(struct ranklist_builder *b)
+{
+	free(b->f.out);
+	free(b);
 }
 
 void ranklist_from_ranks(struct ranklist *rl, const uint32_t *ranks, size_t n)
@@ -197,8 +204,7 @@ void ranklist_from_range(struct ranklist *rl, uint32_t first, uint32_t n)
 static uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 static uint64_t saturating_mul(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
 
-/* Parse box at v[*pos]; false when the encoding is malformed. */
-static bool next_box(const int64_t *v, size_t len, size_t *pos, struct ranklist_box *b)
+bool ranklist_next_box(const int64_t *v, size_t len, size_t *pos, struct ranklist_box *b)
 {
 	if (*pos + 2 > len)
 		return false;
@@ -219,7 +225,7 @@ bool ranklist_check(const int64_t *v, size_t len, uint64_t nranks, char *why, si
 	size_t pos = 0;
 	struct ranklist_box b;
 	for (size_t box = 0; pos < len; box++) {
-		if (!next_box(v, len, &pos, &b)) {
+		if (!ranklist_next_box(v, len, &pos, &b)) {
 			snprintf(why, whylen, "box %zu is truncated or has a bad dimension count", box);
 			return false;
 		}
@@ -257,7 +263,7 @@ uint64_t ranklist_count(const int64_t *v, size_t len)
 	uint64_t total = 0;
 	size_t pos = 0;
 	struct ranklist_box b;
-	while (pos < len && next_box(v, len, &pos, &b)) {
+	while (pos < len && ranklist_next_box(v, len, &pos, &b)) {
 		uint64_t n = 1;
 		for (int k = 0; k < b.dims; k++)
 			n = saturating_mul(n, b.len[k] > 0 ? (uint64_t)b.len[k] : 0);
@@ -269,7 +275,7 @@ size_t ranklist_boxes(const int64_t *v, size_t len)
 {
 	size_t n = 0, pos = 0;
 	struct ranklist_box b;
-	while (pos < len && next_box(v, len, &pos, &b))
+	while (pos < len && ranklist_next_box(v, len, &pos, &b))
 		n++;
 	return n;
 }
@@ -285,7 +291,7 @@ struct ranklist_iter ranklist_walk(const int64_t *v, size_t len)
 
 static bool iter_box(struct ranklist_iter *it)
 {
-	if (it->pos >= it->len || !next_box(it->v, it->len, &it->pos, &it->box))
+	if (it->pos >= it->len || !ranklist_next_box(it->v, it->len, &it->pos, &it->box))
 		return false;
 	for (int k = 0; k < it->box.dims; k++)
 		assert(it->box.len[k] >= 1 && it->box.stride[k] >= 1);   /* ranklist_check passed */
@@ -357,7 +363,7 @@ int64_t ranklist_index(const struct ranklist *rl, uint32_t rank)
 	size_t pos = 0;
 	int64_t before = 0;
 	struct ranklist_box b;
-	while (pos < rl->len && next_box(rl->v, rl->len, &pos, &b)) {
+	while (pos < rl->len && ranklist_next_box(rl->v, rl->len, &pos, &b)) {
 		int64_t at = box_index(&b, rank);
 		if (at >= 0)
 			return before + at;
@@ -368,100 +374,12 @@ int64_t ranklist_index(const struct ranklist *rl, uint32_t rank)
 
 bool ranklist_contains(const struct ranklist *rl, uint32_t rank) { return ranklist_index(rl, rank) >= 0; }
 
-/* ranklist_union's sources: each list's next run, in a heap by its start */
-struct source {
-	struct ranklist_iter it;
-	uint64_t start, len, end;   /* end: where the list's previous run ended */
-	size_t list;
-};
-
-static bool source_less(const struct source *a, const struct source *b) { return a->start < b->start; }
-
-static void sift_down(struct source *h, size_t n, size_t i)
-{
-	for (;;) {
-		size_t m = i, l = 2 * i + 1, r = l + 1;
-		if (l < n && source_less(&h[l], &h[m]))
-			m = l;
-		if (r < n && source_less(&h[r], &h[m]))
-			m = r;
-		if (m == i)
-			return;
-		struct source t = h[i];
-		h[i] = h[m], h[m] = t;
-		i = m;
-	}
-}
-
-/* the heap's top moves to its list's next run; false when the list is done (the top is gone) or
- * its next run does not come after the one before (clash filled) */
-static bool source_advance(struct source *h, size_t *n, struct ranklist_clash *clash)
-{
-	struct source *s = &h[0];
-	s->end = s->start + s->len;
-	if (!ranklist_next_run(&s->it, &s->start, &s->len)) {
-		h[0] = h[--*n];
-		sift_down(h, *n, 0);
-		return true;
-	}
-	if (s->start < s->end) {
-		*clash = (struct ranklist_clash){s->start, s->list, s->list};
-		return false;
-	}
-	sift_down(h, *n, 0);
-	return true;
-}
-
-bool ranklist_union(struct ranklist *out, const struct ranklist *const *lists, size_t n, uint64_t *count,
-		    struct ranklist_clash *clash)
-{
-	struct source *h = xcalloc(n ? n : 1, sizeof *h);
-	size_t nh = 0;
-	for (size_t i = 0; i < n; i++) {
-		h[nh].it = ranklist_walk(lists[i]->v, lists[i]->len);
-		h[nh].list = i;
-		if (ranklist_next_run(&h[nh].it, &h[nh].start, &h[nh].len))
-			nh++;
-	}
-	for (size_t i = nh; i-- > 0;)
-		sift_down(h, nh, i);
-	struct folder f = {0};
-	uint64_t at = 0, len = 0, total = 0;   /* the run being coalesced */
-	size_t owner = 0;
-	bool ok = true;
-	while (nh && ok) {
-		const struct source *s = &h[0];
-		if (len && s->start < at + len) {
-			*clash = (struct ranklist_clash){s->start, owner, s->list};
-			ok = false;
-			break;
-		}
-		if (len && s->start == at + len) {
-			len += s->len;
-		} else {
-			if (len && out)
-				folder_run(&f, (int64_t)at, (int64_t)len);
-			at = s->start, len = s->len;
-		}
-		total += s->len, owner = s->list;
-		ok = source_advance(h, &nh, clash);
-	}
-	if (len && out && ok)
-		folder_run(&f, (int64_t)at, (int64_t)len);
-	free(h);
-	if (out && ok)
-		folder_finish(&f, out);
-	free(f.out);
-	if (count)
-		*count = total;
-	return ok;
-}
 void ranklist_format(const int64_t *v, size_t len, char *out, size_t outlen)
 {
 	size_t pos = 0, used = 0;
 	struct ranklist_box b;
 	out[0] = 0;
-	while (pos < len && next_box(v, len, &pos, &b) && used < outlen) {
+	while (pos < len && ranklist_next_box(v, len, &pos, &b) && used < outlen) {
 		int n = snprintf(out + used, outlen - used, "%s%lld", used ? " " : "", (long long)b.start);
 		used += n > 0 ? (size_t)n : 0;
 		for (int k = 0; k < b.dims && used < outlen; k++) {
@@ -474,82 +392,3 @@ void ranklist_format(const int64_t *v, size_t len, char *out, size_t outlen)
 	}
 }
 
-void ranklist_join(struct ranklist *into, const struct ranklist *from)
-{
-	const struct ranklist *both[] = {into, from};
-	struct ranklist u;
-	struct ranklist_clash clash;
-	ranklist_init(&u);
-	bool apart = ranklist_union(&u, both, 2, NULL, &clash);
-	assert(apart);
-	(void)apart;
-	ranklist_free(into);
-	*into = u;
-}
-
-/* does each stride of b pass the span of the dimensions inside it (its ranks come in increasing
- * order, as the boxes ranklist_from_ranks makes)? */
-static bool nests(const struct ranklist_box *b)
-{
-	int64_t inside = 0;
-	for (int k = b->dims - 1; k >= 0; k--) {
-		if (b->len[k] > 1 && b->stride[k] <= inside)
-			return false;
-		inside += (b->len[k] - 1) * b->stride[k];
-	}
-	return true;
-}
-
-static int rank_order(const void *pa, const void *pb)
-{
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	return (a > b) - (a < b);
-}
-
-/* a box whose ranks do not come in order (the encoding allows it; no writer here makes one): its
- * ranks sorted into own; false with clash filled when it names one twice */
-static bool sort_box(const int64_t *v, size_t n, size_t box, struct ranklist *own, struct ranklist_clash *clash)
-{
-	uint64_t count = ranklist_count(v, n);
-	uint32_t *ranks = xmalloc((count + 1) * sizeof *ranks), rank;
-	size_t k = 0;
-	struct ranklist_iter it = ranklist_walk(v, n);
-	while (ranklist_next(&it, &rank))
-		ranks[k++] = rank;
-	qsort(ranks, k, sizeof *ranks, rank_order);
-	bool ok = true;
-	for (size_t i = 1; i < k && ok; i++)
-		if (ranks[i] == ranks[i - 1]) {
-			*clash = (struct ranklist_clash){ranks[i], box, box};
-			ok = false;
-		}
-	if (ok)
-		ranklist_from_ranks(own, ranks, k);
-	free(ranks);
-	return ok;
-}
-
-bool ranklist_normalize(struct ranklist *out, const int64_t *v, size_t len, struct ranklist_clash *clash)
-{
-	size_t nboxes = ranklist_boxes(v, len), pos = 0;
-	struct ranklist *boxes = xcalloc(nboxes + 1, sizeof *boxes), *own = xcalloc(nboxes + 1, sizeof *own);
-	const struct ranklist **lists = xcalloc(nboxes + 1, sizeof *lists);
-	struct ranklist_box b;
-	bool ok = true;
-	for (size_t i = 0; i < nboxes && ok && next_box(v, len, &pos, &b); i++) {
-		size_t n = 2 + 2 * (size_t)b.dims;
-		boxes[i] = (struct ranklist){(int64_t *)(v + pos - n), n, n};   /* a view: never freed */
-		lists[i] = &boxes[i];
-		if (!nests(&b)) {
-			ok = sort_box(v + pos - n, n, i, &own[i], clash);
-			lists[i] = &own[i];
-		}
-	}
-	ok = ok && ranklist_union(out, lists, nboxes, NULL, clash);
-	for (size_t i = 0; i < nboxes; i++)
-		ranklist_free(&own[i]);
-	free(own);
-	free(lists);
-	free(boxes);
-	return ok;
-}

@@ -7,6 +7,7 @@
  * corner one rank — whatever the rank count, which is what keeps trace size independent of it.
  *
  * A ranklist is stored flat as int64 values: box after box, each [dims, start, (len, stride)*dims].
+ * ranklist.c encodes, walks and looks ranks up; ranklist_union.c combines lists.
  */
 #ifndef LADDER_RUN_RANKLIST_H
 #define LADDER_RUN_RANKLIST_H
@@ -31,12 +32,15 @@ struct ranklist_box {
 void ranklist_init(struct ranklist *rl);
 void ranklist_free(struct ranklist *rl);
 
-/* A ranklist built from ranks added in increasing order (memory: the boxes of the first folding
- * level); finish writes it into rl, frees the builder and returns the number of ranks. */
+/* A ranklist built from ranks added in increasing order, one by one or as runs of consecutive
+ * ranks (memory: the boxes of the first folding level); finish writes it into rl, frees the
+ * builder and returns the number of ranks; free drops it unfinished. */
 struct ranklist_builder;
 struct ranklist_builder *ranklist_builder_new(void);
 void ranklist_builder_add(struct ranklist_builder *b, uint32_t rank);
+void ranklist_builder_add_run(struct ranklist_builder *b, uint32_t start, uint32_t len);
 uint64_t ranklist_builder_finish(struct ranklist_builder *b, struct ranklist *rl);
+void ranklist_builder_free(struct ranklist_builder *b);
 
 /* Encode a sorted, duplicate-free array of ranks. Memory: the boxes of the first folding level,
  * never one per rank. */
@@ -104,6 +108,9 @@ void ranklist_each(const int64_t *v, size_t len, bool (*fn)(uint64_t rank, void 
 uint32_t ranklist_first(const struct ranklist *rl);
 int64_t ranklist_index(const struct ranklist *rl, uint32_t rank);
 bool ranklist_contains(const struct ranklist *rl, uint32_t rank);
+
+/* The box at v[*pos], *pos moved past it; false when the encoding is malformed there. */
+bool ranklist_next_box(const int64_t *v, size_t len, size_t *pos, struct ranklist_box *b);
 
 /* Number of boxes. */
 size_t ranklist_boxes(const int64_t *v, size_t len);
