@@ -232,7 +232,7 @@ static int run_decode(int argc, char **argv)
 	bool ok = true;
 	if (grammar) {
 		for (uint32_t g = 0; g < r.ngroups; g++) {
-			if (rank >= 0 && r.rank_group[rank] != g)
+			if (rank >= 0 && run_rank_group(&r, (uint32_t)rank) != g)
 				continue;
 			printf("# group %u (%u ranks)\n", g, r.groups[g].nranks);
 			grammar_print(&r.groups[g].g, stdout);

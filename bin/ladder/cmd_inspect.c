@@ -152,12 +152,8 @@ static void print_groups(const struct run *r)
 {
 	printf("\ngroup  ranks  rules  symbols  members\n");
 	for (uint32_t g = 0; g < r->ngroups && g < 50; g++) {
-		struct ranklist rl;
-		ranklist_init(&rl);
-		ranklist_from_ranks(&rl, r->groups[g].ranks, r->groups[g].nranks);
 		char text[120];
-		ranklist_format(rl.v, rl.len, text, sizeof text);
-		ranklist_free(&rl);
+		ranklist_format(r->groups[g].ranks.v, r->groups[g].ranks.len, text, sizeof text);
 		printf("%5u  %5u  %5u  %7" PRIu64 "  %s\n", g, r->groups[g].nranks, r->groups[g].g.nrules,
 		       r->groups[g].g.nsyms, text);
 	}

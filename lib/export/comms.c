@@ -196,10 +196,10 @@ void comm_table_build(struct comm_table *t, const struct run *r)
 	uint32_t *ncreations = xcalloc(r->ngroups ? r->ngroups : 1, sizeof *ncreations);
 	for (uint32_t g = 0; g < r->ngroups; g++)
 		creations[g] = group_creations(r, &r->groups[g], &ncreations[g]);
-	for (uint32_t q = 0; q < r->nranks; q++) {
-		uint32_t g = r->rank_group[q];
-		build_rank(&b, r, q, creations[g], ncreations[g]);
-	}
+	uint32_t *group_of = run_group_index(r);
+	for (uint32_t q = 0; q < r->nranks; q++)
+		build_rank(&b, r, q, creations[group_of[q]], ncreations[group_of[q]]);
+	free(group_of);
 	for (uint32_t g = 0; g < r->ngroups; g++)
 		free(creations[g]);
 	free(creations);

@@ -33,7 +33,7 @@ void timeline_init(struct timeline *t, const struct run *r, uint32_t rank)
 {
 	memset(t, 0, sizeof *t);
 	event_iter_init(&t->it, r, rank);
-	const struct run_group *g = &r->groups[r->rank_group[rank]];
+	const struct run_group *g = &r->groups[run_rank_group(r, rank)];
 	t->dur_mean = xcalloc(r->nsigs ? r->nsigs : 1, sizeof *t->dur_mean);
 	for (uint32_t i = 0; i < g->ndurs; i++)
 		if (g->durs[i].sig < r->nsigs && g->durs[i].count)

@@ -196,8 +196,9 @@ static bool set_points(struct plan *pl, struct set *st)
 			for (uint32_t m = 0; m < st->nmembers; m++) {
 				const struct run_group *g = &r->groups[st->members[m]];
 				int64_t v = r->sigvals[r->sigs[st->ms[m * st->nfs + k]].voff + j];
-				for (uint32_t i = 0; i < g->nranks; i++)
-					key_add(key, &pl->grids[st->rung], g->ranks[i], v);
+				uint32_t rank;
+				RANKLIST_FOR(rank, &g->ranks)
+					key_add(key, &pl->grids[st->rung], rank, v);
 			}
 		}
 		free(mask);
@@ -247,7 +248,7 @@ static uint32_t streamed_sig(struct run *r, uint32_t s, const bool *mask)
 
 /* the stream of the new signature ns for the set's ranks: one period of the masked values' laws */
 static void law_stream(struct plan *pl, const struct set *st, uint32_t fs, uint32_t ns, const bool *mask,
-		       const uint32_t *ranks, uint32_t nranks, uint64_t calls)
+		       const struct ranklist *ranks, uint32_t nranks, uint64_t calls)
 {
 	struct run *r = pl->rungs[st->rung];
 	const struct run_signature *f = &r->sigs[fs];
@@ -255,10 +256,9 @@ static void law_stream(struct plan *pl, const struct set *st, uint32_t fs, uint3
 	for (uint32_t j = 0; j < f->nvals; j++)
 		width += mask[j];
 	int64_t *zero = xcalloc(width + 1, sizeof *zero);
-	struct run_stream *s = run_add_stream(r, ns, ranks[0], calls * width, 0, width, zero);
+	struct run_stream *s = run_add_stream(r, ns, ranklist_first(ranks), calls * width, 0, width, zero);
 	free(zero);
-	s->ranks = xrealloc(s->ranks, (nranks + 1) * sizeof *s->ranks);
-	memcpy(s->ranks, ranks, nranks * sizeof *ranks);
+	ranklist_copy(&s->ranks, ranks);
 	s->nranks = nranks;
 	s->laws = xcalloc(width + 1, sizeof *s->laws);
 	for (uint32_t j = 0; j < f->nvals; j++)
@@ -269,26 +269,17 @@ static void law_stream(struct plan *pl, const struct set *st, uint32_t fs, uint3
 		}
 }
 
-static int rank_order(const void *a, const void *b)
+/* the members' ranks, together */
+static struct ranklist set_ranks(const struct run *r, const struct set *st, uint32_t *n)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* the members' ranks, sorted */
-static uint32_t *set_ranks(const struct run *r, const struct set *st, uint32_t *n)
-{
+	struct ranklist all;
+	ranklist_init(&all);
 	*n = 0;
-	for (uint32_t m = 0; m < st->nmembers; m++)
-		*n += r->groups[st->members[m]].nranks;
-	uint32_t *ranks = xmalloc((*n + 1) * sizeof *ranks), k = 0;
 	for (uint32_t m = 0; m < st->nmembers; m++) {
-		const struct run_group *g = &r->groups[st->members[m]];
-		memcpy(ranks + k, g->ranks, g->nranks * sizeof *ranks);
-		k += g->nranks;
+		ranklist_join(&all, &r->groups[st->members[m]].ranks);
+		*n += r->groups[st->members[m]].nranks;
 	}
-	qsort(ranks, *n, sizeof *ranks, rank_order);
-	return ranks;
+	return all;
 }
 
 /* the leader's timing tables on the new signatures */
@@ -331,18 +322,18 @@ static void unite_set(struct plan *pl, const struct set *st, bool *drop)
 	for (uint32_t i = 0; i < nmap; i++)
 		map[i] = i;
 	grammar_terminal_counts(&lead->g, calls, nmap);
-	uint32_t *ranks = set_ranks(r, st, &nranks);
+	struct ranklist ranks = set_ranks(r, st, &nranks);
 	for (uint32_t k = 0; k < st->nfs; k++) {
 		bool *mask = xcalloc(r->sigs[st->fs[k]].nvals + 1, sizeof *mask);
 		differing_slots(r, st, k, mask);
 		map[st->fs[k]] = streamed_sig(r, st->fs[k], mask);
-		law_stream(pl, st, st->fs[k], map[st->fs[k]], mask, ranks, nranks, calls[st->fs[k]]);
+		law_stream(pl, st, st->fs[k], map[st->fs[k]], mask, &ranks, nranks, calls[st->fs[k]]);
 		free(mask);
 	}
 	lead = &r->groups[st->members[0]];
 	grammar_map_terminals(&lead->g, map, nmap);
 	remap_timing(lead, map, nmap);
-	free(lead->ranks);
+	ranklist_free(&lead->ranks);
 	lead->ranks = ranks, lead->nranks = nranks;
 	for (uint32_t m = 1; m < st->nmembers; m++)
 		drop[st->members[m]] = true;

@@ -120,7 +120,7 @@ void aligned_class_approximate(struct aligned_class *a, uint32_t o, uint32_t j, 
 			q++;
 		v = a->ref->sigvals[a->ref->sigs[oc->rung_sigs[q]].voff + j];
 		if (v == SV_STREAMED)
-			v = stream_mean(a->ref, a->ref->groups[a->ref_group].ranks[0], oc->rung_sigs[q], j);
+			v = stream_mean(a->ref, ranklist_first(&a->ref->groups[a->ref_group].ranks), oc->rung_sigs[q], j);
 	}
 	xval_free(&oc->x[j]);
 	oc->x[j] = (struct xval){.kind = XV_CONST, .v = v};

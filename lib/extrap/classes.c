@@ -94,13 +94,15 @@ static bool classes_single(const struct run *r, const struct grid *g)
 	uint32_t group[TOPOLOGY_MAX_CLASSES];
 	for (uint32_t c = 0; c < TOPOLOGY_MAX_CLASSES; c++)
 		group[c] = UINT32_MAX;
-	for (uint32_t rank = 0; rank < r->nranks; rank++) {
-		uint32_t c = topology_class(g, rank);
-		if (group[c] != UINT32_MAX && group[c] != r->rank_group[rank])
-			return false;
-		group[c] = r->rank_group[rank];
-	}
-	return true;
+	bool single = true;
+	uint32_t rank;
+	for (uint32_t i = 0; i < r->ngroups && single; i++)
+		RANKLIST_FOR(rank, &r->groups[i].ranks) {
+			uint32_t c = topology_class(g, rank);
+			single = single && (group[c] == UINT32_MAX || group[c] == i);
+			group[c] = i;
+		}
+	return single;
 }
 
 void classes_part(struct run *const *rungs, size_t n, struct grid *grids)
@@ -222,12 +224,13 @@ static void groups_difference(const struct run *r, uint32_t a, uint32_t b, char 
  * counted as replaced */
 static uint32_t dominant_group(const struct run *r, const struct grid *g, uint32_t cls, uint64_t *replaced)
 {
-	uint32_t *count = xcalloc(r->ngroups + 1, sizeof *count), best = UINT32_MAX, members = 0;
-	for (uint32_t rank = 0; rank < r->nranks; rank++)
-		if (topology_class(g, rank) == cls) {
-			count[r->rank_group[rank]]++;
-			members++;
-		}
+	uint32_t *count = xcalloc(r->ngroups + 1, sizeof *count), best = UINT32_MAX, members = 0, rank;
+	for (uint32_t i = 0; i < r->ngroups; i++)
+		RANKLIST_FOR(rank, &r->groups[i].ranks)
+			if (topology_class(g, rank) == cls) {
+				count[i]++;
+				members++;
+			}
 	for (uint32_t k = 0; k < r->ngroups; k++)
 		if (count[k] && (best == UINT32_MAX || count[k] > count[best]))
 			best = k;
@@ -249,24 +252,26 @@ bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *gr
 	cr->grammars = pruned ? xcalloc(n, sizeof *cr->grammars) : NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct run *r = rungs[i];
-		uint32_t group = UINT32_MAX;
+		uint32_t group = UINT32_MAX, *group_of = run_group_index(r);
 		if (cr->lossy)
 			group = dominant_group(r, &grids[i], cls, &cr->replaced);
 		for (uint32_t rank = 0; group == UINT32_MAX || !cr->lossy ? rank < r->nranks : false; rank++) {
 			if (topology_class(&grids[i], rank) != cls)
 				continue;
-			if (group != UINT32_MAX && r->rank_group[rank] != group) {
+			if (group != UINT32_MAX && group_of[rank] != group) {
 				char how[320];
-				groups_difference(r, r->rank_group[rank], group, how, sizeof how);
+				groups_difference(r, group_of[rank], group, how, sizeof how);
 				snprintf(why, whylen,
 					 "class %s at p%u: ranks of the same grid position behave differently (rank %u "
 					 "in group %u, others in group %u: %s): not SPMD over the grid (--lossy takes "
 					 "the group most of them are in)",
-					 name, r->nranks, rank, r->rank_group[rank], group, how);
+					 name, r->nranks, rank, group_of[rank], group, how);
+				free(group_of);
 				return false;
 			}
-			group = r->rank_group[rank];
+			group = group_of[rank];
 		}
+		free(group_of);
 		if (group == UINT32_MAX)
 			continue;
 		cr->runs[cr->n] = r;

@@ -61,7 +61,7 @@ static void middle(const struct origins *o, size_t *rung, uint32_t *group)
 	int64_t rank = 0;
 	for (uint32_t k = 0; k < g->ndims; k++)
 		rank = rank * g->dims[k] + g->dims[k] / 2;
-	*group = o->rungs[*rung]->rank_group[rank];
+	*group = run_rank_group(o->rungs[*rung], (uint32_t)rank);
 }
 
 /* every group's grammar pruned to what all share; the calls left out per rung */

@@ -176,8 +176,8 @@ static bool count_group(const struct counting *c, const struct run_group *g, str
 		else
 			any = any || calls[s];
 	bool ok = true;
-	for (uint32_t i = 0; ok && i < g->nranks; i++) {
-		uint32_t rank = g->ranks[i];
+	uint32_t rank;
+	RANKLIST_FOR(rank, &g->ranks) {
 		for (uint32_t u = 0; ok && u < nused; u++) {
 			const struct run_signature *s = &out->sigs[used[u]];
 			ok = count_calls(c, &out->fns[s->fn], out->sigvals + s->voff, s->nvals, calls[used[u]], rank,
@@ -229,7 +229,7 @@ bool extrap_profile(const struct run *ref, struct run *out, char *why, size_t wh
 		bool unknown = false;
 		for (uint32_t i = 0; i < c.ncomms; i++)
 			unknown = unknown || !c.comms[i].size;
-		if (unknown && out->rank_group)   /* a checked run: its streams give split colours */
+		if (unknown)   /* a checked run (add_profile): its streams give split colours */
 			comm_table_build(c.table = &table, out);
 		out->counts = xcalloc((size_t)out->nranks * out->nnodes * RUN_PC_COUNT + 1, sizeof *out->counts);
 	}

@@ -19,13 +19,14 @@ static const struct run_stream *class_stream(uint32_t cls, const struct class_ru
 {
 	const struct run *r = cr->runs[i];
 	const struct run_stream *found = NULL;
-	for (uint32_t rank = 0; rank < r->nranks; rank++) {
-		if (topology_class(&cr->grids[i], rank) != cls || r->rank_group[rank] != cr->groups[i])
+	uint32_t rank;
+	RANKLIST_FOR(rank, &r->groups[cr->groups[i]].ranks) {
+		if (topology_class(&cr->grids[i], rank) != cls)
 			continue;
 		const struct run_stream *s = run_stream_of(r, rank, sig);
 		if (found && s != found) {
 			snprintf(why, whylen, "its ranks read different values at p%u (rank %u unlike rank %u), not laws of "
-				 "the rank", r->nranks, rank, found->ranks[0]);
+				 "the rank", r->nranks, rank, ranklist_first(&found->ranks));
 			return NULL;
 		}
 		found = s;

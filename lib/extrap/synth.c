@@ -102,54 +102,56 @@ static void class_timing(const struct aligned_class *a, const uint32_t *occ_sig,
 	free(map);
 }
 
-/* distinct ranks below nranks put in ascending order through a bitmap: linear in the ranks and
- * nranks / 64 words, where a comparison sort of the union of a group's class boxes took most of an
- * extrapolation to a million ranks */
-static void sort_ranks(uint32_t *ranks, uint32_t n, uint32_t nranks)
-{
-	uint64_t *bits = xcalloc((size_t)nranks / 64 + 1, sizeof *bits);
-	for (uint32_t i = 0; i < n; i++)
-		bits[ranks[i] / 64] |= UINT64_C(1) << (ranks[i] % 64);
-	uint32_t k = 0;
-	for (size_t w = 0; w <= (size_t)nranks / 64; w++)
-		for (uint64_t b = bits[w]; b; b &= b - 1)
-			ranks[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
-	free(bits);
-}
-
-/* the class's ranks on the target grid (its box, or on a grid with a part the box's ranks of the
- * class), ascending, written to dst (NULL: only counted); 0 when the class has no rank there */
-static uint32_t box_ranks(const struct grid *t, uint32_t cls, uint32_t *dst)
+/* the class's ranks on the target grid as a ranklist (its box; on a grid with a part, the box's
+ * ranks of the class), and their number; out NULL: only counted. No rank is visited unless the
+ * grid has a part. */
+static uint32_t class_ranks(const struct grid *t, uint32_t cls, struct ranklist *out)
 {
 	int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS], c[LAW_MAX_DIMS];
-	if (!topology_class_box(t, cls, lo, hi))
+	if (!topology_class_box(t, cls, lo, hi)) {
+		if (out)
+			ranklist_from_range(out, 0, 0);
 		return 0;
-	uint64_t n = 1, kept = 0;
-	for (uint32_t k = 0; k < t->ndims; k++)
+	}
+	uint64_t n = 1, stride = 1;
+	int64_t box[2 + 2 * LAW_MAX_DIMS] = {(int64_t)t->ndims, 0};
+	for (int k = (int)t->ndims - 1; k >= 0; k--) {
 		n *= (uint64_t)(hi[k] - lo[k] + 1), c[k] = lo[k];
-	if (!dst && !t->part)
+		box[1] += lo[k] * (int64_t)stride;
+		box[2 + 2 * k] = hi[k] - lo[k] + 1, box[3 + 2 * k] = (int64_t)stride;
+		stride *= (uint64_t)t->dims[k];
+	}
+	if (!t->part) {
+		struct ranklist_clash clash;
+		if (out && !ranklist_normalize(out, box, 2 + 2 * t->ndims, &clash))
+			abort();   /* a box of a row-major grid names each rank once */
 		return (uint32_t)n;
+	}
+	struct ranklist_builder *b = ranklist_builder_new();
 	for (uint64_t i = 0; i < n; i++) {
 		int64_t rank = 0;
 		for (uint32_t k = 0; k < t->ndims; k++)
 			rank = rank * t->dims[k] + c[k];
-		if (!t->part || topology_class(t, rank) == cls) {
-			if (dst)
-				dst[kept] = (uint32_t)rank;
-			kept++;
-		}
+		if (topology_class(t, rank) == cls)
+			ranklist_builder_add(b, (uint32_t)rank);
 		for (int k = (int)t->ndims - 1; k >= 0 && ++c[k] > hi[k]; k--)
 			c[k] = lo[k];
 	}
-	return (uint32_t)kept;
+	struct ranklist none;
+	ranklist_init(&none);
+	uint32_t kept = (uint32_t)ranklist_builder_finish(b, out ? out : &none);
+	ranklist_free(&none);
+	return kept;
 }
 
-/* append the class's box of ranks on the target grid */
-static void add_box(struct run_group *g, const struct grid *t, uint32_t cls)
+/* the class's ranks join the ranklist `into` of count *n */
+static void join_class(struct ranklist *into, uint32_t *n, const struct grid *t, uint32_t cls)
 {
-	uint32_t count = box_ranks(t, cls, NULL);
-	g->ranks = xrealloc(g->ranks, ((size_t)g->nranks + count + 1) * sizeof *g->ranks);
-	g->nranks += box_ranks(t, cls, g->ranks + g->nranks);
+	struct ranklist rl;
+	ranklist_init(&rl);
+	*n += class_ranks(t, cls, &rl);
+	ranklist_join(into, &rl);
+	ranklist_free(&rl);
 }
 
 struct streamtab {
@@ -181,9 +183,7 @@ static bool join_stream(struct streamtab *t, uint32_t first, const struct run_st
 		struct run_stream *o = &t->s[k];
 		if (!same_values(o, s))
 			continue;
-		uint32_t n = box_ranks(target, cls, NULL);
-		o->ranks = xrealloc(o->ranks, ((size_t)o->nranks + n + 1) * sizeof *o->ranks);
-		o->nranks += box_ranks(target, cls, o->ranks + o->nranks);
+		join_class(&o->ranks, &o->nranks, target, cls);
 		return true;
 	}
 	return false;
@@ -209,9 +209,8 @@ static void add_streams(struct streamtab *t, const struct aligned_class *a, cons
 		struct run_stream *s = &t->s[t->n++], *from = a->occ[i].stream;
 		*s = *from;
 		s->sig = occ_sig[i];
-		s->nranks = box_ranks(target, a->cls, NULL);
-		s->ranks = xmalloc(((size_t)s->nranks + 1) * sizeof *s->ranks);
-		box_ranks(target, a->cls, s->ranks);
+		ranklist_init(&s->ranks);
+		s->nranks = class_ranks(target, a->cls, &s->ranks);
 		s->cells = xmalloc((run_stream_cells(from) + 1) * sizeof *s->cells);
 		memcpy(s->cells, from->cells, run_stream_cells(from) * sizeof *s->cells);
 		s->laws = xmalloc((from->nlaws + 1) * sizeof *s->laws);
@@ -233,7 +232,6 @@ static void clone_header(const struct run *ref, struct run *out)
 	struct run keep = *out;
 	keep.sigs = NULL, keep.sigvals = NULL, keep.groups = NULL, keep.streams = NULL;
 	keep.nodes = NULL, keep.counts = NULL, keep.time_stats = NULL, keep.time = NULL, keep.timestamps = NULL;
-	keep.rank_group = NULL, keep.stream_first = NULL;
 	keep.nsigs = keep.ngroups = keep.nstreams = keep.nnodes = keep.ntimestamps = 0;
 	keep.nsigvals = 0;
 	out->nattrs = 0, out->attrs = NULL, out->nfns = 0, out->fns = NULL, out->nstrings = 0, out->strings = NULL;
@@ -281,7 +279,7 @@ static void place_class(struct run *out, struct sigtab *sigs, struct streamtab *
 		class_timing(a, occ_sig, g);
 		timing_extrapolate(a, occ_sig, grid_size(target), g, out->ngroups - 1, timing);
 	}
-	add_box(&out->groups[gi], target, a->cls);
+	join_class(&out->groups[gi].ranks, &out->groups[gi].nranks, target, a->cls);
 	free(occ_sig);
 }
 
@@ -316,7 +314,7 @@ static bool build_class(struct origins *from, uint32_t cls, const struct grid *t
 			class_at_free(&at);
 		return false;
 	}
-	uint64_t members = box_ranks(target, cls, NULL);
+	uint64_t members = class_ranks(target, cls, NULL);
 	notes->dropped += at.dropped * members;
 	notes->calls += (at.dropped + at.kept) * members;
 	notes->approximated += at.approximated * members;
@@ -351,10 +349,6 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, co
 				 whylen);
 	notes->replaced = origins_replaced(from);
 	origins_free(from);
-	for (uint32_t i = 0; i < out->ngroups; i++)
-		sort_ranks(out->groups[i].ranks, out->groups[i].nranks, (uint32_t)grid_size(target));
-	for (uint32_t i = 0; i < streams.n; i++)
-		sort_ranks(streams.s[i].ranks, streams.s[i].nranks, (uint32_t)grid_size(target));
 	char text[160];
 	snprintf(text, sizeof text, "pmnf: %u histograms modeled (%u by one power of p, fewer rungs than the search needs), "
 		 "%u as at the largest rung", timing.modeled, timing.powers, timing.kept);
@@ -379,7 +373,7 @@ static void empty_profile(struct run *out)
 }
 
 /* the profile of a checked run when it is wanted and can be had (false: none, with a note saying
- * why not); its communicators' sizes may come from the run's split colours (run_check's indexes) */
+ * why not); its communicators' sizes may come from the run's split colours (streams run_check sorted) */
 static bool add_profile(const struct run *ref, const struct extrap_options *o, struct run *out,
 			struct extrap_notes *notes)
 {

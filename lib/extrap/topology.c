@@ -66,12 +66,28 @@ static void factor(int64_t n, uint32_t left, int64_t cap, int64_t *cur, uint32_t
 		}
 		return;
 	}
-	for (int64_t f = cap < n ? cap : n; f >= 1; f--) {
-		if (n % f)
+	/* n's divisors up to cap, largest first: the pairs (d, n / d) below its square root, not every
+	 * number below n (a million ranks took milliseconds) */
+	int64_t *small = NULL, *large = NULL;
+	size_t nsmall = 0, nlarge = 0, capsmall = 0, caplarge = 0;
+	for (int64_t d = 1; d * d <= n; d++)
+		if (n % d == 0) {
+			XGROW(small, capsmall, nsmall + 1);
+			small[nsmall++] = d;
+			if (d * d != n) {
+				XGROW(large, caplarge, nlarge + 1);
+				large[nlarge++] = n / d;
+			}
+		}
+	for (size_t i = 0; i < nlarge + nsmall; i++) {
+		int64_t f = i < nlarge ? large[i] : small[nsmall - 1 - (i - nlarge)];
+		if (f > cap)
 			continue;
 		cur[depth] = f;
 		factor(n / f, left - 1, f, cur, depth + 1, best, best_spread);
 	}
+	free(small);
+	free(large);
 }
 
 void topology_dims_create(int64_t nranks, uint32_t ndims, struct grid *out)
@@ -368,11 +384,12 @@ static void collect_pairs(const struct run *r, struct peer_pairs *p)
 		const struct run_group *g = &r->groups[gi];
 		size_t n;
 		int64_t *offs = group_offsets(r, g, &n);
-		for (uint32_t i = 0; i < g->nranks; i++) {
+		uint32_t rank;
+		RANKLIST_FOR(rank, &g->ranks) {
 			if (!offs)
-				rank_pairs(r, g->ranks[i], p);
+				rank_pairs(r, rank, p);
 			else
-				add_distinct(p, g->ranks[i], offs, n);
+				add_distinct(p, rank, offs, n);
 		}
 		free(offs);
 	}

@@ -98,7 +98,7 @@ bool px_refuse(struct proxy_gen *g, uint32_t sig, const char *fmt, ...)
 	va_end(ap);
 	uint32_t rank = 0;
 	if (g->group < g->r->ngroups && g->r->groups[g->group].nranks)
-		rank = g->r->groups[g->group].ranks[0];
+		rank = ranklist_first(&g->r->groups[g->group].ranks);
 	struct buf site;
 	buf_init(&site);
 	px_callsite_text(g, sig, &site);

@@ -84,7 +84,7 @@ static void walk_group(const struct proxy_gen *g, struct walk *w)
 	const struct run_group *grp = &g->r->groups[g->group];
 	struct event_iter it;
 	struct event ev;
-	event_iter_init(&it, g->r, grp->nranks ? grp->ranks[0] : 0);
+	event_iter_init(&it, g->r, grp->nranks ? ranklist_first(&grp->ranks) : 0);
 	for (uint32_t calls = 0; calls < HOMES_WALK_BUDGET && event_next(&it, &ev); calls++) {
 		if (ev.s->flags & SIGF_FAILED_POLL)
 			continue;   /* left out of the program */

@@ -90,18 +90,15 @@ static bool emit_rule(struct proxy_gen *g, uint32_t rule)
 static void emit_ranklist(struct proxy_gen *g)
 {
 	const struct run_group *grp = &g->r->groups[g->group];
-	struct ranklist rl;
-	ranklist_init(&rl);
-	ranklist_from_ranks(&rl, grp->ranks, grp->nranks);
+	const struct ranklist *rl = &grp->ranks;
 	char text[256];
-	ranklist_format(rl.v, rl.len, text, sizeof text);
+	ranklist_format(rl->v, rl->len, text, sizeof text);
 	px_printf(&g->text, "\n/* ---- group %u: ranks %s (%u ranks, %u rules) ---- */\n\n", g->group, text,
 		  grp->nranks, grp->g.nrules);
 	px_printf(&g->text, "static const long long group%u_ranks[] = {", g->group);
-	for (size_t i = 0; i < rl.len; i++)
-		px_printf(&g->text, "%s%" PRId64, i ? ", " : "", rl.v[i]);
-	px_printf(&g->text, "};\nenum { GROUP%u_BOXES = %zu };\n", g->group, ranklist_boxes(rl.v, rl.len));
-	ranklist_free(&rl);
+	for (size_t i = 0; i < rl->len; i++)
+		px_printf(&g->text, "%s%" PRId64, i ? ", " : "", rl->v[i]);
+	px_printf(&g->text, "};\nenum { GROUP%u_BOXES = %zu };\n", g->group, ranklist_boxes(rl->v, rl->len));
 }
 
 bool px_emit_groups(struct proxy_gen *g)

@@ -65,15 +65,12 @@ static void emit_laws(struct proxy_gen *g, const struct run_stream *st, uint32_t
 
 static void emit_ranks(struct proxy_gen *g, const struct run_stream *st, uint32_t sig, uint32_t k, size_t *nboxes)
 {
-	struct ranklist rl;
-	ranklist_init(&rl);
-	ranklist_from_ranks(&rl, st->ranks, st->nranks);
+	const struct ranklist *rl = &st->ranks;
 	px_printf(&g->text, "static const long long values_%u_%u_ranks[] = {", sig, k);
-	for (size_t v = 0; v < rl.len; v++)
-		px_printf(&g->text, "%s%" PRId64, v ? ", " : "", rl.v[v]);
+	for (size_t v = 0; v < rl->len; v++)
+		px_printf(&g->text, "%s%" PRId64, v ? ", " : "", rl->v[v]);
 	px_puts(&g->text, "};\n");
-	*nboxes = ranklist_boxes(rl.v, rl.len);
-	ranklist_free(&rl);
+	*nboxes = ranklist_boxes(rl->v, rl->len);
 }
 
 /* stored stream k of sig: its tables, and its row of the sources table */

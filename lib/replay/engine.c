@@ -48,7 +48,7 @@ bool rp_init(struct rp *x, const struct run *r, int rank, int size, const struct
 	x->opt = *o;
 	x->rank = rank;
 	x->size = size;
-	x->group = r->rank_group[rank];
+	x->group = run_rank_group(r, rank);
 	x->fnmap = xmalloc((r->nfns ? r->nfns : 1) * sizeof *x->fnmap);
 	for (uint32_t i = 0; i < r->nfns; i++) {
 		int id = fn_lookup(r->fns[i].name);

@@ -1,7 +1,7 @@
 /*
  * check — run_check: every count and cross-reference of a run validated, one function per
- * section, so that tools can trust a run that passed. Builds the rank -> group and stream indexes
- * on the way. See run.h.
+ * section, so that tools can trust a run that passed. Who is in a group and who reads a stream
+ * are checked on their ranklists' runs, never rank by rank. See run.h.
  */
 #include <assert.h>
 #include <math.h>
@@ -62,19 +62,34 @@ static bool check_signatures(struct run *r, char *why, size_t whylen)
 	return true;
 }
 
-/* a group's ranks: in the run, sorted, in no other group; fills r->rank_group */
-static bool check_group_ranks(struct run *r, uint32_t i, char *why, size_t whylen)
+/* a ranklist of the run's ranks, holding `count` of them, in the encoding ranklist_from_ranks
+ * gives (what the readers and writers of runs make; false with why) */
+static bool check_ranklist(const struct run *r, const struct ranklist *rl, uint32_t count, char *why, size_t whylen)
 {
-	const struct run_group *g = &r->groups[i];
-	for (uint32_t k = 0; k < g->nranks; k++) {
-		if (g->ranks[k] >= r->nranks)
-			FAIL("group %u lists rank %u, but the run has %u ranks", i, g->ranks[k], r->nranks);
-		if (k && g->ranks[k] <= g->ranks[k - 1])
-			FAIL("group %u: ranks are not sorted", i);
-		if (r->rank_group[g->ranks[k]] != UINT32_MAX)
-			FAIL("rank %u is in groups %u and %u", g->ranks[k], r->rank_group[g->ranks[k]], i);
-		r->rank_group[g->ranks[k]] = i;
-	}
+	char rwhy[160];
+	if (!ranklist_check(rl->v, rl->len, r->nranks, rwhy, sizeof rwhy))
+		FAIL("ranklist: %s", rwhy);
+	uint64_t n = ranklist_count(rl->v, rl->len);
+	if (n != count)
+		FAIL("its ranklist holds %llu ranks, not %u", (unsigned long long)n, count);
+	struct ranklist canon;
+	struct ranklist_clash clash;
+	ranklist_init(&canon);
+	bool sorted = ranklist_union(&canon, &rl, 1, NULL, &clash),
+	     same = sorted && canon.len == rl->len && (!rl->len || !memcmp(canon.v, rl->v, rl->len * sizeof *rl->v));
+	ranklist_free(&canon);
+	if (!sorted)
+		FAIL("rank %llu is out of order in its ranklist", (unsigned long long)clash.rank);
+	if (!same)
+		FAIL("its ranklist is not in the encoding of its ranks (folded boxes, ranklist.h)");
+	return true;
+}
+
+static bool check_group_ranks(const struct run *r, uint32_t i, char *why, size_t whylen)
+{
+	char rwhy[200];
+	if (!check_ranklist(r, &r->groups[i].ranks, r->groups[i].nranks, rwhy, sizeof rwhy))
+		FAIL("group %u: %s", i, rwhy);
 	return true;
 }
 
@@ -86,12 +101,14 @@ static bool check_group_length(struct run *r, uint32_t i, char *why, size_t whyl
 	g->length = grammar_expanded_length(&g->g);
 	if (g->length == UINT64_MAX)
 		FAIL("group %u: its grammar's repeat counts multiply to 2^64 calls or more", i);
-	for (uint32_t k = 0; k < g->nranks && r->nnodes; k++) {
-		uint64_t calls = run_rank_calls(r, g->ranks[k]);
-		if (g->length > calls)
-			FAIL("group %u: its grammar expands to %llu calls, but rank %u made %llu", i,
-			     (unsigned long long)g->length, g->ranks[k], (unsigned long long)calls);
-	}
+	uint32_t rank;
+	if (r->nnodes)
+		RANKLIST_FOR(rank, &g->ranks) {
+			uint64_t calls = run_rank_calls(r, rank);
+			if (g->length > calls)
+				FAIL("group %u: its grammar expands to %llu calls, but rank %u made %llu", i,
+				     (unsigned long long)g->length, rank, (unsigned long long)calls);
+		}
 	return true;
 }
 
@@ -151,12 +168,35 @@ static bool check_group_timing(const struct run *r, uint32_t i, char *why, size_
 	return true;
 }
 
+/* the groups' ranklists together hold every rank of the run once */
+static bool check_groups_cover(const struct run *r, char *why, size_t whylen)
+{
+	const struct ranklist **lists = xcalloc(r->ngroups + 1, sizeof *lists);
+	for (uint32_t i = 0; i < r->ngroups; i++)
+		lists[i] = &r->groups[i].ranks;
+	struct ranklist all;
+	struct ranklist_clash clash;
+	uint64_t count = 0;
+	ranklist_init(&all);
+	bool ok = ranklist_union(&all, lists, r->ngroups, &count, &clash);
+	free(lists);
+	if (!ok)
+		snprintf(why, whylen, "rank %llu is in groups %zu and %zu", (unsigned long long)clash.rank,
+			 clash.a < clash.b ? clash.a : clash.b, clash.a < clash.b ? clash.b : clash.a);
+	if (ok && count != r->nranks) {   /* the first rank missing: where the first run of `all` does not begin or ends */
+		struct ranklist_iter it = ranklist_walk(all.v, all.len);
+		uint64_t start = 0, len = 0, missing = 0;
+		if (ranklist_next_run(&it, &start, &len) && start == 0)
+			missing = len;
+		snprintf(why, whylen, "rank %llu belongs to no group", (unsigned long long)missing);
+		ok = false;
+	}
+	ranklist_free(&all);
+	return ok;
+}
+
 static bool check_groups(struct run *r, char *why, size_t whylen)
 {
-	free(r->rank_group);
-	r->rank_group = xmalloc((r->nranks + 1) * sizeof *r->rank_group);
-	for (uint32_t k = 0; k < r->nranks; k++)
-		r->rank_group[k] = UINT32_MAX;
 	char gwhy[200];
 	for (uint32_t i = 0; i < r->ngroups; i++) {
 		if (!grammar_check(&r->groups[i].g, r->nsigs, gwhy, sizeof gwhy))
@@ -165,46 +205,29 @@ static bool check_groups(struct run *r, char *why, size_t whylen)
 		    !check_group_timing(r, i, why, whylen))
 			return false;
 	}
-	for (uint32_t k = 0; k < r->nranks; k++)
-		if (r->rank_group[k] == UINT32_MAX)
-			FAIL("rank %u belongs to no group", k);
-	return true;
+	return check_groups_cover(r, why, whylen);
 }
 
-/* rank -> its streams by signature (streams sorted by signature): stream_first, rank_streams */
-static bool index_streams(struct run *r, char *why, size_t whylen)
+/* no rank reads two streams of one signature (streams sorted by signature) */
+static bool check_streams_apart(const struct run *r, char *why, size_t whylen)
 {
-	free(r->stream_first);
-	free(r->rank_streams);
-	r->stream_first = xcalloc(r->nranks + 1, sizeof *r->stream_first);
-	uint64_t total = 0;
-	for (uint32_t i = 0; i < r->nstreams; i++) {
-		total += r->streams[i].nranks;
-		for (uint32_t k = 0; k < r->streams[i].nranks; k++)
-			r->stream_first[r->streams[i].ranks[k] + 1]++;
-	}
-	if (total > UINT32_MAX)
-		FAIL("%llu (rank, stream) pairs: more than this ladder indexes", (unsigned long long)total);
-	r->rank_streams = xmalloc((total ? total : 1) * sizeof *r->rank_streams);
-	for (uint32_t q = 0; q < r->nranks; q++)
-		r->stream_first[q + 1] += r->stream_first[q];
-	uint32_t *at = xmalloc((r->nranks + 1) * sizeof *at);
-	memcpy(at, r->stream_first, r->nranks * sizeof *at);
+	const struct ranklist **lists = xcalloc(r->nstreams + 1, sizeof *lists);
 	bool ok = true;
-	for (uint32_t i = 0; i < r->nstreams && ok; i++)
-		for (uint32_t k = 0; k < r->streams[i].nranks && ok; k++) {
-			uint32_t q = r->streams[i].ranks[k];
-			ok = at[q] == r->stream_first[q] || r->streams[r->rank_streams[at[q] - 1]].sig != r->streams[i].sig;
-			r->rank_streams[at[q]++] = i;
-			if (!ok)
-				snprintf(why, whylen, "two value streams for rank %u, signature %u", q, r->streams[i].sig);
-		}
-	free(at);
+	for (uint32_t i = 0, j; i < r->nstreams && ok; i = j) {
+		for (j = i; j < r->nstreams && r->streams[j].sig == r->streams[i].sig; j++)
+			lists[j - i] = &r->streams[j].ranks;
+		struct ranklist_clash clash;
+		ok = j - i == 1 || ranklist_union(NULL, lists, j - i, NULL, &clash);
+		if (!ok)
+			snprintf(why, whylen, "two value streams for rank %llu, signature %u", (unsigned long long)clash.rank,
+				 r->streams[i].sig);
+	}
+	free(lists);
 	return ok;
 }
 
 /* streams refer to known signatures, are well formed, and give each rank at most one stream per
- * signature; sorts them and builds the index */
+ * signature; sorts them */
 static bool check_streams(struct run *r, char *why, size_t whylen)
 {
 	for (uint32_t i = 0; i < r->nstreams; i++) {
@@ -212,12 +235,13 @@ static bool check_streams(struct run *r, char *why, size_t whylen)
 		char swhy[200];
 		if (s->sig >= r->nsigs)
 			FAIL("value stream %u refers to signature %u, but there are %u", i, s->sig, r->nsigs);
-		if (!run_stream_check(s, r->nranks, swhy, sizeof swhy))
+		if (!run_stream_check(s, swhy, sizeof swhy) ||
+		    !check_ranklist(r, &s->ranks, s->nranks, swhy, sizeof swhy))
 			FAIL("value stream %u (signature %u): %s", i, s->sig, swhy);
 	}
 	if (r->nstreams)   /* none: there may be no array at all */
 		qsort(r->streams, r->nstreams, sizeof *r->streams, run_stream_order);
-	return index_streams(r, why, whylen);
+	return check_streams_apart(r, why, whylen);
 }
 
 static bool check_callpaths(struct run *r, char *why, size_t whylen)

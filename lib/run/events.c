@@ -40,7 +40,7 @@ bool event_calls_bounded(const struct run *r, char *why, size_t whylen)
 {
 	for (uint32_t i = 0; i < r->ngroups; i++)
 		if (r->groups[i].length > max_calls && r->groups[i].nranks) {
-			say_beyond_bound(why, whylen, r->groups[i].ranks[0], r->groups[i].length);
+			say_beyond_bound(why, whylen, ranklist_first(&r->groups[i].ranks), r->groups[i].length);
 			return false;
 		}
 	return true;
@@ -51,12 +51,13 @@ void event_iter_init(struct event_iter *it, const struct run *r, uint32_t rank)
 	memset(it, 0, sizeof *it);
 	it->r = r;
 	it->rank = rank;
-	const struct run_group *g = &r->groups[r->rank_group[rank]];
+	const struct run_group *g = &r->groups[run_rank_group(r, rank)];
 	gwalk_init(&it->walk, &g->g);
-	it->ncursors = run_rank_nstreams(r, rank);
+	it->streams = xcalloc(r->nstreams + 1, sizeof *it->streams);
+	it->ncursors = run_rank_streams(r, rank, it->streams);
 	it->cursor = xcalloc(it->ncursors ? it->ncursors : 1, sizeof *it->cursor);
 	for (uint32_t k = 0; k < it->ncursors; k++)
-		stream_cursor_init(&it->cursor[k], run_rank_stream(r, rank, k), rank);
+		stream_cursor_init(&it->cursor[k], it->streams[k], rank);
 	it->sig_info = xcalloc(r->nsigs ? r->nsigs : 1, sizeof *it->sig_info);
 	it->limit = max_calls;
 	if (g->length > it->limit)
@@ -87,6 +88,7 @@ void event_iter_free(struct event_iter *it)
 	for (uint32_t k = 0; k < it->ncursors; k++)
 		stream_cursor_free(&it->cursor[k]);
 	free(it->cursor);
+	free(it->streams);
 	free(it->vals);
 	free(it->sig_info);
 	memset(it, 0, sizeof *it);
@@ -96,7 +98,7 @@ static bool pull(struct event_iter *it, int64_t si, int64_t *out)
 {
 	if (stream_cursor_next(&it->cursor[si], out))
 		return true;
-	const struct run_stream *s = run_rank_stream(it->r, it->rank, (uint32_t)si);
+	const struct run_stream *s = it->streams[si];
 	snprintf(it->error, sizeof it->error, "rank %u: the value stream of signature %u ran out after %llu values",
 		 it->rank, s->sig, (unsigned long long)s->length);
 	return false;
@@ -110,7 +112,7 @@ bool event_iter_streams_consumed(const struct event_iter *it, char *why, size_t 
 			continue;
 		snprintf(why, whylen, "rank %u: %llu of the %llu values of the stream of signature %u are never used",
 			 it->rank, (unsigned long long)(c->length - c->read), (unsigned long long)c->length,
-			 run_rank_stream(it->r, it->rank, k)->sig);
+			 it->streams[k]->sig);
 		return false;
 	}
 	return true;
@@ -153,6 +155,20 @@ static uint32_t constant_nvals(const struct run_signature *s, const struct fn_de
 	return i;
 }
 
+/* the rank's stream of signature sig: its index in it->streams (by signature), or -1 */
+static int64_t stream_slot(const struct event_iter *it, uint32_t sig)
+{
+	uint32_t lo = 0, hi = it->ncursors;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (it->streams[mid]->sig < sig)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < it->ncursors && it->streams[lo]->sig == sig ? (int64_t)lo : -1;
+}
+
 /* what every call of signature sig shares; false (error set) when it needs a missing stream */
 static bool learn_sig(struct event_iter *it, uint32_t sig)
 {
@@ -167,7 +183,7 @@ static bool learn_sig(struct event_iter *it, uint32_t sig)
 	info->constant = !streamed && !shared;
 	info->stream = -1;
 	if (streamed || (s->flags & SIGF_FAILED_POLL)) {
-		info->stream = run_stream_slot(r, it->rank, sig);
+		info->stream = stream_slot(it, sig);
 		if (info->stream < 0) {
 			snprintf(it->error, sizeof it->error,
 				 "rank %u: signature %u (%s) has streamed values but the rank has no stream for it",

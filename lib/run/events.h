@@ -38,7 +38,8 @@ struct event_iter {
 	struct gwalk walk;
 	uint32_t term;
 	uint64_t term_left;
-	struct stream_cursor *cursor;   /* per stream of this rank (its slots, run/stream.h) */
+	const struct run_stream **streams;   /* the streams this rank reads, by signature */
+	struct stream_cursor *cursor;   /* per stream of this rank: cursor[k] reads streams[k] */
 	uint32_t ncursors;
 	int64_t *vals;
 	uint32_t capvals;

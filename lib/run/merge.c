@@ -291,16 +291,11 @@ int run_gap_order(const void *a, const void *b)
 /* fold group b (same grammar) into a */
 static void group_merge(struct run_group *a, struct run_group *b, uint32_t maxbins)
 {
-	uint32_t *ranks = xmalloc((a->nranks + b->nranks) * sizeof *ranks);
-	uint32_t i = 0, j = 0, n = 0;
-	while (i < a->nranks || j < b->nranks)
-		ranks[n++] = j == b->nranks || (i < a->nranks && a->ranks[i] < b->ranks[j]) ? a->ranks[i++] : b->ranks[j++];
-	free(a->ranks);
-	a->ranks = ranks;
-	a->nranks = n;
+	ranklist_join(&a->ranks, &b->ranks);
+	a->nranks += b->nranks;
 
 	struct run_dur *d = xmalloc((a->ndurs + b->ndurs + 1) * sizeof *d);
-	i = j = n = 0;
+	uint32_t i = 0, j = 0, n = 0;
 	while (i < a->ndurs || j < b->ndurs) {
 		int c = i == a->ndurs ? 1 : j == b->ndurs ? -1 : run_dur_order(&a->durs[i], &b->durs[j]);
 		if (c < 0) {

@@ -142,6 +142,7 @@ struct pairing {              /* the state of pacing one receiver's senders */
 	struct walked *w;
 	int32_t **send_turns;     /* per rank, per send: the turns of its gap, -1 not paired */
 	uint32_t *owner;          /* per rank: the receiver pacing it, UINT32_MAX none */
+	uint32_t *group_of;       /* per rank: its group (run_group_index) */
 };
 
 static bool named_by(const struct walked *w, int64_t src)
@@ -224,9 +225,9 @@ static void pace_receiver(struct pairing *pg, struct run_pace *p, uint32_t rc)
 		pg->send_turns[s][i] = turns[k];
 		pg->owner[s] = rc;
 		double mw, mc;
-		run_gap_mean(&r->groups[r->rank_group[s]], ws->send_sig[i], &mw, &mc);
+		run_gap_mean(&r->groups[pg->group_of[s]], ws->send_sig[i], &mw, &mc);
 		wall += mw, cpu += mc;
-		p->paced[r->rank_group[s] * p->nsigs + ws->send_sig[i]] = true;
+		p->paced[pg->group_of[s] * p->nsigs + ws->send_sig[i]] = true;
 	}
 	for (uint32_t s = 0; s < r->nranks && total; s++)
 		if (pg->owner[s] == rc) {
@@ -248,7 +249,7 @@ static void fill_tables(struct pairing *pg, struct run_pace *p)
 			continue;
 		pr->turns = xmalloc((ws->nsends ? ws->nsends : 1) * sizeof *pr->turns);
 		for (size_t i = 0; i < ws->nsends; i++)
-			if (run_pace_is_paced(p, pg->r->rank_group[s], ws->send_sig[i]))
+			if (run_pace_is_paced(p, pg->group_of[s], ws->send_sig[i]))
 				pr->turns[pr->n++] = pg->send_turns[s][i];
 		p->npaced++;
 	}
@@ -284,7 +285,6 @@ static void pace_init(struct run_pace *p, const struct run *r)
 	memset(p, 0, sizeof *p);
 	p->nranks = r->nranks, p->nsigs = r->nsigs;
 	p->paced = xcalloc((size_t)r->ngroups * r->nsigs + 1, sizeof *p->paced);
-	p->ranks = xcalloc(r->nranks ? r->nranks : 1, sizeof *p->ranks);
 }
 
 bool run_pace_build(const struct run *r, struct run_pace *p, char *why, size_t whylen)
@@ -294,8 +294,9 @@ bool run_pace_build(const struct run *r, struct run_pace *p, char *why, size_t w
 		return true;
 	if (!walk_bounded(r, why, whylen))
 		return false;
+	p->ranks = xcalloc(r->nranks ? r->nranks : 1, sizeof *p->ranks);   /* per rank only when pacing */
 	struct pairing pg = {r, xcalloc(r->nranks, sizeof *pg.w), xcalloc(r->nranks, sizeof *pg.send_turns),
-			     xmalloc(r->nranks * sizeof *pg.owner)};
+			     xmalloc(r->nranks * sizeof *pg.owner), run_group_index(r)};
 	memset(pg.owner, 0xff, r->nranks * sizeof *pg.owner);
 	bool ok = true;
 	for (uint32_t k = 0; k < r->nranks && ok; k++)
@@ -312,6 +313,7 @@ bool run_pace_build(const struct run *r, struct run_pace *p, char *why, size_t w
 	free(pg.w);
 	free(pg.send_turns);
 	free(pg.owner);
+	free(pg.group_of);
 	if (!ok) {   /* nothing paced */
 		run_pace_free(p);
 		pace_init(p, r);

@@ -36,7 +36,7 @@ struct pace_rank {
 struct run_pace {
 	uint32_t nranks, nsigs;
 	bool *paced;              /* [group * nsigs + sig]: the gaps before its calls are paced */
-	struct pace_rank *ranks;
+	struct pace_rank *ranks;  /* per rank; NULL when nothing is paced (no wildcard receive) */
 	uint32_t npaced;          /* ranks with a paired send */
 };
 

@@ -269,15 +269,47 @@ static void get_gap(struct reader *rd, struct run_gap *gp, bool cpu)
 		run_gap_cpu_as_wall(gp);
 }
 
+/* a group's or stream's ranks: their number, then the differences of the sorted ranks */
+static void put_ranks(struct buf *b, const struct ranklist *rl, uint32_t n)
+{
+	buf_put_uv(b, n);
+	uint32_t prev = 0, rank;
+	RANKLIST_FOR(rank, rl) {
+		buf_put_uv(b, rank - prev);
+		prev = rank;
+	}
+}
+
+/* ranks as put_ranks wrote them into rl; ranks out of order (bad input) are kept as they come,
+ * one box each, for run_check to name */
+static uint32_t get_ranks(struct reader *rd, struct ranklist *rl)
+{
+	uint32_t n = (uint32_t)get_count(rd, LIMIT(rd, 1));
+	uint32_t *ranks = xcalloc(n + 1, sizeof *ranks);
+	uint64_t prev = 0;
+	bool sorted = true;
+	for (uint32_t k = 0; k < n; k++) {
+		prev += get_uv(rd);
+		ranks[k] = (uint32_t)(prev > UINT32_MAX ? UINT32_MAX : prev);
+		sorted = sorted && (!k || ranks[k] > ranks[k - 1]);
+	}
+	ranklist_init(rl);
+	if (sorted) {
+		ranklist_from_ranks(rl, ranks, n);
+	} else {
+		rl->cap = rl->len = 4 * (size_t)n;
+		rl->v = xmalloc(rl->len * sizeof *rl->v);
+		for (uint32_t k = 0; k < n; k++)
+			memcpy(rl->v + 4 * k, (int64_t[]){1, ranks[k], 1, 1}, 4 * sizeof *rl->v);
+	}
+	free(ranks);
+	return n;
+}
+
 static void group_serialize(const struct run_group *g, struct buf *b, bool cpu)
 {
 	grammar_serialize(&g->g, b);
-	buf_put_uv(b, g->nranks);
-	uint32_t prev = 0;
-	for (uint32_t k = 0; k < g->nranks; k++) {   /* sorted: store differences */
-		buf_put_uv(b, g->ranks[k] - prev);
-		prev = g->ranks[k];
-	}
+	put_ranks(b, &g->ranks, g->nranks);
 	buf_put_uv(b, g->ndurs);
 	for (uint32_t k = 0; k < g->ndurs; k++) {
 		const struct run_dur *d = &g->durs[k];
@@ -295,13 +327,7 @@ static bool group_parse(struct run_group *g, struct reader *rd, bool cpu)
 {
 	if (!grammar_parse(&g->g, rd))
 		return false;
-	g->nranks = (uint32_t)get_count(rd, LIMIT(rd, 1));
-	g->ranks = xcalloc(g->nranks, sizeof *g->ranks);
-	uint64_t prev = 0;
-	for (uint32_t k = 0; k < g->nranks; k++) {
-		prev += get_uv(rd);
-		g->ranks[k] = (uint32_t)(prev > UINT32_MAX ? UINT32_MAX : prev);
-	}
+	g->nranks = get_ranks(rd, &g->ranks);
 	g->ndurs = (uint32_t)get_count(rd, LIMIT(rd, 34));
 	g->durs = xcalloc(g->ndurs, sizeof *g->durs);
 	for (uint32_t k = 0; k < g->ndurs; k++) {
@@ -372,9 +398,7 @@ static void put_streams(const struct run *r, struct buf *b)
 	for (uint32_t i = 0; i < r->nstreams; i++) {
 		const struct run_stream *s = &r->streams[i];
 		buf_put_uv(b, s->sig);
-		buf_put_uv(b, s->nranks);
-		for (uint32_t k = 0; k < s->nranks; k++)
-			buf_put_uv(b, s->ranks[k] - (k ? s->ranks[k - 1] : 0));
+		put_ranks(b, &s->ranks, s->nranks);
 		buf_put_uv(b, s->length);
 		buf_put_uv(b, s->nhead);
 		buf_put_uv(b, s->nperiod);
@@ -409,13 +433,7 @@ static bool get_law(struct reader *rd, struct stream_law *l, char *why, size_t w
 static bool get_stream(struct run_stream *s, struct reader *rd, char *why, size_t whylen)
 {
 	s->sig = (uint32_t)get_uv(rd);
-	s->nranks = (uint32_t)get_count(rd, LIMIT(rd, 1));
-	s->ranks = xcalloc(s->nranks + 1, sizeof *s->ranks);
-	uint64_t rank = 0;
-	for (uint32_t k = 0; k < s->nranks; k++) {
-		rank += get_uv(rd);
-		s->ranks[k] = (uint32_t)(rank > UINT32_MAX ? UINT32_MAX : rank);
-	}
+	s->nranks = get_ranks(rd, &s->ranks);
 	s->length = get_uv(rd);
 	s->nhead = get_count(rd, LIMIT(rd, 1));
 	s->nperiod = get_count(rd, LIMIT(rd, 1));
@@ -454,12 +472,13 @@ static void put_streams_v1(const struct run *r, struct buf *b)
 	buf_put_uv(b, n);
 	for (uint32_t i = 0; i < r->nstreams; i++) {
 		const struct run_stream *s = &r->streams[i];
-		for (uint32_t k = 0; k < s->nranks; k++) {
-			buf_put_uv(b, s->ranks[k]);
+		uint32_t rank;
+		RANKLIST_FOR(rank, &s->ranks) {
+			buf_put_uv(b, rank);
 			buf_put_uv(b, s->sig);
 			buf_put_uv(b, s->length);
 			for (uint64_t v = 0; v < s->length; v++)
-				buf_put_sv(b, run_stream_value(s, s->ranks[k], v));
+				buf_put_sv(b, run_stream_value(s, rank, v));
 		}
 	}
 }

@@ -1,9 +1,11 @@
 /*
- * run — the in-memory run: lifetime, labels, time statistics, request keys. See run.h; the raw
- * format is in raw.c, the checks in check.c, the layout they share in layout.h.
+ * run — the in-memory run: lifetime, labels, the group of a rank (a scan of the groups'
+ * ranklists, or an index of every rank for readers that visit them all), time statistics, request
+ * keys. See run.h; the raw format is in raw.c, the checks in check.c, the layout in layout.h.
  */
 #include "run/run.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,16 +68,31 @@ void run_free(struct run *r)
 	}
 	free(r->timestamps);
 	free(r->intervals);
-	free(r->rank_group);
-	free(r->stream_first);
-	free(r->rank_streams);
 	run_init(r);
+}
+
+uint32_t run_rank_group(const struct run *r, uint32_t rank)
+{
+	for (uint32_t i = 0; i < r->ngroups; i++)
+		if (ranklist_contains(&r->groups[i].ranks, rank))
+			return i;
+	assert(!"a rank of a checked run is in a group");
+	return 0;
+}
+
+uint32_t *run_group_index(const struct run *r)
+{
+	uint32_t *of = xmalloc((r->nranks ? r->nranks : 1) * sizeof *of), rank;
+	for (uint32_t i = 0; i < r->ngroups; i++)
+		RANKLIST_FOR(rank, &r->groups[i].ranks)
+			of[rank] = i;
+	return of;
 }
 
 void run_group_free(struct run_group *g)
 {
 	grammar_free(&g->g);
-	free(g->ranks);
+	ranklist_free(&g->ranks);
 	free(g->durs);
 	for (uint32_t k = 0; k < g->ngaps; k++)
 		free(g->gaps[k].bins);

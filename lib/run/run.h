@@ -15,6 +15,7 @@
 
 #include "grammar/grammar.h"
 #include "mpi/signature.h"
+#include "run/ranklist.h"
 #include "run/stream.h"
 #include "util/buf.h"
 
@@ -71,8 +72,8 @@ struct run_gap {           /* compute time before a call, given the call before 
 
 struct run_group {         /* ranks whose call sequences are identical */
 	struct grammar g;
-	uint32_t nranks;
-	uint32_t *ranks;       /* sorted */
+	uint32_t nranks;       /* ranklist_count of ranks */
+	struct ranklist ranks; /* in the encoding ranklist_from_ranks gives (run_check) */
 	uint32_t ndurs;
 	struct run_dur *durs;
 	uint32_t ngaps;
@@ -179,10 +180,6 @@ struct run {
 	/* synthetic runs: the timing predictions behind the modeled histograms (optional) */
 	uint32_t nintervals;
 	struct run_interval *intervals;
-	/* derived by run_index (not stored) */
-	uint32_t *rank_group;          /* nranks */
-	uint32_t *stream_first;        /* nranks + 1: rank r reads the streams rank_streams[first[r] .. first[r+1]) */
-	uint32_t *rank_streams;        /* indexes into streams, per rank by signature */
 };
 
 void run_init(struct run *r);
@@ -201,8 +198,16 @@ void run_group_free(struct run_group *g);
 /* false with a message in why when the bytes are not a run */
 bool run_parse(struct run *r, const void *data, size_t len, char *why, size_t whylen);
 
-/* Validate every count and cross-reference; builds the rank -> group and stream indexes. */
+/* Validate every count and cross-reference: every rank in exactly one group, in at most one
+ * stream per signature; groups' and streams' ranklists in the encoding ranklist_from_ranks gives;
+ * streams sorted by signature. Work and memory follow the ranklists' boxes, not the rank count. */
 bool run_check(struct run *r, char *why, size_t whylen);
+
+/* The group of rank (a run that passed run_check): a scan of the groups' boxes. */
+uint32_t run_rank_group(const struct run *r, uint32_t rank);
+/* The group of every rank, as an array of r->nranks for readers that visit every rank (export,
+ * the pacing of wildcard receives); the caller frees it. */
+uint32_t *run_group_index(const struct run *r);
 
 /* Fill time_stats from per-rank times ([rank][node]) and the counts (which ranks visited). */
 void run_time_stats(struct run *r, const double *time);

@@ -18,8 +18,7 @@ struct run_stream *run_add_stream(struct run *r, uint32_t sig, uint32_t rank, ui
 	struct run_stream *s = &r->streams[r->nstreams++];
 	uint64_t n = nhead + nperiod;
 	*s = (struct run_stream){.sig = sig, .nranks = 1, .length = length, .nhead = nhead, .nperiod = nperiod};
-	s->ranks = xmalloc(sizeof *s->ranks);
-	s->ranks[0] = rank;
+	ranklist_from_ranks(&s->ranks, &rank, 1);
 	s->cells = xmalloc((n ? n : 1) * sizeof *s->cells);
 	if (n)
 		memcpy(s->cells, cells, n * sizeof *cells);
@@ -28,7 +27,7 @@ struct run_stream *run_add_stream(struct run *r, uint32_t sig, uint32_t rank, ui
 
 void run_stream_free(struct run_stream *s)
 {
-	free(s->ranks);
+	ranklist_free(&s->ranks);
 	free(s->cells);
 	free(s->laws);
 	memset(s, 0, sizeof *s);
@@ -80,15 +79,12 @@ static bool check_shape(const struct run_stream *s, char *why, size_t whylen)
 	return true;
 }
 
-bool run_stream_check(const struct run_stream *s, uint32_t nranks, char *why, size_t whylen)
+bool run_stream_check(const struct run_stream *s, char *why, size_t whylen)
 {
 	if (!check_shape(s, why, whylen))
 		return false;
 	if (!s->nranks)
 		FAIL("no ranks");
-	for (uint32_t k = 0; k < s->nranks; k++)
-		if (s->ranks[k] >= nranks || (k && s->ranks[k] <= s->ranks[k - 1]))
-			FAIL("rank %u %s", s->ranks[k], s->ranks[k] >= nranks ? "beyond the run" : "out of order");
 	for (uint32_t k = 0; k < s->nlaws; k++) {
 		char lwhy[120];
 		if (s->laws[k].cell >= run_stream_cells(s) || (k && s->laws[k].cell <= s->laws[k - 1].cell))
@@ -105,36 +101,43 @@ int run_stream_order(const void *pa, const void *pb)
 	const struct run_stream *a = pa, *b = pb;
 	if (a->sig != b->sig)
 		return a->sig < b->sig ? -1 : 1;
-	return (a->ranks[0] > b->ranks[0]) - (a->ranks[0] < b->ranks[0]);
+	uint32_t x = ranklist_first(&a->ranks), y = ranklist_first(&b->ranks);
+	return (x > y) - (x < y);
 }
 
-int64_t run_stream_slot(const struct run *r, uint32_t rank, uint32_t sig)
+/* the first of r's streams (sorted by signature) of signature sig, or r->nstreams */
+static uint32_t first_of_sig(const struct run *r, uint32_t sig)
 {
-	uint32_t first = r->stream_first[rank], lo = first, hi = r->stream_first[rank + 1], end = hi;
+	uint32_t lo = 0, hi = r->nstreams;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (r->streams[r->rank_streams[mid]].sig < sig)
+		if (r->streams[mid].sig < sig)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < end && r->streams[r->rank_streams[lo]].sig == sig ? (int64_t)(lo - first) : -1;
-}
-
-const struct run_stream *run_rank_stream(const struct run *r, uint32_t rank, uint32_t slot)
-{
-	return &r->streams[r->rank_streams[r->stream_first[rank] + slot]];
-}
-
-uint32_t run_rank_nstreams(const struct run *r, uint32_t rank)
-{
-	return r->stream_first[rank + 1] - r->stream_first[rank];
+	return lo;
 }
 
 const struct run_stream *run_stream_of(const struct run *r, uint32_t rank, uint32_t sig)
 {
-	int64_t slot = run_stream_slot(r, rank, sig);
-	return slot < 0 ? NULL : run_rank_stream(r, rank, (uint32_t)slot);
+	for (uint32_t i = first_of_sig(r, sig); i < r->nstreams && r->streams[i].sig == sig; i++)
+		if (ranklist_contains(&r->streams[i].ranks, rank))
+			return &r->streams[i];
+	return NULL;
+}
+
+uint32_t run_rank_streams(const struct run *r, uint32_t rank, const struct run_stream **out)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < r->nstreams; i++) {
+		if (ranklist_contains(&r->streams[i].ranks, rank)) {
+			if (out)
+				out[n] = &r->streams[i];
+			n++;
+		}
+	}
+	return n;
 }
 
 uint64_t run_streamed_values(const struct run *r)

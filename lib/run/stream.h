@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "run/rank_law.h"
+#include "run/ranklist.h"
 
 struct run;
 
@@ -42,8 +43,8 @@ struct stream_law {
 
 struct run_stream {
 	uint32_t sig;
-	uint32_t nranks;
-	uint32_t *ranks;           /* sorted, distinct: the ranks that read these values */
+	uint32_t nranks;           /* ranklist_count of ranks */
+	struct ranklist ranks;     /* the ranks that read these values */
 	uint64_t length;           /* values each of its ranks reads */
 	uint64_t nhead, nperiod;   /* cells: the head, then one period */
 	int64_t *cells;            /* nhead + nperiod */
@@ -63,15 +64,15 @@ uint64_t run_stream_cell_of(const struct run_stream *s, uint64_t i);
 int64_t run_stream_value(const struct run_stream *s, uint32_t rank, uint64_t i);
 /* qsort order of streams: by signature, then first rank (the order run_check leaves them in) */
 int run_stream_order(const void *a, const void *b);
-/* a stream's own consistency (shape, ranks below nranks, laws); false with why */
-bool run_stream_check(const struct run_stream *s, uint32_t nranks, char *why, size_t whylen);
+/* a stream's own consistency (shape, some ranks, laws; its ranklist is run_check's); false with why */
+bool run_stream_check(const struct run_stream *s, char *why, size_t whylen);
 
-/* The stream rank reads for signature sig, or NULL: the index run_check builds. A rank's streams
- * are its slots 0 .. run_rank_nstreams - 1, by signature; run_stream_slot is sig's slot or -1. */
+/* The stream rank reads for signature sig, or NULL (streams sorted by signature, as run_check
+ * leaves them: a binary search, then the boxes of sig's streams). */
 const struct run_stream *run_stream_of(const struct run *r, uint32_t rank, uint32_t sig);
-uint32_t run_rank_nstreams(const struct run *r, uint32_t rank);
-int64_t run_stream_slot(const struct run *r, uint32_t rank, uint32_t sig);
-const struct run_stream *run_rank_stream(const struct run *r, uint32_t rank, uint32_t slot);
+/* The streams rank reads, by signature, into out (room for r->nstreams; NULL: only count them);
+ * returns their number. */
+uint32_t run_rank_streams(const struct run *r, uint32_t rank, const struct run_stream **out);
 /* Values read by all ranks together (sum of length times ranks), and cells stored. */
 uint64_t run_streamed_values(const struct run *r);
 uint64_t run_stored_cells(const struct run *r);

@@ -79,9 +79,10 @@ static bool candidates(const struct run *r, uint32_t first, uint32_t n)
 static bool lay_out(const struct run *r, struct law_set *x)
 {
 	struct run_stream **of_rank = xcalloc(r->nranks, sizeof *of_rank);
+	uint32_t rank;
 	for (uint32_t k = 0; k < x->n; k++)
-		for (uint32_t i = 0; i < x->streams[k]->nranks; i++)
-			of_rank[x->streams[k]->ranks[i]] = x->streams[k];
+		RANKLIST_FOR(rank, &x->streams[k]->ranks)
+			of_rank[rank] = x->streams[k];
 	bool ok = true;
 	for (uint32_t q = 0; q < r->nranks && ok; q++)
 		ok = of_rank[q] != NULL;
@@ -113,9 +114,7 @@ static void merge_set(const struct run *r, const struct law_set *x, const struct
 {
 	*out = (struct run_stream){.sig = x->streams[0]->sig, .nranks = r->nranks, .length = x->streams[0]->length,
 				   .nhead = x->head, .nperiod = x->period};
-	out->ranks = xmalloc(r->nranks * sizeof *out->ranks);
-	for (uint32_t q = 0; q < r->nranks; q++)
-		out->ranks[q] = q;
+	ranklist_from_range(&out->ranks, 0, r->nranks);
 	out->cells = xcalloc(x->ncells + 1, sizeof *out->cells);
 	for (uint64_t j = 0; j < x->ncells; j++) {
 		const int64_t *col = x->columns + j * r->nranks;

@@ -67,19 +67,10 @@ static int keyed_order(const void *pa, const void *pb)
 	return (a->index > b->index) - (a->index < b->index);
 }
 
-static int rank_order(const void *pa, const void *pb)
+/* the ranks of `from` join `into`; from is emptied */
+static void absorb(struct run_stream *into, struct run_stream *from)
 {
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	return (a > b) - (a < b);
-}
-
-/* the ranks of `from` join `into` (sorted later); from is emptied */
-static void absorb(struct run_stream *into, struct run_stream *from, size_t *capacity)
-{
-	if (*capacity < into->nranks)
-		*capacity = into->nranks;
-	XGROW(into->ranks, *capacity, into->nranks + from->nranks);
-	memcpy(into->ranks + into->nranks, from->ranks, from->nranks * sizeof *from->ranks);
+	ranklist_join(&into->ranks, &from->ranks);
 	into->nranks += from->nranks;
 	run_stream_free(from);
 }
@@ -106,14 +97,11 @@ static void share_identical(struct run *r)
 			j++;
 		for (uint32_t a = i; a < j; a++) {
 			struct run_stream *x = &r->streams[key[a].index];
-			size_t capacity = x->nranks;
 			for (uint32_t b = a + 1; b < j && x->nranks; b++) {
 				struct run_stream *y = &r->streams[key[b].index];
 				if (y->nranks && same_content(x, y))
-					absorb(x, y, &capacity);
+					absorb(x, y);
 			}
-			if (x->nranks > 1)
-				qsort(x->ranks, x->nranks, sizeof *x->ranks, rank_order);
 		}
 		i = j;
 	}

@@ -317,8 +317,6 @@ static bool write_groups(hid_t trace, const struct run *r)
 	struct rule_row *rules = xcalloc(nrules + 1, sizeof *rules);
 	struct sym_row *syms = xcalloc(nsyms + 1, sizeof *syms);
 	struct group_row *groups = xcalloc(r->ngroups + 1, sizeof *groups);
-	struct ranklist all;
-	ranklist_init(&all);
 	uint64_t rule_base = 0, sym_base = 0;
 	int64_t *ranklists = NULL;
 	size_t nranklists = 0, capacity = 0;
@@ -332,17 +330,16 @@ static bool write_groups(hid_t trace, const struct run *r)
 				gsym_is_rule(x) ? gsym_rule_val((uint32_t)(gsym_rule(x) + rule_base)) : x.val;
 			syms[sym_base + s].repeat = x.exp;
 		}
-		ranklist_from_ranks(&all, r->groups[i].ranks, r->groups[i].nranks);
-		XGROW(ranklists, capacity, nranklists + all.len + 1);
-		memcpy(ranklists + nranklists, all.v, all.len * sizeof *ranklists);
+		const struct ranklist *all = &r->groups[i].ranks;
+		XGROW(ranklists, capacity, nranklists + all->len + 1);
+		memcpy(ranklists + nranklists, all->v, all->len * sizeof *ranklists);
 		groups[i] = (struct group_row){(uint32_t)rule_base, g->nrules, r->groups[i].nranks, nranklists,
-					       (uint32_t)all.len};
-		nranklists += all.len;
+					       (uint32_t)all->len};
+		nranklists += all->len;
 		rule_base += g->nrules;
 		sym_base += g->nsyms;
 	}
 	assert(rule_base == nrules && sym_base == nsyms);
-	ranklist_free(&all);
 	bool ok = h5_write_table(trace, "rules", &rule_table, rules, nrules) &&
 		  h5_write_table(trace, "rule_symbols", &sym_table, syms, nsyms) &&
 		  h5_write_table(trace, "groups", &group_table, groups, r->ngroups) &&
@@ -435,14 +432,11 @@ struct stream_flats {
 
 static void stream_row(const struct run_stream *s, struct stream_row *row, struct stream_flats *f)
 {
-	struct ranklist rl;
-	ranklist_init(&rl);
-	ranklist_from_ranks(&rl, s->ranks, s->nranks);
-	*row = (struct stream_row){s->sig, f->ranklists.n, (uint32_t)rl.len, s->length, f->cells.n, s->nhead,
+	const struct ranklist *rl = &s->ranks;
+	*row = (struct stream_row){s->sig, f->ranklists.n, (uint32_t)rl->len, s->length, f->cells.n, s->nhead,
 				   s->nperiod, f->law_cells.n, s->nlaws};
-	for (size_t k = 0; k < rl.len; k++)
-		flat_put(&f->ranklists, rl.v[k]);
-	ranklist_free(&rl);
+	for (size_t k = 0; k < rl->len; k++)
+		flat_put(&f->ranklists, rl->v[k]);
 	size_t first = f->cells.n;
 	for (uint64_t k = 0; k < run_stream_cells(s); k++)
 		flat_put(&f->cells, s->cells[k]);
@@ -866,26 +860,6 @@ out:
 	return ok;
 }
 
-struct rank_collector {
-	uint32_t *ranks;
-	uint32_t n, capacity;
-};
-
-static bool collect_rank(uint64_t rank, void *arg)
-{
-	struct rank_collector *c = arg;
-	if (c->n >= c->capacity)   /* never when the ranklist's count was checked */
-		return false;
-	c->ranks[c->n++] = (uint32_t)rank;
-	return true;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* group i's ranks from its ranklist, which must name as many ranks of the run as the row says */
 static bool read_group_ranks(const struct source *src, struct run *r, struct run_group *g,
 			     const struct group_row *row, size_t i, const int64_t *ranklists, size_t nranklists)
@@ -904,11 +878,12 @@ static bool read_group_ranks(const struct source *src, struct run *r, struct run
 		return false;
 	}
 	g->nranks = row->rank_count;
-	g->ranks = xcalloc(g->nranks + 1, sizeof *g->ranks);
-	struct rank_collector c = {g->ranks, 0, g->nranks};
-	ranklist_each(v, row->ranklist_count, collect_rank, &c);
-	assert(c.n == g->nranks);
-	qsort(g->ranks, g->nranks, sizeof *g->ranks, cmp_u32);
+	struct ranklist_clash clash;
+	if (!ranklist_normalize(&g->ranks, v, row->ranklist_count, &clash)) {
+		h5_fail(src->e, src->path, "/trace/ranklists: the ranklist of group %zu names rank %llu twice", i,
+			(unsigned long long)clash.rank);
+		return false;
+	}
 	return true;
 }
 
@@ -1017,11 +992,13 @@ static bool read_stream_ranks(const struct source *src, struct run *r, struct ru
 		h5_fail(src->e, src->path, "/trace/stream_ranklists: the ranklist of stream %zu is malformed", i);
 		return false;
 	}
-	s->ranks = xcalloc(count + 1, sizeof *s->ranks);
-	struct rank_collector c = {s->ranks, 0, (uint32_t)count};
-	ranklist_each(ranklists + row->ranklist_offset, row->ranklist_count, collect_rank, &c);
-	s->nranks = c.n;
-	qsort(s->ranks, s->nranks, sizeof *s->ranks, cmp_u32);
+	struct ranklist_clash clash;
+	if (!ranklist_normalize(&s->ranks, ranklists + row->ranklist_offset, row->ranklist_count, &clash)) {
+		h5_fail(src->e, src->path, "/trace/stream_ranklists: the ranklist of stream %zu names rank %llu twice", i,
+			(unsigned long long)clash.rank);
+		return false;
+	}
+	s->nranks = (uint32_t)count;
 	return true;
 }
 

@@ -127,8 +127,7 @@ static void local_group(struct run_group *g, const uint32_t *term_map)
 	sequitur_export(tracer.grammar, &g->g);
 	grammar_map_terminals(&g->g, term_map, tracer.nsigs);
 	g->nranks = 1;
-	g->ranks = xmalloc(sizeof *g->ranks);
-	g->ranks[0] = (uint32_t)tracer.rank;
+	ranklist_from_range(&g->ranks, (uint32_t)tracer.rank, 1);
 	g->durs = xcalloc(tracer.nsigs ? tracer.nsigs : 1, sizeof *g->durs);
 	for (uint32_t t = 0; t < tracer.nsigs; t++) {
 		struct dur_stats *d = &tracer.durs[t];

@@ -81,8 +81,9 @@ int main(int argc, char **argv)
 	const char *fn = r.fns[r.sigs[s].fn].name;
 	for (uint32_t node = 0; node < r.nnodes; node++)
 		if (r.nodes[node].kind == PNODE_FUNCTION && !strcmp(r.nodes[node].name, fn)) {
-			for (uint32_t k = 0; k < r.groups[0].nranks; k++)
-				r.counts[((size_t)r.groups[0].ranks[k] * r.nnodes + node) * RUN_PC_COUNT + RUN_PC_VISITS] += 4ULL * n;
+			uint32_t rank;
+			RANKLIST_FOR(rank, &r.groups[0].ranks)
+				r.counts[((size_t)rank * r.nnodes + node) * RUN_PC_COUNT + RUN_PC_VISITS] += 4ULL * n;
 			break;
 		}
 	buf_init(&out);

@@ -38,15 +38,17 @@ static bool write_streams(hid_t trace, const struct run *r)
 	struct v1_stream *rows = NULL;
 	int64_t *values = NULL;
 	size_t nrows = 0, caprows = 0, nvalues = 0, capvalues = 0;
+	const struct run_stream **of_rank = xcalloc(r->nstreams + 1, sizeof *of_rank);
 	for (uint32_t q = 0; q < r->nranks; q++)
-		for (uint32_t k = 0; k < run_rank_nstreams(r, q); k++) {
-			const struct run_stream *s = run_rank_stream(r, q, k);
+		for (uint32_t k = 0, n = run_rank_streams(r, q, of_rank); k < n; k++) {
+			const struct run_stream *s = of_rank[k];
 			XGROW(rows, caprows, nrows + 1);
 			rows[nrows++] = (struct v1_stream){q, s->sig, nvalues, s->length};
 			XGROW(values, capvalues, nvalues + s->length + 1);
 			for (uint64_t i = 0; i < s->length; i++)
 				values[nvalues++] = run_stream_value(s, q, i);
 		}
+	free(of_rank);
 	bool ok = h5_write_table(trace, "streams", &v1_stream_table, rows, nrows) &&
 		  h5_write_i64(trace, "stream_values", values, nvalues);
 	free(rows);

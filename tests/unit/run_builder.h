@@ -101,10 +101,12 @@ static inline void rb_groups_done(struct rb *b)
 		struct run_group *g = &b->r.groups[i];
 		sequitur_export(b->seq[i], &g->g);
 		sequitur_free(b->seq[i]);
-		g->ranks = xmalloc(b->r.nranks * sizeof *g->ranks);
+		uint32_t *ranks = xmalloc(b->r.nranks * sizeof *ranks);
 		for (uint32_t q = 0; q < b->r.nranks; q++)
 			if (b->of_rank[q] == i)
-				g->ranks[g->nranks++] = q;
+				ranks[g->nranks++] = q;
+		ranklist_from_ranks(&g->ranks, ranks, g->nranks);
+		free(ranks);
 	}
 	free(b->of_rank);
 }

@@ -79,8 +79,7 @@ static void rb_finish(struct rb *b)
 		sequitur_export(b->seq[q], &g->g);
 		sequitur_free(b->seq[q]);
 		g->nranks = 1;
-		g->ranks = xmalloc(sizeof *g->ranks);
-		g->ranks[0] = q;
+		ranklist_from_range(&g->ranks, q, 1);
 	}
 	char why[256];
 	if (!run_check(&b->r, why, sizeof why))

@@ -62,8 +62,7 @@ static void two_ranks(struct run *r, const struct call *c0, int n0, const struct
 		sequitur_export(q, &r->groups[g].g);
 		sequitur_free(q);
 		r->groups[g].nranks = 1;
-		r->groups[g].ranks = xmalloc(sizeof(uint32_t));
-		r->groups[g].ranks[0] = g;
+		ranklist_from_range(&r->groups[g].ranks, g, 1);
 	}
 	r->streams = xcalloc(1, sizeof *r->streams);
 	r->counts = xcalloc(1, sizeof *r->counts);

@@ -48,16 +48,17 @@ static void build(struct fake *f, uint32_t nranks, uint32_t ndims, uint32_t ngro
 		grammar_add_symbol(&gr->g, 0, 1);
 		grammar_add_symbol(&gr->g, f->r.nsigs++, 1);
 		grammar_end(&gr->g);
-		gr->ranks = f->ranks[g];
 		while (gr->nranks < 16 && (gr->nranks == 0 || members[g][gr->nranks]))
 			f->ranks[g][gr->nranks] = members[g][gr->nranks], gr->nranks++;
+		ranklist_init(&gr->ranks);
+		ranklist_from_ranks(&gr->ranks, f->ranks[g], gr->nranks);
 	}
 }
 
 static void release(struct fake *f)
 {
 	for (uint32_t g = 0; g < f->r.ngroups; g++)
-		grammar_free(&f->groups[g].g);
+		grammar_free(&f->groups[g].g), ranklist_free(&f->groups[g].ranks);
 }
 
 static void unique_grid(void **state)

@@ -43,8 +43,7 @@ static void local_group(int r, struct run_group *g)
 	sequitur_export(q, &g->g);
 	sequitur_free(q);
 	g->nranks = 1;
-	g->ranks = xmalloc(sizeof *g->ranks);
-	g->ranks[0] = (uint32_t)r;
+	ranklist_from_range(&g->ranks, (uint32_t)r, 1);
 	g->ndurs = 1;
 	g->durs = xcalloc(1, sizeof *g->durs);
 	g->durs[0] = (struct run_dur){5, 100, 0.1, 0.0002, 5e-4, 2e-3};
@@ -114,11 +113,14 @@ static void tree_merges_16k_ranks(void **state)
 	for (uint32_t i = 0; i < acc[0].n; i++) {
 		const struct run_group *g = &acc[0].g[i];
 		total += g->nranks;
-		for (uint32_t k = 0; k < g->nranks; k++) {
-			assert_int_equal(class_of((int)g->ranks[k]), class_of((int)g->ranks[0]));
-			if (k)
-				assert_true(g->ranks[k] > g->ranks[k - 1]);
+		uint32_t rank, k = 0, prev = 0;
+		RANKLIST_FOR(rank, &g->ranks) {
+			assert_int_equal(class_of((int)rank), class_of((int)ranklist_first(&g->ranks)));
+			if (k++)
+				assert_true(rank > prev);
+			prev = rank;
 		}
+		assert_int_equal(k, g->nranks);
 		/* timing merged over the group's ranks */
 		assert_int_equal(g->durs[0].count, 100ULL * g->nranks);
 		assert_int_equal(g->gaps[0].count, 100ULL * g->nranks);
@@ -128,7 +130,7 @@ static void tree_merges_16k_ranks(void **state)
 	/* the interior: 126 x 126 ranks */
 	uint32_t interior = 0;
 	for (uint32_t i = 0; i < acc[0].n; i++)
-		if (class_of((int)acc[0].g[i].ranks[0]) == 4)
+		if (class_of((int)ranklist_first(&acc[0].g[i].ranks)) == 4)
 			interior = acc[0].g[i].nranks;
 	assert_int_equal(interior, (SIDE - 2) * (SIDE - 2));
 	/* vocabulary: 4 signatures per class, shared ones once */

@@ -109,6 +109,112 @@ static void strided_and_blocky_sets(void **state)
 	assert_int_equal(round_trip(r, 0, 1), 0);
 }
 
+/* a random set split among up to three lists: their union is encoded as the whole set is, and
+ * every rank's position in it is its place in sorted order */
+static void unions_encode_as_the_whole_set(void **state)
+{
+	(void)state;
+	srand(11);
+	for (int t = 0; t < 1000; t++) {
+		uint32_t P = 1 + rand() % 400, nparts = 1 + rand() % 3;
+		uint32_t *all = xmalloc(P * sizeof *all), *part[3];
+		size_t n = 0, np[3] = {0};
+		for (uint32_t k = 0; k < nparts; k++)
+			part[k] = xmalloc(P * sizeof *part[k]);
+		int density = 1 + rand() % 3, blocks = 1 + rand() % 8;
+		for (uint32_t i = 0; i < P; i++) {
+			if (rand() % density)
+				continue;
+			all[n++] = i;
+			uint32_t k = (i / blocks) % nparts;
+			part[k][np[k]++] = i;
+		}
+		struct ranklist whole, lists[3], u;
+		const struct ranklist *ptr[3];
+		ranklist_init(&whole), ranklist_init(&u);
+		ranklist_from_ranks(&whole, all, n);
+		for (uint32_t k = 0; k < nparts; k++) {
+			ranklist_init(&lists[k]);
+			ranklist_from_ranks(&lists[k], part[k], np[k]);
+			ptr[k] = &lists[k];
+		}
+		uint64_t count = 0;
+		struct ranklist_clash clash;
+		assert_true(ranklist_union(&u, ptr, nparts, &count, &clash));
+		assert_int_equal(count, n);
+		assert_int_equal(u.len, whole.len);
+		if (n)
+			assert_memory_equal(u.v, whole.v, whole.len * sizeof *whole.v);
+		size_t at = 0;
+		for (uint32_t i = 0; i < P; i++) {
+			bool in = at < n && all[at] == i;
+			assert_int_equal(ranklist_index(&whole, i), in ? (int64_t)at : -1);
+			at += in;
+		}
+		uint32_t rank;
+		at = 0;
+		RANKLIST_FOR(rank, &whole)
+			assert_int_equal(rank, all[at++]);
+		assert_int_equal(at, n);
+		if (nparts > 1 && np[0] && np[1]) {   /* a rank of list 1 in list 0 too */
+			part[0][np[0]++] = part[1][0];
+			qsort(part[0], np[0], sizeof *part[0], cmp_u32);
+			ranklist_from_ranks(&lists[0], part[0], np[0]);
+			assert_false(ranklist_union(NULL, ptr, nparts, NULL, &clash));
+			assert_int_equal(clash.rank, part[1][0]);
+		}
+		for (uint32_t k = 0; k < nparts; k++)
+			ranklist_free(&lists[k]), free(part[k]);
+		ranklist_free(&whole), ranklist_free(&u), free(all);
+	}
+}
+
+/* boxes that name ranks out of order or twice are a clash of the list with itself */
+static void disordered_lists_clash(void **state)
+{
+	(void)state;
+	int64_t backwards[] = {1, 5, 2, 1, 1, 0, 2, 1};    /* 5-6, then 0-1 */
+	int64_t overlapping[] = {2, 0, 2, 2, 3, 1};       /* rows 0-2 and 2-4 */
+	const int64_t *cases[] = {backwards, overlapping};
+	size_t lens[] = {8, 6};
+	for (int c = 0; c < 2; c++) {
+		struct ranklist rl = {(int64_t *)cases[c], lens[c], lens[c]};
+		const struct ranklist *p = &rl;
+		struct ranklist_clash clash;
+		assert_false(ranklist_union(NULL, &p, 1, NULL, &clash));
+		assert_int_equal(clash.a, 0);
+		assert_int_equal(clash.b, 0);
+	}
+}
+
+/* what the container's encoding allows and no writer here makes: boxes out of order, a box whose
+ * strides do not nest, a dimension of length 1; normalized to the encoding of their ranks */
+static void foreign_encodings_normalize(void **state)
+{
+	(void)state;
+	struct ranklist rl, want;
+	struct ranklist_clash clash;
+	ranklist_init(&rl), ranklist_init(&want);
+	int64_t reversed[] = {1, 8, 2, 1, 1, 0, 4, 1};              /* 8-9, then 0-3 */
+	int64_t unnested[] = {2, 0, 2, 1, 2, 2};                    /* 0, 2, 1, 3 */
+	int64_t flat_dim[] = {2, 4, 1, 7, 3, 1};                    /* 4-6, outer length 1 */
+	assert_true(ranklist_normalize(&rl, reversed, 8, &clash));
+	ranklist_from_ranks(&want, (const uint32_t[]){0, 1, 2, 3, 8, 9}, 6);
+	assert_int_equal(rl.len, want.len);
+	assert_memory_equal(rl.v, want.v, want.len * sizeof *want.v);
+	assert_true(ranklist_normalize(&rl, unnested, 6, &clash));
+	ranklist_from_range(&want, 0, 4);
+	assert_int_equal(rl.len, want.len);
+	assert_memory_equal(rl.v, want.v, want.len * sizeof *want.v);
+	const struct ranklist flat = {flat_dim, 6, 6};
+	assert_int_equal(ranklist_index(&flat, 5), 1);
+	assert_int_equal(ranklist_index(&flat, 7), -1);
+	int64_t twice[] = {2, 0, 2, 1, 3, 1};                       /* 0-2 and 1-3 */
+	assert_false(ranklist_normalize(&rl, twice, 6, &clash));
+	assert_int_equal(clash.rank, 1);
+	ranklist_free(&rl), ranklist_free(&want);
+}
+
 static void malformed_encodings_are_refused(void **state)
 {
 	char why[200];
@@ -151,6 +257,9 @@ int main(void)
 		cmocka_unit_test(random_sets_round_trip),
 		cmocka_unit_test(grid_groups_are_single_boxes),
 		cmocka_unit_test(strided_and_blocky_sets),
+		cmocka_unit_test(unions_encode_as_the_whole_set),
+		cmocka_unit_test(disordered_lists_clash),
+		cmocka_unit_test(foreign_encodings_normalize),
 		cmocka_unit_test(malformed_encodings_are_refused),
 		cmocka_unit_test(huge_boxes_do_not_wrap_around),
 	};

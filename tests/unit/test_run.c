@@ -78,9 +78,7 @@ static void build(struct run *r)
 	sequitur_free(q);
 	for (int g = 0; g < 2; g++) {
 		r->groups[g].nranks = 2;
-		r->groups[g].ranks = xmalloc(2 * sizeof(uint32_t));
-		r->groups[g].ranks[0] = (uint32_t)g;
-		r->groups[g].ranks[1] = (uint32_t)g + 2;
+		ranklist_from_ranks(&r->groups[g].ranks, (const uint32_t[]){(uint32_t)g, (uint32_t)g + 2}, 2);
 		r->groups[g].ndurs = 1;
 		r->groups[g].durs = xcalloc(1, sizeof *r->groups[g].durs);
 		r->groups[g].durs[0] = (struct run_dur){g ? 3 : 0, 10, 1e-3, 1e-7, 5e-5, 2e-4};
@@ -271,7 +269,7 @@ static void container_round_trip(void **state)
 	assert_int_equal(back.counts[(2 * 3 + 1) * RUN_PC_COUNT + RUN_PC_VISITS], 100);
 	run_free(&back);
 	/* a run that does not check is refused when read */
-	r.groups[1].ranks[1] = 2;   /* rank 2 in both groups, rank 3 in none */
+	ranklist_from_ranks(&r.groups[1].ranks, (const uint32_t[]){1, 2}, 2);   /* rank 2 in both groups, rank 3 in none */
 	assert_true(store_write_run(path, &r, &e));
 	assert_false(store_read_run(path, &back, &e));
 	assert_non_null(strstr(e.msg, "rank 2 is in groups 0 and 1"));
@@ -528,7 +526,7 @@ static void huge_streamed_array_lengths_run_out(void **state)
 	r.sigs[0].fn = 2;
 	r.streams[0].cells[0] = (INT64_C(1) << 62) + 1;
 	assert_true(run_check(&r, why, sizeof why));
-	assert_int_equal(r.streams[0].ranks[0], 0);
+	assert_int_equal(ranklist_first(&r.streams[0].ranks), 0);
 	struct event_iter it;
 	event_iter_init(&it, &r, 0);
 	struct event ev;
@@ -564,7 +562,10 @@ static void walks_are_bounded(void **state)
 	event_set_max_calls(0);
 	assert_int_equal(event_max_calls(), EVENT_MAX_CALLS_DEFAULT);
 	assert_true(event_calls_bounded(&r, why, sizeof why));
-	((struct run_stream *)run_rank_stream(&r, 1, 0))->cells[0] = INT64_C(1) << 62;   /* rank 1's polls */
+	const struct run_stream **polls = xcalloc(r.nstreams, sizeof *polls);
+	assert_true(run_rank_streams(&r, 1, polls) >= 1);
+	((struct run_stream *)polls[0])->cells[0] = INT64_C(1) << 62;   /* rank 1's polls */
+	free(polls);
 	event_iter_init(&it, &r, 1);
 	assert_false(event_next(&it, &ev));
 	assert_non_null(strstr(it.error, "rank 1: the trace has more calls than the 7 its profile counts"));

@@ -111,9 +111,7 @@ static void alltoallv_run(struct run *r, int64_t n, int64_t total, int64_t recv_
 	sequitur_export(q, &r->groups[0].g);
 	sequitur_free(q);
 	r->groups[0].nranks = (uint32_t)n;
-	r->groups[0].ranks = xmalloc((size_t)n * sizeof(uint32_t));
-	for (int64_t i = 0; i < n; i++)
-		r->groups[0].ranks[i] = (uint32_t)i;
+	ranklist_from_range(&r->groups[0].ranks, 0, (uint32_t)n);
 	r->streams = xcalloc(1, sizeof *r->streams);
 	r->counts = xcalloc(1, sizeof *r->counts);
 	r->time_stats = xcalloc(1, sizeof *r->time_stats);

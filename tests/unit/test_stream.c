@@ -163,9 +163,8 @@ static void no_law_for_data(void **state)
 static const struct run_stream *stream_of(const struct run *r, uint32_t sig, uint32_t q)
 {
 	for (uint32_t i = 0; i < r->nstreams; i++)
-		for (uint32_t k = 0; k < r->streams[i].nranks; k++)
-			if (r->streams[i].sig == sig && r->streams[i].ranks[k] == q)
-				return &r->streams[i];
+		if (r->streams[i].sig == sig && ranklist_contains(&r->streams[i].ranks, q))
+			return &r->streams[i];
 	return NULL;
 }
 
