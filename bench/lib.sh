@@ -23,6 +23,15 @@ load_line() { echo "load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) co
 # the wall time of a traced run, MPI_Init to MPI_Finalize (the report's T_app)
 wall_time() { "$LADDER_BUILD/bin/ladder" inspect --json "$1" | jq .wall_time; }
 
+# the CPU time a rank of a traced run spent in compute gaps, the most of any group's ranks (what
+# a replay's "compute", emulated gaps on the CPU clock, the most of any rank, is to reproduce);
+# a group's ranks are its gaps before its first call (from "start", one per rank)
+gap_cpu_per_rank() {
+	"$LADDER_BUILD/bin/ladder" inspect --timing --json "$1" | jq -r '.gaps[] | "\(.group) \(.previous) \(.count) \(.count * .cpu_mean_s)"' |
+		awk '$2 == "start" {ranks[$1] += $3} {cpu[$1] += $4}
+			END {for (g in cpu) if (ranks[g] && cpu[g] / ranks[g] > m) m = cpu[g] / ranks[g]; print m}'
+}
+
 # accuracy in percent, 1 - |measured - reference| / reference
 accuracy_pct() { awk -v m="$1" -v r="$2" 'BEGIN {d = m - r; if (d < 0) d = -d; printf "%.1f", 100 * (1 - d / r)}'; }
 

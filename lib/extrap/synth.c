@@ -349,8 +349,8 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, co
 				 whylen);
 	notes->replaced = origins_replaced(from);
 	origins_free(from);
-	char text[160];
-	snprintf(text, sizeof text, "pmnf: %u histograms modeled (%u by one power of p, fewer rungs than the search needs), "
+	char text[200];
+	snprintf(text, sizeof text, "pmnf: %u histograms modeled (%u by a law of three rungs, fewer than the search needs), "
 		 "%u as at the largest rung", timing.modeled, timing.powers, timing.kept);
 	run_set_attr(out, "timing", text);
 	record_timing_range(out, &timing);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "extrap/few_rungs.h"
 #include "model/modeler.h"
 #include "util/xalloc.h"
 
@@ -152,47 +153,16 @@ static void add_interval(struct timing_summary *sum, const struct model_predicti
 	sum->hi += c * row.hi;
 }
 
-/* the powers of p the PMNF search considers by default (exponents_model_default): lowest, highest */
-static void exponent_range(double *lo, double *hi)
-{
-	struct exponent_set s;
-	exponents_model_default(&s);
-	*lo = 0, *hi = 0;
-	for (size_t k = 0; k < s.n; k++) {
-		*lo = s.f[k].i < *lo ? s.f[k].i : *lo;
-		*hi = s.f[k].i > *hi ? s.f[k].i : *hi;
-	}
-}
-
-bool timing_power_at(const double *p, const double *v, size_t n, double target, double *value, double *exponent)
-{
-	if (n < 3)
-		return false;
-	double sx = 0, sy = 0, sxx = 0, sxy = 0;
-	for (size_t q = 0; q < n; q++) {
-		double x = log(p[q]), y = log(v[q]);
-		sx += x, sy += y, sxx += x * x, sxy += x * y;
-	}
-	double den = (double)n * sxx - sx * sx;
-	if (!(fabs(den) > 1e-12))
-		return false;
-	double lo, hi;
-	exponent_range(&lo, &hi);
-	*exponent = round(4 * ((double)n * sxy - sx * sy) / den) / 4 + 0.0;   /* -0 is 0 */
-	*exponent = *exponent < lo ? lo : *exponent > hi ? hi : *exponent;
-	*value = v[n - 1] * pow(target / p[n - 1], *exponent);
-	return isfinite(*value) && *value > 0;
-}
-
-/* the class's series by one power of p (timing_power_at), without an interval */
-static bool power_law_at(const struct aligned_class *a, const double *v, int64_t target,
+/* the class's series by the law of three rungs (few_rungs_at), without an interval */
+static bool few_rungs_law_at(const struct aligned_class *a, const double *v, int64_t target,
 			 struct model_prediction *out)
 {
-	double *p = xmalloc((a->nrungs + 1) * sizeof *p), k;
+	double *p = xmalloc((a->nrungs + 1) * sizeof *p);
 	for (size_t q = 0; q < a->nrungs; q++)
 		p[q] = (double)a->runs[q]->nranks;
 	*out = (struct model_prediction){0};
-	bool ok = timing_power_at(p, v, a->nrungs, (double)target, &out->value, &k);
+	struct few_law law;
+	bool ok = few_rungs_at(p, v, a->nrungs, (double)target, &out->value, &law);
 	free(p);
 	return ok;
 }
@@ -203,7 +173,7 @@ static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, 
 			const struct run_group *g, uint32_t gi, uint32_t items, double *factor,
 			struct timing_summary *sum)
 {
-	bool search = a->nrungs >= MODEL_MIN_POINTS;   /* else one power of p per item */
+	bool search = a->nrungs >= MODEL_MIN_POINTS;   /* else the law of three rungs per item */
 	struct experiment *e = experiment_new();
 	experiment_add_parameter(e, "p", NULL);
 	double *v = xmalloc(a->nrungs * sizeof *v);
@@ -213,7 +183,7 @@ static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, 
 		if (!(have[k] = series_of(a, occ_sig, g, k, v)))
 			continue;
 		if (!search) {
-			have[k] = power_law_at(a, v, target, &power[k]);
+			have[k] = few_rungs_law_at(a, v, target, &power[k]);
 			continue;
 		}
 		char name[32];

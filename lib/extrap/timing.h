@@ -3,8 +3,9 @@
  * by lib/model's PMNF search over the class's rungs: for each duration and gap histogram, the
  * mean per call at every rung is modeled as a function of p and predicted at the target; the
  * largest rung's histogram (every bin, min, max, sum of squares) is scaled to that mean. With
- * three rungs (fewer than the search needs) one power of p, its exponent a quarter, is fitted
- * instead (no interval); with fewer, or when no model fits, the largest rung's values stay. The
+ * three rungs (fewer than the search needs) the constant, one power of p or the constant plus one
+ * power is fitted instead (few_rungs.h, no interval); with fewer, or when no model fits, the
+ * largest rung's values stay. The
  * models' predictions and their intervals (lib/model's bootstrap) become the synthetic run's
  * /extrap/intervals rows, and their sum a range of the modeled time in its labels
  * (hdf5-schema/run.yaml). A gap's CPU time is modeled as a series of its own when every rung
@@ -22,7 +23,7 @@
 
 struct timing_summary {
 	uint32_t modeled, kept;    /* histograms scaled by a model / left as at the largest rung */
-	uint32_t powers;           /* of the modeled, those by one power of p (three rungs) */
+	uint32_t powers;           /* of the modeled, those by the law of three rungs (few_rungs.h) */
 	uint32_t intervals;        /* modeled histograms whose model gave a prediction interval */
 	double seconds, lo, hi;    /* sum over modeled histograms of count x predicted mean, and of
 				      count x the ends of its prediction interval (the value where none) */
@@ -34,14 +35,6 @@ struct timing_summary {
 /* g: the class's group at the target (group number gi), its signatures renumbered through occ_sig */
 void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target, struct run_group *g,
 			uint32_t gi, struct timing_summary *sum);
-
-/* With fewer rungs than the PMNF search needs (ScalaExtrap's ladders of three): one term c * p^k
- * through the points (p[i], v[i]), i < n, p ascending, fitted in log-log space, k rounded to a
- * quarter (PMNF's exponents; 0 when it rounds there) and held within the powers the PMNF search
- * considers (p^-2 ... p^3), so a strong-scaling gap shrinks with p and a weak-scaling one stays, and
- * three noisy rungs (call durations on shared cores) do not make a p^5 law. The value at the target, scaled from the last point, and k; false with
- * fewer than 3 points, one rank count only, or no positive finite value. */
-bool timing_power_at(const double *p, const double *v, size_t n, double target, double *value, double *exponent);
 
 /* a gap's CPU times scaled by f at the target; wall times below them are raised to them */
 void timing_scale_gap_cpu(struct run_gap *x, double f);

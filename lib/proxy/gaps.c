@@ -23,7 +23,7 @@ static int by_bin(const void *a, const void *b)
 	return (x->bin > y->bin) - (x->bin < y->bin);
 }
 
-/* MPI_Init is made by main(), before the program's compute is calibrated */
+/* MPI_Init is made by main(), after the program's compute is calibrated */
 static bool is_init(const struct proxy_gen *g, uint32_t sig)
 {
 	const char *name = g->r->fns[g->r->sigs[sig].fn].name;

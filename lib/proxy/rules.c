@@ -142,6 +142,7 @@ void px_emit_main(struct proxy_gen *g)
 {
 	struct buf *b = &g->text;
 	px_puts(b, "\n/* ---- main: each rank runs its group's calls ---- */\n\nint main(int argc, char **argv)\n{\n");
+	px_puts(b, "\tcalibrate_compute();   /* before MPI_Init: the time is from its return */\n");
 	emit_init(g);
 	px_printf(b, "\tstart(argc, argv, %u, %u);   /* ranks, request homes */\n", g->r->nranks, g->most_homes);
 	for (uint32_t i = 0; i < g->r->ngroups; i++)

@@ -208,9 +208,10 @@ S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 	[[ "$output" =~ modeled\ +([0-9.e+-]+)\ s\ +\[([0-9.e+-]+),\ ([0-9.e+-]+)\] ]] || { echo "$output"; return 1; }
 	awk -v s="${BASH_REMATCH[1]}" -v lo="${BASH_REMATCH[2]}" -v hi="${BASH_REMATCH[3]}" \
 		'BEGIN { exit !(0 <= lo && lo <= s && s <= hi) }' 
-	# a ladder of 3 rungs is too short for the search: one power of p each, without intervals
+	# a ladder of 3 rungs is too short for the search: a law of three rungs each (the constant, one
+	# power of p or the constant plus one), without intervals
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s1s-e36.h5"
-	[[ "$output" =~ timing=pmnf:\ ([0-9]+)\ histograms\ modeled\ \(([0-9]+)\ by\ one\ power\ of\ p ]] || { echo "$output"; return 1; }
+	[[ "$output" =~ timing=pmnf:\ ([0-9]+)\ histograms\ modeled\ \(([0-9]+)\ by\ a\ law\ of\ three\ rungs ]] || { echo "$output"; return 1; }
 	[ "${BASH_REMATCH[1]}" -gt 0 ] && [ "${BASH_REMATCH[2]}" -eq "${BASH_REMATCH[1]}" ]
 	[[ "$output" =~ timing_intervals=0\ of\ ([0-9]+) ]]
 	run "$LADDER" compare "$e" "$BATS_FILE_TMPDIR/s1s-36.h5"
@@ -222,16 +223,16 @@ S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 	ladder s2p "4 6 8 9 12 16" $S2P > /dev/null
 	# shellcheck disable=SC2086
 	matches s2p 36 $S2P
-	# six rungs are enough for lib/model's PMNF search of the durations and gaps; three get one
-	# power of p each
+	# six rungs are enough for lib/model's PMNF search of the durations and gaps; three get a law
+	# of three rungs each
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s2p-e36.h5"
-	[[ "$output" =~ timing=pmnf:\ ([1-9][0-9]*)\ histograms\ modeled\ \(([0-9]+)\ by\ one\ power ]]
+	[[ "$output" =~ timing=pmnf:\ ([1-9][0-9]*)\ histograms\ modeled\ \(([0-9]+)\ by\ a\ law\ of\ three\ rungs ]]
 	[ "${BASH_REMATCH[1]}" -gt "${BASH_REMATCH[2]}" ]
 	# shellcheck disable=SC2086
 	c=$(ladder s2w "4 9 16" $S2W)
 	"$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/three-rungs.h5" > /dev/null
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/three-rungs.h5"
-	[[ "$output" =~ timing=pmnf:\ ([1-9][0-9]*)\ histograms\ modeled\ \(([0-9]+)\ by\ one\ power ]]
+	[[ "$output" =~ timing=pmnf:\ ([1-9][0-9]*)\ histograms\ modeled\ \(([0-9]+)\ by\ a\ law\ of\ three\ rungs ]]
 	[ "${BASH_REMATCH[1]}" -eq "${BASH_REMATCH[2]}" ]
 }
 
