@@ -39,6 +39,20 @@ static struct few_law constant_law(const double *p, const double *v, size_t n)
 	return law;
 }
 
+/* c / p, strong scaling's work per rank (the total the same at every rung), by relative least
+ * squares: c = sum(w) / sum(w^2), w = 1 / (p v) */
+static struct few_law inverse_law(const double *p, const double *v, size_t n)
+{
+	double sw = 0, sww = 0;
+	for (size_t i = 0; i < n; i++) {
+		double w = 1 / (p[i] * v[i]);
+		sw += w, sww += w * w;
+	}
+	struct few_law law = {FEW_POWER, 0, sw / sww, -1, 0};
+	law.rss = rss_of(&law, p, v, n);
+	return law;
+}
+
 /* c * p^k through the points in log-log space (k free: rounded to a quarter once selected); false
  * when the rank counts are all one */
 static bool power_law(const double *p, const double *v, size_t n, struct few_law *law)
@@ -81,7 +95,7 @@ static bool plausible(const struct few_law *law)
 	return law->a >= 0 && law->b > 0 && isfinite(law->a) && isfinite(law->b);
 }
 
-/* does the law that varies with p fit significantly better than the constant (F-test, n - 2 dof) */
+/* does the law of two parameters fit significantly better than the one of one (F-test, n - 2 dof) */
 static bool significant(const struct few_law *constant, const struct few_law *law, size_t n)
 {
 	if (!(constant->rss > law->rss))
@@ -145,8 +159,10 @@ static bool select_law(const double *p, const double *v, size_t n, struct few_la
 {
 	if (!valid_points(p, v, n))
 		return false;
-	struct few_law constant = constant_law(p, v, n), varying;
-	*law = best_varying(p, v, n, &varying) && significant(&constant, &varying, n) ? varying : constant;
+	/* the simpler law: weak scaling's constant or strong scaling's c / p, whichever fits better */
+	struct few_law constant = constant_law(p, v, n), inverse = inverse_law(p, v, n), varying;
+	struct few_law simple = inverse.rss < constant.rss ? inverse : constant;
+	*law = best_varying(p, v, n, &varying) && significant(&simple, &varying, n) ? varying : simple;
 	if (law->kind == FEW_POWER)
 		round_exponent(law);
 	if (law->kind == FEW_POWER && law->k == 0)

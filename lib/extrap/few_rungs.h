@@ -3,7 +3,8 @@
  * lib/model's PMNF search needs (ScalaExtrap's ladders). Three kinds of law are fitted to the
  * points (p_i, v_i), each by least squares of the relative residuals (v_i - f(p_i)) / v_i, the
  * likelihood under multiplicative noise as in lib/model:
- *   - the constant (weak-scaling work);
+ *   - the constant (weak-scaling work) and c / p (strong-scaling work: the total the same at
+ *     every rung), the simple laws of one parameter;
  *   - one power c * p^k, fitted in log-log space, its exponent rounded to a quarter (PMNF's
  *     exponents) and held within the powers the PMNF search considers (p^-2 ... p^3) once it is
  *     selected, so strong-scaling work shrinks as 1/p;
@@ -11,11 +12,13 @@
  *     is the same on every rank and a part depends on p (is's counting sort: the keys it
  *     received, and a histogram of the key range over p ranks); a and b not negative, the two
  *     parts of the work.
- * The law that varies with p and fits best replaces the constant only when it fits the rungs
- * significantly better (an F-test of the drop in residuals at lib/model's level, FIT_ALPHA, with
- * the one degree of freedom three rungs leave): a trend that the noise of one rung makes (a
- * small rung slowed by the machine, its mean 30% above the others') is not carried to the target,
- * where a power of p would have multiplied it. The value at the target is the largest rung's,
+ * The law of two parameters that fits best replaces the simple law that fits better (the
+ * constant or c / p) only when it fits the rungs significantly better (an F-test of the drop in
+ * residuals at lib/model's level, FIT_ALPHA, with the one degree of freedom three rungs leave): a
+ * trend that the noise of one rung makes (a small rung slowed by the machine, its mean 30% above
+ * the others') is not carried to the target, where a power of p would have multiplied it, and a
+ * strong-scaling gap whose rungs are noisy (ft's 7.6, 2.9, 2.1 ms at 4, 9, 16 ranks) shrinks as
+ * 1/p instead of staying at the largest rung's value, four times the real run's at 64. The value at the target is the largest rung's,
  * scaled by the law's ratio f(target) / f(largest rung).
  */
 #ifndef LADDER_EXTRAP_FEW_RUNGS_H
