@@ -125,6 +125,7 @@ bool lossy_gaps_build(const struct aligned_class *a, const uint32_t *occ_sig, st
 	memcpy(sorted, rg->gaps, rg->ngaps * sizeof *sorted);
 	qsort(sorted, rg->ngaps, sizeof *sorted, run_gap_order);
 	w.ref_gaps = sorted;
+	struct run_group made = {.gaps = NULL};   /* the gaps, kept apart until the walk matched */
 	struct gwalk calls, occs;
 	gwalk_init(&calls, &rg->g);
 	gwalk_init(&occs, &aligned);
@@ -132,7 +133,7 @@ bool lossy_gaps_build(const struct aligned_class *a, const uint32_t *occ_sig, st
 	bool have = gwalk_next(&occs, &o);
 	while (gwalk_next(&calls, &t)) {
 		bool is_occ = have && o < a->nocc && a->occ[o].ref_sig == t;
-		step(&w, g, t, is_occ ? occ_sig[o] : UINT32_MAX);
+		step(&w, &made, t, is_occ ? occ_sig[o] : UINT32_MAX);
 		if (is_occ)
 			have = gwalk_next(&occs, &o);
 	}
@@ -141,5 +142,16 @@ bool lossy_gaps_build(const struct aligned_class *a, const uint32_t *occ_sig, st
 	grammar_free(&aligned);
 	free(sorted);
 	free(w.seen.pairs);
+	if (have) {   /* occurrences the reference sequence never reached: not a subsequence of it */
+		for (uint32_t i = 0; i < made.ngaps; i++)
+			free(made.gaps[i].bins);
+		free(made.gaps);
+		return false;
+	}
+	for (uint32_t i = 0; i < made.ngaps; i++)
+		run_gap_fold(gap_at(g, made.gaps[i].prev, made.gaps[i].sig), &made.gaps[i], maxbins);
+	for (uint32_t i = 0; i < made.ngaps; i++)
+		free(made.gaps[i].bins);
+	free(made.gaps);
 	return true;
 }
