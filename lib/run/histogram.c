@@ -3,6 +3,7 @@
  */
 #include "run/histogram.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "util/xalloc.h"
@@ -57,6 +58,14 @@ static void combine(struct run_bin *a, const struct run_bin *b)
 	a->sum += b->sum;
 }
 
+/* bins i and i + 1 become one */
+static void merge_pair(struct hist *h, uint32_t i)
+{
+	combine(&h->bins[i], &h->bins[i + 1]);
+	memmove(h->bins + i + 1, h->bins + i + 2, (h->n - i - 2) * sizeof *h->bins);
+	h->n--;
+}
+
 /* merge the adjacent pair with the fewest samples until there are at most maxbins */
 static void shrink(struct hist *h, uint32_t maxbins)
 {
@@ -67,9 +76,25 @@ static void shrink(struct hist *h, uint32_t maxbins)
 		for (uint32_t i = 1; i + 1 < h->n; i++)
 			if (h->bins[i].count + h->bins[i + 1].count < h->bins[best].count + h->bins[best + 1].count)
 				best = i;
-		combine(&h->bins[best], &h->bins[best + 1]);
-		memmove(h->bins + best + 1, h->bins + best + 2, (h->n - best - 2) * sizeof *h->bins);
-		h->n--;
+		merge_pair(h, best);
+	}
+}
+
+void hist_fold_rare(struct hist *h, uint32_t share)
+{
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < h->n; i++)
+		total += h->bins[i].count;
+	while (h->n > 1) {
+		uint32_t least = 0;
+		for (uint32_t i = 1; i < h->n; i++)
+			if (h->bins[i].count < h->bins[least].count)
+				least = i;
+		if (h->bins[least].count * (uint64_t)share >= total)
+			return;
+		/* into the neighbour with fewer samples (the only one at either end) */
+		bool left = least + 1 == h->n || (least > 0 && h->bins[least - 1].count <= h->bins[least + 1].count);
+		merge_pair(h, left ? least - 1 : least);
 	}
 }
 

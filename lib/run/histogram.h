@@ -33,6 +33,13 @@ void hist_add(struct hist *h, double seconds, double cpu, uint32_t maxbins);
 /* add the bins of another histogram (sorted) */
 void hist_merge(struct hist *h, const struct run_bin *bins, uint32_t n, uint32_t maxbins);
 
+/* bins holding fewer than 1/share of the histogram's samples merge, the rarest first, into their
+ * neighbour with fewer samples, until every bin holds at least that share or one bin is left: a
+ * histogram whose bins describe its distribution's shape, not how long the run was sampled (the
+ * rare tails a longer run meets fold into the bins beside them; the range, the sums and the count
+ * stay as they were) */
+void hist_fold_rare(struct hist *h, uint32_t share);
+
 /* one sample (wall and CPU seconds) added to a gap's statistics and histogram */
 void run_gap_add(struct run_gap *g, double wall, double cpu, uint32_t maxbins);
 /* fold the samples of gap `from` (the same previous call and call) into `into` */

@@ -63,21 +63,25 @@ double store_round_time(double x)
 }
 
 /* an entry's row, and its bins when they say more than the row: bins describe repeated gaps; a gap
- * seen at most once per rank, or falling in one bin, is described by its row alone. Returns the
- * number of bins appended. */
+ * seen at most once per rank, or falling in one bin once its rare bins are folded (histogram.h,
+ * STORE_RARE_SHARE), is described by its row alone. Returns the number of bins appended. */
 static uint32_t hist_rows(const struct pool_entry *e, struct hist_row *row, struct hbin_row *bins, uint64_t at)
 {
 	const struct run_gap *x = &e->h;
-	uint32_t stored = x->nbins > 1 && x->count > e->ranks ? x->nbins : 0;
+	struct hist kept = {xmalloc(x->nbins * sizeof *x->bins + 1), x->nbins, x->nbins};
+	memcpy(kept.bins, x->bins, x->nbins * sizeof *x->bins);
+	hist_fold_rare(&kept, STORE_RARE_SHARE * (x->nbins > HIST_DEFAULT_BINS ? x->nbins : HIST_DEFAULT_BINS));
+	uint32_t stored = kept.n > 1 && x->count > e->ranks ? kept.n : 0;
 	*row = (struct hist_row){x->count, store_round_time(x->sum), store_round_time(x->sumsq),
 				 store_round_time(x->min), store_round_time(x->max), store_round_time(x->cpu.sum),
 				 store_round_time(x->cpu.min), store_round_time(x->cpu.max), at, stored};
 	for (uint32_t b = 0; b < stored; b++) {
-		const struct run_bin *y = &x->bins[b];
+		const struct run_bin *y = &kept.bins[b];
 		bins[b] = (struct hbin_row){y->bin, y->count, store_round_time(y->sum), store_round_time(y->min),
 					    store_round_time(y->max), store_round_time(y->cpu.sum),
 					    store_round_time(y->cpu.min), store_round_time(y->cpu.max)};
 	}
+	free(kept.bins);
 	return stored;
 }
 

@@ -17,6 +17,11 @@
  * the container's size does not wander with the randomness of the measurements. */
 #define STORE_TIME_BITS 10
 double store_round_time(double x);
+/* A stored histogram keeps the bins holding at least half an even share of its bound of bins
+ * (1/(STORE_RARE_SHARE x 8) of its samples by default): detail below the histogram's resolution.
+ * Rarer bins fold into their neighbours (hist_fold_rare), so a longer run, which meets rarer
+ * gaps, stores as many bins as a shorter one of the same shape. */
+#define STORE_RARE_SHARE 2
 
 struct source;   /* store/run_source.h */
 
