@@ -194,16 +194,19 @@ static bool join_stream(struct streamtab *t, uint32_t first, const struct run_st
 static void add_streams(struct streamtab *t, const struct aligned_class *a, const uint32_t *occ_sig,
 			const struct grid *target)
 {
-	uint32_t first = t->n;
+	uint32_t first = t->n, *done = xmalloc((a->nocc + 1) * sizeof *done), ndone = 0;
 	for (uint32_t i = 0; i < a->nocc; i++) {
 		if (!a->occ[i].stream || a->occ[i].dropped)
 			continue;
-		bool seen = false;
-		for (uint32_t k = first; k < t->n; k++)
-			seen = seen || t->s[k].sig == occ_sig[i];
+		bool seen = false;   /* the signature's stream made or joined at an earlier occurrence */
+		for (uint32_t k = 0; k < ndone; k++)
+			seen = seen || done[k] == occ_sig[i];
+		if (seen)
+			continue;
+		done[ndone++] = occ_sig[i];
 		struct run_stream probe = *a->occ[i].stream;
 		probe.sig = occ_sig[i];
-		if (seen || join_stream(t, first, &probe, target, a->cls))
+		if (join_stream(t, first, &probe, target, a->cls))
 			continue;
 		XGROW(t->s, t->cap, t->n + 1);
 		struct run_stream *s = &t->s[t->n++], *from = a->occ[i].stream;
@@ -216,6 +219,7 @@ static void add_streams(struct streamtab *t, const struct aligned_class *a, cons
 		s->laws = xmalloc((from->nlaws + 1) * sizeof *s->laws);
 		memcpy(s->laws, from->laws, from->nlaws * sizeof *s->laws);
 	}
+	free(done);
 }
 
 /* out becomes a copy of ref's header and vocabulary, with an empty trace and no profile */
