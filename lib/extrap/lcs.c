@@ -170,13 +170,16 @@ static bool align_pair(const struct grammar *a, const struct run *ra, const stru
 bool lcs_common(const struct lcs_input *in, size_t n, size_t ref, struct grammar *out, char *why, size_t whylen)
 {
 	bool *done = xcalloc(n + 1, sizeof *done), ok = true;
-	grammar_copy(&out[ref], in[ref].g);
+	struct grammar *flat = xcalloc(n + 1, sizeof *flat);
+	for (size_t i = 0; i < n; i++)
+		grammar_inline_once(in[i].g, LCS_INLINE_MAX, &flat[i]);
+	grammar_copy(&out[ref], &flat[ref]);
 	done[ref] = true;
 	for (size_t i = 0; ok && i < n; i++) {
 		if (done[i])
 			continue;
 		struct plan pl;
-		ok = align_pair(&out[ref], in[ref].run, in[i].g, in[i].run, &pl);
+		ok = align_pair(&out[ref], in[ref].run, &flat[i], in[i].run, &pl);
 		if (!ok)
 			snprintf(why, whylen, "p%u and p%u have no call in common", in[ref].run->nranks, in[i].run->nranks);
 		for (size_t j = 0; ok && j < n; j++) {
@@ -188,13 +191,16 @@ bool lcs_common(const struct lcs_input *in, size_t n, size_t ref, struct grammar
 			out[j] = pruned;
 		}
 		if (ok)
-			apply(&pl, in[i].g, 1, &out[i]);
+			apply(&pl, &flat[i], 1, &out[i]);
 		done[i] = ok;
 		plan_free(&pl);
 	}
 	for (size_t i = 0; !ok && i < n; i++)
 		if (done[i])
 			grammar_free(&out[i]);
+	for (size_t i = 0; i < n; i++)
+		grammar_free(&flat[i]);
+	free(flat);
 	free(done);
 	return ok;
 }

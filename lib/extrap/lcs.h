@@ -7,6 +7,12 @@
  * prune. Calls match when they have the same function, call site and flags; their values may
  * differ (they become laws, or are dropped for lack of one).
  *
+ * The rules Sequitur made of pairs that happened to repeat differ from rung to rung with the
+ * values (the halo counts of one rank make a pair at one rung and not at another), so each
+ * grammar's rules of exponent 1 are inlined first (grammar_inline_once, bodies of at most
+ * LCS_INLINE_MAX symbols, so a table of two bodies stays within 8 MiB): loops are the structure
+ * that is aligned.
+ *
  * Every grammar is aligned in turn with one reference; what the reference keeps is what all of
  * them share, and each is pruned to that: one structure everywhere, so that classes align across
  * rungs and compose across dimensions as when nothing was dropped.
@@ -19,6 +25,8 @@
 
 #include "grammar/grammar.h"
 #include "run/run.h"
+
+#define LCS_INLINE_MAX 1024
 
 struct lcs_input {
 	const struct run *run;        /* whose signatures the grammar's terminals are */

@@ -313,6 +313,62 @@ uint64_t grammar_expanded_length(const struct grammar *g)
 	return total;
 }
 
+struct inlining {
+	const struct grammar *g;
+	uint64_t max;
+	uint64_t *len;   /* per rule: its body's length once inlined; 0 not yet known */
+};
+
+static uint64_t inlined_len(struct inlining *in, uint32_t r);
+
+/* whether symbol s, met after `used` symbols of the body being built, is inlined there */
+static bool inlined_here(struct inlining *in, struct gsymbol s, uint64_t used)
+{
+	return gsym_is_rule(s) && s.exp == 1 && used + inlined_len(in, gsym_rule(s)) <= in->max;
+}
+
+static uint64_t inlined_len(struct inlining *in, uint32_t r)
+{
+	if (!in->len[r]) {
+		in->len[r] = UINT64_MAX;   /* a cycle (grammar_check refuses them) is never inlined */
+		uint64_t n = 0;
+		for (uint64_t i = in->g->rule_start[r]; i < in->g->rule_start[r + 1]; i++) {
+			struct gsymbol s = in->g->syms[i];
+			n += inlined_here(in, s, n) ? in->len[gsym_rule(s)] : 1;
+		}
+		in->len[r] = n;
+	}
+	return in->len[r];
+}
+
+static void emit_inlined(struct inlining *in, uint32_t r, struct grammar *out)
+{
+	uint64_t n = 0;
+	for (uint64_t i = in->g->rule_start[r]; i < in->g->rule_start[r + 1]; i++) {
+		struct gsymbol s = in->g->syms[i];
+		if (inlined_here(in, s, n)) {
+			n += in->len[gsym_rule(s)];
+			emit_inlined(in, gsym_rule(s), out);
+		} else {
+			grammar_add_symbol(out, s.val, s.exp);
+			n++;
+		}
+	}
+}
+
+void grammar_inline_once(const struct grammar *g, uint64_t max_len, struct grammar *out)
+{
+	struct inlining in = {g, max_len, xcalloc(g->nrules + 1, sizeof *in.len)};
+	grammar_init(out);
+	for (uint32_t r = 0; r < g->nrules; r++) {
+		grammar_begin_rule(out);
+		inlined_len(&in, r);
+		emit_inlined(&in, r, out);
+	}
+	grammar_end(out);
+	free(in.len);
+}
+
 void grammar_map_terminals(struct grammar *g, const uint32_t *map, uint64_t nmap)
 {
 	for (uint64_t i = 0; i < g->nsyms; i++)

@@ -69,6 +69,13 @@ void grammar_terminal_counts(const struct grammar *g, uint64_t *counts, uint64_t
 bool grammar_prune(const struct grammar *g, bool (*keep)(const struct grammar *g, uint64_t sym, void *arg), void *arg,
 		   struct grammar *out);
 
+/* The grammar with every rule symbol of exponent 1 replaced by that rule's body, recursively, as
+ * long as the body it lands in stays within max_len symbols: the rules Sequitur made of pairs of
+ * calls that happened to repeat are gone, loops (exponent > 1) stay rules. Two sequences of the
+ * same calls whose values made different pairs repeat then have the same shape. Rules keep their
+ * numbers (one only inlined is left unreferenced). */
+void grammar_inline_once(const struct grammar *g, uint64_t max_len, struct grammar *out);
+
 /* Replace every terminal t by map[t]. */
 void grammar_map_terminals(struct grammar *g, const uint32_t *map, uint64_t nmap);
 

@@ -535,15 +535,26 @@ lmp_trace() { # P X Y Z [NAME]
 	done
 }
 
-@test "LAMMPS along x, 4, 8, 16 ranks extrapolated (lossy) to 32: the compute around dropped calls is kept" {
+@test "LAMMPS along x, 4, 8, 16 ranks extrapolated (lossy) to 32: the halo's calls as the real run's, the compute around left-out calls kept" {
 	command -v lmp || skip "LAMMPS (lmp) is not installed"
-	for p in 4 8 16; do lmp_trace "$p" "$(awk -v p="$p" 'BEGIN {print p / 4}')" 0.4 0.4 ljx; done
+	for p in 4 8 16 32; do lmp_trace "$p" "$(awk -v p="$p" 'BEGIN {print p / 4}')" 0.4 0.4 ljx; done
 	c="$BATS_FILE_TMPDIR/ljx48.h5" e="$BATS_FILE_TMPDIR/ljx-e32.h5"
 	"$LADDER" merge -o "$c" "$BATS_FILE_TMPDIR"/ljx-{4,8,16}.h5 > /dev/null
 	run "$LADDER" extrap "$c" --target 32 --lossy -o "$e"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
-	[[ "$output" =~ lossy:\ dropped\ ([0-9]+)\ of ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]
-	# the target goes from the call before dropped ones straight to the next kept call: that
+	# MPI_Cart_rank's loop over the grid (one call per rank) does not align: left out at p8 and p16
+	[[ "$output" =~ dropped\ at\ the\ rungs\ p4:\ [0-9]+\ of\ [0-9]+\ .*p16:\ ([0-9]+)\ of ]]
+	[ "${BASH_REMATCH[1]}" -gt 0 ]
+	# the halo exchange's calls align although their counts (atoms) made different pairs of
+	# calls repeat at each rung: every rank makes the real run's Irecv, Send, Wait and Sendrecv
+	# calls, their counts approximated
+	run "$LADDER" compare --counts --max-diffs 100000 "$e" "$BATS_FILE_TMPDIR/ljx-32.h5"
+	[ "$status" -eq 1 ]
+	bad=$(awk '$1 == "A" || $1 == "B" {f = $2; n = $3; if ($1 == "A") a[f] = n; else if (f != "MPI_Cart_rank" && a[f] != n) print f, a[f], n}' \
+		<<< "$output")
+	[ -z "$bad" ] || { echo "calls differ: $bad" | head; return 1; }
+	grep -q "^  B MPI_Irecv calls=" <<< "$output"   # the halo's bytes differ (approximated), its calls do not
+	# the target goes from the call before left-out ones straight to the next kept call: that
 	# gap holds the reference rung's compute along the way, so every call has its histogram
 	run timeout 120 "$LADDER" replay "$e"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }

@@ -112,11 +112,60 @@ static void a_loop_outweighs_single_calls(void **state)
 	grammar_free(&gd);
 }
 
+static void pairs_that_happened_to_repeat_do_not_split_the_calls(void **state)
+{
+	(void)state;
+	struct fake_run a, b;
+	uint32_t sa[4], sb[4];
+	calls(&a, sa);
+	calls(&b, sb);
+	/* the same calls, x (y z w y z w)^5 x, where a's counts made the pair (y z) repeat inside the
+	 * loop's body and b's did not: a: R0 -> x R1^5 x, R1 -> R2 w R2 w, R2 -> y z;
+	 * b: R0 -> x R1^5 x, R1 -> y z w y z w. A rule met where the other has calls matched nothing. */
+	const int64_t a0[] = {sa[0], -2, sa[0]}, a1[] = {-3, sa[3], -3, sa[3]}, a2[] = {sa[1], sa[2]};
+	const int64_t b0[] = {sb[0], -2, sb[0]}, b1[] = {sb[1], sb[2], sb[3], sb[1], sb[2], sb[3]};
+	const uint64_t e0[] = {1, 5, 1}, ones[] = {1, 1, 1, 1, 1, 1};
+	const int64_t *ab[] = {a0, a1, a2}, *bb[] = {b0, b1};
+	const uint64_t *ae[] = {e0, ones, ones}, *be[] = {e0, ones};
+	int la[] = {3, 4, 2}, lb[] = {3, 6};
+	struct grammar ga, gb, out[2];
+	make(&ga, ab, ae, la, 3);
+	make(&gb, bb, be, lb, 2);
+	struct lcs_input in[2] = {{&a.r, &ga}, {&b.r, &gb}};
+	char why[200];
+	assert_true(lcs_common(in, 2, 0, out, why, sizeof why));
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(grammar_expanded_length(&out[i]), 32);   /* every call kept */
+		assert_int_equal(out[i].nrules, 2);                      /* the loop stays a rule */
+		assert_int_equal(grammar_rule_syms(&out[i], 0)[1].exp, 5);
+		grammar_free(&out[i]);
+	}
+	/* a body that would outgrow LCS_INLINE_MAX keeps its rule */
+	struct grammar big, flat;
+	grammar_init(&big);
+	grammar_begin_rule(&big);
+	grammar_add_symbol(&big, -2, 1);
+	grammar_add_symbol(&big, -2, 1);
+	grammar_begin_rule(&big);
+	for (int i = 0; i < 600; i++)
+		grammar_add_symbol(&big, sa[i % 4], 1);
+	grammar_end(&big);
+	grammar_inline_once(&big, LCS_INLINE_MAX, &flat);
+	assert_int_equal(grammar_rule_len(&flat, 0), 601);   /* the first use inlined, the second kept */
+	assert_true(gsym_is_rule(grammar_rule_syms(&flat, 0)[600]));
+	assert_int_equal(grammar_expanded_length(&flat), 1200);
+	grammar_free(&flat);
+	grammar_free(&big);
+	grammar_free(&ga);
+	grammar_free(&gb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(an_extra_call_is_dropped),
 		cmocka_unit_test(a_loop_outweighs_single_calls),
+		cmocka_unit_test(pairs_that_happened_to_repeat_do_not_split_the_calls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
