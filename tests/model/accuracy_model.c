@@ -74,6 +74,7 @@ struct outcome {
 	double truth[2], pred[2];
 	bool has_interval[2], covered[2], supported[2];
 	double width[2];            /* (hi - lo) / truth */
+	double lo[2], hi[2];        /* the interval */
 	bool leading, has_function, in_space;
 	bool told;                  /* the ladder can tell its leading term at this noise (tell.h;
 				       two parameters and functions outside the space: not
@@ -253,6 +254,8 @@ static void record_outcome(struct outcome *o, int f, const struct truth *t, cons
 	o->covered[f] = o->has_interval[f] && r->prediction.lo * (1 - 1e-9) <= o->truth[f] &&
 			o->truth[f] <= r->prediction.hi * (1 + 1e-9);
 	o->width[f] = o->has_interval[f] ? (r->prediction.hi - r->prediction.lo) / o->truth[f] : NAN;
+	o->lo[f] = o->has_interval[f] ? r->prediction.lo : NAN;
+	o->hi[f] = o->has_interval[f] ? r->prediction.hi : NAN;
 	o->supported[f] = o->has_function && r->prediction.supported;
 	if (f == 1) {
 		static const char *const names[] = {"p", "n"};
@@ -502,6 +505,23 @@ static void list_worst(struct tally *t, size_t count)
 		       t->o[k].want, t->o[k].model);
 }
 
+/* the predictions the ladder supports at 64x that are off by more than 10x at 16x or 64x: what
+ * the support flag should have caught */
+static void list_supported_misses(const struct tally *t)
+{
+	for (size_t k = 0; k < t->n; k++) {
+		const struct outcome *o = &t->o[k];
+		bool silent;
+		if (!o->supported[1] || !beyond10(o, &silent))
+			continue;
+		printf("  supported, off by more than 10x: %.0f%% noise, %zu rungs, truth %s, model %s\n", 100 * o->noise,
+		       o->rungs, o->want, o->model);
+		for (int f = 0; f < 2; f++)
+			printf("    at %2.0fx: truth %.4g, prediction %.4g (factor %.3g), interval [%.4g, %.4g]\n", f ? 64.0 : 16.0,
+			       o->truth[f], o->pred[f], error_factor(o, f), o->lo[f], o->hi[f]);
+	}
+}
+
 static void run_set(const struct set *s, bool quick, enum mode mode, struct tally *t)
 {
 	for (int k = 0; k < NOISES; k++) {
@@ -547,6 +567,7 @@ static void print_set(const struct set *s, struct tally *t)
 	printf("of the %zu predictions at 64x the ladder supports (interval within %gx; the others say it in their note):\n"
 	       "  leading term %.1f%%, p90 error at 64x %.3g, off by more than 10x (at 16x or 64x): %zu\n",
 	       sup.n, MODEL_SUPPORT_SPAN, leading_rate(&sup), sup.p90[1], sup.beyond10);
+	list_supported_misses(&t[M_DEFAULT]);
 	printf("of the %zu functions whose leading term the ladder can tell (tell.h; two parameters and functions\n"
 	       "outside the space are not classified and counted here):\n"
 	       "  leading term %.1f%%, p90 error at 64x %.3g, off by more than 10x (at 16x or 64x): %zu\n",
