@@ -82,6 +82,8 @@ struct outcome {
 	double tell_error;          /* the equal-odds error against the nearest other leading term */
 	bool leads_at_target;       /* its asymptotic leading term is its largest part at 64x */
 	char model[160], want[160];
+	struct pmnf fn, truth_fn;   /* the model, the truth */
+	double largest;             /* the largest rung along p */
 	double noise;
 	int family;
 	size_t rungs;               /* of the ladder (along p) */
@@ -260,6 +262,7 @@ static void record_outcome(struct outcome *o, int f, const struct truth *t, cons
 	if (f == 1) {
 		static const char *const names[] = {"p", "n"};
 		o->leading = r->status == MODEL_OK && pmnf_same_leading(&r->fn, &t->f);
+		o->fn = r->fn;
 		pmnf_format(&r->fn, names, o->model, sizeof o->model);
 	}
 }
@@ -309,7 +312,8 @@ static void run_ladder(const struct set *s, const struct synth_ladder *l, double
 	for (size_t k = 0; k < n && t->n < MAX_CASES; k++) {
 		struct outcome *o = &t->o[t->n++];
 		*o = (struct outcome){.noise = noise, .family = truths[k].family, .in_space = truths[k].in_space,
-				      .rungs = l->nparams == 1 ? l->npoints : 5};
+				      .rungs = l->nparams == 1 ? l->npoints : 5, .truth_fn = truths[k].f,
+				      .largest = l->x[(l->npoints - 1) * l->nparams]};
 		for (int f = 0; f < 2; f++) {
 			double target[2];
 			synth_target(l, factors[f], target);
@@ -522,6 +526,79 @@ static void list_supported_misses(const struct tally *t)
 	}
 }
 
+/* why a one-parameter prediction is off by more than 10x: a term that subtracts, or the
+ * model's fastest term against the truth's (faster: over, slower: under, the same: its
+ * coefficient), and whether the faster of the two is barely visible on the ladder (under
+ * BARELY of its function's value at the largest rung) */
+enum cause { C_SIGN, C_OVER_BARELY, C_OVER, C_UNDER_BARELY, C_UNDER, C_COEF, C_PARAMS, CAUSES };
+static const char *const cause_names[CAUSES] = {
+	"a term that subtracts (a negative coefficient in the model)",
+	"over: a faster term than the truth's, barely visible on the ladder",
+	"over: a faster term than the truth's, visible on the ladder",
+	"under: the truth's faster term barely visible on the ladder",
+	"under: a slower term than the truth's fastest, visible on the ladder",
+	"the truth's fastest term, its coefficient off",
+	"two parameters",
+};
+#define BARELY (1.0 / 3)
+
+/* the index of f's fastest growing term, -1 when none grows */
+static int fastest_term(const struct pmnf *f)
+{
+	int best = -1;
+	for (unsigned k = 0; k < f->nterms; k++)
+		if (pmnf_term_grows(&f->term[k], 1) && (best < 0 || pmnf_factor_cmp(f->term[k].f[0], f->term[best].f[0]) > 0))
+			best = (int)k;
+	return best;
+}
+
+/* the part of f's term k in f's value at x */
+static double share_at(const struct pmnf *f, int k, double x)
+{
+	return k < 0 ? 0 : fabs(f->term[k].coef * pmnf_term_basis(&f->term[k], 1, &x) / pmnf_eval(f, &x));
+}
+
+static enum cause cause_of(const struct outcome *o)
+{
+	const struct pmnf *m = &o->fn, *t = &o->truth_fn;
+	if (m->nparams != 1)
+		return C_PARAMS;
+	bool negative = m->constant < 0;
+	for (unsigned k = 0; k < m->nterms; k++)
+		negative |= m->term[k].coef < 0;
+	if (negative)
+		return C_SIGN;
+	int a = fastest_term(m), b = fastest_term(t);
+	struct pmnf_factor one = {0, 0};
+	int cmp = pmnf_factor_cmp(a < 0 ? one : m->term[a].f[0], b < 0 ? one : t->term[b].f[0]);
+	if (cmp > 0)
+		return share_at(m, a, o->largest) < BARELY ? C_OVER_BARELY : C_OVER;
+	if (cmp < 0)
+		return share_at(t, b, o->largest) < BARELY ? C_UNDER_BARELY : C_UNDER;
+	return C_COEF;
+}
+
+/* the predictions off by more than 10x (at 16x or 64x) by cause, and how many of them the
+ * ladder cannot tell (tell.h) */
+static void print_causes(const struct tally *t)
+{
+	size_t n[CAUSES] = {0}, untold[CAUSES] = {0}, all = 0;
+	for (size_t k = 0; k < t->n; k++) {
+		bool silent;
+		if (!beyond10(&t->o[k], &silent))
+			continue;
+		enum cause c = cause_of(&t->o[k]);
+		n[c]++;
+		untold[c] += !t->o[k].told;
+		all++;
+	}
+	printf("the %zu predictions off by more than 10x by cause (the faster term barely visible: under %.0f%% of its\n"
+	       "function at the largest rung; the ladder cannot tell the leading term of how many):\n", all, 100 * BARELY);
+	for (int c = 0; c < CAUSES; c++)
+		if (n[c])
+			printf("  %3zu (%zu cannot tell) %s\n", n[c], untold[c], cause_names[c]);
+}
+
 static void run_set(const struct set *s, bool quick, enum mode mode, struct tally *t)
 {
 	for (int k = 0; k < NOISES; k++) {
@@ -568,6 +645,7 @@ static void print_set(const struct set *s, struct tally *t)
 	       "  leading term %.1f%%, p90 error at 64x %.3g, off by more than 10x (at 16x or 64x): %zu\n",
 	       sup.n, MODEL_SUPPORT_SPAN, leading_rate(&sup), sup.p90[1], sup.beyond10);
 	list_supported_misses(&t[M_DEFAULT]);
+	print_causes(&t[M_DEFAULT]);
 	printf("of the %zu functions whose leading term the ladder can tell (tell.h; two parameters and functions\n"
 	       "outside the space are not classified and counted here):\n"
 	       "  leading term %.1f%%, p90 error at 64x %.3g, off by more than 10x (at 16x or 64x): %zu\n",
