@@ -80,6 +80,9 @@ struct outcome {
 				       two parameters and functions outside the space: not
 				       classified, counted as told) */
 	double tell_error;          /* the equal-odds error against the nearest other leading term */
+	double floor64;             /* where the ladder cannot tell: the least relative error at 64x
+				       a prediction can have in both the truth and that nearest other
+				       (|r - t| / (r + t), at 2rt / (r + t)); 0 elsewhere */
 	bool leads_at_target;       /* its asymptotic leading term is its largest part at 64x */
 	char model[160], want[160];
 	struct pmnf fn, truth_fn;   /* the model, the truth */
@@ -232,6 +235,7 @@ static void classify(struct outcome *o, const struct truth *t, const struct synt
 {
 	o->told = true;
 	o->tell_error = NAN;
+	o->floor64 = 0;
 	o->leads_at_target = leads_at(&t->f, target);
 	if (l->nparams != 1 || !t->in_space)
 		return;
@@ -239,9 +243,14 @@ static void classify(struct outcome *o, const struct truth *t, const struct synt
 	struct candidates c;
 	exponents_model_default(&s);
 	candidates_from_exponents(&s, 1, 0, &c);
-	double d = tell_distance(&t->f, l->x, l->npoints, &c, target, w), sigma = tell_sigma(noise, REPS);
+	struct pmnf nearest;
+	double d = tell_distance(&t->f, l->x, l->npoints, &c, target, w, &nearest), sigma = tell_sigma(noise, REPS);
 	o->tell_error = tell_error(d, sigma);
 	o->told = !(d < TELL_SIGMAS * sigma);
+	if (!o->told) {
+		double r = pmnf_eval(&nearest, target), v = pmnf_eval(&t->f, target);
+		o->floor64 = fabs(r - v) / (r + v);
+	}
 }
 
 /* the outcome of truth k at 16x (f = 0) or 64x (f = 1) */
@@ -356,7 +365,7 @@ struct figures {
 	 * those classified (tell.h) with their hits and the sum of their equal-odds hit rates; the
 	 * functions whose asymptotic leading term is not their largest part at 64x */
 	size_t told, leading_told, classified, leading_classified, not_leading_at_target;
-	double ceiling;
+	double ceiling, floor_p90;  /* the p90 of floor64 */
 };
 
 /* an outcome off by more than 10x at 16x or 64x; silent: where the interval misses the truth */
@@ -380,7 +389,7 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 	struct figures g = {0};
 	double *err[2] = {malloc((t->n + 1) * sizeof(double)), malloc((t->n + 1) * sizeof(double))};
 	double *pred = malloc((t->n + 1) * sizeof(double)), *truth = malloc((t->n + 1) * sizeof(double));
-	double *work = malloc(2 * (t->n + 1) * sizeof(double));
+	double *work = malloc(2 * (t->n + 1) * sizeof(double)), *floor64 = malloc((t->n + 1) * sizeof(double));
 	for (size_t k = 0; k < t->n; k++) {
 		const struct outcome *o = &t->o[k];
 		if ((noise >= 0 && o->noise != noise) || (family >= 0 && o->family != family) || (rungs && o->rungs != rungs) ||
@@ -396,6 +405,7 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 			g.covered[1] += o->covered[1];
 		}
 		truth[g.n] = o->truth[1];
+		floor64[g.n] = o->floor64;
 		g.in_space += o->in_space;
 		g.leading += o->in_space && o->leading;
 		g.told += o->in_space && o->told;
@@ -412,6 +422,10 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 		g.silent += silent;
 		g.n++;
 	}
+	if (g.n) {
+		gsl_sort(floor64, 1, g.n);
+		g.floor_p90 = gsl_stats_quantile_from_sorted_data(floor64, 1, g.n, 0.9);
+	}
 	for (int f = 0; f < 2 && g.n; f++) {
 		gsl_sort(err[f], 1, g.n);
 		g.med[f] = gsl_stats_median_from_sorted_data(err[f], 1, g.n);
@@ -427,6 +441,7 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 	free(pred);
 	free(truth);
 	free(work);
+	free(floor64);
 	return g;
 }
 
@@ -475,18 +490,20 @@ static void print_tell(const struct tally *t)
 {
 	printf("what the ladder can tell (one parameter; a leading term cannot be told when another leading term of\n"
 	       "at most as many terms fits the exact values within %g sd of a per-point value; ceiling: the mean of\n"
-	       "the equal-odds rates of telling each function from that nearest other; two parameters not classified)\n",
+	       "the equal-odds rates of telling each function from that nearest other; two parameters not classified;\n"
+	       "p90 floor: the 90th percentile over all series of the least relative error at 64x a prediction can\n"
+	       "have in both a function the ladder cannot tell and that nearest other, 0 for the others)\n",
 	       TELL_SIGMAS);
-	printf("%-6s %8s %12s %14s %16s %12s %14s\n", "noise", "in space", "cannot tell", "leading, all",
-	       "leading, told", "classified", "ceiling there");
+	printf("%-6s %8s %12s %14s %16s %12s %14s %10s\n", "noise", "in space", "cannot tell", "leading, all",
+	       "leading, told", "classified", "ceiling there", "p90 floor");
 	for (int k = 0; k <= NOISES; k++) {
 		struct figures g = figures_of(t, k < NOISES ? noise_levels[k] : -1, -1, 0, S_ALL);
 		char label[16];
 		snprintf(label, sizeof label, k < NOISES ? "%.0f%%" : "all", 100 * (k < NOISES ? noise_levels[k] : 0));
-		printf("%-6s %8zu %5zu %5.1f%% %13.1f%% %15.1f%% %5.1f%%/%4zu %13.1f%%\n", label, g.in_space,
+		printf("%-6s %8zu %5zu %5.1f%% %13.1f%% %15.1f%% %5.1f%%/%4zu %13.1f%% %10.3g\n", label, g.in_space,
 		       g.in_space - g.told, percent(g.in_space - g.told, g.in_space), leading_rate(&g),
 		       percent(g.leading_told, g.told), percent(g.leading_classified, g.classified), g.classified,
-		       g.classified ? 100 * g.ceiling / (double)g.classified : NAN);
+		       g.classified ? 100 * g.ceiling / (double)g.classified : NAN, g.floor_p90);
 	}
 	struct figures all = figures_of(t, -1, -1, 0, S_ALL);
 	printf("functions whose asymptotic leading term (what 'leading term right' compares) is not their largest part "
