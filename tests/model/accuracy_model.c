@@ -36,6 +36,12 @@
  * ladder (another leading term fits their exact values within TELL_SIGMAS sd of a per-point
  * value), the leading-term rate over the others, and the ceiling the equal-odds error against
  * each function's nearest other leading term leaves. They stay in the set and in its figures.
+ * Beside the ceiling, the floor they leave to the 90th-percentile error at 64x: a modeler that
+ * cannot tell a function from its nearest other predicts the same for both, and errs in one of
+ * them by at least |r - t| / (r + t) (t, r: their values at 64x). Then the supported predictions
+ * off by more than 10x, each with its interval, and the predictions off by more than 10x by
+ * cause: a term that subtracts, or the model's fastest term faster or slower than the truth's
+ * (and whether the faster one is barely visible at the largest rung), or its coefficient.
  * ACCURACY_WORST=N lists the N worst predictions of the default options; ACCURACY_SET=1 or 2 runs
  * one set only.
  *
