@@ -3,7 +3,9 @@
  * modeler builds them: model each parameter alone along the lines of points where the others
  * are fixed (averaging the longest such lines), then offer every product of one selected term
  * (or none) per parameter to the search. A model "c + a p log p + b p log p * n" is found as the
- * products of {log p, p log p} along p and {n} along n.
+ * products of {log p, p log p} along p and {n} along n. The terms selected along a line are
+ * those of its best few hypotheses of every size up to the one its search selects, so that the
+ * grid search and model averaging see the simpler rivals of a line model too.
  */
 #ifndef LADDER_MODEL_MULTIPARAM_H
 #define LADDER_MODEL_MULTIPARAM_H

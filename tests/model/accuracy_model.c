@@ -36,6 +36,12 @@
  * ladder (another leading term fits their exact values within TELL_SIGMAS sd of a per-point
  * value), the leading-term rate over the others, and the ceiling the equal-odds error against
  * each function's nearest other leading term leaves. They stay in the set and in its figures.
+ * Beside the ceiling, the floor they leave to the 90th-percentile error at 64x: a modeler that
+ * cannot tell a function from its nearest other predicts the same for both, and errs in one of
+ * them by at least |r - t| / (r + t) (t, r: their values at 64x). Then the supported predictions
+ * off by more than 10x, each with its interval, and the predictions off by more than 10x by
+ * cause: a term that subtracts, or the model's fastest term faster or slower than the truth's
+ * (and whether the faster one is barely visible at the largest rung), or its coefficient.
  * ACCURACY_WORST=N lists the N worst predictions of the default options; ACCURACY_SET=1 or 2 runs
  * one set only.
  *
@@ -74,13 +80,19 @@ struct outcome {
 	double truth[2], pred[2];
 	bool has_interval[2], covered[2], supported[2];
 	double width[2];            /* (hi - lo) / truth */
+	double lo[2], hi[2];        /* the interval */
 	bool leading, has_function, in_space;
 	bool told;                  /* the ladder can tell its leading term at this noise (tell.h;
 				       two parameters and functions outside the space: not
 				       classified, counted as told) */
 	double tell_error;          /* the equal-odds error against the nearest other leading term */
+	double floor64;             /* where the ladder cannot tell: the least relative error at 64x
+				       a prediction can have in both the truth and that nearest other
+				       (|r - t| / (r + t), at 2rt / (r + t)); 0 elsewhere */
 	bool leads_at_target;       /* its asymptotic leading term is its largest part at 64x */
 	char model[160], want[160];
+	struct pmnf fn, truth_fn;   /* the model, the truth */
+	double largest;             /* the largest rung along p */
 	double noise;
 	int family;
 	size_t rungs;               /* of the ladder (along p) */
@@ -229,6 +241,7 @@ static void classify(struct outcome *o, const struct truth *t, const struct synt
 {
 	o->told = true;
 	o->tell_error = NAN;
+	o->floor64 = 0;
 	o->leads_at_target = leads_at(&t->f, target);
 	if (l->nparams != 1 || !t->in_space)
 		return;
@@ -236,9 +249,14 @@ static void classify(struct outcome *o, const struct truth *t, const struct synt
 	struct candidates c;
 	exponents_model_default(&s);
 	candidates_from_exponents(&s, 1, 0, &c);
-	double d = tell_distance(&t->f, l->x, l->npoints, &c, target, w), sigma = tell_sigma(noise, REPS);
+	struct pmnf nearest;
+	double d = tell_distance(&t->f, l->x, l->npoints, &c, target, w, &nearest), sigma = tell_sigma(noise, REPS);
 	o->tell_error = tell_error(d, sigma);
 	o->told = !(d < TELL_SIGMAS * sigma);
+	if (!o->told) {
+		double r = pmnf_eval(&nearest, target), v = pmnf_eval(&t->f, target);
+		o->floor64 = fabs(r - v) / (r + v);
+	}
 }
 
 /* the outcome of truth k at 16x (f = 0) or 64x (f = 1) */
@@ -253,10 +271,13 @@ static void record_outcome(struct outcome *o, int f, const struct truth *t, cons
 	o->covered[f] = o->has_interval[f] && r->prediction.lo * (1 - 1e-9) <= o->truth[f] &&
 			o->truth[f] <= r->prediction.hi * (1 + 1e-9);
 	o->width[f] = o->has_interval[f] ? (r->prediction.hi - r->prediction.lo) / o->truth[f] : NAN;
+	o->lo[f] = o->has_interval[f] ? r->prediction.lo : NAN;
+	o->hi[f] = o->has_interval[f] ? r->prediction.hi : NAN;
 	o->supported[f] = o->has_function && r->prediction.supported;
 	if (f == 1) {
 		static const char *const names[] = {"p", "n"};
 		o->leading = r->status == MODEL_OK && pmnf_same_leading(&r->fn, &t->f);
+		o->fn = r->fn;
 		pmnf_format(&r->fn, names, o->model, sizeof o->model);
 	}
 }
@@ -306,7 +327,8 @@ static void run_ladder(const struct set *s, const struct synth_ladder *l, double
 	for (size_t k = 0; k < n && t->n < MAX_CASES; k++) {
 		struct outcome *o = &t->o[t->n++];
 		*o = (struct outcome){.noise = noise, .family = truths[k].family, .in_space = truths[k].in_space,
-				      .rungs = l->nparams == 1 ? l->npoints : 5};
+				      .rungs = l->nparams == 1 ? l->npoints : 5, .truth_fn = truths[k].f,
+				      .largest = l->x[(l->npoints - 1) * l->nparams]};
 		for (int f = 0; f < 2; f++) {
 			double target[2];
 			synth_target(l, factors[f], target);
@@ -349,7 +371,7 @@ struct figures {
 	 * those classified (tell.h) with their hits and the sum of their equal-odds hit rates; the
 	 * functions whose asymptotic leading term is not their largest part at 64x */
 	size_t told, leading_told, classified, leading_classified, not_leading_at_target;
-	double ceiling;
+	double ceiling, floor_p90;  /* the p90 of floor64 */
 };
 
 /* an outcome off by more than 10x at 16x or 64x; silent: where the interval misses the truth */
@@ -373,7 +395,7 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 	struct figures g = {0};
 	double *err[2] = {malloc((t->n + 1) * sizeof(double)), malloc((t->n + 1) * sizeof(double))};
 	double *pred = malloc((t->n + 1) * sizeof(double)), *truth = malloc((t->n + 1) * sizeof(double));
-	double *work = malloc(2 * (t->n + 1) * sizeof(double));
+	double *work = malloc(2 * (t->n + 1) * sizeof(double)), *floor64 = malloc((t->n + 1) * sizeof(double));
 	for (size_t k = 0; k < t->n; k++) {
 		const struct outcome *o = &t->o[k];
 		if ((noise >= 0 && o->noise != noise) || (family >= 0 && o->family != family) || (rungs && o->rungs != rungs) ||
@@ -389,6 +411,7 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 			g.covered[1] += o->covered[1];
 		}
 		truth[g.n] = o->truth[1];
+		floor64[g.n] = o->floor64;
 		g.in_space += o->in_space;
 		g.leading += o->in_space && o->leading;
 		g.told += o->in_space && o->told;
@@ -405,6 +428,10 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 		g.silent += silent;
 		g.n++;
 	}
+	if (g.n) {
+		gsl_sort(floor64, 1, g.n);
+		g.floor_p90 = gsl_stats_quantile_from_sorted_data(floor64, 1, g.n, 0.9);
+	}
 	for (int f = 0; f < 2 && g.n; f++) {
 		gsl_sort(err[f], 1, g.n);
 		g.med[f] = gsl_stats_median_from_sorted_data(err[f], 1, g.n);
@@ -420,6 +447,7 @@ static struct figures figures_of(const struct tally *t, double noise, int family
 	free(pred);
 	free(truth);
 	free(work);
+	free(floor64);
 	return g;
 }
 
@@ -468,18 +496,20 @@ static void print_tell(const struct tally *t)
 {
 	printf("what the ladder can tell (one parameter; a leading term cannot be told when another leading term of\n"
 	       "at most as many terms fits the exact values within %g sd of a per-point value; ceiling: the mean of\n"
-	       "the equal-odds rates of telling each function from that nearest other; two parameters not classified)\n",
+	       "the equal-odds rates of telling each function from that nearest other; two parameters not classified;\n"
+	       "p90 floor: the 90th percentile over all series of the least relative error at 64x a prediction can\n"
+	       "have in both a function the ladder cannot tell and that nearest other, 0 for the others)\n",
 	       TELL_SIGMAS);
-	printf("%-6s %8s %12s %14s %16s %12s %14s\n", "noise", "in space", "cannot tell", "leading, all",
-	       "leading, told", "classified", "ceiling there");
+	printf("%-6s %8s %12s %14s %16s %12s %14s %10s\n", "noise", "in space", "cannot tell", "leading, all",
+	       "leading, told", "classified", "ceiling there", "p90 floor");
 	for (int k = 0; k <= NOISES; k++) {
 		struct figures g = figures_of(t, k < NOISES ? noise_levels[k] : -1, -1, 0, S_ALL);
 		char label[16];
 		snprintf(label, sizeof label, k < NOISES ? "%.0f%%" : "all", 100 * (k < NOISES ? noise_levels[k] : 0));
-		printf("%-6s %8zu %5zu %5.1f%% %13.1f%% %15.1f%% %5.1f%%/%4zu %13.1f%%\n", label, g.in_space,
+		printf("%-6s %8zu %5zu %5.1f%% %13.1f%% %15.1f%% %5.1f%%/%4zu %13.1f%% %10.3g\n", label, g.in_space,
 		       g.in_space - g.told, percent(g.in_space - g.told, g.in_space), leading_rate(&g),
 		       percent(g.leading_told, g.told), percent(g.leading_classified, g.classified), g.classified,
-		       g.classified ? 100 * g.ceiling / (double)g.classified : NAN);
+		       g.classified ? 100 * g.ceiling / (double)g.classified : NAN, g.floor_p90);
 	}
 	struct figures all = figures_of(t, -1, -1, 0, S_ALL);
 	printf("functions whose asymptotic leading term (what 'leading term right' compares) is not their largest part "
@@ -500,6 +530,96 @@ static void list_worst(struct tally *t, size_t count)
 		       100 * t->o[k].noise, error_factor(&t->o[k], 1), t->o[k].pred[1] > t->o[k].truth[1] ? "over" : "under",
 		       t->o[k].covered[1] ? ", in the interval" : "", t->o[k].told ? "" : ", the ladder cannot tell",
 		       t->o[k].want, t->o[k].model);
+}
+
+/* the predictions the ladder supports at 64x that are off by more than 10x at 16x or 64x: what
+ * the support flag should have caught */
+static void list_supported_misses(const struct tally *t)
+{
+	for (size_t k = 0; k < t->n; k++) {
+		const struct outcome *o = &t->o[k];
+		bool silent;
+		if (!o->supported[1] || !beyond10(o, &silent))
+			continue;
+		printf("  supported, off by more than 10x: %.0f%% noise, %zu rungs, truth %s, model %s\n", 100 * o->noise,
+		       o->rungs, o->want, o->model);
+		for (int f = 0; f < 2; f++)
+			printf("    at %2.0fx: truth %.4g, prediction %.4g (factor %.3g), interval [%.4g, %.4g]\n", f ? 64.0 : 16.0,
+			       o->truth[f], o->pred[f], error_factor(o, f), o->lo[f], o->hi[f]);
+	}
+}
+
+/* why a one-parameter prediction is off by more than 10x: a term that subtracts, or the
+ * model's fastest term against the truth's (faster: over, slower: under, the same: its
+ * coefficient), and whether the faster of the two is barely visible on the ladder (under
+ * BARELY of its function's value at the largest rung) */
+enum cause { C_SIGN, C_OVER_BARELY, C_OVER, C_UNDER_BARELY, C_UNDER, C_COEF, C_PARAMS, CAUSES };
+static const char *const cause_names[CAUSES] = {
+	"a term that subtracts (a negative coefficient in the model)",
+	"over: a faster term than the truth's, barely visible on the ladder",
+	"over: a faster term than the truth's, visible on the ladder",
+	"under: the truth's faster term barely visible on the ladder",
+	"under: a slower term than the truth's fastest, visible on the ladder",
+	"the truth's fastest term, its coefficient off",
+	"two parameters",
+};
+#define BARELY (1.0 / 3)
+
+/* the index of f's fastest growing term, -1 when none grows */
+static int fastest_term(const struct pmnf *f)
+{
+	int best = -1;
+	for (unsigned k = 0; k < f->nterms; k++)
+		if (pmnf_term_grows(&f->term[k], 1) && (best < 0 || pmnf_factor_cmp(f->term[k].f[0], f->term[best].f[0]) > 0))
+			best = (int)k;
+	return best;
+}
+
+/* the part of f's term k in f's value at x */
+static double share_at(const struct pmnf *f, int k, double x)
+{
+	return k < 0 ? 0 : fabs(f->term[k].coef * pmnf_term_basis(&f->term[k], 1, &x) / pmnf_eval(f, &x));
+}
+
+static enum cause cause_of(const struct outcome *o)
+{
+	const struct pmnf *m = &o->fn, *t = &o->truth_fn;
+	if (m->nparams != 1)
+		return C_PARAMS;
+	bool negative = m->constant < 0;
+	for (unsigned k = 0; k < m->nterms; k++)
+		negative |= m->term[k].coef < 0;
+	if (negative)
+		return C_SIGN;
+	int a = fastest_term(m), b = fastest_term(t);
+	struct pmnf_factor one = {0, 0};
+	int cmp = pmnf_factor_cmp(a < 0 ? one : m->term[a].f[0], b < 0 ? one : t->term[b].f[0]);
+	if (cmp > 0)
+		return share_at(m, a, o->largest) < BARELY ? C_OVER_BARELY : C_OVER;
+	if (cmp < 0)
+		return share_at(t, b, o->largest) < BARELY ? C_UNDER_BARELY : C_UNDER;
+	return C_COEF;
+}
+
+/* the predictions off by more than 10x (at 16x or 64x) by cause, and how many of them the
+ * ladder cannot tell (tell.h) */
+static void print_causes(const struct tally *t)
+{
+	size_t n[CAUSES] = {0}, untold[CAUSES] = {0}, all = 0;
+	for (size_t k = 0; k < t->n; k++) {
+		bool silent;
+		if (!beyond10(&t->o[k], &silent))
+			continue;
+		enum cause c = cause_of(&t->o[k]);
+		n[c]++;
+		untold[c] += !t->o[k].told;
+		all++;
+	}
+	printf("the %zu predictions off by more than 10x by cause (the faster term barely visible: under %.0f%% of its\n"
+	       "function at the largest rung; the ladder cannot tell the leading term of how many):\n", all, 100 * BARELY);
+	for (int c = 0; c < CAUSES; c++)
+		if (n[c])
+			printf("  %3zu (%zu cannot tell) %s\n", n[c], untold[c], cause_names[c]);
 }
 
 static void run_set(const struct set *s, bool quick, enum mode mode, struct tally *t)
@@ -547,6 +667,8 @@ static void print_set(const struct set *s, struct tally *t)
 	printf("of the %zu predictions at 64x the ladder supports (interval within %gx; the others say it in their note):\n"
 	       "  leading term %.1f%%, p90 error at 64x %.3g, off by more than 10x (at 16x or 64x): %zu\n",
 	       sup.n, MODEL_SUPPORT_SPAN, leading_rate(&sup), sup.p90[1], sup.beyond10);
+	list_supported_misses(&t[M_DEFAULT]);
+	print_causes(&t[M_DEFAULT]);
 	printf("of the %zu functions whose leading term the ladder can tell (tell.h; two parameters and functions\n"
 	       "outside the space are not classified and counted here):\n"
 	       "  leading term %.1f%%, p90 error at 64x %.3g, off by more than 10x (at 16x or 64x): %zu\n",

@@ -246,7 +246,7 @@ static bool oracle_right(const struct draw *d, size_t k, const struct candidates
  * (tell.h), had one only those two and their coefficients */
 static double pairwise_error(const struct draw *d, size_t k, const struct candidates *c, double sigma, struct fit_work *w)
 {
-	return tell_error(tell_distance(&d->truth[k], d->l.x, d->l.npoints, c, NULL, w), sigma);
+	return tell_error(tell_distance(&d->truth[k], d->l.x, d->l.npoints, c, NULL, w, NULL), sigma);
 }
 
 /* the relative standard deviation of aggregate a of 5 draws, from many draws of the noise */

@@ -9,22 +9,21 @@
 #include "model/problem.h"
 
 /* fit the candidates idx[0..k) (with or without a constant) to the problem; the distance when it
- * is valid and its leading terms differ from f's, else INFINITY */
+ * is valid and its leading terms differ from f's, else INFINITY; *fn the fit */
 static double other_distance(const struct pmnf *f, const struct problem *pr, const struct candidates *c,
-			     const unsigned *idx, unsigned k, bool constant, struct fit_work *w)
+			     const unsigned *idx, unsigned k, bool constant, struct fit_work *w, struct pmnf *fn)
 {
 	struct hypothesis h = {.nterms = k, .constant = constant};
 	for (unsigned t = 0; t < k; t++)
 		h.idx[t] = idx[t];
-	struct pmnf fn;
 	if (!fit_hypothesis(&pr->fp, &h, w))
 		return INFINITY;
-	problem_function(c, &h, &fn);
-	return pmnf_same_leading(&fn, f) ? INFINITY : sqrt(h.rss);
+	problem_function(c, &h, fn);
+	return pmnf_same_leading(fn, f) ? INFINITY : sqrt(h.rss);
 }
 
 double tell_distance(const struct pmnf *f, const double *points, size_t n, const struct candidates *c,
-		     const double *target, struct fit_work *w)
+		     const double *target, struct fit_work *w, struct pmnf *nearest)
 {
 	double y[n];
 	for (size_t i = 0; i < n; i++)
@@ -38,8 +37,13 @@ double tell_distance(const struct pmnf *f, const double *points, size_t n, const
 	for (unsigned a = 0; a < c->n; a++)
 		for (unsigned b = a; b < (most == 2 ? c->n : a + 1); b++) {
 			unsigned idx[2] = {a, b}, k = b == a ? 1 : 2;
-			for (int constant = 0; constant < 2; constant++)
-				d = fmin(d, other_distance(f, &pr, c, idx, k, constant, w));
+			for (int constant = 0; constant < 2; constant++) {
+				struct pmnf fn;
+				double dk = other_distance(f, &pr, c, idx, k, constant, w, &fn);
+				if (dk < d && nearest)
+					*nearest = fn;
+				d = fmin(d, dk);
+			}
 		}
 	problem_free(&pr);
 	return d;

@@ -26,9 +26,10 @@
 /* The relative distance (the square root of the sum of squared relative differences) from the
  * exact values of f at the points (n x f->nparams) to the nearest valid fit of at most
  * max(f->nterms, 1) candidate terms, with or without a constant, whose leading terms are not f's;
- * INFINITY when there is none. target: where a fit must stay positive (NULL: the largest point). */
+ * INFINITY when there is none. target: where a fit must stay positive (NULL: the largest point).
+ * *nearest (when not NULL) receives that fit. */
 double tell_distance(const struct pmnf *f, const double *points, size_t n, const struct candidates *c,
-		     const double *target, struct fit_work *w);
+		     const double *target, struct fit_work *w, struct pmnf *nearest);
 
 /* The relative standard deviation of the more precise of the mean and the midrange of reps
  * draws of uniform multiplicative noise in [-noise, noise] (the modeler selects terms with the
