@@ -272,6 +272,7 @@ const struct command command_report = {
 	"regressed, or an input could not be read; 2 usage. The reports are written in every case.\n"
 	"\n"
 	"Example (nightly, from cron):\n"
-	"  ladder report st2d/campaign.h5 -o st2d/report --history nightly.h5 --thresholds time=0.9,ranking=0.6\n",
+	"  ladder report st2d/campaign.h5 -o st2d/report --history nightly.h5 \\\n"
+	"                --thresholds time=0.9,ranking=0.6\n",
 	run_report,
 };
