@@ -510,6 +510,14 @@ void aligned_class_rungs(struct aligned_class *a, const struct run *const *runs,
 	memcpy(a->grids, grids, n * sizeof *a->grids);
 }
 
+size_t aligned_class_ref_index(const struct aligned_class *a)
+{
+	size_t q = 0;
+	while (q < a->nrungs && a->runs[q] != a->ref)
+		q++;
+	return q;
+}
+
 static void class_init(uint32_t cls, const struct class_rungs *cr, bool lossy, struct aligned_class *out)
 {
 	memset(out, 0, sizeof *out);

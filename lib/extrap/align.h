@@ -81,6 +81,8 @@ int align_where(uint32_t cls, uint32_t ndims, char *out, size_t outlen);
 void aligned_class_rungs(struct aligned_class *a, const struct run *const *runs, const uint32_t *groups,
 			 const struct grid *grids, size_t n);
 /* lossy mode: leave occurrence o out, keeping the first reason */
+/* the index of the class's reference rung among its rungs (a->nrungs when it is not one of them) */
+size_t aligned_class_ref_index(const struct aligned_class *a);
 void aligned_class_drop(struct aligned_class *a, uint32_t o, const char *why);
 /* lossy mode: value j of occurrence o, a count without a law, approximated (approx.c): a count
  * sent as at the class's reference rung (streamed: its mean over the calls of the reference

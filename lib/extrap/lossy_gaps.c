@@ -51,9 +51,7 @@ static struct run_gap *gap_at(struct run_group *g, uint32_t prev, uint32_t sig)
 /* the class's aligned grammar with the reference rung's repetition counts */
 static bool grammar_at_reference(const struct aligned_class *a, struct grammar *g)
 {
-	size_t ref = 0;
-	while (ref < a->nrungs && a->runs[ref] != a->ref)
-		ref++;
+	size_t ref = aligned_class_ref_index(a);
 	if (ref == a->nrungs)
 		return false;
 	grammar_copy(g, &a->g);

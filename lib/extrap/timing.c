@@ -11,29 +11,59 @@
 #include "model/modeler.h"
 #include "util/xalloc.h"
 
-/* the occurrence whose target signature is sig, or -1 */
-static long occurrence_of(const struct aligned_class *a, const uint32_t *occ_sig, uint32_t sig)
+/* which signature of the target each rung signature an occurrence has stands for: (rung, target)
+ * pairs, sorted */
+struct sig_pair {
+	uint32_t rung, target;
+};
+struct sig_pairs {
+	struct sig_pair *p;
+	uint32_t n;
+};
+
+static int by_pair(const void *x, const void *y)
 {
-	for (uint32_t i = 0; i < a->nocc; i++)
-		if (occ_sig[i] == sig)
-			return i;
-	return -1;
+	const struct sig_pair *a = x, *b = y;
+	if (a->rung != b->rung)
+		return a->rung < b->rung ? -1 : 1;
+	return (a->target > b->target) - (a->target < b->target);
 }
 
-static double dur_mean(const struct run_group *g, uint32_t sig)
+static struct sig_pairs pairs_at(const struct aligned_class *a, const uint32_t *occ_sig, size_t q)
 {
-	for (uint32_t k = 0; k < g->ndurs; k++)
-		if (g->durs[k].sig == sig && g->durs[k].count)
-			return g->durs[k].sum / (double)g->durs[k].count;
-	return NAN;
+	struct sig_pairs s = {xmalloc((a->nocc + 1) * sizeof *s.p), a->nocc};
+	for (uint32_t o = 0; o < a->nocc; o++)
+		s.p[o] = (struct sig_pair){a->occ[o].rung_sigs[q], occ_sig[o]};
+	qsort(s.p, s.n, sizeof *s.p, by_pair);
+	return s;
 }
 
-static double gap_mean(const struct run_group *g, uint32_t prev, uint32_t sig, bool cpu)
+static bool stands_for(const struct sig_pairs *s, uint32_t rung, uint32_t target)
 {
-	for (uint32_t k = 0; k < g->ngaps; k++)
-		if (g->gaps[k].prev == prev && g->gaps[k].sig == sig && g->gaps[k].count)
-			return (cpu ? g->gaps[k].cpu.sum : g->gaps[k].sum) / (double)g->gaps[k].count;
-	return NAN;
+	struct sig_pair key = {rung, target};
+	return bsearch(&key, s->p, s->n, sizeof key, by_pair) != NULL;
+}
+
+/* the mean per call at a rung (its group rg) of the target's duration of sig or gap (prev, sig):
+ * pooled over every signature (pair) of the rung an occurrence the target names so stands for.
+ * Calls the target makes alike (lossy mode's approximated counts: three call sites' receives of
+ * different sizes become one signature) are one duration and one gap there, their histograms
+ * folded, so the rung's value is theirs together, weighted by their counts. */
+static double rung_mean(const struct run_group *rg, const struct sig_pairs *s, bool dur, uint32_t prev, uint32_t sig,
+			bool cpu)
+{
+	double sum = 0, count = 0;
+	for (uint32_t k = 0; dur && k < rg->ndurs; k++)
+		if (stands_for(s, rg->durs[k].sig, sig))
+			sum += rg->durs[k].sum, count += (double)rg->durs[k].count;
+	for (uint32_t k = 0; !dur && k < rg->ngaps; k++) {
+		const struct run_gap *x = &rg->gaps[k];
+		bool before = prev == RUN_NO_PREV ? x->prev == RUN_NO_PREV
+						  : x->prev != RUN_NO_PREV && stands_for(s, x->prev, prev);
+		if (before && stands_for(s, x->sig, sig))
+			sum += cpu ? x->cpu.sum : x->sum, count += (double)x->count;
+	}
+	return count > 0 ? sum / count : NAN;
 }
 
 /* The items modeled: each duration, each gap's wall time, and each gap's CPU time when every rung
@@ -54,32 +84,17 @@ static bool rungs_have_cpu(const struct aligned_class *a)
 	return a->nrungs > 0;
 }
 
-/* the mean per call of item k in g (the target's group, or a rung's) */
-static double item_mean(const struct run_group *g, uint32_t k)
-{
-	uint32_t i;
-	enum item_kind kind = kind_of(g, k, &i);
-	if (kind == ITEM_DURATION)
-		return g->durs[i].sum / (double)g->durs[i].count;
-	return (kind == ITEM_GAP ? g->gaps[i].sum : g->gaps[i].cpu.sum) / (double)g->gaps[i].count;
-}
-
-/* the series of item k at every rung; false when a rung lacks it */
-static bool series_of(const struct aligned_class *a, const uint32_t *occ_sig, const struct run_group *g, uint32_t k,
-		      double *v)
+/* the series of item k of the target's group g at every rung (pairs: per rung, sig_pairs); false
+ * when a rung lacks it */
+static bool series_of(const struct aligned_class *a, const struct sig_pairs *pairs, const struct run_group *g,
+		      uint32_t k, double *v)
 {
 	uint32_t i;
 	enum item_kind kind = kind_of(g, k, &i);
 	bool dur = kind == ITEM_DURATION;
-	uint32_t sig = dur ? g->durs[i].sig : g->gaps[i].sig;
-	uint32_t prev = dur ? 0 : g->gaps[i].prev;
-	long o = occurrence_of(a, occ_sig, sig), po = dur || prev == RUN_NO_PREV ? -1 : occurrence_of(a, occ_sig, prev);
-	if (o < 0 || (!dur && prev != RUN_NO_PREV && po < 0))
-		return false;
+	uint32_t sig = dur ? g->durs[i].sig : g->gaps[i].sig, prev = dur ? RUN_NO_PREV : g->gaps[i].prev;
 	for (size_t q = 0; q < a->nrungs; q++) {
-		const struct run_group *rg = &a->runs[q]->groups[a->groups[q]];
-		uint32_t rs = a->occ[o].rung_sigs[q], rp = po < 0 ? RUN_NO_PREV : a->occ[po].rung_sigs[q];
-		v[q] = dur ? dur_mean(rg, rs) : gap_mean(rg, rp, rs, kind == ITEM_GAP_CPU);
+		v[q] = rung_mean(&a->runs[q]->groups[a->groups[q]], &pairs[q], dur, prev, sig, kind == ITEM_GAP_CPU);
 		if (!(v[q] > 0))
 			return false;
 	}
@@ -167,21 +182,25 @@ static bool few_rungs_law_at(const struct aligned_class *a, const double *v, int
 	return ok;
 }
 
-/* the factor of each item: its prediction at the target over its value at the largest rung, 0
- * when not modeled; the summary counts the durations and wall times of gaps (group gi's) */
-static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, int64_t target,
+/* the factor of each item: its prediction at the target over its series' value at the largest
+ * rung (the reference) (the growth its rungs show, whatever the histogram at the largest rung folded: a lossy
+ * walk's sums along dropped calls, alike calls pooled), 0 when not modeled; the summary counts
+ * the durations and wall times of gaps (group gi's) */
+static void model_items(const struct aligned_class *a, const struct sig_pairs *pairs, int64_t target,
 			const struct run_group *g, uint32_t gi, uint32_t items, double *factor,
 			struct timing_summary *sum)
 {
 	bool search = a->nrungs >= MODEL_MIN_POINTS;   /* else the law of three rungs per item */
+	size_t reference = aligned_class_ref_index(a);   /* the largest rung */
 	struct experiment *e = experiment_new();
 	experiment_add_parameter(e, "p", NULL);
-	double *v = xmalloc(a->nrungs * sizeof *v);
+	double *v = xmalloc(a->nrungs * sizeof *v), *largest = xcalloc(items, sizeof *largest);
 	bool *have = xcalloc(items, sizeof *have);
 	struct model_prediction *power = xcalloc(items, sizeof *power);
 	for (uint32_t k = 0; k < items; k++) {
-		if (!(have[k] = series_of(a, occ_sig, g, k, v)))
+		if (!(have[k] = series_of(a, pairs, g, k, v)))
 			continue;
+		largest[k] = v[reference];
 		if (!search) {
 			have[k] = few_rungs_law_at(a, v, target, &power[k]);
 			continue;
@@ -204,7 +223,7 @@ static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, 
 		cp += have[k] && search;
 		const struct model_prediction *pred = r && r->status == MODEL_OK ? &r->prediction
 						    : have[k] && !search ? &power[k] : NULL;
-		double ref = item_mean(g, k);
+		double ref = largest[k];
 		uint32_t i;
 		enum item_kind kind = kind_of(g, k, &i);
 		bool ok = pred && pred->value > 0 && ref > 0;
@@ -222,6 +241,7 @@ static void model_items(const struct aligned_class *a, const uint32_t *occ_sig, 
 		model_results_free(res);
 	experiment_free(e);
 	free(v);
+	free(largest);
 	free(have);
 }
 
@@ -250,14 +270,20 @@ void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, 
 			uint32_t gi, struct timing_summary *sum)
 {
 	uint32_t items = g->ndurs + g->ngaps;
-	if (a->nrungs < 3 || !items) {
+	if (a->nrungs < 3 || !items || aligned_class_ref_index(a) == a->nrungs) {
 		sum->kept += items;
 		return;
 	}
 	bool cpu = rungs_have_cpu(a);
 	double *factor = xcalloc(items + g->ngaps + 1, sizeof *factor);
 	uint32_t first = sum->nrows;
-	model_items(a, occ_sig, target, g, gi, items + (cpu ? g->ngaps : 0), factor, sum);
+	struct sig_pairs *pairs = xmalloc((a->nrungs + 1) * sizeof *pairs);
+	for (size_t q = 0; q < a->nrungs; q++)
+		pairs[q] = pairs_at(a, occ_sig, q);
+	model_items(a, pairs, target, g, gi, items + (cpu ? g->ngaps : 0), factor, sum);
+	for (size_t q = 0; q < a->nrungs; q++)
+		free(pairs[q].p);
+	free(pairs);
 	for (uint32_t k = 0; k < g->ndurs; k++)
 		if (factor[k] > 0)
 			scale_dur(&g->durs[k], factor[k]);
