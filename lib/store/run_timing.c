@@ -69,7 +69,8 @@ static uint32_t hist_rows(const struct pool_entry *e, struct hist_row *row, stru
 {
 	const struct run_gap *x = &e->h;
 	struct hist kept = {xmalloc(x->nbins * sizeof *x->bins + 1), x->nbins, x->nbins};
-	memcpy(kept.bins, x->bins, x->nbins * sizeof *x->bins);
+	if (x->nbins)
+		memcpy(kept.bins, x->bins, x->nbins * sizeof *x->bins);
 	hist_fold_rare(&kept, STORE_RARE_SHARE * (x->nbins > HIST_DEFAULT_BINS ? x->nbins : HIST_DEFAULT_BINS));
 	uint32_t stored = kept.n > 1 && x->count > e->ranks ? kept.n : 0;
 	*row = (struct hist_row){x->count, store_round_time(x->sum), store_round_time(x->sumsq),
