@@ -183,9 +183,9 @@ static bool few_rungs_law_at(const struct aligned_class *a, const double *v, int
 }
 
 /* the factor of each item: its prediction at the target over its series' value at the largest
- * rung (the reference) (the growth its rungs show, whatever the histogram at the largest rung folded: a lossy
- * walk's sums along dropped calls, alike calls pooled), 0 when not modeled; the summary counts
- * the durations and wall times of gaps (group gi's) */
+ * rung, the reference: the growth its rungs show, whatever the reference's histogram folded (a
+ * lossy walk's sums along dropped calls, alike calls pooled); 0 when not modeled. The summary
+ * counts the durations and wall times of gaps (group gi's). */
 static void model_items(const struct aligned_class *a, const struct sig_pairs *pairs, int64_t target,
 			const struct run_group *g, uint32_t gi, uint32_t items, double *factor,
 			struct timing_summary *sum)
