@@ -123,15 +123,18 @@ static bool walk_rank(const struct run *r, uint32_t rank, struct walked *w, char
 	return ok;
 }
 
-double run_gap_mean(const struct run_group *g, uint32_t sig)
+void run_gap_mean(const struct run_group *g, uint32_t sig, double *wall, double *cpu)
 {
-	double wall = 0, count = 0;
+	double count = 0;
+	*wall = *cpu = 0;
 	for (uint32_t i = 0; i < g->ngaps; i++)
 		if (g->gaps[i].sig == sig) {
-			wall += g->gaps[i].sum;
+			*wall += g->gaps[i].sum;
+			*cpu += g->gaps[i].cpu.sum;
 			count += (double)g->gaps[i].count;
 		}
-	return count > 0 ? wall / count : 0;
+	if (count > 0)
+		*wall /= count, *cpu /= count;
 }
 
 struct pairing {              /* the state of pacing one receiver's senders */
@@ -221,7 +224,9 @@ static void pace_receiver(struct pairing *pg, struct run_pace *p, uint32_t rc)
 			pg->send_turns[s] = unpaired(ws->nsends);
 		pg->send_turns[s][i] = turns[k];
 		pg->owner[s] = rc;
-		wall += run_gap_mean(&r->groups[pg->group_of[s]], ws->send_sig[i]);
+		double mw, mc;
+		run_gap_mean(&r->groups[pg->group_of[s]], ws->send_sig[i], &mw, &mc);
+		wall += mw;
 		p->paced[pg->group_of[s] * p->nsigs + ws->send_sig[i]] = true;
 	}
 	for (uint32_t s = 0; s < r->nranks && total; s++)

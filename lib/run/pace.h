@@ -47,7 +47,7 @@ bool run_pace_build(const struct run *r, struct run_pace *p, char *why, size_t w
 void run_pace_free(struct run_pace *p);
 /* is the gap before sig in group paced? */
 bool run_pace_is_paced(const struct run_pace *p, uint32_t group, uint32_t sig);
-/* the mean recorded wall gap before sig in a group, whatever call came before (seconds) */
-double run_gap_mean(const struct run_group *g, uint32_t sig);
+/* the mean recorded gap before sig in a group, whatever call came before (seconds) */
+void run_gap_mean(const struct run_group *g, uint32_t sig, double *wall, double *cpu);
 
 #endif
