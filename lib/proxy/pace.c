@@ -29,15 +29,15 @@ void px_emit_pace_tables(struct proxy_gen *g)
 		return;
 	px_puts(&g->text, "\n/* compute before the sends a wildcard receive took, paced by the recorded order: per rank,\n"
 			  " * the turns of the gap before each call of a paced send (-1: its histogram), and the\n"
-			  " * wall seconds of one turn, the same for every sender of a receiver */\n");
+			  " * seconds of one turn (wall, CPU), the same for every sender of a receiver */\n");
 	for (uint32_t k = 0; k < p->nranks; k++)
 		if (p->ranks[k].turns)
 			emit_table(g, k, &p->ranks[k]);
 	px_puts(&g->text, "static const struct pace paces[] = {\n");
 	for (uint32_t k = 0; k < p->nranks; k++)
 		if (p->ranks[k].turns)
-			px_printf(&g->text, "\t{%u, %u, %.9g, pace_turns_r%u},   /* paced by rank %u */\n", k,
-				  p->ranks[k].n, p->ranks[k].wall, k, p->ranks[k].receiver);
+			px_printf(&g->text, "\t{%u, %u, %.9g, %.9g, pace_turns_r%u},   /* paced by rank %u */\n", k,
+				  p->ranks[k].n, p->ranks[k].wall, p->ranks[k].cpu, k, p->ranks[k].receiver);
 	px_puts(&g->text, "};\n\nstatic inline void select_pace(void)\n{\n"
 			  "\tfor (size_t i = 0; i < sizeof paces / sizeof paces[0]; i++)\n"
 			  "\t\tif (paces[i].rank == world_rank)\n\t\t\tmy_pace = &paces[i];\n}\n");

@@ -230,8 +230,8 @@ static bool issue(struct rp *x, struct rp_call *k)
 
 static double gap_before(struct rp *x, uint32_t sig)
 {
-	bool missing, paced;
-	double g = rp_gap(x->gaps, x->prev_sig, sig, &missing, &paced);
+	bool missing;
+	double g = rp_gap(x->gaps, x->prev_sig, sig, &missing);
 	if (!x->opt.no_compute)
 		x->gaps_modeled += rp_gap_modeled(x->gaps, x->prev_sig, sig, x->opt.compute_scale, x->modeled);
 	x->prev_sig = sig;
@@ -240,10 +240,6 @@ static double gap_before(struct rp *x, uint32_t sig)
 		return 0;
 	g *= x->opt.compute_scale;
 	x->compute += g;
-	if (paced && x->opt.clock == RP_CLOCK_CPU) {
-		rp_wait_paced(x, g);
-		return 0;
-	}
 	return rp_gap_after_lateness(x, g);
 }
 

@@ -260,12 +260,8 @@ void *rp_alloc(struct rp_call *k, size_t n);
 
 struct rp_gaps *rp_gaps_new(const struct run *r, uint32_t group, const struct rp_options *o, int rank);
 void rp_gaps_free(struct rp_gaps *g);
-/* the compute gap before sig when prev came before it (seconds); *missing when no histogram, *paced
- * when paced by the recorded order (run/pace.h: wall seconds, whatever the clock) */
-double rp_gap(struct rp_gaps *g, uint32_t prev, uint32_t sig, bool *missing, bool *paced);
-/* a paced gap of a replay on the CPU clock: waited on the wall clock from the end of the previous
- * call, the gap clock starting again after it */
-void rp_wait_paced(struct rp *x, double gap);
+/* the compute gap before sig when prev came before it (seconds); *missing when no histogram */
+double rp_gap(struct rp_gaps *g, uint32_t prev, uint32_t sig, bool *missing);
 /* a synthetic run's prediction of that gap (/extrap/intervals): k x (predicted, lo, hi) added to
  * m[0..2]; false when the extrapolation modeled none */
 bool rp_gap_modeled(const struct rp_gaps *g, uint32_t prev, uint32_t sig, double k, double *m);

@@ -20,10 +20,7 @@
  * The gaps before the sends a wildcard receive took are paced by the recorded order instead
  * (run/pace.h): as many turns of the receiver as it took messages from the others in between, so
  * that the sender the receiver waits for next, in the recorded order, is the one whose message
- * comes next. A turn is a stretch of the receiver's wall time, so these gaps keep the wall clock
- * on either --clock: a sender that gets less of a core than the others does less work in its
- * turns, as the application's did when it took fewer tasks (on the CPU clock every sender did the
- * same work and the receiver waited for the slowest).
+ * comes next.
  */
 #include <errno.h>
 #include <gsl/gsl_rng.h>
@@ -85,14 +82,6 @@ double rp_wait_until(const struct rp *x, double until)
 	while (now < until)
 		now = rp_gap_clock(x, rp_now());
 	return now - until;
-}
-
-void rp_wait_paced(struct rp *x, double gap)
-{
-	double until = x->t_prev_end + gap;
-	while (rp_now() < until)
-		;
-	rp_mark_end(x, rp_now());
 }
 
 /* A rank that was not running when its gap ended (or decoded the call for longer than the gap)
@@ -184,23 +173,22 @@ static double sample(gsl_rng *rng, const struct run_gap *h, bool cpu)
 	return hist_bin_draw(lo, hi, mean, gsl_rng_uniform(rng));
 }
 
-/* a paced gap: turns x the wall length of a turn; false for a call its table leaves to the histogram */
+/* a paced gap: turns x the length of a turn; false for a call its table leaves to the histogram */
 static bool paced(struct rp_gaps *g, uint32_t sig, double *t)
 {
 	if (!run_pace_is_paced(&g->pace, g->group, sig))
 		return false;
 	const struct pace_rank *pr = &g->pace.ranks[g->rank];
 	int32_t turns = g->next_paced < pr->n ? pr->turns[g->next_paced++] : -1;
-	*t = turns * pr->wall;
+	*t = turns * (g->cpu ? pr->cpu : pr->wall);
 	return turns >= 0;
 }
 
-double rp_gap(struct rp_gaps *g, uint32_t prev, uint32_t sig, bool *missing, bool *is_paced)
+double rp_gap(struct rp_gaps *g, uint32_t prev, uint32_t sig, bool *missing)
 {
 	double t;
 	*missing = false;
-	*is_paced = paced(g, sig, &t);
-	if (*is_paced)
+	if (paced(g, sig, &t))
 		return t;
 	const struct run_gap *h = find(g->g, prev, sig);
 	*missing = !h;

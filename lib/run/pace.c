@@ -211,7 +211,7 @@ static void pace_receiver(struct pairing *pg, struct run_pace *p, uint32_t rc)
 	uint64_t total = 0;
 	int32_t *turns = turns_of_receives(pg, rc, &total);
 	size_t *next = xcalloc(r->nranks, sizeof *next);   /* per sender: its next send to look at */
-	double wall = 0;
+	double wall = 0, cpu = 0;
 	for (size_t k = 0; k < pg->w[rc].nwild && total; k++) {
 		if (turns[k] < 0)
 			continue;
@@ -226,12 +226,13 @@ static void pace_receiver(struct pairing *pg, struct run_pace *p, uint32_t rc)
 		pg->owner[s] = rc;
 		double mw, mc;
 		run_gap_mean(&r->groups[pg->group_of[s]], ws->send_sig[i], &mw, &mc);
-		wall += mw;
+		wall += mw, cpu += mc;
 		p->paced[pg->group_of[s] * p->nsigs + ws->send_sig[i]] = true;
 	}
 	for (uint32_t s = 0; s < r->nranks && total; s++)
 		if (pg->owner[s] == rc) {
 			p->ranks[s].wall = wall / (double)total;
+			p->ranks[s].cpu = cpu / (double)total;
 			p->ranks[s].receiver = rc;
 		}
 	free(next);

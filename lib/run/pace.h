@@ -5,11 +5,10 @@
  * shared a core with whom. A replay or proxy that posts the recorded sources in order must keep
  * that split, so a sender's compute before such a send is given as many turns as the receiver
  * took messages from the others (by wildcard or by name) since this sender's previous one (none
- * for a sender's first message of a round: a run of wildcard receives with the same tag and
- * communicator), one length of a turn for all senders of a receiver, so that their paced compute
- * adds up to their recorded compute (the mean wall gap before each of these sends, summed). A turn
- * is a stretch of the receiver's wall time: replays and proxies keep paced gaps on the wall clock,
- * so that a sender that gets less of a core does less work in its turns, as the application's did.
+ * for a sender's first
+ * message of a round: a run of wildcard receives with the same tag and communicator), one length
+ * of a turn for all senders of a receiver, so that their paced compute adds up to their recorded
+ * compute (the mean gap before each of these sends, summed).
  *
  * Paired are the j-th send of a sender to the receiver and the receiver's j-th wildcard receive
  * that matched it. Left alone (their gaps stay the histograms'): senders the receiver also
@@ -30,7 +29,7 @@ struct pace_rank {
 	int32_t *turns;           /* per call of a paced signature of the rank's group, in order: the
 				     turns its gap takes, or -1 (not paired: the histogram's gap) */
 	uint32_t n;
-	double wall;              /* wall seconds of one turn */
+	double wall, cpu;         /* seconds of one turn */
 	uint32_t receiver;        /* the rank whose wildcard receives pace it */
 };
 

@@ -53,17 +53,16 @@ static void assert_turns(const struct pace_rank *pr, const int32_t *want, uint32
 		assert_int_equal(pr->turns[i], want[i]);
 }
 
-static double paced_wall(const struct pace_rank *pr)
+static double paced_cpu(const struct pace_rank *pr)
 {
 	double t = 0;
 	for (uint32_t i = 0; i < pr->n; i++)
-		t += pr->turns[i] > 0 ? pr->turns[i] * pr->wall : 0;
+		t += pr->turns[i] > 0 ? pr->turns[i] * pr->cpu : 0;
 	return t;
 }
 
 /* worker 1's third message follows its second by two of the master's receives, its fourth by one,
- * worker 2's second by three; a worker's first of a round takes none. Six turns share 0.7 s of
- * wall time (a turn is a stretch of the master's wall time). */
+ * worker 2's second by three; a worker's first of a round takes none. Six turns share 0.5 s. */
 static void test_turns_follow_the_recorded_order(void **state)
 {
 	(void)state;
@@ -76,12 +75,12 @@ static void test_turns_follow_the_recorded_order(void **state)
 	assert_null(p.ranks[0].turns);
 	assert_turns(&p.ranks[1], (const int32_t[]){0, 2, 1, 0}, 4);
 	assert_turns(&p.ranks[2], (const int32_t[]){0, 3, 0}, 3);
-	assert_float_equal(p.ranks[1].wall, 0.7 / 6, 1e-12);
+	assert_float_equal(p.ranks[1].cpu, 0.5 / 6, 1e-12);
 	assert_float_equal(p.ranks[2].wall, 0.7 / 6, 1e-12);
 	assert_int_equal(p.ranks[2].receiver, 0);
 	/* the senders' paced compute adds up to their recorded compute, split by the order */
-	assert_float_equal(paced_wall(&p.ranks[1]) + paced_wall(&p.ranks[2]), 0.7, 1e-12);
-	assert_float_equal(paced_wall(&p.ranks[1]), 0.35, 1e-12);
+	assert_float_equal(paced_cpu(&p.ranks[1]) + paced_cpu(&p.ranks[2]), 0.5, 1e-12);
+	assert_float_equal(paced_cpu(&p.ranks[1]), 0.25, 1e-12);
 	run_pace_free(&p);
 	run_free(&b.r);
 }
@@ -98,7 +97,7 @@ static void test_a_sender_also_received_by_name_is_left_alone(void **state)
 	assert_int_equal(p.npaced, 1);
 	assert_null(p.ranks[2].turns);
 	assert_turns(&p.ranks[1], (const int32_t[]){0, 2, 1, 0}, 4);
-	assert_float_equal(paced_wall(&p.ranks[1]), 0.4, 1e-12);
+	assert_float_equal(paced_cpu(&p.ranks[1]), 0.3, 1e-12);
 	run_pace_free(&p);
 	run_free(&b.r);
 }
