@@ -3,6 +3,14 @@
 # median of numbers given as arguments
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 
+# the spread of numbers given as arguments, (max - min) / median in percent: whether two medians
+# differ by more than the rounds they come from do
+spread_pct() {
+	local m
+	m=$(median "$@")
+	printf '%s\n' "$@" | sort -g | awk -v m="$m" 'NR == 1 {lo = $1} {hi = $1} END {printf "%.1f", 100 * (hi - lo) / m}'
+}
+
 # quartile Q (1 or 3) of numbers given after Q (the value at rank ceil(Q*N/4))
 quartile() {
 	local q=$1; shift
