@@ -109,19 +109,12 @@ void call_facts_read(const struct event *ev, uint32_t rank, const struct comm_ta
 	f->comm = f->dest = f->source = f->send_tag = f->recv_tag = f->root = NO_VALUE;
 	f->request_slot = f->flag = f->index = NO_VALUE;
 	const struct fn_desc *d = ev->fn;
-	const int64_t *groups[64] = {0};
-	uint32_t i = 0;
-	bool bad = false, after_dest = false;
-	for (uint32_t p = 0; p < d->nparams && p < 64 && !bad; p++) {
-		enum param_kind k = d->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		uint32_t w = group_width(k, ev->vals, i, ev->nvals, &bad);
-		if (bad || !w)
-			continue;
-		groups[p] = ev->vals + i;
-		read_group(f, k, ev->vals + i, rank, &after_dest);
-		i += w;
+	const int64_t *groups[FN_MAXPARAMS] = {0};
+	bool after_dest = false;
+	PARAM_FOR (w, d, ev->vals, ev->nvals) {
+		if (w.p < FN_MAXPARAMS)   /* the table's functions: what the accounting reads */
+			groups[w.p] = w.v;
+		read_group(f, w.kind, w.v, rank, &after_dest);
 	}
 	int id = fn_lookup(d->name);
 	if (id < 0 || (uint32_t)id >= rp_nfninfo)

@@ -63,22 +63,14 @@ static bool creation_of(const struct run *r, uint32_t sig, struct creation *c)
 	const struct fn_desc *d = &r->fns[s->fn];
 	const int64_t *v = r->sigvals + s->voff;
 	*c = (struct creation){sig, -1, COMM_ID_WORLD, false};
-	uint32_t i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < d->nparams && !bad; p++) {
-		enum param_kind k = d->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		uint32_t w = group_width(k, v, i, s->nvals, &bad);
-		if (bad)
-			break;
-		if (k == PK_COMM && !sv_is_symbolic(v[i]))
-			c->parent = v[i];
-		else if (k == PK_COLOR)
+	PARAM_FOR (w, d, v, s->nvals) {
+		int64_t x = w.v[0];
+		if (w.kind == PK_COMM && !sv_is_symbolic(x))
+			c->parent = x;
+		else if (w.kind == PK_COLOR)
 			c->colored = true;
-		else if (k == PK_NEWCOMM && !sv_is_symbolic(v[i]) && v[i] >= COMM_ID_FIRST_USER)
-			c->id = v[i];
-		i += w;
+		else if (w.kind == PK_NEWCOMM && !sv_is_symbolic(x) && x >= COMM_ID_FIRST_USER)
+			c->id = x;
 	}
 	return c->id >= 0;
 }

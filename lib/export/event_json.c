@@ -71,19 +71,10 @@ json_t *event_json(const struct event_view *ev)
 	json_object_set_new(o, "fn", json_string(fn->name));
 	struct buf tmp;
 	buf_init(&tmp);
-	uint32_t i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < fn->nparams; p++) {
-		enum param_kind k = fn->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		uint32_t w = group_width(k, ev->vals, i, ev->nvals, &bad);
-		if (bad)
-			break;
-		json_object_set_new(o, fn->params[p].name, value_json(ev, k, ev->vals + i, w, &tmp));
-		i += w;
-	}
-	if (bad || i != ev->nvals)
+	struct param_walk w = param_walk(fn, ev->vals, ev->nvals);
+	while (param_walk_next(&w))
+		json_object_set_new(o, w.name, value_json(ev, w.kind, w.v, w.width, &tmp));
+	if (w.bad || w.at != ev->nvals)
 		json_object_set_new(o, "malformed", json_true());
 	buf_free(&tmp);
 	return o;

@@ -57,31 +57,26 @@ static bool per_rank_array(const struct run *r, const struct run_signature *sig,
 {
 	const struct fn_desc *d = &r->fns[sig->fn];
 	const int64_t *v = r->sigvals + sig->voff;
-	uint32_t i = 0;
-	for (uint32_t p = 0; p < d->nparams && i < sig->nvals; p++) {
-		bool bad = false;
-		enum param_kind k = d->params[p].kind;
-		uint32_t w = group_width(k, v, i, sig->nvals, &bad);
-		if (bad)
-			return false;
-		if ((k == PK_COUNTS || k == PK_DISPLS) && v[i] == (int64_t)r->nranks && w == r->nranks + 1) {
+	PARAM_FOR (w, d, v, sig->nvals) {
+		const int64_t *g = w.v;
+		bool per_rank = g[0] == (int64_t)r->nranks && w.width == r->nranks + 1;
+		if ((w.kind == PK_COUNTS || w.kind == PK_DISPLS) && per_rank) {
 			int64_t lo = INT64_MAX, hi = INT64_MIN;
-			for (uint32_t j = 1; j < w; j++)
-				lo = v[i + j] < lo ? v[i + j] : lo, hi = v[i + j] > hi ? v[i + j] : hi;
+			for (uint32_t j = 1; j < w.width; j++)
+				lo = g[j] < lo ? g[j] : lo, hi = g[j] > hi ? g[j] : hi;
 			if (lo == hi)
 				snprintf(out, outlen,
 					 " (its %s array has one entry per rank, %u at p%u, all %lld: per-peer arrays are "
 					 "not extrapolated; --lossy drops the call)",
-					 d->params[p].name, r->nranks, r->nranks, (long long)lo);
+					 w.name, r->nranks, r->nranks, (long long)lo);
 			else
 				snprintf(out, outlen,
 					 " (its %s array has one entry per rank, %u at p%u, and the entries differ from "
 					 "peer to peer, %lld to %lld: data-dependent, no law of the grid sizes; --lossy "
 					 "states the arrays by rule when every rank's total has a law, else drops the call)",
-					 d->params[p].name, r->nranks, r->nranks, (long long)lo, (long long)hi);
+					 w.name, r->nranks, r->nranks, (long long)lo, (long long)hi);
 			return true;
 		}
-		i += w;
 	}
 	return false;
 }
@@ -316,18 +311,17 @@ static bool align_terminal(struct site *s, const uint32_t *terms, size_t ref, st
 		return false;
 	int64_t *v = xmalloc(s->cr->n * sizeof *v);
 	const int64_t *at_ref = shared ? shared[ref] : rr->sigvals + rs->voff;
-	uint32_t i = 0;
 	bool ok = true;
-	for (uint32_t p = 0; ok && p < d->nparams; p++) {
-		bool bad = false;
-		uint32_t w = group_width(d->params[p].kind, at_ref, i, o->nvals, &bad);
-		for (uint32_t e = 0; ok && e < w; e++) {
+	PARAM_FOR (w, d, at_ref, o->nvals) {
+		uint32_t i = w.at;
+		for (uint32_t e = 0; ok && e < w.width; e++) {
 			for (size_t q = 0; q < s->cr->n; q++)
 				v[q] = shared ? shared[q][i + e]
 					      : s->cr->runs[q]->sigvals[s->cr->runs[q]->sigs[terms[q]].voff + i + e];
-			ok = value_across(s, d, p, e, v, &o->x[i + e], why, whylen);
+			ok = value_across(s, d, w.p, e, v, &o->x[i + e], why, whylen);
 		}
-		i += w;
+		if (!ok)
+			break;
 	}
 	if (ok && shared)
 		shared_xvals(o, at_ref, &total);

@@ -136,19 +136,14 @@ static uint64_t pair_weight(uint32_t from, uint32_t to) { return hash_mix64(((ui
 static const int64_t *sized_array(const struct event *ev, const char *name, const char *type, int64_t *size)
 {
 	const int64_t *out = NULL;
-	for (uint32_t p = 0, i = 0; p < ev->fn->nparams; p++) {
-		bool bad = false;
-		enum param_kind k = ev->fn->params[p].kind;
-		uint32_t w = k == PK_IGNORE || k == PK_STATUS ? 0 : group_width(k, ev->vals, i, ev->nvals, &bad);
-		if (bad)
-			return NULL;
-		if (w && !strcmp(ev->fn->params[p].name, name) && k == PK_COUNTS && !sv_is_symbolic(ev->vals[i]))
-			out = ev->vals + i;
-		if (w == 2 && !strcmp(ev->fn->params[p].name, type))
-			*size = ev->vals[i + 1];
-		i += w;
+	struct param_walk w = param_walk(ev->fn, ev->vals, ev->nvals);
+	while (param_walk_next(&w)) {
+		if (w.kind == PK_COUNTS && !strcmp(w.name, name) && !sv_is_symbolic(w.v[0]))
+			out = w.v;
+		if (w.width == 2 && !strcmp(w.name, type))
+			*size = w.v[1];
 	}
-	return out;
+	return w.bad ? NULL : out;
 }
 
 static void count_arrays(struct arrays_check *c, const struct comm_table *comms, uint32_t rank, const struct event *ev)

@@ -14,18 +14,11 @@
 
 bool value_param(const struct fn_desc *d, const int64_t *vals, uint32_t nvals, uint32_t j, uint32_t *p, uint32_t *e)
 {
-	uint32_t i = 0;
-	for (uint32_t q = 0; q < d->nparams; q++) {
-		bool bad = false;
-		uint32_t w = group_width(d->params[q].kind, vals, i, nvals, &bad);
-		if (bad)
-			return false;
-		if (j < i + w) {
-			*p = q, *e = j - i;
+	PARAM_FOR (w, d, vals, nvals)
+		if (j < w.at + w.width) {
+			*p = w.p, *e = j - w.at;
 			return true;
 		}
-		i += w;
-	}
 	return false;
 }
 

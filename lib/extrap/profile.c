@@ -104,13 +104,11 @@ static bool count_calls(const struct counting *c, const struct fn_desc *d, const
 	int64_t *v = NULL;   /* arrays stated by rule (run/share.h) as the rank reads them */
 	nvals = share_expand(d, vals, nvals, rank, &v, &cap);
 	const int64_t *comm = NULL;
-	for (uint32_t p = 0, i = 0; p < d->nparams && p < FN_MAXPARAMS; p++) {
-		bool bad = false;
-		uint32_t w = group_width(d->params[p].kind, v, i, nvals, &bad);
-		params[p] = w ? v + i : NULL;
-		if (d->params[p].kind == PK_COMM && !comm)
-			comm = params[p];
-		i += w;
+	PARAM_FOR (w, d, v, nvals) {
+		if (w.p < FN_MAXPARAMS)   /* the table's functions: what the accounting reads */
+			params[w.p] = w.v;
+		if (w.kind == PK_COMM && !comm)
+			comm = w.v;
 	}
 	struct vol_ctx ctx = {.world_rank = rank, .rank = rank, .size = comm ? size_of(c, comm[0]) : 0};
 	if (comm && !ctx.size && c->table) {   /* a split's: as the rank's colour makes it */

@@ -56,17 +56,9 @@ static int rule_of(const struct share_entry *e, const char *name)
 /* the group of parameter name in a call's values, or NULL */
 static const int64_t *group_named(const struct fn_desc *d, const int64_t *v, uint32_t nvals, const char *name)
 {
-	uint32_t i = 0;
-	for (uint32_t p = 0; p < d->nparams; p++) {
-		bool bad = false;
-		enum param_kind k = d->params[p].kind;
-		uint32_t w = k == PK_IGNORE || k == PK_STATUS ? 0 : group_width(k, v, i, nvals, &bad);
-		if (bad)
-			return NULL;
-		if (!strcmp(d->params[p].name, name))
-			return w ? v + i : NULL;
-		i += w;
-	}
+	PARAM_FOR (w, d, v, nvals)
+		if (!strcmp(w.name, name))
+			return w.v;
 	return NULL;
 }
 
@@ -133,23 +125,19 @@ static bool compact(const struct run *r, uint32_t sig, const struct share_entry 
 	const struct fn_desc *d = &r->fns[s->fn];
 	const int64_t *v = r->sigvals + s->voff;
 	int64_t *c = xmalloc((s->nvals + 4 * SHARE_MAX_ARRAYS + 1) * sizeof *c);
-	uint32_t i = 0, n = 0;
-	for (uint32_t p = 0; p < d->nparams; p++) {
-		bool bad = false;
-		enum param_kind k = d->params[p].kind;
-		uint32_t w = k == PK_IGNORE || k == PK_STATUS ? 0 : group_width(k, v, i, s->nvals, &bad);
-		int rule = rule_of(e, d->params[p].name);
-		if (w && rule >= 0) {
+	uint32_t n = 0;
+	PARAM_FOR (w, d, v, s->nvals) {
+		int rule = rule_of(e, w.name);
+		if (rule >= 0) {
 			c[n++] = SV_SHARED, c[n++] = r->nranks, c[n++] = total, c[n++] = rule;
-		} else if (w && v[i] == SV_STREAMED) {
-			snprintf(why, whylen, "its %s changes from call to call too", d->params[p].name);
+		} else if (w.v[0] == SV_STREAMED) {
+			snprintf(why, whylen, "its %s changes from call to call too", w.name);
 			free(c);
 			return false;
 		} else {
-			memcpy(c + n, v + i, w * sizeof *v);
-			n += w;
+			memcpy(c + n, w.v, w.width * sizeof *v);
+			n += w.width;
 		}
-		i += w;
 	}
 	*out = c, *nout = n;
 	return true;

@@ -306,21 +306,13 @@ static void pair_add(struct peer_pairs *p, int64_t me, int64_t off)
 static void call_peers(const struct fn_desc *d, const int64_t *v, uint32_t nvals, int64_t **out, size_t *n,
 		       size_t *cap)
 {
-	uint32_t i = 0;
 	if (!(d->flags & FNF_P2P))
 		return;
-	for (uint32_t p = 0; p < d->nparams; p++) {
-		bool bad = false;
-		enum param_kind k = d->params[p].kind;
-		uint32_t w = group_width(k, v, i, nvals, &bad);
-		if (bad)
-			return;
-		if ((k == PK_PEER || k == PK_SRC) && !sv_is_symbolic(v[i]) && v[i] != 0) {
+	PARAM_FOR (w, d, v, nvals)
+		if ((w.kind == PK_PEER || w.kind == PK_SRC) && !sv_is_symbolic(w.v[0]) && w.v[0] != 0) {
 			XGROW(*out, *cap, *n + 1);
-			(*out)[(*n)++] = v[i];
+			(*out)[(*n)++] = w.v[0];
 		}
-		i += w;
-	}
 }
 
 static int offset_order(const void *a, const void *b)

@@ -78,22 +78,3 @@ uint32_t group_width(enum param_kind k, const int64_t *vals, uint32_t i, uint32_
 	}
 	return (uint32_t)w;
 }
-
-const int64_t *group_of_kind(const struct fn_desc *d, const int64_t *vals, uint32_t n, enum param_kind k)
-{
-	uint32_t i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < d->nparams; p++) {
-		enum param_kind pk = d->params[p].kind;
-		if (pk == PK_IGNORE || pk == PK_STATUS)
-			continue;
-		uint32_t w = group_width(pk, vals, i, n, &bad);
-		if (bad)
-			return NULL;
-		if (pk == k)
-			return vals + i;
-		i += w;
-	}
-	return NULL;
-}
-

@@ -224,6 +224,32 @@ enum param_kind param_kind_element(enum param_kind k);
  * returns 0 and sets *bad when the values run out. */
 uint32_t group_width(enum param_kind k, const int64_t *vals, uint32_t i, uint32_t n, bool *bad);
 
+/* Walking a call's values (vals as events and signatures hold them: parameters in the order of
+ * the fn_desc, ignored ones and statuses left out) parameter by parameter: each step gives the
+ * parameter's index p in the fn_desc, its kind and name, its group v (vals + at) and the group's
+ * width. When a group runs past nvals (or an array's length is negative) the walk stops there with
+ * bad set, p and at naming that group; after a whole walk, at is the number of values the groups
+ * took (a well-formed call: nvals) and p is nparams.
+ *   PARAM_FOR (w, d, vals, nvals)
+ *       if (w.kind == PK_COMM) ... w.v[0] ...
+ * or, to look at bad and at afterwards, param_walk() and while (param_walk_next(&w)). */
+struct param_walk {
+	const struct fn_desc *d;
+	const int64_t *vals;
+	uint32_t nvals;
+	uint32_t next;            /* the parameter to look at next */
+	uint32_t p;               /* the parameter of this step */
+	enum param_kind kind;
+	const char *name;
+	const int64_t *v;         /* its group: vals + at */
+	uint32_t at, width;
+	bool bad;
+};
+struct param_walk param_walk(const struct fn_desc *d, const int64_t *vals, uint32_t nvals);
+bool param_walk_next(struct param_walk *w);
+#define PARAM_FOR(w, d, vals, nvals) \
+	for (struct param_walk w = param_walk((d), (vals), (nvals)); param_walk_next(&w);)
+
 /* The values of a call's first parameter of kind k (vals as events hold them: parameters in
  * order, ignored ones and statuses left out), or NULL when it has none or the values run out. */
 const int64_t *group_of_kind(const struct fn_desc *d, const int64_t *vals, uint32_t n, enum param_kind k);

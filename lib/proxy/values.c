@@ -10,25 +10,12 @@
 const int64_t *px_group_values(const struct proxy_gen *g, uint32_t sig, uint32_t p, uint32_t *width)
 {
 	const struct run_signature *s = &g->r->sigs[sig];
-	const struct fn_desc *d = &g->r->fns[s->fn];
-	const int64_t *vals = g->r->sigvals + s->voff;
-	uint32_t at = 0;
-	for (uint32_t q = 0; q < d->nparams; q++) {
-		enum param_kind k = d->params[q].kind;
-		uint32_t w;
-		bool bad = false;
-		if (at < s->nvals && vals[at] == SV_STREAMED && param_kind_is_array(k))
-			w = 1;
-		else
-			w = group_width(k, vals, at, s->nvals, &bad);
-		if (bad)
-			return NULL;
-		if (q == p) {
-			*width = w;
-			return w ? vals + at : NULL;
+	*width = 0;
+	PARAM_FOR (w, &g->r->fns[s->fn], g->r->sigvals + s->voff, s->nvals)
+		if (w.p == p) {
+			*width = w.width;
+			return w.v;
 		}
-		at += w;
-	}
 	return NULL;
 }
 

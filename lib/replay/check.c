@@ -153,21 +153,13 @@ static const char *check_call(struct rp *x, struct seen *s, struct reqname **req
 		snprintf(why, len, "%s is not declared by the MPI this replayer was built with", ev->fn->name);
 		return why;
 	}
-	uint32_t i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < ev->fn->nparams; p++) {
-		enum param_kind k = ev->fn->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		uint32_t w = group_width(k, ev->vals, i, ev->nvals, &bad);
-		if (bad)
-			return "its recorded values are malformed";
-		const char *e = check_param(s, reqs, ev, k, ev->vals + i, why, len);
+	struct param_walk w = param_walk(ev->fn, ev->vals, ev->nvals);
+	while (param_walk_next(&w)) {
+		const char *e = check_param(s, reqs, ev, w.kind, w.v, why, len);
 		if (e)
 			return e;
-		i += w;
 	}
-	return NULL;
+	return w.bad ? "its recorded values are malformed" : NULL;
 }
 
 static bool place_mark(struct rp *x, uint32_t fn, long nth, const uint64_t *counts, long *out,

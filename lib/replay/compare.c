@@ -115,16 +115,10 @@ static void canon(struct side *s, const struct event *ev, struct cev *c)
 	c->raw = dup_vals(ev->vals, ev->nvals);
 	c->v = dup_vals(ev->vals, ev->nvals);
 	c->g = G_NONE;
-	bool reqs = false, indices = false, any = false, bad = false;
-	uint32_t i = 0;
-	for (uint32_t p = 0; p < c->d->nparams && !bad; p++) {
-		enum param_kind k = c->d->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		uint32_t w = group_width(k, c->v, i, c->n, &bad);
-		if (bad)
-			break;
-		int64_t *v = c->v + i;
+	bool reqs = false, indices = false, any = false;
+	PARAM_FOR (w, c->d, c->v, c->n) {
+		enum param_kind k = w.kind;
+		int64_t *v = c->v + w.at;
 		if (k == PK_REQ_OUT && !sv_is_symbolic(v[0])) {
 			name_set(s, (int64_t)ev->req_key, v[0], s->next_ord);
 			v[0] = s->next_ord++;
@@ -142,7 +136,6 @@ static void canon(struct side *s, const struct event *ev, struct cev *c)
 		}
 		indices |= k == PK_INDEX_OUT || k == PK_INDICES_OUT;
 		any |= k == PK_SRC && v[0] == SV_ANY_SOURCE;
-		i += w;
 	}
 	bool poll = c->d->flags & FNF_POLL;
 	c->g = reqs && indices && !poll ? G_COMPLETION : any && !poll ? G_WILDCARD : G_NONE;
@@ -280,25 +273,24 @@ static int first_diff(const struct cev *a, const struct cev *b, enum cmode m)
 {
 	if (strcmp(a->d->name, b->d->name) || a->d->nparams != b->d->nparams)
 		return 0;
-	uint32_t i = 0, j = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < a->d->nparams; p++) {
-		enum param_kind k = a->d->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		uint32_t wa = group_width(k, a->v, i, a->n, &bad), wb = group_width(k, b->v, j, b->n, &bad);
-		if (bad)
-			return (int)p;
+	/* both calls' values in lockstep, as groups of a's parameters */
+	struct param_walk x = param_walk(a->d, a->v, a->n), y = param_walk(a->d, b->v, b->n);
+	while (param_walk_next(&x)) {
+		if (!param_walk_next(&y))
+			return (int)x.p;
+		enum param_kind k = x.kind;
+		uint32_t wa = x.width, wb = y.width;
 		bool skip = (m == M_COMPLETION_KEY && (k == PK_REQS || k == PK_INDEX_OUT || k == PK_INDICES_OUT)) ||
 			    (m == M_WILDCARD_KEY && k == PK_REQ_OUT);
 		if (k == PK_SRC && (m == M_WILDCARD_KEY || m == M_WILDCARD_CALL))
 			wa = wb = 1;   /* the source, not the actual source */
-		if (!skip && (wa != wb || memcmp(a->v + i, b->v + j, wa * sizeof *a->v)))
-			return (int)p;
-		i += group_width(k, a->v, i, a->n, &bad);
-		j += group_width(k, b->v, j, b->n, &bad);
+		if (!skip && (wa != wb || memcmp(x.v, y.v, wa * sizeof *a->v)))
+			return (int)x.p;
 	}
-	return i == a->n && j == b->n ? -1 : (int)a->d->nparams;
+	if (x.bad)
+		return (int)x.p;
+	param_walk_next(&y);   /* past its last group: a's parameters are all walked */
+	return x.at == a->n && y.at == b->n ? -1 : (int)a->d->nparams;
 }
 
 static enum cmode key_mode(enum gkind g)
@@ -335,19 +327,7 @@ static bool next_unit(struct side *s, struct unit *u)
 /* the values of parameter kind k of a call (NULL: none) */
 static const int64_t *param_vals(const struct cev *c, enum param_kind want)
 {
-	uint32_t i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < c->d->nparams; p++) {
-		enum param_kind k = c->d->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		if (k == want)
-			return c->v + i;
-		i += group_width(k, c->v, i, c->n, &bad);
-		if (bad)
-			return NULL;
-	}
-	return NULL;
+	return group_of_kind(c->d, c->v, c->n, want);
 }
 
 /* completion group: the completed requests; wildcard group: the actual sources (world ranks) */

@@ -105,17 +105,14 @@ static void prepare(struct rp *x, struct rp_call *k, const struct event *ev)
 	k->nvals = ev->nvals;
 	k->comm_param = -1;
 	k->ci = NULL;
-	uint32_t i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < k->d->nparams && p < RP_MAXP; p++) {
-		enum param_kind kind = k->d->params[p].kind;
-		k->v[p] = NULL;
-		if (kind == PK_IGNORE || kind == PK_STATUS)
-			continue;
-		uint32_t w = group_width(kind, k->vals, i, k->nvals, &bad);
-		if (bad)
+	memset(k->v, 0, sizeof k->v);
+	struct param_walk w = param_walk(k->d, k->vals, k->nvals);
+	while (param_walk_next(&w)) {
+		uint32_t p = w.p;
+		enum param_kind kind = w.kind;
+		if (p >= RP_MAXP)
 			break;
-		int64_t *g = k->vals + i;
+		int64_t *g = k->vals + w.at;
 		k->v[p] = g;
 		if (kind == PK_COUNT)
 			g[0] = scaled(g[0], x->opt.message_scale, true);
@@ -126,7 +123,6 @@ static void prepare(struct rp *x, struct rp_call *k, const struct event *ev)
 			k->comm_param = (int)p;
 			k->ci = rp_comm_of(x, g[0]);
 		}
-		i += w;
 	}
 	k->mode = RP_AS_RECORDED;
 	k->want = NULL;
@@ -137,7 +133,7 @@ static void prepare(struct rp *x, struct rp_call *k, const struct event *ev)
 	k->new_at = NO_SLOT;
 	k->reqs_n = 0;
 	k->err[0] = 0;
-	if (bad)
+	if (w.bad)
 		rp_fail(k, "its recorded values are malformed");
 }
 

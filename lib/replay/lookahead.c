@@ -178,15 +178,11 @@ static bool scout(struct rp *x)
 		return false;
 	}
 	int64_t e = la->seen++;
-	uint32_t i = 0;
-	bool bad = false;
 	const int64_t *req = NULL, *reqs = NULL, *flag = NULL, *index = NULL, *indices = NULL;
-	for (uint32_t p = 0; p < ev.fn->nparams && !bad; p++) {
-		enum param_kind k = ev.fn->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		const int64_t *v = ev.vals + i;
-		uint32_t w = group_width(k, ev.vals, i, ev.nvals, &bad);
+	struct param_walk w = param_walk(ev.fn, ev.vals, ev.nvals);
+	while (param_walk_next(&w)) {
+		enum param_kind k = w.kind;
+		const int64_t *v = w.v;
 		if (k == PK_FLAG_OUT)
 			flag = v;
 		else if (k == PK_INDEX_OUT)
@@ -227,9 +223,8 @@ static bool scout(struct rp *x)
 				n->head = in;
 			n->tail = in;
 		}
-		i += w;
 	}
-	if (!bad)
+	if (!w.bad)
 		completions(la, &ev, req, reqs, flag, index, indices);
 	return true;
 }

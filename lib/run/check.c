@@ -43,19 +43,13 @@ static bool check_signatures(struct run *r, char *why, size_t whylen)
 		/* the values must parse as the function's parameter groups */
 		const struct fn_desc *d = &r->fns[s->fn];
 		const int64_t *vals = r->sigvals ? r->sigvals + s->voff : NULL;   /* none when no call has values */
-		uint32_t k = 0;
-		bool bad = false;
-		for (uint32_t p = 0; p < d->nparams && !bad; p++) {
-			enum param_kind kind = d->params[p].kind;
-			if (kind == PK_IGNORE || kind == PK_STATUS)
-				continue;
-			uint32_t w = group_width(kind, vals, k, s->nvals, &bad);
+		struct param_walk w = param_walk(d, vals, s->nvals);
+		while (param_walk_next(&w)) {
 			char what[120];
-			if (!bad && w == 4 && vals[k] == SV_SHARED && !share_group_check(vals + k, what, sizeof what))
-				FAIL("signature %u (%s) parameter %s: %s", i, d->name, d->params[p].name, what);
-			k += w;
+			if (w.width == 4 && w.v[0] == SV_SHARED && !share_group_check(w.v, what, sizeof what))
+				FAIL("signature %u (%s) parameter %s: %s", i, d->name, w.name, what);
 		}
-		if (bad || k != s->nvals)
+		if (w.bad || w.at != s->nvals)
 			FAIL("signature %u (%s) has %u values that do not match the parameters of %s", i,
 			     d->name, s->nvals, d->name);
 	}

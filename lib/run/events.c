@@ -141,18 +141,10 @@ static void put_shared(struct event_iter *it, uint32_t *n, const int64_t *g)
 static uint32_t constant_nvals(const struct run_signature *s, const struct fn_desc *d,
 			       const int64_t *sv)
 {
-	uint32_t i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < d->nparams; p++) {
-		enum param_kind k = d->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		uint32_t w = group_width(k, sv, i, s->nvals, &bad);
-		if (bad)
-			break;
-		i += w;
-	}
-	return i;
+	struct param_walk w = param_walk(d, sv, s->nvals);
+	while (param_walk_next(&w))
+		;
+	return w.at;
 }
 
 /* the rank's stream of signature sig: its index in it->streams (by signature), or -1 */
@@ -204,28 +196,21 @@ static bool fill_streamed(struct event_iter *it, const struct run_signature *s, 
 {
 	const struct fn_desc *d = &it->r->fns[s->fn];
 	const int64_t *sv = it->r->sigvals + s->voff;
-	uint32_t n = 0, i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < d->nparams; p++) {
-		enum param_kind k = d->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		uint32_t w = group_width(k, sv, i, s->nvals, &bad);
-		if (bad)
-			break;
-		if (sv[i] == SV_SHARED && w == 4) {
-			put_shared(it, &n, sv + i);
-		} else if (sv[i] != SV_STREAMED) {
-			for (uint32_t j = 0; j < w; j++)
-				put_val(it, &n, sv[i + j]);
+	uint32_t n = 0;
+	PARAM_FOR (g, d, sv, s->nvals) {
+		if (g.v[0] == SV_SHARED && g.width == 4) {
+			put_shared(it, &n, g.v);
+		} else if (g.v[0] != SV_STREAMED) {
+			for (uint32_t j = 0; j < g.width; j++)
+				put_val(it, &n, g.v[j]);
 		} else {
-			int64_t elems = w;
-			if (param_kind_is_array(k)) {
+			int64_t elems = g.width;
+			if (param_kind_is_array(g.kind)) {
 				int64_t len;
 				if (!pull(it, si, &len))
 					return false;
 				put_val(it, &n, len);
-				int64_t width = param_kind_width(k);
+				int64_t width = param_kind_width(g.kind);
 				elems = 0;
 				if (!sv_is_symbolic(len) && len > 0)   /* too long: the stream runs out below */
 					elems = len > INT64_MAX / width ? INT64_MAX : len * width;
@@ -237,7 +222,6 @@ static bool fill_streamed(struct event_iter *it, const struct run_signature *s, 
 				put_val(it, &n, v);
 			}
 		}
-		i += w;
 	}
 	*nvals = n;
 	return true;

@@ -244,21 +244,13 @@ void event_format(const struct event_view *ev, struct buf *out)
 {
 	const struct fn_desc *fn = ev->fn;
 	put_s(out, fn->name);
-	uint32_t i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < fn->nparams; p++) {
-		enum param_kind k = fn->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		uint32_t w = group_width(k, ev->vals, i, ev->nvals, &bad);
-		if (bad)
-			break;
+	struct param_walk w = param_walk(fn, ev->vals, ev->nvals);
+	while (param_walk_next(&w)) {
 		put_s(out, " ");
-		put_s(out, fn->params[p].name);
+		put_s(out, w.name);
 		put_s(out, "=");
-		put_value(out, ev, k, ev->vals + i, w);
-		i += w;
+		put_value(out, ev, w.kind, w.v, w.width);
 	}
-	if (bad || i != ev->nvals)
+	if (w.bad || w.at != ev->nvals)
 		put_s(out, " <malformed>");
 }

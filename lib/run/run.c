@@ -175,19 +175,12 @@ uint64_t run_signature_req_key(bool by_base, uint32_t fn, uint64_t callsite, uin
 {
 	uint64_t h = hash_combine(hash_mix64(fn + 1), callsite);
 	h = hash_combine(h, flags);
-	uint32_t i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < d->nparams && !bad; p++) {
-		enum param_kind k = d->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		uint32_t w = group_width(k, vals, i, nvals, &bad);
-		if (by_base && param_kind_adaptive(k))
+	PARAM_FOR (w, d, vals, nvals) {
+		if (by_base && param_kind_adaptive(w.kind))
 			h = hash_combine(h, (uint64_t)SV_STREAMED);
-		else if (k != PK_REQ_OUT)
-			for (uint32_t j = 0; j < w; j++)
-				h = hash_combine(h, (uint64_t)vals[i + j]);
-		i += w;
+		else if (w.kind != PK_REQ_OUT)
+			for (uint32_t j = 0; j < w.width; j++)
+				h = hash_combine(h, (uint64_t)w.v[j]);
 	}
 	return h;
 }
@@ -196,19 +189,11 @@ const int64_t *run_param(const struct run *r, const struct run_signature *s, enu
 			 uint32_t *width)
 {
 	const struct fn_desc *d = &r->fns[s->fn];
-	const int64_t *v = r->sigvals + s->voff;
-	uint32_t i = 0;
-	for (uint32_t p = 0; p < d->nparams; p++) {
-		bool bad = false;
-		uint32_t w = group_width(d->params[p].kind, v, i, s->nvals, &bad);
-		if (bad)
-			return NULL;
-		if (d->params[p].kind == k && w && (!name || !strcmp(d->params[p].name, name))) {
+	PARAM_FOR (w, d, r->sigvals + s->voff, s->nvals)
+		if (w.kind == k && (!name || !strcmp(w.name, name))) {
 			if (width)
-				*width = w;
-			return v + i;
+				*width = w.width;
+			return w.v;
 		}
-		i += w;
-	}
 	return NULL;
 }

@@ -81,23 +81,18 @@ static int64_t *room(int64_t **out, size_t *cap, size_t need)
 uint32_t share_expand(const struct fn_desc *d, const int64_t *v, uint32_t nvals, uint32_t me, int64_t **out,
 		      size_t *cap)
 {
-	uint32_t i = 0, n = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < d->nparams && !bad; p++) {
-		enum param_kind k = d->params[p].kind;
-		uint32_t w = k == PK_IGNORE || k == PK_STATUS ? 0 : group_width(k, v, i, nvals, &bad);
-		if (bad)
-			break;
-		if (w == 4 && v[i] == SV_SHARED) {
-			room(out, cap, (size_t)n + 1 + (size_t)v[i + 1]);
-			(*out)[n] = v[i + 1];
-			share_fill(v[i + 1], v[i + 2], (enum share_rule)v[i + 3], me, *out + n + 1);
-			n += 1 + (uint32_t)v[i + 1];
+	uint32_t n = 0;
+	PARAM_FOR (w, d, v, nvals) {
+		const int64_t *g = w.v;
+		if (w.width == 4 && g[0] == SV_SHARED) {
+			room(out, cap, (size_t)n + 1 + (size_t)g[1]);
+			(*out)[n] = g[1];
+			share_fill(g[1], g[2], (enum share_rule)g[3], me, *out + n + 1);
+			n += 1 + (uint32_t)g[1];
 		} else {
-			memcpy(room(out, cap, (size_t)n + w + 1) + n, v + i, w * sizeof *v);
-			n += w;
+			memcpy(room(out, cap, (size_t)n + w.width + 1) + n, g, w.width * sizeof *g);
+			n += w.width;
 		}
-		i += w;
 	}
 	return n;
 }

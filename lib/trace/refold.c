@@ -27,18 +27,8 @@ typedef void (*group_fn)(enum param_kind k, const int64_t *vals, uint32_t i, uin
 
 static void each_group(const struct call_signature *s, group_fn fn, void *arg)
 {
-	const struct fn_desc *d = &ladder_functions[s->fn];
-	uint32_t i = 0;
-	bool bad = false;
-	for (uint32_t p = 0; p < d->nparams && !bad; p++) {
-		enum param_kind k = d->params[p].kind;
-		if (k == PK_IGNORE || k == PK_STATUS)
-			continue;
-		uint32_t w = group_width(k, s->vals, i, s->nvals, &bad);
-		if (!bad)
-			fn(k, s->vals, i, w, arg);
-		i += w;
-	}
+	PARAM_FOR (w, &ladder_functions[s->fn], s->vals, s->nvals)
+		fn(w.kind, s->vals, w.at, w.width, arg);
 }
 
 /* ---- the streaming form of a literal signature ------------------------------------------------ */
