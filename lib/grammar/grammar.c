@@ -324,13 +324,16 @@ static uint64_t inlined_len(struct inlining *in, uint32_t r);
 /* whether symbol s, met after `used` symbols of the body being built, is inlined there */
 static bool inlined_here(struct inlining *in, struct gsymbol s, uint64_t used)
 {
-	return gsym_is_rule(s) && s.exp == 1 && used + inlined_len(in, gsym_rule(s)) <= in->max;
+	if (!gsym_is_rule(s) || s.exp != 1)
+		return false;
+	uint64_t len = inlined_len(in, gsym_rule(s));
+	return len <= in->max && used <= in->max - len;
 }
 
 static uint64_t inlined_len(struct inlining *in, uint32_t r)
 {
 	if (!in->len[r]) {
-		in->len[r] = UINT64_MAX;   /* a cycle (grammar_check refuses them) is never inlined */
+		in->len[r] = UINT64_MAX;   /* while it is being measured */
 		uint64_t n = 0;
 		for (uint64_t i = in->g->rule_start[r]; i < in->g->rule_start[r + 1]; i++) {
 			struct gsymbol s = in->g->syms[i];

@@ -73,7 +73,8 @@ bool grammar_prune(const struct grammar *g, bool (*keep)(const struct grammar *g
  * long as the body it lands in stays within max_len symbols: the rules Sequitur made of pairs of
  * calls that happened to repeat are gone, loops (exponent > 1) stay rules. Two sequences of the
  * same calls whose values made different pairs repeat then have the same shape. Rules keep their
- * numbers (one only inlined is left unreferenced). */
+ * numbers (one only inlined is left unreferenced). g must be acyclic, as grammar_check
+ * requires. */
 void grammar_inline_once(const struct grammar *g, uint64_t max_len, struct grammar *out);
 
 /* Replace every terminal t by map[t]. */
