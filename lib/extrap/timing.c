@@ -11,14 +11,23 @@
 #include "model/modeler.h"
 #include "util/xalloc.h"
 
-/* which signature of the target each rung signature an occurrence has stands for: (rung, target)
- * pairs, sorted */
-struct sig_pair {
+/* A rung's durations and gaps pooled by the target's signatures they stand for: an occurrence of
+ * the aligned class is a call the target makes as signature occ_sig[o] and rung q makes as
+ * occ[o].rung_sigs[q]. Calls the target makes alike (lossy mode's approximated counts: three call
+ * sites' receives of different sizes become one signature) are one duration and one gap there,
+ * their histograms folded, so the rung's value of that item is theirs together, weighted by their
+ * counts. Built once per rung, in one pass over its durations and gaps. */
+struct sig_pair {   /* rung signature -> target signature */
 	uint32_t rung, target;
 };
-struct sig_pairs {
-	struct sig_pair *p;
-	uint32_t n;
+struct pooled {     /* a duration (prev = DURATION) or gap of the target, its sums at the rung */
+	uint32_t prev, sig;
+	double sum, cpu, count;
+};
+#define DURATION (RUN_NO_PREV - 1)
+struct rung_pool {
+	struct pooled *p;
+	size_t n, cap;
 };
 
 static int by_pair(const void *x, const void *y)
@@ -29,41 +38,90 @@ static int by_pair(const void *x, const void *y)
 	return (a->target > b->target) - (a->target < b->target);
 }
 
-static struct sig_pairs pairs_at(const struct aligned_class *a, const uint32_t *occ_sig, size_t q)
+static int by_item(const void *x, const void *y)
 {
-	struct sig_pairs s = {xmalloc((a->nocc + 1) * sizeof *s.p), a->nocc};
-	for (uint32_t o = 0; o < a->nocc; o++)
-		s.p[o] = (struct sig_pair){a->occ[o].rung_sigs[q], occ_sig[o]};
-	qsort(s.p, s.n, sizeof *s.p, by_pair);
-	return s;
+	const struct pooled *a = x, *b = y;
+	if (a->prev != b->prev)
+		return a->prev < b->prev ? -1 : 1;
+	return (a->sig > b->sig) - (a->sig < b->sig);
 }
 
-static bool stands_for(const struct sig_pairs *s, uint32_t rung, uint32_t target)
+/* the targets rung signature r stands for: pairs [*first, *first + returned) */
+static size_t targets_of(const struct sig_pair *p, size_t n, uint32_t r, size_t *first)
 {
-	struct sig_pair key = {rung, target};
-	return bsearch(&key, s->p, s->n, sizeof key, by_pair) != NULL;
-}
-
-/* the mean per call at a rung (its group rg) of the target's duration of sig or gap (prev, sig):
- * pooled over every signature (pair) of the rung an occurrence the target names so stands for.
- * Calls the target makes alike (lossy mode's approximated counts: three call sites' receives of
- * different sizes become one signature) are one duration and one gap there, their histograms
- * folded, so the rung's value is theirs together, weighted by their counts. */
-static double rung_mean(const struct run_group *rg, const struct sig_pairs *s, bool dur, uint32_t prev, uint32_t sig,
-			bool cpu)
-{
-	double sum = 0, count = 0;
-	for (uint32_t k = 0; dur && k < rg->ndurs; k++)
-		if (stands_for(s, rg->durs[k].sig, sig))
-			sum += rg->durs[k].sum, count += (double)rg->durs[k].count;
-	for (uint32_t k = 0; !dur && k < rg->ngaps; k++) {
-		const struct run_gap *x = &rg->gaps[k];
-		bool before = prev == RUN_NO_PREV ? x->prev == RUN_NO_PREV
-						  : x->prev != RUN_NO_PREV && stands_for(s, x->prev, prev);
-		if (before && stands_for(s, x->sig, sig))
-			sum += cpu ? x->cpu.sum : x->sum, count += (double)x->count;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p[mid].rung < r)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return count > 0 ? sum / count : NAN;
+	size_t k = lo;
+	while (k < n && p[k].rung == r)
+		k++;
+	*first = lo;
+	return k - lo;
+}
+
+static void pool_add(struct rung_pool *rp, uint32_t prev, uint32_t sig, double sum, double cpu, uint64_t count)
+{
+	XGROW(rp->p, rp->cap, rp->n + 1);
+	rp->p[rp->n++] = (struct pooled){prev, sig, sum, cpu, (double)count};
+}
+
+/* pool rung q's group rg; p: the (rung, target) pairs, sorted, each once */
+static void pool_rung(const struct run_group *rg, const struct sig_pair *p, size_t np, struct rung_pool *rp)
+{
+	size_t f, fp;
+	for (uint32_t k = 0; k < rg->ndurs; k++)
+		for (size_t n = targets_of(p, np, rg->durs[k].sig, &f), i = f; i < f + n; i++)
+			pool_add(rp, DURATION, p[i].target, rg->durs[k].sum, 0, rg->durs[k].count);
+	for (uint32_t k = 0; k < rg->ngaps; k++) {
+		const struct run_gap *x = &rg->gaps[k];
+		size_t n = targets_of(p, np, x->sig, &f), nprev = 1;
+		if (x->prev != RUN_NO_PREV)
+			nprev = targets_of(p, np, x->prev, &fp);
+		for (size_t j = 0; j < nprev; j++)
+			for (size_t i = f; i < f + n; i++)
+				pool_add(rp, x->prev == RUN_NO_PREV ? RUN_NO_PREV : p[fp + j].target, p[i].target, x->sum,
+					 x->cpu.sum, x->count);
+	}
+	qsort(rp->p, rp->n, sizeof *rp->p, by_item);
+	size_t m = 0;   /* one row per item */
+	for (size_t i = 0; i < rp->n; i++) {
+		if (m && !by_item(&rp->p[m - 1], &rp->p[i])) {
+			struct pooled *y = &rp->p[m - 1];
+			y->sum += rp->p[i].sum, y->cpu += rp->p[i].cpu, y->count += rp->p[i].count;
+		} else {
+			rp->p[m++] = rp->p[i];
+		}
+	}
+	rp->n = m;
+}
+
+static struct rung_pool pool_at(const struct aligned_class *a, const uint32_t *occ_sig, size_t q)
+{
+	struct sig_pair *p = xmalloc((a->nocc + 1) * sizeof *p);
+	for (uint32_t o = 0; o < a->nocc; o++)
+		p[o] = (struct sig_pair){a->occ[o].rung_sigs[q], occ_sig[o]};
+	qsort(p, a->nocc, sizeof *p, by_pair);
+	size_t np = 0;   /* each pair once */
+	for (uint32_t o = 0; o < a->nocc; o++)
+		if (!np || by_pair(&p[np - 1], &p[o]))
+			p[np++] = p[o];
+	struct rung_pool rp = {0};
+	pool_rung(&a->runs[q]->groups[a->groups[q]], p, np, &rp);
+	free(p);
+	return rp;
+}
+
+/* the mean per call at a rung of the target's duration of sig (prev DURATION) or gap (prev, sig) */
+static double rung_mean(const struct rung_pool *rp, uint32_t prev, uint32_t sig, bool cpu)
+{
+	struct pooled key = {.prev = prev, .sig = sig};
+	const struct pooled *y = bsearch(&key, rp->p, rp->n, sizeof key, by_item);
+	return y && y->count > 0 ? (cpu ? y->cpu : y->sum) / y->count : NAN;
 }
 
 /* The items modeled: each duration, each gap's wall time, and each gap's CPU time when every rung
@@ -84,17 +142,17 @@ static bool rungs_have_cpu(const struct aligned_class *a)
 	return a->nrungs > 0;
 }
 
-/* the series of item k of the target's group g at every rung (pairs: per rung, sig_pairs); false
- * when a rung lacks it */
-static bool series_of(const struct aligned_class *a, const struct sig_pairs *pairs, const struct run_group *g,
+/* the series of item k of the target's group g at every rung (pools: per rung); false when a rung
+ * lacks it */
+static bool series_of(const struct aligned_class *a, const struct rung_pool *pools, const struct run_group *g,
 		      uint32_t k, double *v)
 {
 	uint32_t i;
 	enum item_kind kind = kind_of(g, k, &i);
 	bool dur = kind == ITEM_DURATION;
-	uint32_t sig = dur ? g->durs[i].sig : g->gaps[i].sig, prev = dur ? RUN_NO_PREV : g->gaps[i].prev;
+	uint32_t sig = dur ? g->durs[i].sig : g->gaps[i].sig, prev = dur ? DURATION : g->gaps[i].prev;
 	for (size_t q = 0; q < a->nrungs; q++) {
-		v[q] = rung_mean(&a->runs[q]->groups[a->groups[q]], &pairs[q], dur, prev, sig, kind == ITEM_GAP_CPU);
+		v[q] = rung_mean(&pools[q], prev, sig, kind == ITEM_GAP_CPU);
 		if (!(v[q] > 0))
 			return false;
 	}
@@ -186,7 +244,7 @@ static bool few_rungs_law_at(const struct aligned_class *a, const double *v, int
  * rung, the reference: the growth its rungs show, whatever the reference's histogram folded (a
  * lossy walk's sums along dropped calls, alike calls pooled); 0 when not modeled. The summary
  * counts the durations and wall times of gaps (group gi's). */
-static void model_items(const struct aligned_class *a, const struct sig_pairs *pairs, int64_t target,
+static void model_items(const struct aligned_class *a, const struct rung_pool *pools, int64_t target,
 			const struct run_group *g, uint32_t gi, uint32_t items, double *factor,
 			struct timing_summary *sum)
 {
@@ -198,7 +256,7 @@ static void model_items(const struct aligned_class *a, const struct sig_pairs *p
 	bool *have = xcalloc(items, sizeof *have);
 	struct model_prediction *power = xcalloc(items, sizeof *power);
 	for (uint32_t k = 0; k < items; k++) {
-		if (!(have[k] = series_of(a, pairs, g, k, v)))
+		if (!(have[k] = series_of(a, pools, g, k, v)))
 			continue;
 		largest[k] = v[reference];
 		if (!search) {
@@ -277,13 +335,13 @@ void timing_extrapolate(const struct aligned_class *a, const uint32_t *occ_sig, 
 	bool cpu = rungs_have_cpu(a);
 	double *factor = xcalloc(items + g->ngaps + 1, sizeof *factor);
 	uint32_t first = sum->nrows;
-	struct sig_pairs *pairs = xmalloc((a->nrungs + 1) * sizeof *pairs);
+	struct rung_pool *pools = xmalloc((a->nrungs + 1) * sizeof *pools);
 	for (size_t q = 0; q < a->nrungs; q++)
-		pairs[q] = pairs_at(a, occ_sig, q);
-	model_items(a, pairs, target, g, gi, items + (cpu ? g->ngaps : 0), factor, sum);
+		pools[q] = pool_at(a, occ_sig, q);
+	model_items(a, pools, target, g, gi, items + (cpu ? g->ngaps : 0), factor, sum);
 	for (size_t q = 0; q < a->nrungs; q++)
-		free(pairs[q].p);
-	free(pairs);
+		free(pools[q].p);
+	free(pools);
 	for (uint32_t k = 0; k < g->ndurs; k++)
 		if (factor[k] > 0)
 			scale_dur(&g->durs[k], factor[k]);
