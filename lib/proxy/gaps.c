@@ -111,6 +111,5 @@ void px_emit_gap(struct proxy_gen *g, uint32_t sig, int indent)
 		return;
 	for (int i = 0; i < indent; i++)
 		buf_put_u8(&g->text, '\t');
-	px_printf(&g->text, "%s(&gap_g%u_s%u);\n", run_pace_is_paced(&g->pace, g->group, sig) ? "compute_paced" : "compute_gap",
-		  g->group, sig);
+	px_printf(&g->text, "compute_gap(&gap_g%u_s%u);\n", g->group, sig);
 }

@@ -87,9 +87,8 @@ static void emit_header(struct proxy_gen *g, const struct proxy_options *o)
 		  "#define PROXY_CPU_TIMES %d   /* the run recorded the CPU time of its compute gaps */\n",
 		  r->command ? r->command : "?", o->source ? o->source : "a run", r->synthetic ? " (extrapolated)" : "",
 		  r->nranks, r->ngroups, nsyms, r->nranks, r->cpu_time != RUN_CPU_NONE);
-	px_emit_pace_define(g);
+	px_emit_placement_define(g);
 	px_puts(&g->text, "#include \"proxy.h\"\n");
-	px_emit_pace_tables(g);
 	if (g->uses_pool_keys) {
 		px_puts(&g->text, "\n/* the names the trace gave request pools (streamed request arrays refer to them) */\n"
 				  "static const long long pool_keys[] = {");
@@ -145,10 +144,8 @@ bool proxy_generate(const struct run *r, const struct proxy_options *o, const ch
 		px_created_build(&g);
 	}
 	ok = ok && check_calls(&g);
-	if (ok && !run_pace_build(r, &g.pace, why, whylen)) {   /* then the histograms' gaps */
-		fprintf(stderr, "ladder proxy: the compute before the sends wildcard receives took is not paced: %s\n", why);
-		why[0] = 0;
-	}
+	if (ok)
+		px_find_placed(&g);
 	if (ok) {
 		emit_header(&g, o);
 		ok = px_emit_streams(&g) && px_emit_groups(&g);
@@ -161,6 +158,5 @@ bool proxy_generate(const struct run *r, const struct proxy_options *o, const ch
 	free(g.pools);
 	free(g.streamed);
 	free(g.home);
-	run_pace_free(&g.pace);
 	return ok;
 }

@@ -11,7 +11,8 @@
  *   homes.c     where requests live: fixed slots of the request ring for those an array takes
  *   streams.c   values that change from call to call as run-length-encoded tables per rank set
  *   gaps.c      compute gaps from the timing histograms (calibrated CPU work)
- *   pace.c      the gaps before sends a wildcard receive took, paced by the recorded order
+ *   placement.c ranks bound to cores by their recorded compute, for runs whose wildcard receives
+ *               took sends (the split of the work among the senders is the recorded one)
  *   emit.c      the text: printf into a buffer, names and comments from call sites
  *   generate.c  the checks that refuse what cannot be expressed, and the files: proxy.c,
  *               proxy.h (the support code, runtime.inc) and a Makefile
@@ -25,7 +26,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "run/pace.h"
 #include "run/run.h"
 #include "util/buf.h"
 
@@ -65,7 +65,7 @@ struct proxy_gen {
 	bool created[4][PROXY_MAX_HANDLES];   /* comm, type, group, op ids some call creates */
 	int64_t *home;            /* per signature: the ring slot its requests live in, -1 none */
 	uint32_t homes, most_homes;   /* ring slots the group's homes take, most over the groups */
-	struct run_pace pace;     /* the sends a wildcard receive took (run/pace.h) */
+	bool placed;              /* wildcard receives took sends: the program places its ranks */
 	char *why;
 	size_t whylen;
 };
@@ -105,9 +105,11 @@ bool px_emit_streams(struct proxy_gen *g);
 void px_emit_gap(struct proxy_gen *g, uint32_t sig, int indent);
 void px_emit_gap_tables(struct proxy_gen *g);
 
-/* pace.c: PROXY_PACED before proxy.h is included, the tables after */
-void px_emit_pace_define(struct proxy_gen *g);
-void px_emit_pace_tables(struct proxy_gen *g);
+/* placement.c: whether the program places its ranks (g->placed; a note on stderr when that cannot
+ * be known); PROXY_PLACED before proxy.h is included; the CPU seconds a rank of a group computed */
+void px_find_placed(struct proxy_gen *g);
+void px_emit_placement_define(struct proxy_gen *g);
+double px_group_compute(const struct proxy_gen *g, uint32_t group);
 
 extern const char proxy_runtime_text[];
 

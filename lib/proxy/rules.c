@@ -145,8 +145,13 @@ void px_emit_main(struct proxy_gen *g)
 	px_puts(b, "\tcalibrate_compute();   /* before MPI_Init: the time is from its return */\n");
 	emit_init(g);
 	px_printf(b, "\tstart(argc, argv, %u, %u);   /* ranks, request homes */\n", g->r->nranks, g->most_homes);
-	for (uint32_t i = 0; i < g->r->ngroups; i++)
-		px_printf(b, "\t%sif (in_ranklist(group%u_ranks, GROUP%u_BOXES, world_rank))\n\t\tgroup%u();\n",
-			  i ? "else " : "", i, i, i);
+	for (uint32_t i = 0; i < g->r->ngroups; i++) {
+		px_printf(b, "\t%sif (in_ranklist(group%u_ranks, GROUP%u_BOXES, world_rank))", i ? "else " : "", i, i);
+		if (g->placed)   /* every rank places itself (a collective of the node's ranks), then runs */
+			px_printf(b, " {\n\t\tplace(%.6g);   /* CPU seconds a rank of group %u computed */\n\t\tgroup%u();\n\t}\n",
+				  px_group_compute(g, i), i, i);
+		else
+			px_printf(b, "\n\t\tgroup%u();\n", i);
+	}
 	px_puts(b, "\treturn finish();\n}\n");
 }

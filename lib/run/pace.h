@@ -2,13 +2,13 @@
  * pace — compute before the sends a wildcard receive took, paced by the recorded order. A receiver
  * that takes messages from MPI_ANY_SOURCE (a master handing out tasks to whichever worker asks
  * first) recorded one run's split of the messages among the senders, shaped by which sender
- * shared a core with whom. A replay or proxy that posts the recorded sources in order must keep
- * that split, so a sender's compute before such a send is given as many turns as the receiver
- * took messages from the others (by wildcard or by name) since this sender's previous one (none
- * for a sender's first
- * message of a round: a run of wildcard receives with the same tag and communicator), one length
- * of a turn for all senders of a receiver, so that their paced compute adds up to their recorded
- * compute (the mean gap before each of these sends, summed).
+ * shared a core with whom. A replay that posts the recorded sources in order must keep that
+ * split, so a sender's compute before such a send is given as many turns as the receiver took
+ * messages from the others (by wildcard or by name) since this sender's previous one (none for a
+ * sender's first message of a round: a run of wildcard receives with the same tag and
+ * communicator), one length of a turn for all senders of a receiver, so that their paced compute
+ * adds up to their recorded compute (the mean gap before each of these sends, summed). A proxy
+ * places its ranks on cores instead (proxy/placement.c) where this pairing finds such sends.
  *
  * Paired are the j-th send of a sender to the receiver and the receiver's j-th wildcard receive
  * that matched it. Left alone (their gaps stay the histograms'): senders the receiver also

@@ -335,33 +335,47 @@ traced() {
 	fixed_point is-64.h5 64 p-is
 }
 
-# paced_total PROXY_C: the workers' paced compute (CPU seconds) from the tables: turns x a turn's length
-paced_total() {
-	awk '/^static const int pace_turns_r[0-9]*\[\] = \{/ { r = $4; sub(/^pace_turns_r/, "", r); sub(/\[\].*/, "", r); on = 1; next }
-	     on && /^\};/ { on = 0; next }
-	     on { n = split($0, v, ","); for (i = 1; i <= n; i++) if (v[i] ~ /[0-9]/) { if (v[i] < 0) neg++; turns[r] += v[i] } }
-	     /^\t\{[0-9]+, [0-9]+, .*pace_turns_r/ { gsub(/[{},]/, " "); cpu[$1] = $4 }
-	     END { for (r in turns) t += turns[r] * cpu[r]; printf "%.9g %d %d\n", t, length(turns), neg }' "$1"
-}
-
-@test "mw at 4 ranks: the workers' compute before the sends the master took from any source is paced, adding up to their recorded compute" {
+@test "mw at 4 ranks: the program places its ranks by their recorded compute; on 2 CPUs the heaviest worker shares one with the master" {
 	a=$(trace_app mw-4 4 mw $(args_of mw))
 	fixed_point "$a" 4 mw-proxy
-	grep -q '^#define PROXY_PACED 1' mw-proxy/proxy.c
-	# the paced gaps: each worker's sends, by group and signature
-	grep -o 'compute_paced(&gap_g[0-9]*_s[0-9]*)' mw-proxy/proxy.c | sed 's/.*gap_g\([0-9]*\)_s\([0-9]*\))/\1 \2/' | sort -u > paced
-	[ "$(cut -d' ' -f1 paced | sort -u | wc -l)" -eq 3 ]
-	# their recorded CPU time: count x mean of each (previous call, call) row of those sends
-	recorded=$("$LADDER" inspect --timing "$a" | awk -F'\t' 'NR == FNR { p[$0] = 1; next }
-		{ s = $3; sub(/.*#/, "", s) } ($1 " " s) in p { t += $4 * $6 } END { printf "%.9g\n", t }' paced -)
-	read -r total ranks unpaired <<< "$(paced_total mw-proxy/proxy.c)"
-	echo "recorded $recorded, paced $total over $ranks workers, $unpaired sends unpaired" >&2
-	[ "$ranks" -eq 3 ] && [ "$unpaired" -eq 0 ]
-	awk -v a="$recorded" -v b="$total" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 1e-6 * a) }'
+	grep -q '^#define PROXY_PLACED 1' mw-proxy/proxy.c
+	# each group's place() argument is the CPU time a rank of it recorded in its gaps (mw: one rank a group)
+	"$LADDER" inspect "$a" | awk '$1 == "group" && $2 == "ranks" { on = 1; next } on && NF == 0 { exit }
+		on { if ($2 != 1) exit 1; print $1, $5 }' > members
+	[ "$(wc -l < members)" -eq 4 ]
+	"$LADDER" inspect --timing "$a" | awk -F'\t' 'NR > 2 { t[$1] += $4 * $6 } END { for (g in t) printf "%s %.9g\n", g, t[g] }' |
+		sort > recorded
+	sed -n 's/^\t\tplace(\([0-9.e+-]*\));.*group \([0-9]*\) computed.*/\2 \1/p' mw-proxy/proxy.c | sort > placed
+	join recorded placed > both
+	cat both >&2
+	[ "$(wc -l < both)" -eq 4 ]
+	awk '{ d = $2 - $3; if (d < 0) d = -d; if (d > 1e-5 * $2 + 1e-9) exit 1 }' both
+	# the ranks by compute: the heaviest and the lightest
+	read -r heavy light <<< "$(sort -k2,2g both | awk 'NR == 1 { l = $1 } END { print $1, l }')"
+	heavy=$(awk -v g="$heavy" '$1 == g { print $2 }' members) light=$(awk -v g="$light" '$1 == g { print $2 }' members)
+	[ "$light" -eq 0 ]   # the master waits
+	# on two CPUs: two ranks a CPU, the heaviest with the lightest
+	taskset -c 0,1 timeout "$T" mpirun --oversubscribe --bind-to none -np 4 mw-proxy/proxy --json p.json > p.out 2>&1 ||
+		{ cat p.out >&2; return 1; }
+	jq -c .bound_cpus p.json >&2
+	[ "$(jq '.bound_cpus | length' p.json)" -eq 4 ]
+	[ "$(jq '[.bound_cpus[] | select(. == 0)] | length' p.json)" -eq 2 ]
+	[ "$(jq '[.bound_cpus[] | select(. == 1)] | length' p.json)" -eq 2 ]
+	[ "$(jq ".bound_cpus[$heavy]" p.json)" -eq "$(jq ".bound_cpus[$light]" p.json)" ]
+	# --placement none binds nothing, nor does a node with a CPU for each rank
+	taskset -c 0,1 timeout "$T" mpirun --oversubscribe --bind-to none -np 4 mw-proxy/proxy --placement none --json n.json > /dev/null
+	[ "$(jq .bound_cpus n.json)" = null ]
+	if [ "$(nproc)" -ge 4 ]; then
+		taskset -c 0-3 timeout "$T" mpirun --oversubscribe --bind-to none -np 4 mw-proxy/proxy --json f.json > /dev/null
+		[ "$(jq .bound_cpus f.json)" = null ]
+	fi
+	run mpirun_n 4 mw-proxy/proxy --placement spread
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"--placement packed|none"* ]]
 }
 
-@test "runs without wildcard receives: no paced compute" {
+@test "runs without wildcard receives: no placement" {
 	a=$(trace_app stencil2d-4 4 stencil2d $(args_of stencil2d))
 	"$LADDER" --quiet proxy "$a" -o px
-	! grep -q 'PROXY_PACED\|compute_paced' px/proxy.c
+	! grep -q 'PROXY_PLACED\|place(' px/proxy.c
 }
