@@ -1,6 +1,7 @@
 /* Unit tests for run/pace: the turns of the sends a master took from any source, from runs built in
- * memory (a master and two workers, two rounds), and the senders left alone. The paced proxy of a
- * traced master-worker run is tests/bats/proxy.bats. */
+ * memory (a master and two workers, two rounds), and the senders left alone. The replay paces by
+ * them (replay/timing.c); a proxy uses the pairing only to know that it places its ranks
+ * (proxy/placement.c, tests/bats/proxy.bats). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
