@@ -11,6 +11,7 @@
 
 #include "proxy/proxy.h"
 #include "run/pace.h"
+#include "run/summary.h"
 
 void px_find_placed(struct proxy_gen *g)
 {
@@ -33,8 +34,8 @@ void px_emit_placement_define(struct proxy_gen *g)
 double px_group_compute(const struct proxy_gen *g, uint32_t group)
 {
 	const struct run_group *grp = &g->r->groups[group];
-	double seconds = 0;
-	for (uint32_t i = 0; i < grp->ngaps; i++)
-		seconds += g->r->cpu_time != RUN_CPU_NONE ? grp->gaps[i].cpu.sum : grp->gaps[i].sum;
-	return grp->nranks ? seconds / grp->nranks : 0;
+	uint64_t gaps;
+	double wall, cpu;
+	run_group_gap_totals(grp, &gaps, &wall, &cpu);
+	return grp->nranks ? (g->r->cpu_time != RUN_CPU_NONE ? cpu : wall) / grp->nranks : 0;
 }

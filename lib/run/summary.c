@@ -79,15 +79,25 @@ void run_grammar_size(const struct run *r, uint64_t *rules, uint64_t *symbols)
 	}
 }
 
+void run_group_gap_totals(const struct run_group *g, uint64_t *gaps, double *wall, double *cpu)
+{
+	*gaps = 0;
+	*wall = *cpu = 0;
+	for (uint32_t k = 0; k < g->ngaps; k++) {
+		*gaps += g->gaps[k].count;
+		*wall += g->gaps[k].sum;
+		*cpu += g->gaps[k].cpu.sum;
+	}
+}
+
 void run_gap_totals(const struct run *r, uint64_t *gaps, double *wall, double *cpu)
 {
 	*gaps = 0;
 	*wall = *cpu = 0;
-	for (uint32_t g = 0; g < r->ngroups; g++)
-		for (uint32_t k = 0; k < r->groups[g].ngaps; k++) {
-			const struct run_gap *x = &r->groups[g].gaps[k];
-			*gaps += x->count;
-			*wall += x->sum;
-			*cpu += x->cpu.sum;
-		}
+	for (uint32_t g = 0; g < r->ngroups; g++) {
+		uint64_t n;
+		double w, c;
+		run_group_gap_totals(&r->groups[g], &n, &w, &c);
+		*gaps += n, *wall += w, *cpu += c;
+	}
 }

@@ -24,6 +24,8 @@ double run_total_calls(const struct run *r);
 
 /* The compute gaps of all ranks: their number, total wall and total CPU time (seconds). */
 void run_gap_totals(const struct run *r, uint64_t *gaps, double *wall, double *cpu);
+/* The same over the ranks of one group. */
+void run_group_gap_totals(const struct run_group *g, uint64_t *gaps, double *wall, double *cpu);
 
 /* The MPI calls the profile counts for one rank (visits of its MPI function call paths; counted
  * only functions aside), saturating at UINT64_MAX; 0 for a run without a profile. */

@@ -302,7 +302,9 @@ fill_disk() {
 	[ "$(stat -c %Y.%i "$dir/runs/p4/r1/trace.h5")" = "$before" ]
 	[ "$(jq '[.jobs[] | select(.attempts != 1)] | length' "$dir/state.json")" -eq 0 ]
 	# the scripts now name the new directory
-	! grep -rq "$BATS_TEST_TMPDIR/first" "$dir/jobs"
+	run grep -rlF "$BATS_TEST_TMPDIR/first" "$dir/jobs"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
 	run "$LADDER" validate "$dir/campaign.h5"
 	assert_success
 }
