@@ -2,9 +2,13 @@
  * ladder trace — run a command with libladder-trace.so preloaded into its MPI processes, and
  * report the run container it produced. The tracer itself is configured by environment variables
  * (documented here); this command only sets them.
+ * ladder time — the same command timed untraced: the library passes every call through and only
+ * measures the run from MPI_Init to MPI_Finalize (LADDER_TRACE_TIME), the application's own time
+ * that traces, replays and proxies are measured against.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +25,12 @@
 #include "util/file.h"
 #include "util/spawn.h"
 #include "util/xalloc.h"
+
+/* why a process may not have loaded the library, for the error when none did */
+#define HOW_TO_PRELOAD                                                                               \
+	"Run an MPI application linked dynamically with Open MPI (C, C++ or Fortran) through mpirun or srun " \
+	"--mpi=pmix, which pass LD_PRELOAD on; statically linked applications and other MPI libraries "     \
+	"cannot be traced"
 
 static void prepend_env(const char *name, const char *value, const char *sep)
 {
@@ -64,11 +74,22 @@ static int report_outcome(const char *report_path, const char *command, int rc)
 		log_error("%s was not written: the run started tracing but did not reach MPI_Finalize or could not "
 			  "write the trace (see the messages above)", started);
 	else
-		log_error("nothing was traced: no process of '%s' called MPI_Init with the tracer loaded. Run an MPI "
-			  "application linked dynamically with Open MPI (C, C++ or Fortran) through mpirun or srun "
-			  "--mpi=pmix, which pass LD_PRELOAD on; statically linked applications and other MPI "
-			  "libraries cannot be traced", command);
+		log_error("nothing was traced: no process of '%s' called MPI_Init with the tracer loaded. %s", command,
+			  HOW_TO_PRELOAD);
 	return rc ? rc : EXIT_FAIL;
+}
+
+/* the "time SECONDS RANKS" line rank 0 reported (LADDER_TRACE_TIME); false when there is none */
+static bool reported_time(const char *report_path, double *seconds, long *ranks)
+{
+	FILE *f = report_path ? fopen(report_path, "r") : NULL;
+	char line[128];
+	bool found = false;
+	while (f && !found && fgets(line, sizeof line, f))
+		found = sscanf(line, "time %lf %ld", seconds, ranks) == 2;
+	if (f)
+		fclose(f);
+	return found;
 }
 
 /* Open MPI's launchers, by their base name */
@@ -264,6 +285,138 @@ static int run_trace(int argc, char **argv)
 	return rc;
 }
 
+/* FILE.json of `ladder time`: the time, the ranks, and what was run where and when */
+static bool write_time_json(const char *path, double seconds, long ranks, char **command, int n)
+{
+	struct buf line;
+	buf_init(&line);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			buf_put_u8(&line, ' ');
+		buf_put(&line, command[i], strlen(command[i]));
+	}
+	buf_put_u8(&line, 0);
+	char host[256] = "", when[64];
+	gethostname(host, sizeof host - 1);
+	time_t now = time(NULL);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	json_t *o = json_pack("{s:f, s:I, s:s, s:s, s:s, s:s}", "time", seconds, "ranks", (json_int_t)ranks, "measured",
+			      "the slowest rank from MPI_Init's return to MPI_Finalize, untraced", "command",
+			      (char *)line.data, "host", host, "created", when);
+	char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+	char *with_newline = xasprintf("%s\n", text);
+	char why[400];
+	bool ok = write_file_atomic(path, with_newline, 0644, why, sizeof why);
+	if (!ok)
+		log_error("cannot write the time: %s", why);
+	free(with_newline);
+	free(text);
+	json_decref(o);
+	buf_free(&line);
+	return ok;
+}
+
+static int run_time(int argc, char **argv)
+{
+	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+					     {"help", no_argument, NULL, 'h'}, {0}};
+	char *out = NULL;
+	int c, rc = -1;
+	while (rc < 0 && (c = cmd_getopt(argc, argv, "+o:h", opts, "time")) != -1) {
+		if (c == 'o') {
+			free(out);
+			out = path_absolute(optarg);
+		} else {
+			rc = EXIT_USAGE;
+		}
+	}
+	if (rc < 0 && optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	if (rc < 0 && optind >= argc)
+		rc = cmd_usage_error("time", "needs a command to run after '--'");
+	char refused[400];
+	if (rc < 0 && out && !output_replaceable(out, refused, sizeof refused)) {
+		log_error("%s", refused);
+		rc = EXIT_FAIL;
+	}
+	char *dir = out ? path_dirname(out) : NULL;
+	if (rc < 0 && dir && access(dir, W_OK | X_OK)) {
+		/* found out before the run, not after it */
+		log_error("%s: cannot write the time there: directory %s: %s", out, dir, strerror(errno));
+		rc = EXIT_FAIL;
+	}
+	free(dir);
+	char *lib = xasprintf("%s/../lib/libladder-trace.so", cmd_self_dir());
+	if (rc < 0 && access(lib, R_OK)) {
+		log_error("%s: the tracer library is missing (%s); build ladder with 'make'", lib, strerror(errno));
+		rc = EXIT_FAIL;
+	}
+	if (rc >= 0) {
+		free(lib);
+		free(out);
+		return rc;
+	}
+	struct buf none;
+	buf_init(&none);
+	setenv("LADDER_TRACE_TIME", "1", 1);
+	char *report_path = set_tracer_environment(lib, NULL, &none);
+	char **command = forwarding_command(argv + optind, argc - optind);
+	free(lib);
+	char *why = NULL;
+	rc = spawn_run(command, NULL, &why);
+	if (rc < 0) {
+		log_error("%s", why);
+		free(why);
+		rc = 127;
+	}
+	double seconds;
+	long ranks;
+	if (rc == 0 && !reported_time(report_path, &seconds, &ranks)) {
+		log_error("no time: no process of '%s' called MPI_Init with the library loaded, or the run did not reach "
+			  "MPI_Finalize. %s", argv[optind], HOW_TO_PRELOAD);
+		rc = EXIT_FAIL;
+	} else if (rc == 0) {
+		printf("application time %.6f s on %ld rank%s (the slowest rank from MPI_Init to MPI_Finalize, untraced)\n",
+		       seconds, ranks, ranks == 1 ? "" : "s");
+		if (out && !write_time_json(out, seconds, ranks, argv + optind, argc - optind))
+			rc = EXIT_FAIL;
+		else if (out)
+			log_info("time written to %s", out);
+	} else if (rc != 127) {
+		log_error("no time: '%s' exited with status %d", argv[optind], rc);
+	}
+	if (report_path)
+		unlink(report_path);
+	free(report_path);
+	if (command != argv + optind)
+		free(command);
+	free(out);
+	return rc;
+}
+
+const struct command command_time = {
+	"time", "time an MPI command untraced, MPI_Init to MPI_Finalize",
+	"usage: ladder time [-o FILE.json] -- COMMAND [ARGS...]\n"
+	"       e.g. ladder time -o time.json -- mpirun -np 64 ./app --size 240\n"
+	"\n"
+	"Run COMMAND as `ladder trace` would, but untraced: the library passes every MPI call\n"
+	"through and measures only the run's time, the slowest rank's from MPI_Init's return to\n"
+	"MPI_Finalize (what a trace's wall time measures, without the tracer's cost). That is the\n"
+	"application time a replay or a proxy predicts: a traced run is slower than the application\n"
+	"by more than the tracer's own time where ranks share cores, since each rank's recording\n"
+	"delays the others on its core. A campaign's truth job runs the application once traced\n"
+	"(the events) and once timed (truth/p<P>/time.json); `ladder report` measures replays and\n"
+	"proxies against the timed runs.\n"
+	"\n"
+	"Prints the time on stdout. The exit status is COMMAND's, or 1 when COMMAND succeeded but\n"
+	"reported no time (no process called MPI_Init with the library, or none reached MPI_Finalize).\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE   also write the time as JSON: time (s), ranks, measured, command, host,\n"
+	"                      created\n",
+	run_time,
+};
+
 const struct command command_trace = {
 	"trace", "run an MPI command with the tracer preloaded",
 	"usage: ladder trace [options] -- COMMAND [ARGS...]\n"
@@ -296,6 +449,7 @@ const struct command command_trace = {
 	"  LD_PRELOAD=PREFIX/lib/libladder-trace.so\n"
 	"  LADDER_TRACE_FILE=FILE          run container to write\n"
 	"  LADDER_TRACE_DISABLE=1          pass every call through untraced\n"
+	"  LADDER_TRACE_TIME=1             untraced, only the run timed (see 'ladder help time')\n"
 	"  LADDER_TRACE_RAW=DIR            text log of every call, one file per rank\n"
 	"  LADDER_TRACE_TIMESTAMPS=1       lossless timing\n"
 	"  LADDER_TRACE_CALLSITE_DEPTH=N   call-site depth (1)\n"

@@ -6,6 +6,9 @@
  * Options (documented in `ladder help trace`):
  *   LADDER_TRACE_FILE            run container to write (default: APP-<P>p-<time>.h5)
  *   LADDER_TRACE_DISABLE=1       pass every call through untraced
+ *   LADDER_TRACE_TIME=1          time the run untraced: pass every call through, and at
+ *                                MPI_Finalize rank 0 reports "time SECONDS RANKS", the slowest
+ *                                rank's time from MPI_Init's return to MPI_Finalize (`ladder time`)
  *   LADDER_TRACE_RAW=DIR         also log every call as text, one file per rank (debugging)
  *   LADDER_TRACE_TIMESTAMPS=1    lossless timing: keep every call's start and duration
  *   LADDER_TRACE_CALLSITE_DEPTH  return addresses per call site (default 1)
@@ -20,7 +23,8 @@
  *   LADDER_RUN_ATTRS="k=v;..."   labels stored with the run (campaigns set rung, repetition, size)
  *   LADDER_BIN                   the ladder executable (default: ../bin/ladder next to this library)
  *   LADDER_TRACE_REPORT=FILE     rank 0 appends "started PATH" when tracing starts and "written PATH"
- *                                when the run's file is written (set by `ladder trace`)
+ *                                when the run's file is written (set by `ladder trace`), or the
+ *                                "time" line of LADDER_TRACE_TIME (on stderr without this file)
  *
  * Processes started by MPI_Comm_spawn are not traced (a note says so): they would write over the
  * trace of the run that spawned them.
@@ -41,6 +45,7 @@
 #include "trace/ladder-trace.h"
 #include "trace/tracer.h"
 #include "util/file.h"
+#include "util/path.h"
 #include "util/xalloc.h"
 
 extern char **environ;
@@ -107,12 +112,7 @@ static char *default_output(void)
 /* Rank 0 checks that the container can be written; if not, nobody traces. */
 static bool output_writable(void)
 {
-	char *dir = xstrdup(tracer.out_path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = 0;
-	else
-		strcpy(dir, ".");
+	char *dir = path_dirname(tracer.out_path);
 	struct stat st;
 	char why[400];
 	bool ok = true;
@@ -180,6 +180,14 @@ void trace_startup(double t_init)
 		if (tracer.rank == 0)
 			say("the %d processes started by MPI_Comm_spawn are not traced (only the run that spawned them)",
 			    tracer.size);
+		return;
+	}
+	tracer.timed = env_flag("LADDER_TRACE_TIME", false);
+	if (tracer.timed) {
+		/* the one collective at MPI_Finalize goes through a communicator of its own */
+		PMPI_Comm_dup(MPI_COMM_WORLD, &tracer.comm);
+		tracer.disabled = true;
+		tracer.state = 1;
 		return;
 	}
 	PMPI_Comm_dup(MPI_COMM_WORLD, &tracer.comm);
@@ -355,8 +363,28 @@ void trace_state_fini(void)
 	buf_free(&tracer.ts_buf);
 }
 
+/* LADDER_TRACE_TIME: the slowest rank's time since MPI_Init returned, reported by rank 0 */
+static void report_time(void)
+{
+	double mine = trace_now() - tracer.t0, slowest = 0;
+	PMPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, tracer.comm);
+	PMPI_Comm_free(&tracer.comm);
+	if (tracer.rank != 0)
+		return;
+	char line[64];
+	snprintf(line, sizeof line, "%.6f %d", slowest, tracer.size);
+	const char *file = getenv("LADDER_TRACE_REPORT");
+	if (file && *file)
+		report("time", line);
+	else
+		say("the run took %.6f s on %d ranks, the slowest from MPI_Init to MPI_Finalize (untraced)", slowest,
+		    tracer.size);
+}
+
 LADDER_EXPORT int MPI_Finalize(void)
 {
+	if (tracer.state == 1 && tracer.timed)
+		report_time();
 	bool traced = tracer.state == 1 && !tracer.disabled;
 	if (traced) {
 		tracer.app_time = trace_now() - tracer.t0 - tracer.own_time;

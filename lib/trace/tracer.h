@@ -306,6 +306,7 @@ struct tracer {
 	int rank, size;
 	MPI_Comm comm;               /* the tracer's own duplicate of MPI_COMM_WORLD */
 	bool paused, disabled, multithreaded;
+	bool timed;                  /* LADDER_TRACE_TIME: untraced, only the run's time measured */
 	pthread_mutex_t lock;
 	int mpi_threads;             /* threads of this rank that called MPI (traced calls) */
 	double t0;                   /* MPI_Init returned to the application, after the tracer's own

@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 char *path_absolute(const char *path)
@@ -21,4 +22,14 @@ char *path_absolute(const char *path)
 	if (!getcwd(cwd, sizeof cwd))
 		return xstrdup(path);
 	return xasprintf("%s/%s", cwd, path);
+}
+
+char *path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xasprintf("%.*s", (int)(slash - path), path);
 }

@@ -141,6 +141,41 @@ check_app() {
 	assert_output --partial "trace written to $f"
 }
 
+@test "ladder time: the untraced run's time from MPI_Init to MPI_Finalize, as JSON; nothing traced; failures by name" {
+	# a trace file named in the environment is not written: the calls pass through untraced
+	LADDER_TRACE_FILE="$BATS_TEST_TMPDIR/none.h5" run "$LADDER" time -o t.json -- \
+		mpirun -np 4 "$BUILD_DIR/apps/stencil2d" --iterations 40 --compute 200
+	assert_success
+	[ ! -e none.h5 ]
+	[ ! -e none.h5.raw ]
+	[ -z "$(ls ./*.h5 2> /dev/null)" ]
+	assert_output --regexp "application time [0-9.]+ s on 4 ranks \(the slowest rank from MPI_Init to MPI_Finalize, untraced\)"
+	[ "$(jq .ranks t.json)" -eq 4 ]
+	jq -e '.command | test("stencil2d --iterations 40")' t.json
+	# the run's time holds the main loop the application timed itself, and not much more
+	loop=$(grep -o ' time=[0-9.]*' <<< "$output" | cut -d= -f2)
+	total=$(jq .time t.json)
+	awk -v l="$loop" -v t="$total" 'BEGIN { exit !(t >= l && t < l + 1) }'
+	# the printed time is the file's
+	assert_output --partial "application time $(printf '%.6f' "$total") s"
+	# failures: nothing timed, the command's own status, an output that cannot be written, usage
+	run "$LADDER" time -- mpirun -np 2 /bin/true
+	assert_failure 1
+	assert_output --partial "no time: no process of 'mpirun' called MPI_Init with the library loaded"
+	run "$LADDER" time -- sh -c 'exit 3'
+	assert_failure 3
+	assert_output --partial "no time: 'sh' exited with status 3"
+	run "$LADDER" time -o "$BATS_TEST_TMPDIR/no/such/t.json" -- mpirun -np 2 "$BUILD_DIR/apps/stencil2d"
+	assert_failure 1
+	assert_output --partial "cannot write the time there: directory $BATS_TEST_TMPDIR/no/such"
+	refute_output --partial RESULT
+	run "$LADDER" time
+	assert_failure 2
+	run "$LADDER" time --help
+	assert_success
+	assert_output --partial "usage: ladder time"
+}
+
 @test "MPI_Comm_spawn: the children are not traced and leave the parent's trace alone; mpirun -x works" {
 	run "$LADDER" trace -o sp.h5 -- mpirun -np 2 "$BUILD_DIR/tests/trace/spawn"
 	assert_success
