@@ -10,6 +10,7 @@
 
 #include "campaign/shquote.h"
 #include "util/buf.h"
+#include "util/path.h"
 #include "util/xalloc.h"
 
 static void puts_buf(struct buf *b, const char *s)
@@ -129,6 +130,21 @@ static void site_section(struct buf *b, const struct site *s)
 		printf_buf(b, "%s\n", s->setup[i]);
 }
 
+/* a truth run: the application at a target scale, traced and then timed untraced */
+static bool is_truth(const struct campaign_job *j)
+{
+	return j->kind == JK_RUN && !strcmp(j->stage, "truth");
+}
+
+/* where a truth job writes the untraced run's time: time.json beside its trace */
+static char *timed_output(const char *out)
+{
+	char *dir = path_dirname(out);
+	char *timed = xasprintf("%s/time.json", dir);
+	free(dir);
+	return timed;
+}
+
 /* the job's variables, its working directory, and the removal of a stale output */
 static void job_section(struct buf *b, const struct script_in *in, const char *out)
 {
@@ -151,6 +167,12 @@ static void job_section(struct buf *b, const struct script_in *in, const char *o
 			buf_put_u8(b, ' ');
 			quoted(b, raw);
 			free(raw);
+		}
+		if (is_truth(j)) {
+			char *timed = timed_output(out);
+			buf_put_u8(b, ' ');
+			quoted(b, timed);
+			free(timed);
 		}
 		buf_put_u8(b, '\n');
 	}
@@ -202,6 +224,22 @@ static void status_check(struct buf *b, const struct campaign_job *j)
 		      "fi\n", j->name);
 }
 
+/* the command behind the launcher, if any */
+static void launched_command(struct buf *b, const struct script_in *in)
+{
+	if (in->nlauncher) {
+		command_line(b, in->launcher, in->nlauncher);
+		buf_put_u8(b, ' ');
+		for (size_t i = 0; i < in->ncmd; i++) {
+			if (i)
+				buf_put_u8(b, ' ');
+			quoted(b, in->cmd[i]);
+		}
+	} else {
+		command_line(b, in->cmd, in->ncmd);
+	}
+}
+
 /* the command (preloaded with the tracer for run jobs, behind the launcher) and its status; a
  * step before it first */
 static void command_section(struct buf *b, const struct script_in *in)
@@ -218,19 +256,23 @@ static void command_section(struct buf *b, const struct script_in *in)
 		quoted(b, in->tracer);
 		puts_buf(b, "${LD_PRELOAD:+\":$LD_PRELOAD\"} ");
 	}
-	if (in->nlauncher) {
-		command_line(b, in->launcher, in->nlauncher);
-		buf_put_u8(b, ' ');
-		for (size_t i = 0; i < in->ncmd; i++) {
-			if (i)
-				buf_put_u8(b, ' ');
-			quoted(b, in->cmd[i]);
-		}
-	} else {
-		command_line(b, in->cmd, in->ncmd);
-	}
+	launched_command(b, in);
 	puts_buf(b, " || status=$?\n");
 	status_check(b, j);
+}
+
+/* a truth job's second run: the application untraced, timed by `ladder time` (what replays and
+ * proxies are measured against; the traced run is slower where ranks share cores) */
+static void timed_section(struct buf *b, const struct script_in *in, const char *timed)
+{
+	puts_buf(b, "# the application's own time, untraced\n");
+	quoted(b, in->ladder);
+	puts_buf(b, " --quiet time -o ");
+	quoted(b, timed);
+	puts_buf(b, " -- ");
+	launched_command(b, in);
+	puts_buf(b, " || status=$?\n");
+	status_check(b, in->job);
 }
 
 /* a job that names an output fails when the command did not write it */
@@ -272,6 +314,12 @@ char *script_render(const struct script_in *in, struct campaign_error *e)
 	command_section(&b, in);
 	if (out)
 		output_check(&b, j, out);
+	if (out && is_truth(j)) {
+		char *timed = timed_output(out);
+		timed_section(&b, in, timed);
+		output_check(&b, j, timed);
+		free(timed);
+	}
 	printf_buf(&b, "echo \"ladder: job %s finished at $(date '+%%Y-%%m-%%d %%H:%%M:%%S')\"\n", j->name);
 	free(out);
 	buf_put_u8(&b, 0);
