@@ -40,6 +40,7 @@ static int parse(int argc, char **argv, struct report_cli *cli)
 		{"markdown", required_argument, NULL, 'M'}, {"json", required_argument, NULL, 'J'},
 		{"dir", required_argument, NULL, 'o'}, {"history", required_argument, NULL, 'y'},
 		{"thresholds", required_argument, NULL, 't'}, {"truth", required_argument, NULL, 'T'},
+		{"timed", required_argument, NULL, 'U'},
 		{"extrap", required_argument, NULL, 'X'}, {"replay", required_argument, NULL, 'R'},
 		{"proxy", required_argument, NULL, 'P'},
 		{"target", required_argument, NULL, 'p'}, {"top", required_argument, NULL, 'k'},
@@ -58,6 +59,7 @@ static int parse(int argc, char **argv, struct report_cli *cli)
 		case 's': cli->strict = true; break;
 		case 'q': cli->quiet = true; break;
 		case 'T': push(&cli->in.truth, &cli->in.ntruth, optarg); break;
+		case 'U': push(&cli->in.timed, &cli->in.ntimed, optarg); break;
 		case 'X': push(&cli->in.extrap, &cli->in.nextrap, optarg); break;
 		case 'R': push(&cli->in.replay, &cli->in.nreplay, optarg); break;
 		case 'P': push(&cli->in.proxy, &cli->in.nproxy, optarg); break;
@@ -103,6 +105,8 @@ static int report_inputs(const struct report_cli *cli, const char *campaign, cha
 	inputs[n++] = (char *)campaign;
 	for (size_t i = 0; i < cli->in.ntruth; i++)
 		inputs[n++] = cli->in.truth[i];
+	for (size_t i = 0; i < cli->in.ntimed; i++)
+		inputs[n++] = cli->in.timed[i];
 	for (size_t i = 0; i < cli->in.nextrap; i++)
 		inputs[n++] = cli->in.extrap[i];
 	for (size_t i = 0; i < cli->in.nreplay; i++)
@@ -140,7 +144,7 @@ static bool write_outputs(const struct report_cli *cli, const char *campaign, co
 	char *html = cli->html ? xstrdup(cli->html) : cli->dir ? xasprintf("%s/report.html", cli->dir) : NULL;
 	char *md = cli->markdown ? xstrdup(cli->markdown) : cli->dir ? xasprintf("%s/report.md", cli->dir) : NULL;
 	char *json = cli->json ? xstrdup(cli->json) : cli->dir ? xasprintf("%s/report.json", cli->dir) : NULL;
-	char **inputs = xcalloc(cli->in.ntruth + cli->in.nextrap + cli->in.nreplay + 2, sizeof *inputs), why[600];
+	char **inputs = xcalloc(cli->in.ntruth + cli->in.ntimed + cli->in.nextrap + cli->in.nreplay + 2, sizeof *inputs), why[600];
 	int ninputs = report_inputs(cli, campaign, inputs);
 	const char *outputs[] = {html, md && strcmp(md, "-") ? md : NULL, json};
 	bool ok = true;
@@ -212,6 +216,7 @@ out:
 	history_free(&h);
 	thresholds_free(&cli.th);
 	free(cli.in.truth);
+	free(cli.in.timed);
 	free(cli.in.extrap);
 	free(cli.in.replay);
 	free(cli.in.proxy);
@@ -234,6 +239,9 @@ const struct command command_report = {
 	"Inputs next to the campaign, where the campaign stages write them (each optional; what is\n"
 	"absent is said plainly in the report):\n"
 	"  DIR/truth/p<P>/trace.h5      the real application at P ranks (workflow field 'truth')\n"
+	"  DIR/truth/p<P>/time.json     its time untraced (ladder time -o, run by the truth job): the\n"
+	"                               application time replays and proxies are measured against; a\n"
+	"                               traced run's time only where there is none\n"
 	"  DIR/extrap/p<P>/trace.h5     the extrapolated trace (stage extrap)\n"
 	"  DIR/replay/p<P>/replay.json  its replay (stage replay: ladder-replay --json)\n"
 	"  DIR/proxy/p<P>/proxy.json    its proxy program's run (stage proxy: the program's --json)\n"
@@ -251,6 +259,8 @@ const struct command command_report = {
 	"                         interval, ranking, topk; margin=M sets the regression margin\n"
 	"                         (default 0.05)\n"
 	"  --truth FILE           a real run at a target (repeatable; its rank count says which target)\n"
+	"  --timed FILE           an untraced run's time at a target, ladder time -o (repeatable;\n"
+	"                         their median is the application time)\n"
 	"  --extrap FILE          an extrapolated trace (repeatable)\n"
 	"  --replay FILE          a replay report of ladder-replay --json (repeatable)\n"
 	"  --proxy FILE           a proxy program's --json report (repeatable)\n"

@@ -46,7 +46,7 @@ static long ranks_of_run(const char *path)
 	return n;
 }
 
-/* the rank count a timing report (replay, proxy) names inside, 0 when it cannot be read (the error
+/* the rank count a timing report (replay, proxy, ladder time) names inside, 0 when it cannot be read (the error
  * comes later) */
 static long ranks_of_json(const char *path)
 {
@@ -83,6 +83,11 @@ static void collect_targets(struct report *r, const struct report_inputs *in, co
 		struct report_target *t = target_of(r, ranks_of_run(in->truth[i]));
 		t->truth = xrealloc(t->truth, (t->ntruth + 1) * sizeof *t->truth);
 		t->truth[t->ntruth++] = xstrdup(in->truth[i]);
+	}
+	for (size_t i = 0; i < in->ntimed; i++) {
+		struct report_target *t = target_of(r, ranks_of_json(in->timed[i]));
+		t->timed = xrealloc(t->timed, (t->ntimed + 1) * sizeof *t->timed);
+		t->timed[t->ntimed++] = xstrdup(in->timed[i]);
 	}
 	for (size_t i = 0; i < in->nextrap; i++) {
 		struct report_target *t = target_of(r, ranks_of_run(in->extrap[i]));

@@ -284,7 +284,8 @@ static void targets_html(const struct report *r, FILE *out)
 			esc(out, t->truth[0]);
 		else
 			fprintf(out, "not run (no truth at %ld)", t->ranks);
-		fprintf(out, "</code></td><td class=n>%s</td><td>", fmt_num(t->app_time, a, sizeof a));
+		fprintf(out, "</code></td><td class=n>%s%s</td><td>", fmt_num(t->app_time, a, sizeof a),
+			t->ntimed ? " (untraced)" : t->ntruth ? " (traced)" : "");
 		if (t->extrap) {
 			fprintf(out, "<code>");
 			esc(out, t->extrap);

@@ -40,9 +40,12 @@ static json_t *figures_json(const struct figures *f)
 
 static json_t *target_json(const struct report_target *t)
 {
-	json_t *truth = json_array();
+	json_t *truth = json_array(), *timed = json_array();
 	for (size_t i = 0; i < t->ntruth; i++)
 		json_array_append_new(truth, json_string(t->truth[i]));
+	for (size_t i = 0; i < t->ntimed; i++)
+		json_array_append_new(timed, json_string(t->timed[i]));
+	const char *from = t->ntimed ? "untraced" : t->ntruth ? "traced" : NULL;
 	json_t *whatif = json_array();
 	for (size_t k = 0; k < t->nwhatif; k++)
 		json_array_append_new(whatif, json_pack("{s:s, s:f, s:f, s:o, s:o}", "replay", t->whatif[k].replay,
@@ -50,8 +53,9 @@ static json_t *target_json(const struct report_target *t)
 			"time", num(t->whatif[k].time), "ratio", num(t->whatif[k].time / t->replay_time)));
 	json_t *proxy = json_pack("{s:o, s:o, s:o, s:o}", "run", str(t->proxy), "time", num(t->proxy_time), "accuracy",
 		num(t->proxy_accuracy), "vs_replay", num(t->proxy_time / t->replay_time));
-	return json_pack("{s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:I, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
-		"ranks", (json_int_t)t->ranks, "truth", truth, "app_time", num(t->app_time), "extrap", str(t->extrap),
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:I, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
+		"ranks", (json_int_t)t->ranks, "truth", truth, "timed", timed, "app_time", num(t->app_time),
+		"app_time_from", str(from), "traced_time", num(t->traced_time), "extrap", str(t->extrap),
 		"extrap_synthetic", t->extrap_synthetic, "extrap_note", str(t->extrap_note), "events_equal",
 		tri(t->events_equal), "events_ranks_differ", (json_int_t)t->events_ranks_differ, "first_difference",
 		str(t->events_first_diff), "counts_equal", tri(t->counts_equal), "counts_differ",

@@ -43,9 +43,16 @@ static void targets_md(const struct report *r, FILE *out)
 		const struct report_target *t = &r->targets[i];
 		fprintf(out, "### %ld ranks\n\n", t->ranks);
 		if (t->ntruth)
-			fprintf(out, "- real application: %s (%zu run%s), time %s s\n", t->truth[0], t->ntruth,
-				t->ntruth == 1 ? "" : "s", fmt_num(t->app_time, a, sizeof a));
-		else
+			fprintf(out, "- real application: %s (%zu traced run%s, time %s s)\n", t->truth[0], t->ntruth,
+				t->ntruth == 1 ? "" : "s", fmt_num(t->traced_time, a, sizeof a));
+		if (t->ntimed)
+			fprintf(out, "- application time: %s s, untraced (median of %zu run%s timed by `ladder time`, %s); "
+				"replays and proxies are measured against it\n", fmt_num(t->app_time, a, sizeof a), t->ntimed,
+				t->ntimed == 1 ? "" : "s", t->timed[0]);
+		else if (t->ntruth)
+			fprintf(out, "- application time: %s s, traced (no untraced run timed: the tracer's cost to other ranks "
+				"on shared cores is in it)\n", fmt_num(t->app_time, a, sizeof a));
+		if (!t->ntruth && !t->ntimed)
 			fprintf(out, "- real application: not run at %ld ranks (no `truth` in the workflow)\n", t->ranks);
 		if (t->extrap)
 			fprintf(out, "- extrapolated trace: %s%s\n", t->extrap,

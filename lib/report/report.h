@@ -37,7 +37,11 @@ struct report_target {
 	long ranks;
 	char **truth;            /* the real application traced at the target (run containers) */
 	size_t ntruth;
-	double app_time;         /* median over the truth runs of t_end - t_start, NaN when none */
+	char **timed;            /* the application timed untraced at the target (`ladder time -o`) */
+	size_t ntimed;
+	double traced_time;      /* median over the truth runs of t_end - t_start, NaN when none */
+	double app_time;         /* the application's time: the median of the timed runs, else (none)
+				    traced_time; NaN when neither */
 	char *extrap;            /* the extrapolated trace, NULL when absent */
 	bool extrap_synthetic;   /* its root attribute synthetic == 1 */
 	char *extrap_note;       /* why it is absent or unreadable, NULL otherwise */
@@ -82,8 +86,8 @@ struct report {
 
 /* inputs given explicitly (repeatable options) besides what is found next to the campaign */
 struct report_inputs {
-	char **truth, **extrap, **replay, **proxy;
-	size_t ntruth, nextrap, nreplay, nproxy;
+	char **truth, **timed, **extrap, **replay, **proxy;
+	size_t ntruth, ntimed, nextrap, nreplay, nproxy;
 	long *targets;
 	size_t ntargets;
 	size_t topk;             /* k of the top-k agreement (default 5) */

@@ -2,7 +2,10 @@
  * validation — the checks at one target scale (ScalaExtrap §5): the real application traced
  * there (truth), the extrapolated trace compared with it call by call and by counts per
  * function and rank, and the replay of the extrapolated trace and the proxy program written from
- * it timed against the application (ScalaBenchGen §5). Inputs are files next to the campaign
+ * it timed against the application (ScalaBenchGen §5). The application's time is that of its
+ * untraced runs (`ladder time`, truth/p<P>/time.json) where there are any: a traced run is slower
+ * where ranks share cores, each rank's recording delaying the others on its core; else the traced
+ * runs' (t_end - t_start, the tracer's own time taken off). Inputs are files next to the campaign
  * (CAMPAIGN_DIR/truth/p<P>/, extrap/p<P>/trace.h5, replay/p<P>/replay.json, proxy/p<P>/proxy.json,
  * where the campaign stages write them) or given explicitly.
  */
@@ -25,7 +28,7 @@ void target_init(struct report_target *t, long ranks)
 {
 	memset(t, 0, sizeof *t);
 	t->ranks = ranks;
-	t->app_time = t->replay_time = t->time_accuracy = t->proxy_time = t->proxy_accuracy = NAN;
+	t->traced_time = t->app_time = t->replay_time = t->time_accuracy = t->proxy_time = t->proxy_accuracy = NAN;
 	t->events_equal = t->counts_equal = -1;
 }
 
@@ -34,6 +37,9 @@ void target_free(struct report_target *t)
 	for (size_t i = 0; i < t->ntruth; i++)
 		free(t->truth[i]);
 	free(t->truth);
+	for (size_t i = 0; i < t->ntimed; i++)
+		free(t->timed[i]);
+	free(t->timed);
 	free(t->extrap);
 	free(t->extrap_note);
 	free(t->events_first_diff);
@@ -51,21 +57,52 @@ void target_free(struct report_target *t)
 	memset(t, 0, sizeof *t);
 }
 
-/* the truth runs of the target next to the campaign: truth/p<P>/trace.h5 and truth/p<P>/r<K>/trace.h5 */
-static void find_truth(struct report_target *t, const char *dir)
+/* files of the target next to the campaign: truth/p<P>/NAME and truth/p<P>/r<K>/NAME */
+static void find_truth_files(const char *dir, long ranks, const char *name, char ***files, size_t *n)
 {
-	const char *patterns[] = {"%s/truth/p%ld/trace.h5", "%s/truth/p%ld/r*/trace.h5"};
+	const char *patterns[] = {"%s/truth/p%ld/%s", "%s/truth/p%ld/r*/%s"};
 	for (size_t k = 0; k < 2; k++) {
-		char *pat = xasprintf(patterns[k], dir, t->ranks);
+		char *pat = xasprintf(patterns[k], dir, ranks, name);
 		glob_t g;
 		if (glob(pat, 0, NULL, &g) == 0)
 			for (size_t i = 0; i < g.gl_pathc; i++) {
-				t->truth = xrealloc(t->truth, (t->ntruth + 1) * sizeof *t->truth);
-				t->truth[t->ntruth++] = xstrdup(g.gl_pathv[i]);
+				*files = xrealloc(*files, (*n + 1) * sizeof **files);
+				(*files)[(*n)++] = xstrdup(g.gl_pathv[i]);
 			}
 		globfree(&g);
 		free(pat);
 	}
+}
+
+/* the untraced runs' times (`ladder time -o` JSON: time, ranks): their median in t->app_time */
+static bool read_timed(struct report_target *t, char *why, size_t whylen)
+{
+	double *times = xcalloc(t->ntimed + 1, sizeof *times);
+	bool ok = true;
+	for (size_t i = 0; i < t->ntimed && ok; i++) {
+		json_error_t err;
+		json_t *root = json_load_file(t->timed[i], 0, &err);
+		json_t *time = json_object_get(root, "time"), *ranks = json_object_get(root, "ranks");
+		if (!root) {
+			snprintf(why, whylen, "%s:%d: %s", t->timed[i], err.line, err.text);
+			ok = false;
+		} else if (!json_is_number(time) || !(json_number_value(time) > 0) || !json_is_integer(ranks)) {
+			snprintf(why, whylen, "%s: field 'time' (seconds, above 0) and 'ranks' (an integer) expected, as "
+				 "ladder time -o writes them", t->timed[i]);
+			ok = false;
+		} else if (json_integer_value(ranks) != t->ranks) {
+			snprintf(why, whylen, "%s: field 'ranks' is %lld, expected the target's %ld", t->timed[i],
+				 (long long)json_integer_value(ranks), t->ranks);
+			ok = false;
+		} else {
+			times[i] = json_number_value(time);
+		}
+		json_decref(root);
+	}
+	if (ok && t->ntimed)
+		t->app_time = median_of(times, t->ntimed);
+	free(times);
+	return ok;
 }
 
 /* the application's time in each truth run; the first truth run read into *first (for compare) */
@@ -93,7 +130,7 @@ static bool read_truth(struct report_target *t, struct run *first, char *why, si
 			run_free(&r);
 	}
 	if (ok)
-		t->app_time = median_of(times, t->ntruth);
+		t->traced_time = median_of(times, t->ntruth);
 	else if (t->ntruth && first->nranks)
 		run_free(first);
 	free(times);
@@ -226,7 +263,9 @@ static bool read_replays_and_proxy(struct report_target *t, const char *dir, cha
 bool target_validate(struct report_target *t, const char *dir, char *why, size_t whylen)
 {
 	if (!t->ntruth)
-		find_truth(t, dir);
+		find_truth_files(dir, t->ranks, "trace.h5", &t->truth, &t->ntruth);
+	if (!t->ntimed)
+		find_truth_files(dir, t->ranks, "time.json", &t->timed, &t->ntimed);
 	if (!t->extrap) {
 		char *p = xasprintf("%s/extrap/p%ld/trace.h5", dir, t->ranks);
 		if (access(p, R_OK) == 0)
@@ -242,6 +281,13 @@ bool target_validate(struct report_target *t, const char *dir, char *why, size_t
 			return false;
 		have_truth = true;
 	}
+	if (!read_timed(t, why, whylen)) {
+		if (have_truth)
+			run_free(&truth);
+		return false;
+	}
+	if (!t->ntimed)
+		t->app_time = t->traced_time;
 	if (t->extrap)
 		check_events(t, have_truth ? &truth : NULL);
 	else

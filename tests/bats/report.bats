@@ -23,6 +23,14 @@ setup_file() {
 	assert_output --partial "campaign loop completed"
 	[ -s "$dir/truth/p64/trace.h5" ]
 	grep -q "^RESULT app=stencil2d ranks=64 " "$dir/logs/truth-p64.log"
+	# and once untraced, timed: the application time the replay and the proxy are measured against
+	[ "$(grep -c "^RESULT app=stencil2d ranks=64 " "$dir/logs/truth-p64.log")" -eq 2 ]
+	[ "$(jq .ranks "$dir/truth/p64/time.json")" -eq 64 ]
+	[ "$(jq -r .targets[0].app_time_from "$dir/report/report.json")" = untraced ]
+	[ "$(jq .targets[0].app_time "$dir/report/report.json")" = "$(jq .time "$dir/truth/p64/time.json")" ]
+	# the traced run's time is kept beside it: its wall time, the tracer's own time taken off
+	[ "$(jq .targets[0].traced_time "$dir/report/report.json")" = "$("$LADDER" inspect --json "$dir/truth/p64/trace.h5" | jq .wall_time)" ]
+	grep -q "^- application time: .* s, untraced (median of 1 run timed by \`ladder time\`" "$dir/report/report.md"
 	# the truth is not part of the ladder the models are fitted to
 	run "$LADDER" inspect --json "$dir/campaign.h5"
 	assert_success
@@ -219,6 +227,28 @@ PY
 	run "$LADDER" report "$BATS_FILE_TMPDIR/night1/truth/p64/trace.h5"
 	assert_failure 1
 	assert_output --partial "expected a campaign container"
+	# an untraced time (ladder time -o) that is not one, or of another rank count
+	echo '{"time": "fast", "ranks": 64}' > "$BATS_TEST_TMPDIR/bad.json"
+	run "$LADDER" report "$BATS_FILE_TMPDIR/night1/campaign.h5" --timed "$BATS_TEST_TMPDIR/bad.json" --quiet
+	assert_failure 1
+	assert_output --partial "$BATS_TEST_TMPDIR/bad.json: field 'time' (seconds, above 0) and 'ranks' (an integer) expected"
+	jq '.ranks = 32' "$BATS_FILE_TMPDIR/night1/truth/p64/time.json" > "$BATS_TEST_TMPDIR/t32.json"
+	run "$LADDER" report "$BATS_FILE_TMPDIR/night1/campaign.h5" --timed "$BATS_TEST_TMPDIR/t32.json" --target 32 --quiet \
+		--json "$BATS_TEST_TMPDIR/r32.json"
+	assert_success
+	[ "$(jq '.targets[] | select(.ranks == 32) | .app_time' "$BATS_TEST_TMPDIR/r32.json")" = \
+		"$(jq .time "$BATS_FILE_TMPDIR/night1/truth/p64/time.json")" ]
+	[ "$(jq -r '.targets[] | select(.ranks == 32) | .app_time_from' "$BATS_TEST_TMPDIR/r32.json")" = untraced ]
+	# found next to a campaign, a time of another rank count is refused by name
+	cp -a "$BATS_FILE_TMPDIR/night1" "$BATS_TEST_TMPDIR/moved"
+	cp "$BATS_TEST_TMPDIR/t32.json" "$BATS_TEST_TMPDIR/moved/truth/p64/time.json"
+	run "$LADDER" report "$BATS_TEST_TMPDIR/moved/campaign.h5" --quiet
+	assert_failure 1
+	assert_output --partial "$BATS_TEST_TMPDIR/moved/truth/p64/time.json: field 'ranks' is 32, expected the target's 64"
+	printf '{"time": 1.5, "ranks": 64' > "$BATS_TEST_TMPDIR/cut.json"
+	run "$LADDER" report "$BATS_FILE_TMPDIR/night1/campaign.h5" --timed "$BATS_TEST_TMPDIR/cut.json" --quiet
+	assert_failure 1
+	assert_output --partial "$BATS_TEST_TMPDIR/cut.json:1:"
 	run "$LADDER" report --help
 	assert_success
 	assert_output --partial "Exit status: 0 every threshold held"
