@@ -50,10 +50,11 @@ median_json() {
 }
 
 # closed_loop APP DIR ROUNDS "STAGES": the closed loop of workflows/loop/APP.yaml (ladder up to 16,
-# extrapolation to 64, the real application traced at 64, replay and proxy at 64, report) on the
-# local executor into DIR; then ROUNDS - 1 more rounds of the truth run and of the STAGES (replay,
-# proxy) at 64, their job scripts run again in turn; then `ladder report` on all of them: the
-# truth runs' median time against the median replay and proxy run, DIR/loop.json. When the loop
+# extrapolation to 64, the real application traced and timed untraced at 64, replay and proxy at
+# 64, report) on the local executor into DIR; then ROUNDS - 1 more rounds of the truth job and of
+# the STAGES (replay, proxy) at 64, their job scripts run again in turn; then `ladder report` on
+# all of them: the untraced runs' median time against the median replay and proxy run,
+# DIR/loop.json. When the loop
 # cannot close, DIR/failed holds one line: what failed and why (the extrapolation's refusal).
 closed_loop() {
 	local app=$1 dir=$2 rounds=$3 stages=$4 ladder="$LADDER_BUILD/bin/ladder" top k s
@@ -73,6 +74,7 @@ closed_loop() {
 			for s in $stages; do bash "$dir/jobs/$s-t64.sh" > "$dir/rounds/$s-$k.log" 2>&1 || true; done
 		fi
 		cp "$dir/truth/p64/trace.h5" "$dir/rounds/truth-$k.h5" 2> /dev/null
+		cp "$dir/truth/p64/time.json" "$dir/rounds/time-$k.json" 2> /dev/null
 		for s in $stages; do
 			if [ ! -s "$dir/$s/p64/$s.json" ]; then
 				printf '%s failed: %s\n' "$s" "$(grep -v '^ladder: job' "$dir/logs/$s-t64.log" | grep -m1 -i 'error\|ladder\|cannot' |
@@ -83,7 +85,10 @@ closed_loop() {
 		done
 	done
 	local inputs=()
-	for k in $(seq "$rounds"); do [ -s "$dir/rounds/truth-$k.h5" ] && inputs+=(--truth "$dir/rounds/truth-$k.h5"); done
+	for k in $(seq "$rounds"); do
+		[ -s "$dir/rounds/truth-$k.h5" ] && inputs+=(--truth "$dir/rounds/truth-$k.h5")
+		[ -s "$dir/rounds/time-$k.json" ] && inputs+=(--timed "$dir/rounds/time-$k.json")
+	done
 	for s in $stages; do inputs+=("--$s" "$(median_json "$dir/rounds/$s"-*.json)"); done
 	"$ladder" report "$dir/campaign.h5" "${inputs[@]}" --target 64 --json "$dir/loop.json" --quiet > "$dir/report.log" 2>&1
 	[ -s "$dir/loop.json" ] || { echo "report failed: $(head -1 "$dir/report.log")" > "$dir/failed"; return 1; }
