@@ -83,10 +83,11 @@ static void emit_header(struct proxy_gen *g, const struct proxy_options *o)
 		  " * a grammar (%" PRIu64 " symbols) written as one function per rule, compute between calls as\n"
 		  " * calibrated CPU work from the recorded timing histograms.\n *\n"
 		  " *   make && mpirun -np %u ./proxy [--compute-scale K] [--message-scale M] [--timing mean|sample]\n"
-		  " *                              [--clock cpu|wall] [--seed S] [--json FILE]\n */\n"
+		  " *                              [--clock cpu|wall] [--seed S]%s [--json FILE]\n */\n"
 		  "#define PROXY_CPU_TIMES %d   /* the run recorded the CPU time of its compute gaps */\n",
 		  r->command ? r->command : "?", o->source ? o->source : "a run", r->synthetic ? " (extrapolated)" : "",
-		  r->nranks, r->ngroups, nsyms, r->nranks, r->cpu_time != RUN_CPU_NONE);
+		  r->nranks, r->ngroups, nsyms, r->nranks, g->placed ? " [--placement packed|none]" : "",
+		  r->cpu_time != RUN_CPU_NONE);
 	px_emit_placement_define(g);
 	px_puts(&g->text, "#include \"proxy.h\"\n");
 	if (g->uses_pool_keys) {

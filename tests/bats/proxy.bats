@@ -376,7 +376,12 @@ traced() {
 
 @test "runs without wildcard receives: no placement" {
 	a=$(trace_app stencil2d-4 4 stencil2d $(args_of stencil2d))
-	"$LADDER" --quiet proxy "$a" -o px
-	run grep -c 'PROXY_PLACED\|place(' px/proxy.c
+	"$LADDER" --quiet proxy "$a" -o px --build
+	run grep -c 'PROXY_PLACED\|place(\|--placement' px/proxy.c
 	[ "$output" -eq 0 ]
+	# and no option to place them: refused like any unknown option
+	run mpirun_n 4 px/proxy --placement none
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"unknown option or missing value"* ]]
+	[[ "$output" != *"--placement"*"--json"* ]]
 }
