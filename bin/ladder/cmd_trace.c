@@ -238,49 +238,66 @@ static char **forwarding_command(char **command, int n)
 	return with;
 }
 
-static int run_trace(int argc, char **argv)
+/* what both commands check before running: a command after '--', an output path that may be
+ * replaced, the library; -1 when all is well (*lib set), else the exit status */
+static int check_before_run(const char *name, int argc, char **argv, const char *out, char **lib)
 {
-	char *out = NULL;
-	struct buf labels;
-	buf_init(&labels);
-	int rc = parse_trace_options(argc, argv, &out, &labels);
-	if (rc < 0 && optind < argc && !strcmp(argv[optind], "--"))
+	if (optind < argc && !strcmp(argv[optind], "--"))
 		optind++;
-	if (rc < 0 && optind >= argc)
-		rc = cmd_usage_error("trace", "needs a command to run after '--'");
+	if (optind >= argc)
+		return cmd_usage_error(name, "needs a command to run after '--'");
 	char refused[400];
-	if (rc < 0 && out && !output_replaceable(out, refused, sizeof refused)) {
+	if (out && !output_replaceable(out, refused, sizeof refused)) {
 		log_error("%s", refused);
-		rc = EXIT_FAIL;
+		return EXIT_FAIL;
 	}
-	char *lib = xasprintf("%s/../lib/libladder-trace.so", cmd_self_dir());
-	if (rc < 0 && access(lib, R_OK)) {
-		log_error("%s: the tracer library is missing (%s); build ladder with 'make'", lib, strerror(errno));
-		rc = EXIT_FAIL;
+	*lib = xasprintf("%s/../lib/libladder-trace.so", cmd_self_dir());
+	if (access(*lib, R_OK)) {
+		log_error("%s: the tracer library is missing (%s); build ladder with 'make'", *lib, strerror(errno));
+		free(*lib);
+		*lib = NULL;
+		return EXIT_FAIL;
 	}
-	if (rc >= 0) {
-		free(lib);
-		free(out);
-		buf_free(&labels);
-		return rc;
-	}
-	char *report_path = set_tracer_environment(lib, out, &labels);
+	return -1;
+}
+
+/* the command argv[optind..] run with the library's variables forwarded to its processes: its exit
+ * status, 127 when it could not be started */
+static int run_forwarded(int argc, char **argv)
+{
 	char **command = forwarding_command(argv + optind, argc - optind);
-	free(lib);
-	buf_free(&labels);
 	char *why = NULL;
-	rc = spawn_run(command, NULL, &why);
+	int rc = spawn_run(command, NULL, &why);
 	if (rc < 0) {
 		log_error("%s", why);
 		free(why);
 		rc = 127;
 	}
-	rc = report_outcome(report_path, argv[optind], rc);
+	if (command != argv + optind)
+		free(command);
+	return rc;
+}
+
+static int run_trace(int argc, char **argv)
+{
+	char *out = NULL, *lib = NULL;
+	struct buf labels;
+	buf_init(&labels);
+	int rc = parse_trace_options(argc, argv, &out, &labels);
+	if (rc < 0)
+		rc = check_before_run("trace", argc, argv, out, &lib);
+	if (rc >= 0) {
+		free(out);
+		buf_free(&labels);
+		return rc;
+	}
+	char *report_path = set_tracer_environment(lib, out, &labels);
+	free(lib);
+	buf_free(&labels);
+	rc = report_outcome(report_path, argv[optind], run_forwarded(argc, argv));
 	if (report_path)
 		unlink(report_path);
 	free(report_path);
-	if (command != argv + optind)
-		free(command);
 	free(out);
 	return rc;
 }
@@ -320,7 +337,7 @@ static int run_time(int argc, char **argv)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
 					     {"help", no_argument, NULL, 'h'}, {0}};
-	char *out = NULL;
+	char *out = NULL, *lib = NULL;
 	int c, rc = -1;
 	while (rc < 0 && (c = cmd_getopt(argc, argv, "+o:h", opts, "time")) != -1) {
 		if (c == 'o') {
@@ -330,15 +347,6 @@ static int run_time(int argc, char **argv)
 			rc = EXIT_USAGE;
 		}
 	}
-	if (rc < 0 && optind < argc && !strcmp(argv[optind], "--"))
-		optind++;
-	if (rc < 0 && optind >= argc)
-		rc = cmd_usage_error("time", "needs a command to run after '--'");
-	char refused[400];
-	if (rc < 0 && out && !output_replaceable(out, refused, sizeof refused)) {
-		log_error("%s", refused);
-		rc = EXIT_FAIL;
-	}
 	char *dir = out ? path_dirname(out) : NULL;
 	if (rc < 0 && dir && access(dir, W_OK | X_OK)) {
 		/* found out before the run, not after it */
@@ -346,13 +354,9 @@ static int run_time(int argc, char **argv)
 		rc = EXIT_FAIL;
 	}
 	free(dir);
-	char *lib = xasprintf("%s/../lib/libladder-trace.so", cmd_self_dir());
-	if (rc < 0 && access(lib, R_OK)) {
-		log_error("%s: the tracer library is missing (%s); build ladder with 'make'", lib, strerror(errno));
-		rc = EXIT_FAIL;
-	}
+	if (rc < 0)
+		rc = check_before_run("time", argc, argv, out, &lib);
 	if (rc >= 0) {
-		free(lib);
 		free(out);
 		return rc;
 	}
@@ -360,15 +364,8 @@ static int run_time(int argc, char **argv)
 	buf_init(&none);
 	setenv("LADDER_TRACE_TIME", "1", 1);
 	char *report_path = set_tracer_environment(lib, NULL, &none);
-	char **command = forwarding_command(argv + optind, argc - optind);
 	free(lib);
-	char *why = NULL;
-	rc = spawn_run(command, NULL, &why);
-	if (rc < 0) {
-		log_error("%s", why);
-		free(why);
-		rc = 127;
-	}
+	rc = run_forwarded(argc, argv);
 	double seconds;
 	long ranks;
 	if (rc == 0 && !reported_time(report_path, &seconds, &ranks)) {
@@ -388,8 +385,6 @@ static int run_time(int argc, char **argv)
 	if (report_path)
 		unlink(report_path);
 	free(report_path);
-	if (command != argv + optind)
-		free(command);
 	free(out);
 	return rc;
 }
