@@ -46,8 +46,8 @@ static long ranks_of_run(const char *path)
 	return n;
 }
 
-/* the rank count a timing report (replay, proxy, ladder time) names inside, 0 when it cannot be read (the error
- * comes later) */
+/* the rank count a timing report (replay, proxy, ladder time) names inside, 0 when it cannot be
+ * read (the error comes later) */
 static long ranks_of_json(const char *path)
 {
 	json_t *root = json_load_file(path, 0, NULL);
