@@ -54,8 +54,8 @@ median_json() {
 # 64, report) on the local executor into DIR; then ROUNDS - 1 more rounds of the truth job and of
 # the STAGES (replay, proxy) at 64, their job scripts run again in turn; then `ladder report` on
 # all of them: the untraced runs' median time against the median replay and proxy run,
-# DIR/loop.json. When the loop
-# cannot close, DIR/failed holds one line: what failed and why (the extrapolation's refusal).
+# DIR/loop.json. When the loop cannot close, DIR/failed holds one line: what failed and why (the
+# extrapolation's refusal).
 closed_loop() {
 	local app=$1 dir=$2 rounds=$3 stages=$4 ladder="$LADDER_BUILD/bin/ladder" top k s
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
