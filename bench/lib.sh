@@ -28,9 +28,6 @@ TRACER="$LADDER_BUILD/lib/libladder-trace.so"
 # the machine's load, for the record: figures from a shared machine are noisy
 load_line() { echo "load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"; }
 
-# the wall time of a traced run, MPI_Init to MPI_Finalize (the report's T_app)
-wall_time() { "$LADDER_BUILD/bin/ladder" inspect --json "$1" | jq .wall_time; }
-
 # the CPU time a rank of a traced run spent in compute gaps, the most of any group's ranks (what
 # a replay's "compute", emulated gaps on the CPU clock, the most of any rank, is to reproduce);
 # a group's ranks are its gaps before its first call (from "start", one per rank)
