@@ -26,10 +26,10 @@ setup_file() {
 	# and once untraced, timed: the application time the replay and the proxy are measured against
 	[ "$(grep -c "^RESULT app=stencil2d ranks=64 " "$dir/logs/truth-p64.log")" -eq 2 ]
 	[ "$(jq .ranks "$dir/truth/p64/time.json")" -eq 64 ]
-	[ "$(jq -r .targets[0].app_time_from "$dir/report/report.json")" = untraced ]
-	[ "$(jq .targets[0].app_time "$dir/report/report.json")" = "$(jq .time "$dir/truth/p64/time.json")" ]
+	[ "$(jq -r ".targets[0].app_time_from" "$dir/report/report.json")" = untraced ]
+	[ "$(jq ".targets[0].app_time" "$dir/report/report.json")" = "$(jq .time "$dir/truth/p64/time.json")" ]
 	# the traced run's time is kept beside it: its wall time, the tracer's own time taken off
-	[ "$(jq .targets[0].traced_time "$dir/report/report.json")" = "$("$LADDER" inspect --json "$dir/truth/p64/trace.h5" | jq .wall_time)" ]
+	[ "$(jq ".targets[0].traced_time" "$dir/report/report.json")" = "$("$LADDER" inspect --json "$dir/truth/p64/trace.h5" | jq .wall_time)" ]
 	grep -q "^- application time: .* s, untraced (median of 1 run timed by \`ladder time\`" "$dir/report/report.md"
 	# the truth is not part of the ladder the models are fitted to
 	run "$LADDER" inspect --json "$dir/campaign.h5"
