@@ -167,7 +167,7 @@ static int parse_trace_options(int argc, char **argv, char **out, struct buf *la
 	return -1;
 }
 
-/* the tracer's environment; the path of the file its rank 0 reports to (started, written: see
+/* the tracer's environment (labels may be NULL); the path of the file its rank 0 reports to (started, written: see
  * lib/trace/lifecycle.c), or NULL */
 static char *set_tracer_environment(const char *lib, const char *out, struct buf *labels)
 {
@@ -177,7 +177,7 @@ static char *set_tracer_environment(const char *lib, const char *out, struct buf
 	free(self);
 	if (out)
 		setenv("LADDER_TRACE_FILE", out, 1);
-	if (labels->len) {
+	if (labels && labels->len) {
 		buf_put_u8(labels, 0);
 		setenv("LADDER_RUN_ATTRS", (char *)labels->data, 1);
 	}
@@ -333,55 +333,71 @@ static bool write_time_json(const char *path, double seconds, long ranks, char *
 	return ok;
 }
 
-static int run_time(int argc, char **argv)
+/* the options of `ladder time`: -o FILE, its directory checked before the run; -1 when they are
+ * fine, else the exit status of the error */
+static int parse_time_options(int argc, char **argv, char **out)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
 					     {"help", no_argument, NULL, 'h'}, {0}};
-	char *out = NULL, *lib = NULL;
-	int c, rc = -1;
-	while (rc < 0 && (c = cmd_getopt(argc, argv, "+o:h", opts, "time")) != -1) {
-		if (c == 'o') {
-			free(out);
-			out = path_absolute(optarg);
-		} else {
-			rc = EXIT_USAGE;
-		}
+	int c;
+	while ((c = cmd_getopt(argc, argv, "+o:h", opts, "time")) != -1) {
+		if (c != 'o')
+			return EXIT_USAGE;
+		free(*out);
+		*out = path_absolute(optarg);
 	}
-	char *dir = out ? path_dirname(out) : NULL;
-	if (rc < 0 && dir && access(dir, W_OK | X_OK)) {
+	int rc = -1;
+	char *dir = *out ? path_dirname(*out) : NULL;
+	if (dir && access(dir, W_OK | X_OK)) {
 		/* found out before the run, not after it */
-		log_error("%s: cannot write the time there: directory %s: %s", out, dir, strerror(errno));
+		log_error("%s: cannot write the time there: directory %s: %s", *out, dir, strerror(errno));
 		rc = EXIT_FAIL;
 	}
 	free(dir);
+	return rc;
+}
+
+/* What the run's rank 0 reported: the time printed, and written to out when given. Returns the
+ * exit status: the command's (rc), or EXIT_FAIL when it succeeded but nothing was timed. */
+static int time_outcome(const char *report_path, const char *out, int argc, char **argv, int rc)
+{
+	double seconds;
+	long ranks;
+	if (rc == 127)
+		return rc;   /* not started: said already */
+	if (rc != 0) {
+		log_error("no time: '%s' exited with status %d", argv[optind], rc);
+		return rc;
+	}
+	if (!reported_time(report_path, &seconds, &ranks)) {
+		log_error("no time: no process of '%s' called MPI_Init with the library loaded, or the run did not reach "
+			  "MPI_Finalize. %s", argv[optind], HOW_TO_PRELOAD);
+		return EXIT_FAIL;
+	}
+	printf("application time %.6f s on %ld rank%s (the slowest rank from MPI_Init to MPI_Finalize, untraced)\n",
+	       seconds, ranks, ranks == 1 ? "" : "s");
+	if (!out)
+		return rc;
+	if (!write_time_json(out, seconds, ranks, argv + optind, argc - optind))
+		return EXIT_FAIL;
+	log_info("time written to %s", out);
+	return rc;
+}
+
+static int run_time(int argc, char **argv)
+{
+	char *out = NULL, *lib = NULL;
+	int rc = parse_time_options(argc, argv, &out);
 	if (rc < 0)
 		rc = check_before_run("time", argc, argv, out, &lib);
 	if (rc >= 0) {
 		free(out);
 		return rc;
 	}
-	struct buf none;
-	buf_init(&none);
 	setenv("LADDER_TRACE_TIME", "1", 1);
-	char *report_path = set_tracer_environment(lib, NULL, &none);
+	char *report_path = set_tracer_environment(lib, NULL, NULL);
 	free(lib);
-	rc = run_forwarded(argc, argv);
-	double seconds;
-	long ranks;
-	if (rc == 0 && !reported_time(report_path, &seconds, &ranks)) {
-		log_error("no time: no process of '%s' called MPI_Init with the library loaded, or the run did not reach "
-			  "MPI_Finalize. %s", argv[optind], HOW_TO_PRELOAD);
-		rc = EXIT_FAIL;
-	} else if (rc == 0) {
-		printf("application time %.6f s on %ld rank%s (the slowest rank from MPI_Init to MPI_Finalize, untraced)\n",
-		       seconds, ranks, ranks == 1 ? "" : "s");
-		if (out && !write_time_json(out, seconds, ranks, argv + optind, argc - optind))
-			rc = EXIT_FAIL;
-		else if (out)
-			log_info("time written to %s", out);
-	} else if (rc != 127) {
-		log_error("no time: '%s' exited with status %d", argv[optind], rc);
-	}
+	rc = time_outcome(report_path, out, argc, argv, run_forwarded(argc, argv));
 	if (report_path)
 		unlink(report_path);
 	free(report_path);
