@@ -74,29 +74,41 @@ static void find_truth_files(const char *dir, long ranks, const char *name, char
 	}
 }
 
-/* the untraced runs' times (`ladder time -o` JSON: time, ranks): their median in t->app_time */
+/* a timing report of the target (ladder-replay --json, a proxy's --json, ladder time -o): the file
+ * with its number FIELD, not negative, in *value and 'ranks' the target's; NULL with why filled
+ * otherwise (written by: WRITERS) */
+static json_t *load_timing(const char *path, long ranks, const char *field, const char *writers, double *value,
+			   char *why, size_t whylen)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err);
+	if (!root) {
+		snprintf(why, whylen, "%s:%d: %s", path, err.line, err.text);
+		return NULL;
+	}
+	json_t *v = json_object_get(root, field), *n = json_object_get(root, "ranks");
+	if (!json_is_number(v) || !(json_number_value(v) >= 0) || !json_is_integer(n))
+		snprintf(why, whylen, "%s: field '%s' (seconds, a number not below 0) and 'ranks' (an integer) expected, "
+			 "as %s write them", path, field, writers);
+	else if (json_integer_value(n) != ranks)
+		snprintf(why, whylen, "%s: field 'ranks' is %lld, expected the target's %ld", path,
+			 (long long)json_integer_value(n), ranks);
+	else {
+		*value = json_number_value(v);
+		return root;
+	}
+	json_decref(root);
+	return NULL;
+}
+
+/* the untraced runs' times (`ladder time -o`): their median in t->app_time */
 static bool read_timed(struct report_target *t, char *why, size_t whylen)
 {
 	double *times = xcalloc(t->ntimed + 1, sizeof *times);
 	bool ok = true;
 	for (size_t i = 0; i < t->ntimed && ok; i++) {
-		json_error_t err;
-		json_t *root = json_load_file(t->timed[i], 0, &err);
-		json_t *time = json_object_get(root, "time"), *ranks = json_object_get(root, "ranks");
-		if (!root) {
-			snprintf(why, whylen, "%s:%d: %s", t->timed[i], err.line, err.text);
-			ok = false;
-		} else if (!json_is_number(time) || !(json_number_value(time) > 0) || !json_is_integer(ranks)) {
-			snprintf(why, whylen, "%s: field 'time' (seconds, above 0) and 'ranks' (an integer) expected, as "
-				 "ladder time -o writes them", t->timed[i]);
-			ok = false;
-		} else if (json_integer_value(ranks) != t->ranks) {
-			snprintf(why, whylen, "%s: field 'ranks' is %lld, expected the target's %ld", t->timed[i],
-				 (long long)json_integer_value(ranks), t->ranks);
-			ok = false;
-		} else {
-			times[i] = json_number_value(time);
-		}
+		json_t *root = load_timing(t->timed[i], t->ranks, "time", "ladder time -o", &times[i], why, whylen);
+		ok = root != NULL;
 		json_decref(root);
 	}
 	if (ok && t->ntimed)
@@ -174,34 +186,21 @@ out:
  * what-if scales */
 static bool read_replay(const char *path, long ranks, struct report_whatif *out, char *why, size_t whylen)
 {
-	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err);
-	if (!root) {
-		snprintf(why, whylen, "%s:%d: %s", path, err.line, err.text);
+	double total;
+	json_t *root = load_timing(path, ranks, "total_time", "ladder-replay --json and a proxy's --json", &total, why,
+				   whylen);
+	if (!root)
 		return false;
-	}
-	json_t *total = json_object_get(root, "total_time"), *opts = json_object_get(root, "options");
-	json_t *nranks = json_object_get(root, "ranks");
-	bool ok = json_is_number(total) && json_is_integer(nranks);
-	if (!ok)
-		snprintf(why, whylen, "%s: field 'total_time' (a number) and 'ranks' (an integer) expected, as "
-			 "ladder-replay --json and a proxy's --json write them", path);
-	else if (json_integer_value(nranks) != ranks) {
-		snprintf(why, whylen, "%s: field 'ranks' is %lld, expected the target's %ld", path,
-			 (long long)json_integer_value(nranks), ranks);
-		ok = false;
-	} else {
-		json_t *cs = json_object_get(opts, "compute_scale"), *ms = json_object_get(opts, "message_scale");
-		json_t *none = json_object_get(opts, "no_compute");
-		out->replay = xstrdup(path);
-		out->time = json_number_value(total);
-		out->compute_scale = json_is_number(cs) ? json_number_value(cs) : 1;
-		out->message_scale = json_is_number(ms) ? json_number_value(ms) : 1;
-		if (json_is_true(none))
-			out->compute_scale = 0;
-	}
+	json_t *opts = json_object_get(root, "options");
+	json_t *cs = json_object_get(opts, "compute_scale"), *ms = json_object_get(opts, "message_scale");
+	out->replay = xstrdup(path);
+	out->time = total;
+	out->compute_scale = json_is_number(cs) ? json_number_value(cs) : 1;
+	out->message_scale = json_is_number(ms) ? json_number_value(ms) : 1;
+	if (json_is_true(json_object_get(opts, "no_compute")))
+		out->compute_scale = 0;
 	json_decref(root);
-	return ok;
+	return true;
 }
 
 /* the timing reports of the target: FILE in every stage's directory (DIR/STAGE/p<P>/FILE) after

@@ -231,7 +231,7 @@ PY
 	echo '{"time": "fast", "ranks": 64}' > "$BATS_TEST_TMPDIR/bad.json"
 	run "$LADDER" report "$BATS_FILE_TMPDIR/night1/campaign.h5" --timed "$BATS_TEST_TMPDIR/bad.json" --quiet
 	assert_failure 1
-	assert_output --partial "$BATS_TEST_TMPDIR/bad.json: field 'time' (seconds, above 0) and 'ranks' (an integer) expected"
+	assert_output --partial "$BATS_TEST_TMPDIR/bad.json: field 'time' (seconds, a number not below 0) and 'ranks' (an integer) expected"
 	jq '.ranks = 32' "$BATS_FILE_TMPDIR/night1/truth/p64/time.json" > "$BATS_TEST_TMPDIR/t32.json"
 	run "$LADDER" report "$BATS_FILE_TMPDIR/night1/campaign.h5" --timed "$BATS_TEST_TMPDIR/t32.json" --target 32 --quiet \
 		--json "$BATS_TEST_TMPDIR/r32.json"
