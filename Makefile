@@ -2,7 +2,9 @@
 #
 #   make            build everything into build/
 #   make deps       install missing Debian packages (apt-get), a no-op when all are present
-#   make test       deps + build + every test suite; ends with "N passed, N failed[, N skipped]"
+#   make test       deps + build + check-layers + every test suite; ends with "N passed, N failed[, N skipped]"
+#   make check      build + check-layers + the unit tests and the smoke suites (a couple of minutes)
+#   make check-layers  fail on an #include that goes up against lib/README.md's folder order
 #   make demo       deps + build + the main job on the local executor
 #   make asan       build with AddressSanitizer/UBSan into build/asan and run the unit tests
 #   make bench      benchmarks (ratios against baselines measured in the same run)
@@ -102,7 +104,7 @@ $(LIBLADDER): $(CORE_OBJS)
 # a failed recipe leaves no half-written target behind
 .DELETE_ON_ERROR:
 
-.PHONY: all deps deps-fuzz test unit-test demo asan bench fuzz install clean help
+.PHONY: all deps deps-fuzz test check check-layers unit-test demo asan bench fuzz install clean help
 all: $(BINS) $(LIBS_SO) $(APPS) $(TEST_HELPERS)
 
 deps:
@@ -121,7 +123,11 @@ deps-fuzz:
 
 test: deps
 	@$(MAKE) --no-print-directory all
+	@tests/tools/check-layers
 	@tests/run
+
+check-layers:
+	@tests/tools/check-layers
 
 unit-test: $(UNIT_TESTS)
 	@UNIT_ONLY=1 BUILD=$(BUILD) tests/run
