@@ -26,9 +26,18 @@ load helper
 }
 
 @test "ladder CMD --help equals ladder help CMD" {
-	a=$("$LADDER" help help)
-	b=$("$LADDER" help --help)
-	[ "$a" = "$b" ]
+	defined=$(sed -n 's/^COMMAND(\(.*\))$/\1/p' "$TOP/bin/ladder/commands.def")
+	[ -n "$defined" ]
+	for c in $defined; do
+		run --separate-stderr "$LADDER" "$c" --help
+		assert_success
+		[ -z "$stderr" ] || { echo "ladder $c --help wrote to stderr: $stderr"; return 1; }
+		assert_line --index 0 --partial "usage: ladder $c"
+		b=$output
+		run --separate-stderr "$LADDER" help "$c"
+		assert_success
+		[ "$output" = "$b" ] || { echo "ladder $c --help differs from ladder help $c"; return 1; }
+	done
 }
 
 @test "an unknown subcommand is one line on stderr and exit 2" {

@@ -241,8 +241,14 @@ S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 	ladder s2w "4 9 16" $S2W > /dev/null
 	e="$BATS_FILE_TMPDIR/s2w-replay36.h5"
 	"$LADDER" extrap "$BATS_FILE_TMPDIR/s2w.h5" --target 36 -o "$e" > /dev/null
-	run timeout "$T" "$LADDER" replay --quiet "$e"
+	run timeout "$T" "$LADDER" replay --quiet --json "$BATS_TEST_TMPDIR/r.json" "$e"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# at 36 ranks, every call of the synthetic run issued: calls and bytes per function as it states
+	jq -e '.ranks == 36 and .not_replayed == []' "$BATS_TEST_TMPDIR/r.json"
+	"$LADDER" inspect --json "$e" | jq -S '[.functions[] | {function: .name, calls, bytes_sent, bytes_recv}] | sort_by(.function)' > "$BATS_TEST_TMPDIR/want.json"
+	jq -S '[.functions[] | {function, calls, bytes_sent, bytes_recv}] | sort_by(.function)' "$BATS_TEST_TMPDIR/r.json" > "$BATS_TEST_TMPDIR/got.json"
+	jq -e 'length > 0' "$BATS_TEST_TMPDIR/want.json"
+	diff "$BATS_TEST_TMPDIR/want.json" "$BATS_TEST_TMPDIR/got.json"
 }
 
 @test "the container's size does not grow with the target; a grid target is taken as given" {

@@ -244,8 +244,19 @@ fixed_point() {
 @test "ladder replay --launcher with a {n} template" {
 	local a
 	a=$(trace_app stencil2d-4 4 stencil2d $(args_of stencil2d))
-	run timeout "$T" "$LADDER" replay --quiet --launcher 'mpirun --oversubscribe -np {n}' "$a"
-	[ "$status" -eq 0 ]
+	# the launcher records the command it is given, then runs it
+	local launcher="$BATS_TEST_TMPDIR/launcher" log="$BATS_TEST_TMPDIR/launched"
+	printf '#!/bin/sh\nprintf "%%s\\n" "$*" > "%s"\nexec "$@"\n' "$log" > "$launcher"
+	chmod +x "$launcher"
+	run timeout "$T" "$LADDER" replay --quiet --json "$BATS_TEST_TMPDIR/r.json" \
+		--launcher "$launcher mpirun --oversubscribe -np {n}" "$a"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# {n} became the run's rank count, once, and nothing else was appended
+	[[ $(cat "$log") =~ ^mpirun\ --oversubscribe\ -np\ 4\ [^\ ]*ladder-replay\  ]] || { cat "$log"; return 1; }
+	[[ $(cat "$log") != *"{n}"* && $(cat "$log") != *" -n 4"* ]]
+	# and the replay ran: the run's calls at its 4 ranks
+	jq -e '.ranks == 4 and .not_replayed == []' "$BATS_TEST_TMPDIR/r.json"
+	[ "$(jq '[.functions[].calls] | add' "$BATS_TEST_TMPDIR/r.json")" -eq "$("$LADDER" inspect --json "$a" | jq '[.functions[].calls] | add')" ]
 }
 
 @test "LAMMPS (3-d LJ melt) at 8 ranks: the fixed point" {
