@@ -129,6 +129,11 @@ test: deps
 check-layers:
 	@tests/tools/check-layers
 
+# the unit tests and the smoke subset (tests/smoke): every stage once, in a couple of minutes
+check: all
+	@tests/tools/check-layers > /dev/null || tests/tools/check-layers
+	@SMOKE=1 BUILD=$(BUILD) tests/run
+
 unit-test: $(UNIT_TESTS)
 	@UNIT_ONLY=1 BUILD=$(BUILD) tests/run
 
