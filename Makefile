@@ -153,11 +153,25 @@ fuzz: deps deps-fuzz
 	@$(MAKE) --no-print-directory all $(FUZZ_TARGETS)
 	@BUILD=$(BUILD) tests/fuzz/run $(FUZZ_SECONDS)
 
+# The public header is the tracer's optional application interface (user regions and pausing):
+# lib/trace/ladder-trace.h and the MPI_Pcontrol levels it includes by a path relative to itself,
+# installed under include/ladder/ as they are in lib/. ladder-trace.pc gives its flags (and Open
+# MPI's, which it includes) and the tracer to link instead of preloading it:
+#   cc app.c $(pkg-config --cflags --libs ladder-trace)
+INSTALL_INC := $(DESTDIR)$(PREFIX)/include/ladder
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ladder
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(INSTALL_INC)/trace $(INSTALL_INC)/mpi
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	$(if $(LIBS_SO),install -m 755 $(LIBS_SO) $(DESTDIR)$(PREFIX)/lib/)
 	$(foreach f,$(INSTALL_DATA),install -D -m 644 $(word 1,$(subst :, ,$(f))) $(DESTDIR)$(PREFIX)/$(word 2,$(subst :, ,$(f)));)
+	install -m 644 lib/trace/ladder-trace.h $(INSTALL_INC)/trace/
+	install -m 644 lib/mpi/pcontrol.h $(INSTALL_INC)/mpi/
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' 'libdir=$${prefix}/lib' '' \
+	  'Name: ladder-trace' \
+	  'Description: the ladder MPI tracer: user regions and pausing (ladder-trace.h), the tracer to link' \
+	  'Version: $(VERSION)' 'Requires: ompi-c' \
+	  'Cflags: -I$${includedir}/ladder/trace' 'Libs: -L$${libdir} -lladder-trace' \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ladder-trace.pc
 
 clean:
 	rm -rf $(BUILD)
