@@ -70,14 +70,18 @@ static bool rung_fits(const struct workflow *w, const struct site *s, long p, lo
 	if (w->has_size && !workflow_size(w, p, size))
 		return campaign_error_set(e, "%s:%d: field 'size': no size for rung %ld (give one for every rank count of the "
 					  "ladder)", w->path, w->size_line, p);
+	/* the local executor runs a rung larger than max-ranks alone, as it does the truth run */
+	if (!beyond_batch_site(s, p))
+		return true;
 	if (s->max_ranks && p > s->max_ranks)
-		return campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld ranks, but site %s allows %ld "
-					  "(max-ranks in %s)", w->path, w->ladder_line, p, p, s->name, s->max_ranks, s->path);
-	if (s->max_nodes && nodes_for(s, p) > s->max_nodes)
-		return campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld nodes of %ld ranks, but site %s allows "
-					  "%ld (max-nodes in %s)", w->path, w->ladder_line, p, nodes_for(s, p),
-					  s->ranks_per_node, s->name, s->max_nodes, s->path);
-	return true;
+		return campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld ranks, but site %s takes jobs of at "
+					  "most %ld (max-ranks in %s): raise max-ranks there if the cluster runs larger "
+					  "jobs, or leave the rung out of the ladder", w->path, w->ladder_line, p, p, s->name,
+					  s->max_ranks, s->path);
+	return campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld nodes of %ld ranks, but site %s takes jobs "
+				  "of at most %ld nodes (max-nodes in %s): raise max-nodes there if the cluster runs "
+				  "larger jobs, or leave the rung out of the ladder", w->path, w->ladder_line, p,
+				  nodes_for(s, p), s->ranks_per_node, s->name, s->max_nodes, s->path);
 }
 
 /* ladder.valid.command for rung p: 1 keep, 0 dropped (with a note), -1 error (e) */
@@ -482,8 +486,10 @@ static bool plan_stage_job(struct planner *pl, size_t si, long t)
 	free(name);
 	j->ranks = st->ranks ? st->ranks : t;
 	if (s->max_ranks && j->ranks > s->max_ranks && s->scheduler != SCHED_LOCAL)
-		return campaign_error_set(pl->e, "%s:%d: stage '%s' needs %ld ranks, but site %s allows %ld (max-ranks in %s)",
-					  w->path, st->line, st->name, j->ranks, s->name, s->max_ranks, s->path);
+		return campaign_error_set(pl->e, "%s:%d: stage '%s' needs %ld ranks, but site %s takes jobs of at most %ld "
+					  "(max-ranks in %s): raise max-ranks there if the cluster runs larger jobs, or give "
+					  "the stage fewer ranks", w->path, st->line, st->name, j->ranks, s->name, s->max_ranks,
+					  s->path);
 	j->nodes = nodes_for(s, j->ranks);
 	j->tasks_per_node = (j->ranks + j->nodes - 1) / j->nodes;
 	j->target = t;
