@@ -11,6 +11,7 @@
 
 #include "util/spawn.h"
 #include "campaign/script.h"
+#include "campaign/workflow_grid.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -92,6 +93,7 @@ static int rung_command_valid(const struct workflow *w, const struct site *s, co
 	common_vars(&tv, w, env);
 	template_vars_setf(&tv, "ranks", "%ld", p);
 	template_vars_setf(&tv, "nodes", "%ld", nodes_for(s, p));
+	workflow_grid_vars(w, p, &tv);
 	if (w->has_size)
 		template_vars_setf(&tv, "size", "%ld", size);
 	char **argv;
@@ -379,6 +381,7 @@ static bool plan_run_job(struct planner *pl, long p, long r)
 	template_vars_setf(&pl->tv, "nodes", "%ld", j->nodes);
 	template_vars_setf(&pl->tv, "rep", "%ld", r);
 	template_vars_set(&pl->tv, "outdir", outdir);
+	workflow_grid_vars(w, p, &pl->tv);
 	if (w->has_size)
 		template_vars_setf(&pl->tv, "size", "%ld", size);
 	const char *plural = p == 1 ? "" : "s";
@@ -427,6 +430,7 @@ static bool plan_truth_job(struct planner *pl, long p)
 	template_vars_setf(&pl->tv, "nodes", "%ld", j->nodes);
 	template_vars_setf(&pl->tv, "rep", "%ld", 1L);
 	template_vars_set(&pl->tv, "outdir", outdir);
+	workflow_grid_vars(w, p, &pl->tv);
 	if (w->has_size)
 		template_vars_setf(&pl->tv, "size", "%ld", size);
 	char *describe = xasprintf("the real application at the target, %ld ranks (ground truth)", p);
