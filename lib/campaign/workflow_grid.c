@@ -24,15 +24,13 @@ static int axis_of(const char *s, int ndims)
 	return k < ndims ? k : -1;
 }
 
+/* the names of a grid's axes for messages: "x, y or 0..1", "x, y, z or 0..4" */
 static void axes_hint(int ndims, char *out, size_t len)
 {
 	size_t off = 0;
-	for (int k = 0; k < ndims && off < len; k++)
-		off += (size_t)snprintf(out + off, len - off, "%s%s", k ? ", " : "",
-					grid_axis_letter(k) ? grid_axis_letter(k) : "");
-	if (ndims > 3 && off < len)
-		snprintf(out + off, len - off, " (or 0..%d)", ndims - 1);
-	else if (off < len)
+	for (int k = 0; k < ndims && k < 3 && off < len; k++)
+		off += (size_t)snprintf(out + off, len - off, "%s%s", k ? ", " : "", grid_axis_letter(k));
+	if (off < len)
 		snprintf(out + off, len - off, " or 0..%d", ndims - 1);
 }
 

@@ -171,6 +171,8 @@ job_words() { # DIR P
 		'"app {dims}"' 'grid: {dimensions: 2, order: [x, x]}'
 	try "ladder: $wf:8: field 'grid.order[0]': 'z' is not an axis of a 2-D grid (expected x, y or 0..1)" \
 		'"app {dims}"' 'grid: {dimensions: 2, order: [z, x]}'
+	try "ladder: $wf:8: field 'grid.order[4]': axis '3' is listed twice (each of x, y, z or 0..4 once)" \
+		'"app {dims}"' 'grid: {dimensions: 5, order: [x, y, z, 3, 3]}'
 	try "ladder: $wf:8: field 'grid.order': expected a list of the 3 axes (x, y, z or 0..2), each once" \
 		'"app {dims}"' 'grid: {dimensions: 3, order: [x, y]}'
 	try "ladder: $wf:9: field 'vars.dims': 'dims' is a built-in placeholder (the process grid, see 'grid'); choose another name" \
