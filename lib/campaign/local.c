@@ -182,13 +182,32 @@ static int local_poll(struct campaign *c)
 	return changed;
 }
 
+/* a job larger than max-ranks, waiting with every dependency done: it starts once nothing runs */
+static bool waits_to_run_alone(const struct campaign *c, const struct campaign_job *j)
+{
+	if (j->state != JS_WAITING || j->ranks <= c->max_ranks)
+		return false;
+	for (size_t k = 0; k < j->ndeps; k++)
+		if (c->jobs[j->dep[k]].state != JS_COMPLETED)
+			return false;
+	return true;
+}
+
+/* Within max-ranks, or alone when larger. A job listed after one that waits to run alone does not
+ * overtake it: the running jobs drain and the large one starts, rather than waiting for a moment
+ * when no job at all is left to start. */
 static bool local_can_start(struct campaign *c, const struct campaign_job *j)
 {
 	long busy = 0;
 	for (size_t i = 0; i < c->njobs; i++)
 		if (job_active(c->jobs[i].state))
 			busy += c->jobs[i].ranks;
-	return busy == 0 || busy + j->ranks <= c->max_ranks;
+	if (busy == 0)
+		return true;
+	for (const struct campaign_job *o = c->jobs; o < j; o++)
+		if (waits_to_run_alone(c, o))
+			return false;
+	return busy + j->ranks <= c->max_ranks;
 }
 
 /* what the wrapper of one job needs */

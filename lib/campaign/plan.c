@@ -11,6 +11,7 @@
 
 #include "util/spawn.h"
 #include "campaign/script.h"
+#include "campaign/workflow_grid.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -70,14 +71,18 @@ static bool rung_fits(const struct workflow *w, const struct site *s, long p, lo
 	if (w->has_size && !workflow_size(w, p, size))
 		return campaign_error_set(e, "%s:%d: field 'size': no size for rung %ld (give one for every rank count of the "
 					  "ladder)", w->path, w->size_line, p);
+	/* the local executor runs a rung larger than max-ranks alone, as it does the truth run */
+	if (!beyond_batch_site(s, p))
+		return true;
 	if (s->max_ranks && p > s->max_ranks)
-		return campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld ranks, but site %s allows %ld "
-					  "(max-ranks in %s)", w->path, w->ladder_line, p, p, s->name, s->max_ranks, s->path);
-	if (s->max_nodes && nodes_for(s, p) > s->max_nodes)
-		return campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld nodes of %ld ranks, but site %s allows "
-					  "%ld (max-nodes in %s)", w->path, w->ladder_line, p, nodes_for(s, p),
-					  s->ranks_per_node, s->name, s->max_nodes, s->path);
-	return true;
+		return campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld ranks, but site %s takes jobs of at "
+					  "most %ld (max-ranks in %s): raise max-ranks there if the cluster runs larger "
+					  "jobs, or leave the rung out of the ladder", w->path, w->ladder_line, p, p, s->name,
+					  s->max_ranks, s->path);
+	return campaign_error_set(e, "%s:%d: field 'ladder': rung %ld needs %ld nodes of %ld ranks, but site %s takes jobs "
+				  "of at most %ld nodes (max-nodes in %s): raise max-nodes there if the cluster runs "
+				  "larger jobs, or leave the rung out of the ladder", w->path, w->ladder_line, p,
+				  nodes_for(s, p), s->ranks_per_node, s->name, s->max_nodes, s->path);
 }
 
 /* ladder.valid.command for rung p: 1 keep, 0 dropped (with a note), -1 error (e) */
@@ -88,6 +93,7 @@ static int rung_command_valid(const struct workflow *w, const struct site *s, co
 	common_vars(&tv, w, env);
 	template_vars_setf(&tv, "ranks", "%ld", p);
 	template_vars_setf(&tv, "nodes", "%ld", nodes_for(s, p));
+	workflow_grid_vars(w, p, &tv);
 	if (w->has_size)
 		template_vars_setf(&tv, "size", "%ld", size);
 	char **argv;
@@ -375,6 +381,7 @@ static bool plan_run_job(struct planner *pl, long p, long r)
 	template_vars_setf(&pl->tv, "nodes", "%ld", j->nodes);
 	template_vars_setf(&pl->tv, "rep", "%ld", r);
 	template_vars_set(&pl->tv, "outdir", outdir);
+	workflow_grid_vars(w, p, &pl->tv);
 	if (w->has_size)
 		template_vars_setf(&pl->tv, "size", "%ld", size);
 	const char *plural = p == 1 ? "" : "s";
@@ -423,6 +430,7 @@ static bool plan_truth_job(struct planner *pl, long p)
 	template_vars_setf(&pl->tv, "nodes", "%ld", j->nodes);
 	template_vars_setf(&pl->tv, "rep", "%ld", 1L);
 	template_vars_set(&pl->tv, "outdir", outdir);
+	workflow_grid_vars(w, p, &pl->tv);
 	if (w->has_size)
 		template_vars_setf(&pl->tv, "size", "%ld", size);
 	char *describe = xasprintf("the real application at the target, %ld ranks (ground truth)", p);
@@ -482,8 +490,10 @@ static bool plan_stage_job(struct planner *pl, size_t si, long t)
 	free(name);
 	j->ranks = st->ranks ? st->ranks : t;
 	if (s->max_ranks && j->ranks > s->max_ranks && s->scheduler != SCHED_LOCAL)
-		return campaign_error_set(pl->e, "%s:%d: stage '%s' needs %ld ranks, but site %s allows %ld (max-ranks in %s)",
-					  w->path, st->line, st->name, j->ranks, s->name, s->max_ranks, s->path);
+		return campaign_error_set(pl->e, "%s:%d: stage '%s' needs %ld ranks, but site %s takes jobs of at most %ld "
+					  "(max-ranks in %s): raise max-ranks there if the cluster runs larger jobs, or give "
+					  "the stage fewer ranks", w->path, st->line, st->name, j->ranks, s->name, s->max_ranks,
+					  s->path);
 	j->nodes = nodes_for(s, j->ranks);
 	j->tasks_per_node = (j->ranks + j->nodes - 1) / j->nodes;
 	j->target = t;

@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "campaign/campaign_error.h"
+#include "campaign/grid.h"
 #include "campaign/rungs.h"
 #include "campaign/template.h"
 
@@ -70,6 +71,11 @@ struct workflow {
 	size_t nsizes;
 	int size_line;
 	long repetitions;
+	/* the process grid of each rank count, for {dims} {dims.x} {dims.0} ... (workflow_grid.h): 0
+	 * dimensions when the workflow has no 'grid'; axis grid_order[i] takes the i-th largest factor */
+	int grid_ndims;
+	int grid_order[GRID_MAX_DIMS];
+	int grid_line;
 	long *targets;
 	size_t ntargets;
 	long *truth;                /* rank counts at which the real application runs as ground truth */

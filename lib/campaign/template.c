@@ -115,9 +115,11 @@ bool tmpl_empty(const struct tmpl *t)
 	return !t->words || t->n == 0;
 }
 
+/* a placeholder name: letters, digits, '_' and '.' (dims.x), not starting with a digit or '.' */
 static bool name_char(char c, bool first)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (!first && c >= '0' && c <= '9');
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+	       (!first && ((c >= '0' && c <= '9') || c == '.'));
 }
 
 /* Walk the pieces of a word: literal text and placeholder names. cb returns false to stop. */

@@ -2,7 +2,8 @@
  * template — command templates with {placeholders}. A template is a list of words (an argument
  * vector, never shell text): written in YAML as a list, or as one string split at white space
  * where '...' and "..." group words and a backslash escapes the next character. Each word may
- * hold placeholders {name}; {{ and }} stand for literal braces. Expansion replaces placeholders
+ * hold placeholders {name} (letters, digits, '_' and '.', as in {dims.x}; not starting with a
+ * digit or '.'); {{ and }} stand for literal braces. Expansion replaces placeholders
  * by values and never re-splits a word, so a value can never become two arguments or shell
  * syntax: the script writer quotes every expanded word (campaign/shquote.h).
  *

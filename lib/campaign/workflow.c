@@ -12,6 +12,7 @@
 
 #include "campaign/spec.h"
 #include "campaign/statefile.h"
+#include "campaign/workflow_grid.h"
 #include "campaign/yaml_spec.h"
 #include "util/path.h"
 #include "util/xalloc.h"
@@ -63,6 +64,7 @@ struct known_ctx {
 	const char *const *names;
 	const struct workflow *w;
 	bool size_ok, target_ok;
+	bool grid_ok;      /* the grid placeholders ({dims}, ...) of the job's rank count */
 };
 
 static bool known(const char *name, void *arg)
@@ -72,10 +74,25 @@ static bool known(const char *name, void *arg)
 		return false;
 	if (!strcmp(name, "target") && !k->target_ok)
 		return false;
+	if (workflow_grid_like(name))
+		return k->grid_ok && workflow_grid_placeholder(k->w, name);
 	for (const char *const *p = k->names; *p; p++)
 		if (!strcmp(*p, name))
 			return true;
 	return template_vars_find(&k->w->vars, name) != NULL;
+}
+
+/* why a grid placeholder is unknown here */
+static void grid_hint(const struct known_ctx *k, char *hint, size_t len)
+{
+	if (!k->grid_ok)
+		snprintf(hint, len, " (the grid placeholders are for app.command and ladder.valid.command)");
+	else if (!k->w->grid_ndims)
+		snprintf(hint, len, " (the grid placeholders need the 'grid' field: the process grid's dimensions, "
+			 "e.g. grid: 3)");
+	else
+		snprintf(hint, len, " (the grid has %d dimension%s: 'grid' on line %d)", k->w->grid_ndims,
+			 k->w->grid_ndims == 1 ? "" : "s", k->w->grid_line);
 }
 
 /* read a command template from a string or a list of words, and check its placeholders */
@@ -107,11 +124,17 @@ static bool read_template(struct yaml_spec *y, yaml_node_t *n, const char *field
 				continue;
 			off += (size_t)snprintf(list + off, sizeof list - off, "%s{%s}", off ? " " : "", *p);
 		}
-		const char *hint = "";
+		if (k->grid_ok && k->w->grid_ndims && off < sizeof list - 1) {
+			list[off++] = ' ';
+			workflow_grid_names(k->w, list + off, sizeof list - off);
+		}
+		char hint[128] = "";
 		if (strstr(why, "{size}") && !k->size_ok)
-			hint = " ({size} needs the 'size' field)";
+			snprintf(hint, sizeof hint, " ({size} needs the 'size' field)");
 		else if (strstr(why, "{target}") && !k->target_ok)
-			hint = " ({target} needs 'per-target: true' and the 'target' field)";
+			snprintf(hint, sizeof hint, " ({target} needs 'per-target: true' and the 'target' field)");
+		else if (strstr(why, "{dims}") || strstr(why, "{dims."))
+			grid_hint(k, hint, sizeof hint);
 		tmpl_free(t);
 		return yaml_spec_fail(y, n, field, "%s%s; known here: %s%s", why, hint, list,
 				  k->w->vars.n ? " and the names under 'vars'" : "");
@@ -261,6 +284,9 @@ static bool read_vars(struct yaml_spec *y, yaml_node_t *n, struct workflow *w)
 			ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_';
 		if (!ok)
 			return yaml_spec_fail(y, k, f, "a variable name is letters, digits and '_', not starting with a digit");
+		if (!strcmp(name, "dims"))
+			return yaml_spec_fail(y, k, f, "'dims' is a built-in placeholder (the process grid, see 'grid'); "
+					      "choose another name");
 		const char *const *lists[] = {placeholders_app, placeholders_stage, placeholders_build};
 		for (size_t l = 0; l < 3; l++)
 			for (const char *const *p = lists[l]; *p; p++)
@@ -405,6 +431,7 @@ static bool stage_command(struct yaml_spec *y, const struct stage_nodes *sn, con
 	struct known_ctx ks = *k;
 	ks.names = placeholders_stage;
 	ks.target_ok = s->per_target;
+	ks.grid_ok = false;
 	snprintf(f, sizeof f, "%s.command", sn->field);
 	if (sn->cmd)
 		return read_template(y, sn->cmd, f, &s->cmd, &ks);
@@ -494,7 +521,7 @@ static bool read_stages(struct yaml_spec *y, yaml_node_t *n, struct workflow *w,
 /* the placeholders of app.command and the ladder's valid.command (and, changed, of stages) */
 static struct known_ctx app_known(const struct workflow *w)
 {
-	return (struct known_ctx){placeholders_app, w, w->has_size, false};
+	return (struct known_ctx){placeholders_app, w, w->has_size, false, true};
 }
 
 static bool read_vars_field(struct yaml_spec *y, yaml_node_t *n, void *target)
@@ -520,6 +547,11 @@ static bool read_scaling(struct yaml_spec *y, yaml_node_t *n, void *target)
 	else
 		return yaml_spec_fail(y, n, "scaling", "expected strong or weak, got '%s'", s);
 	return true;
+}
+
+static bool read_grid_field(struct yaml_spec *y, yaml_node_t *n, void *target)
+{
+	return workflow_grid_read(y, n, target);
 }
 
 static bool read_targets(struct yaml_spec *y, yaml_node_t *n, void *target)
@@ -558,7 +590,7 @@ static bool read_app(struct yaml_spec *y, yaml_node_t *app, void *target)
 	if (!read_template(y, n, "app.command", &w->command, &k))
 		return false;
 	if ((n = yaml_spec_get(y, app, "build"))) {
-		struct known_ctx kb = {placeholders_build, w, false, false};
+		struct known_ctx kb = {placeholders_build, w, false, false, false};
 		if (!read_template(y, n, "app.build", &w->build, &kb))
 			return false;
 	}
@@ -587,6 +619,7 @@ static const struct spec_field workflow_fields[] = {
 	{"size", SPEC_CUSTOM, 0, 0, 0, 0, read_size_field, NULL, false},
 	{"scaling", SPEC_CUSTOM, 0, 0, 0, 0, read_scaling, NULL, false},
 	{"repetitions", SPEC_LONG, AT(repetitions), 0, 1, 1000, NULL, NULL, false},
+	{"grid", SPEC_CUSTOM, 0, 0, 0, 0, read_grid_field, NULL, false},
 	{"target", SPEC_CUSTOM, 0, 0, 0, 0, read_targets, NULL, false},
 	{"truth", SPEC_CUSTOM, 0, 0, 0, 0, read_truth, NULL, false},
 	{"trace", SPEC_CUSTOM, 0, 0, 0, 0, read_trace_field, NULL, false},

@@ -186,10 +186,10 @@ golden_check() { # SITE: dry run of stencil2d, compare three scripts with the go
 	run "$LADDER" campaign run "$TOP/workflows/stencil2d.yaml" --site "$site" --dir "$(camp_dir s1)"
 	assert_failure 1
 	assert_output "ladder: $site:6: field 'time.run': expected minutes, H:MM:SS or D-H:MM:SS, got '1:99:00'"
-	printf 'name: s\nscheduler: local\nmax-ranks: 4\nlauncher: mpirun\n' > "$site"
-	run "$LADDER" campaign run "$TOP/workflows/stencil2d.yaml" --site "$site" --dir "$(camp_dir s2)"
+	printf 'name: s\nscheduler: slurm\nranks-per-node: 4\nmax-ranks: 4\nlauncher: srun\n' > "$site"
+	run "$LADDER" campaign run "$TOP/workflows/stencil2d.yaml" --site "$site" --dir "$(camp_dir s2)" --dry-run
 	assert_failure 1
-	assert_output --partial "stencil2d.yaml:10: field 'ladder': rung 9 needs 9 ranks, but site s allows 4 (max-ranks in $site)"
+	assert_output --partial "stencil2d.yaml:10: field 'ladder': rung 9 needs 9 ranks, but site s takes jobs of at most 4 (max-ranks in $site): raise max-ranks there if the cluster runs larger jobs, or leave the rung out of the ladder"
 	run "$LADDER" campaign run "$TOP/workflows/stencil2d.yaml" --site "$BATS_TEST_TMPDIR/none.yaml"
 	assert_failure 1
 	assert_output --partial "none.yaml: cannot open: No such file or directory"
