@@ -87,9 +87,10 @@ struct model_quality {
 };
 
 /* A prediction whose interval spans more than this factor (hi / lo) is not supported by the
- * ladder: the hypotheses that fit the measured rungs part that far at the target, and the model
- * says so in its note. */
-#define MODEL_SUPPORT_SPAN 10.0
+ * ladder: the hypotheses that fit the measured rungs part that far at the target (more than a
+ * factor of about 2.2 either way of the middle), and the model says so in its note. The other
+ * reasons a prediction is not supported are in support.h. */
+#define MODEL_SUPPORT_SPAN 5.0
 
 struct model_prediction {
 	double value;        /* at the target: the median over the most probable hypotheses
@@ -98,7 +99,9 @@ struct model_prediction {
 	bool has_interval;
 	double lo, hi;       /* prediction interval of the per-point value measured at the target */
 	double level;
-	bool supported;      /* the interval spans at most MODEL_SUPPORT_SPAN */
+	bool supported;      /* the ladder constrains every term at the target, the leave-one-out
+				fits agree within the interval, and it spans at most
+				MODEL_SUPPORT_SPAN (support.h) */
 };
 
 struct model_result {
@@ -114,6 +117,9 @@ struct model_result {
 	bool wait_state;                   /* time grows faster than the requirement metrics */
 	char requirement_growth[96];       /* growth class of the requirement models (time metric) */
 	unsigned long hypotheses;          /* hypotheses tried */
+	bool exact;                        /* a count modeled by an exact integer law (exact.h): fn is
+					      its asymptotic shape, law the law itself */
+	char law[128];
 };
 
 /* Append to r->note (after "; " when it says something already). */

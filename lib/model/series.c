@@ -18,10 +18,12 @@
 #include <string.h>
 
 #include "model/average.h"
+#include "model/exact.h"
 #include "model/interval.h"
 #include "model/multiparam.h"
 #include "model/posterior.h"
 #include "model/problem.h"
+#include "model/support.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
 
@@ -291,6 +293,17 @@ static void average_over_hypotheses(const struct fit_problem *fsel, const struct
 	pred->value = fmin(fmax(pred->value, pred->lo), pred->hi);
 }
 
+/* does the ladder support the prediction (support.h); a note when not */
+static void judge_support(const struct series_context *ctx, size_t n, struct model_result *out)
+{
+	struct model_prediction *p = &out->prediction;
+	struct support s;
+	support_judge(&out->fn, ctx->pts, ctx->y, n, ctx->target, p->has_interval, p->lo, p->hi, p->level, &s);
+	p->supported = s.supported;
+	if (out->status == MODEL_OK && !s.supported)
+		model_note(out, "the ladder does not support this prediction: %s", s.why);
+}
+
 static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n, struct model_result *out)
 {
 	const struct model_options *o = ctx->o;
@@ -348,6 +361,15 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		/* exact data reproduced exactly: nothing to be uncertain about */
 		out->prediction.has_interval = true;
 		out->prediction.lo = out->prediction.hi = out->prediction.value;
+		/* unless the model merely interpolates: its terms fitted without each rung in turn must
+		 * agree, and where they part the interval says how far */
+		double lo, hi;
+		if (!support_loo_range(&out->fn, ctx->pts, ctx->y, n, ctx->target, &lo, &hi)) {
+			out->prediction.has_interval = false;
+		} else {
+			out->prediction.lo = fmax(0.0, fmin(out->prediction.lo, lo));
+			out->prediction.hi = fmax(out->prediction.hi, hi);
+		}
 	} else if (!o->basic) {
 		struct hypothesis fin[(PMNF_MAX_TERMS + 1) * SEARCH_KEEP + 1];
 		struct interval_spec is = {
@@ -367,6 +389,7 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 			 "the best model misses the measured values by %.0f%% on average (SMAPE); its prediction is "
 			 "not to be trusted", out->quality.smape);
 	}
+	judge_support(ctx, n, out);
 	problem_free(&pr);
 }
 
@@ -419,18 +442,54 @@ static void fit_series_or_without_zeros(struct series_context *ctx, size_t cp, s
 	snprintf(out->note, sizeof out->note, "zero below %s = %g, modeled from there on", ctx->e->params[0], from);
 }
 
-/* does the interval pin the prediction down to within MODEL_SUPPORT_SPAN; a note when not */
-static void judge_support(struct model_result *out)
+/* every repetition of every point the same (one repetition counts as the same) */
+static bool deterministic(const struct series_context *ctx, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ctx->reps[i][0] != ctx->reps[i][ctx->nreps[i] - 1])
+			return false;
+	return true;
+}
+
+/* Counts of a deterministic code (one parameter, not a time, the same at every repetition,
+ * integers): an exact integer law (exact.h) when one reproduces every rung. true when one did. */
+static bool model_exact_count(struct series_context *ctx, size_t m, size_t n, struct model_result *out)
+{
+	const struct experiment *e = ctx->e;
+	const char *metric = experiment_metric(e, m);
+	if (e->nparams != 1 || ctx->o->basic || strstr(metric, "time") || !deterministic(ctx, n))
+		return false;
+	struct exact_law l;
+	if (!exact_law_solve(ctx->pts, ctx->y, n, ctx->target[0], &l))
+		return false;
+	out->status = MODEL_OK;
+	exact_law_pmnf(&l, &out->fn);
+	pmnf_growth_class(&out->fn, (const char *const *)e->params, out->growth, sizeof out->growth);
+	out->quality = (struct model_quality){.npoints = n, .ar2 = 1};
+	out->exact = true;
+	snprintf(out->law, sizeof out->law, "%s", l.text);
+	out->prediction = (struct model_prediction){.value = l.value, .has_interval = true, .lo = l.lo, .hi = l.hi,
+						    .level = ctx->o->level, .supported = !l.ambiguous};
+	model_note(out, "exact integer law %s: reproduces all %zu rungs (%u check it)", l.text, n, l.spare);
+	if (l.ambiguous)
+		model_note(out, "the ladder does not support this prediction: exact laws the rungs cannot tell apart "
+			   "predict %.0f to %.0f at the target", l.lo, l.hi);
+	return true;
+}
+
+/* A count that no exact law reproduces keeps its PMNF model, but predicts no fraction of a call,
+ * message or byte: the prediction and the interval are rounded outwards to integers. */
+static void round_count(struct series_context *ctx, size_t m, size_t n, struct model_result *out)
 {
 	struct model_prediction *p = &out->prediction;
-	p->supported = p->has_interval && p->hi <= MODEL_SUPPORT_SPAN * p->lo;
-	if (out->status != MODEL_OK || !p->has_interval || p->supported)
+	if (ctx->e->nparams != 1 || ctx->o->basic || strstr(experiment_metric(ctx->e, m), "time") ||
+	    !model_status_has_function(out->status) || !deterministic(ctx, n) || !exact_values_are_counts(ctx->y, n))
 		return;
-	if (p->lo > 0)
-		model_note(out, "the ladder does not support this prediction: its %.0f%% interval spans %.0fx", 100 * p->level,
-			   p->hi / p->lo);
-	else
-		model_note(out, "the ladder does not support this prediction: its %.0f%% interval reaches 0", 100 * p->level);
+	p->value = nearbyint(p->value);
+	if (p->has_interval) {
+		p->lo = floor(p->lo);
+		p->hi = ceil(p->hi);
+	}
 }
 
 void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_result *out)
@@ -465,6 +524,8 @@ void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_
 		report_noisy(ctx, n, out);
 		return;
 	}
+	if (model_exact_count(ctx, m, n, out))
+		return;
 	fit_series_or_without_zeros(ctx, cp, m, n, out);
-	judge_support(out);
+	round_count(ctx, m, n, out);
 }

@@ -549,6 +549,17 @@ static void list_supported_misses(const struct tally *t)
 	}
 }
 
+/* the supported predictions at 64x whose leading term is wrong (ACCURACY_WRONG) */
+static void list_supported_wrong(const struct tally *t)
+{
+	for (size_t k = 0; k < t->n; k++) {
+		const struct outcome *o = &t->o[k];
+		if (o->supported[1] && o->in_space && !o->leading)
+			printf("  supported, leading term wrong: %.0f%% noise, %zu rungs, truth %s, model %s, factor %.3g at 64x\n",
+			       100 * o->noise, o->rungs, o->want, o->model, error_factor(o, 1));
+	}
+}
+
 /* why a one-parameter prediction is off by more than 10x: a term that subtracts, or the
  * model's fastest term against the truth's (faster: over, slower: under, the same: its
  * coefficient), and whether the faster of the two is barely visible on the ladder (under
@@ -675,6 +686,8 @@ static void print_set(const struct set *s, struct tally *t)
 	       told.n, leading_rate(&told), told.p90[1], told.beyond10);
 	printf("modeling time (CPU, both targets): default %.3f s, --basic %.3f s: default costs %.1fx --basic\n",
 	       t[M_DEFAULT].seconds, t[M_BASIC].seconds, t[M_DEFAULT].seconds / t[M_BASIC].seconds);
+	if (getenv("ACCURACY_WRONG"))
+		list_supported_wrong(&t[M_DEFAULT]);
 	const char *w = getenv("ACCURACY_WORST");
 	if (w && atoi(w) > 0)
 		list_worst(&t[M_DEFAULT], (size_t)atoi(w));
