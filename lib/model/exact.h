@@ -11,7 +11,8 @@
  * The smallest laws win; the interval is the hull of the values at the target of every law of
  * that size and of one more unknown (when the rungs allow one and still keep a check): equal
  * values make a point interval the rungs back, different ones an ambiguity the ladder cannot
- * settle (ambiguous, and the hull says how far apart they are).
+ * settle (ambiguous, and the hull says how far apart they are). A law only one rung checks
+ * could be luck among the many pairs of terms: it supports no prediction (EXACT_MIN_CHECKS).
  *
  *     struct exact_law l;
  *     if (exact_law_solve(p, y, n, target, &l)) ... l.value, l.lo, l.hi, l.text ...
@@ -26,6 +27,8 @@
 #include "model/pmnf.h"
 
 #define EXACT_MAX_UNKNOWNS 3
+/* rungs beyond the unknowns a law needs to support a prediction */
+#define EXACT_MIN_CHECKS 2
 
 struct exact_law {
 	unsigned nterms;

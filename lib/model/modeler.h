@@ -34,6 +34,11 @@
 #include "model/search.h"
 
 #define MODEL_MIN_POINTS SEARCH_MIN_POINTS
+/* One parameter measured at fewer points than MODEL_MIN_POINTS, but at least this many (a code
+ * that runs on cubes only: 1, 8, 27), is modeled from a restricted space: an exact integer law
+ * (counts), else the constant or a constant and one term; its interval and support say how
+ * little three rungs tell, and --advise names the fourth rung that helps most. */
+#define MODEL_MIN_POINTS_RESTRICTED 3
 
 struct model_options {
 	enum model_aggregate aggregate;   /* per-point value from the repetitions (median); the terms

@@ -102,9 +102,10 @@ static size_t gather(struct series_context *ctx, size_t cp, size_t m, struct mod
 static bool enough_points(const struct series_context *ctx, size_t n, struct model_result *out)
 {
 	const struct experiment *e = ctx->e;
-	if (n < MODEL_MIN_POINTS) {
-		snprintf(out->note, sizeof out->note, "measured at %zu point%s; the search needs at least %d", n,
-			 n == 1 ? "" : "s", MODEL_MIN_POINTS);
+	size_t least = e->nparams == 1 ? MODEL_MIN_POINTS_RESTRICTED : MODEL_MIN_POINTS;
+	if (n < least) {
+		snprintf(out->note, sizeof out->note, "measured at %zu point%s; the search needs at least %zu", n,
+			 n == 1 ? "" : "s", least);
 		return false;
 	}
 	for (unsigned l = 0; e->nparams > 1 && l < e->nparams; l++) {
@@ -341,7 +342,12 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 	struct fit_problem fsel = pr.fp;
 	fit_problem_set_values(&fsel, ctx->ysel);
 	struct search_result r;
-	if (search_best(&fsel, &ctx->search, &r, ctx->w)) {
+	struct search_options so = ctx->search;
+	if (n < MODEL_MIN_POINTS) {
+		so.max_terms = 1;   /* fewer rungs than the full search needs: the constant or one term */
+		model_note(out, "%zu rungs: chosen among the constant and single terms", n);
+	}
+	if (search_best(&fsel, &so, &r, ctx->w)) {
 		out->status = MODEL_FAILED;
 		snprintf(out->note, sizeof out->note, "no hypothesis could be fitted");
 		problem_free(&pr);
@@ -469,9 +475,13 @@ static bool model_exact_count(struct series_context *ctx, size_t m, size_t n, st
 	out->exact = true;
 	snprintf(out->law, sizeof out->law, "%s", l.text);
 	out->prediction = (struct model_prediction){.value = l.value, .has_interval = true, .lo = l.lo, .hi = l.hi,
-						    .level = ctx->o->level, .supported = !l.ambiguous};
+						    .level = ctx->o->level,
+						    .supported = !l.ambiguous && l.spare >= EXACT_MIN_CHECKS};
 	model_note(out, "exact integer law %s: reproduces all %zu rungs (%u check it)", l.text, n, l.spare);
-	if (l.ambiguous)
+	if (!l.ambiguous && l.spare < EXACT_MIN_CHECKS)
+		model_note(out, "the ladder does not support this prediction: one rung checks the law, another would "
+			   "confirm it");
+	else if (l.ambiguous)
 		model_note(out, "the ladder does not support this prediction: exact laws the rungs cannot tell apart "
 			   "predict %.0f to %.0f at the target", l.lo, l.hi);
 	return true;
@@ -524,8 +534,20 @@ void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_
 		report_noisy(ctx, n, out);
 		return;
 	}
-	if (model_exact_count(ctx, m, n, out))
+	if (model_exact_count(ctx, m, n, out)) {
+		if (out->prediction.supported)
+			return;
+		/* a law one rung checks, or laws that disagree: the interval also holds what the
+		 * PMNF search makes of the rungs, so that it is not narrower than the ladder says */
+		struct model_result pm = *out;
+		pm.note[0] = 0;
+		fit_series_or_without_zeros(ctx, cp, m, n, &pm);
+		if (model_status_has_function(pm.status) && pm.prediction.has_interval) {
+			out->prediction.lo = floor(fmin(out->prediction.lo, pm.prediction.lo));
+			out->prediction.hi = ceil(fmax(out->prediction.hi, pm.prediction.hi));
+		}
 		return;
+	}
 	fit_series_or_without_zeros(ctx, cp, m, n, out);
 	round_count(ctx, m, n, out);
 }
