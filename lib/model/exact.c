@@ -181,8 +181,8 @@ bool exact_law_solve(const double *p, const double *y, size_t n, double target, 
 		laws_of_size(s, p, y, n, target, out, &found);
 	if (!found)
 		return false;
-	/* the laws of one more unknown that the rungs still check compete too */
-	if (s <= EXACT_MAX_UNKNOWNS && s < n) {
+	/* the laws of one more unknown that enough rungs still check compete too */
+	if (s <= EXACT_MAX_UNKNOWNS && s + EXACT_MIN_CHECKS <= n) {
 		bool more = false;
 		struct exact_law other;
 		laws_of_size(s, p, y, n, target, &other, &more);

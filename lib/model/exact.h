@@ -9,7 +9,7 @@
  * the target must be an integer.
  *
  * The smallest laws win; the interval is the hull of the values at the target of every law of
- * that size and of one more unknown (when the rungs allow one and still keep a check): equal
+ * that size and of one more unknown (when EXACT_MIN_CHECKS rungs still check those): equal
  * values make a point interval the rungs back, different ones an ambiguity the ladder cannot
  * settle (ambiguous, and the hull says how far apart they are). A law only one rung checks
  * could be luck among the many pairs of terms: it supports no prediction (EXACT_MIN_CHECKS).

@@ -92,10 +92,9 @@ struct model_quality {
 };
 
 /* A prediction whose interval spans more than this factor (hi / lo) is not supported by the
- * ladder: the hypotheses that fit the measured rungs part that far at the target (more than a
- * factor of about 2.2 either way of the middle), and the model says so in its note. The other
- * reasons a prediction is not supported are in support.h. */
-#define MODEL_SUPPORT_SPAN 5.0
+ * ladder: the hypotheses that fit the measured rungs part that far at the target, and the model
+ * says so in its note. The other reasons a prediction is not supported are in support.h. */
+#define MODEL_SUPPORT_SPAN 10.0
 
 struct model_prediction {
 	double value;        /* at the target: the median over the most probable hypotheses

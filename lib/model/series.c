@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "model/average.h"
+#include "model/critical.h"
 #include "model/exact.h"
 #include "model/interval.h"
 #include "model/multiparam.h"
@@ -294,6 +295,33 @@ static void average_over_hypotheses(const struct fit_problem *fsel, const struct
 	pred->value = fmin(fmax(pred->value, pred->lo), pred->hi);
 }
 
+/* A rival the rungs cannot tell from the selected model: a hypothesis the search screened, with at
+ * most one term more, whose weighted RSS exceeds the selected one's by less than the critical F
+ * of one term times the noise of a per-point value, and whose prediction at the target lies more
+ * than SUPPORT_RIVAL_FACTOR outside the interval (c + a p^(1/2) + b p^2 at 5% noise on p = 4..64
+ * fitted as c + a p^(1/2) log2(p)^2: the p^2 term is 16% of the largest rung and 40x at 64x).
+ * Its prediction, or NAN when there is none. */
+static double rival_outside(const struct fit_problem *fsel, const struct search_result *r, double lo, double hi)
+{
+	const struct hypothesis *best = &r->best;
+	size_t m = best->nterms + (best->constant ? 1 : 0);
+	if (fsel->n <= m)
+		return NAN;
+	bool measured = fsel->noise_dof > 0 && fsel->noise_var > 0;
+	double s2 = measured ? fsel->noise_var : best->rss / (double)(fsel->n - m);
+	double crit = critical_f(0.05, 1, measured ? fsel->noise_dof : (double)(fsel->n - m));
+	if (!isfinite(crit))
+		crit = 4.0;
+	for (unsigned k = 0; k < r->nrecords; k++) {
+		const struct search_record *h = &r->record[k];
+		if (h->nterms > best->nterms + 1 || !(h->rss <= best->rss + crit * s2) || !(h->pred > 0))
+			continue;
+		if (h->pred > SUPPORT_RIVAL_FACTOR * hi || h->pred * SUPPORT_RIVAL_FACTOR < lo)
+			return h->pred;
+	}
+	return NAN;
+}
+
 /* does the ladder support the prediction (support.h); a note when not */
 static void judge_support(const struct series_context *ctx, size_t n, struct model_result *out)
 {
@@ -363,6 +391,7 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 	quality(ctx, n, &out->fn, best.cv, &out->quality);
 	out->prediction.value = pmnf_eval(&out->fn, ctx->target);
 	out->prediction.level = o->level;
+	double rival = NAN;
 	if (best.cv < 1e-20 && noise_var == 0) {
 		/* exact data reproduced exactly: nothing to be uncertain about */
 		out->prediction.has_interval = true;
@@ -387,6 +416,7 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		out->prediction.has_interval =
 			o->bootstrap && !interval_bootstrap(&is, ctx->w, &out->prediction.lo, &out->prediction.hi);
 		average_over_hypotheses(&fsel, &r, value_var, o->level, &out->prediction);
+		rival = out->prediction.has_interval ? rival_outside(&fsel, &r, out->prediction.lo, out->prediction.hi) : NAN;
 	}
 	out->status = MODEL_OK;
 	if (out->quality.smape > MODEL_POOR_SMAPE) {
@@ -396,6 +426,12 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 			 "not to be trusted", out->quality.smape);
 	}
 	judge_support(ctx, n, out);
+	if (out->prediction.supported && isfinite(rival)) {
+		out->prediction.supported = false;
+		if (out->status == MODEL_OK)
+			model_note(out, "the ladder does not support this prediction: a rival that fits the rungs as well "
+				   "predicts %.4g at the target", rival);
+	}
 	problem_free(&pr);
 }
 

@@ -1,5 +1,5 @@
 /*
- * support — does the ladder support a model's prediction at the target? Three tests, each of
+ * support — does the ladder support a model's prediction at the target? Four tests, each of
  * which can say no:
  *
  *   - every term is constrained by the ladder: a term whose share of the prediction at the
@@ -10,7 +10,9 @@
  *   - the leave-one-out fits agree: the model's terms refitted without each rung in turn predict
  *     at the target within the width of the interval (a fit that interpolates its rungs, with
  *     as many coefficients as rungs but one, parts as soon as one rung is left out);
- *   - the interval spans at most MODEL_SUPPORT_SPAN (modeler.h).
+ *   - the interval spans at most MODEL_SUPPORT_SPAN (modeler.h);
+ *   - (series.c, which has the search's hypotheses) no rival that fits the rungs as well predicts
+ *     more than SUPPORT_RIVAL_FACTOR outside the interval.
  *
  *     struct support s;
  *     support_judge(&fn, pts, y, n, target, true, lo, hi, 0.95, &s);
@@ -24,6 +26,9 @@
 
 #include "model/pmnf.h"
 
+/* a rival that fits the rungs as well (series.c) and predicts more than this factor outside the
+ * interval makes the prediction unsupported */
+#define SUPPORT_RIVAL_FACTOR 3.0
 /* a term is most of the prediction at the target from this share on */
 #define SUPPORT_SHARE_LEADS 0.5
 /* and unconstrained when that is more than this many times its largest share on the ladder */
