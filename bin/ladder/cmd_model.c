@@ -69,7 +69,7 @@ static const char help[] =
 	"                          measure next: where the selected model and a rival that fits the\n"
 	"                          ladder as well differ by 3 noise standard deviations, and the rung\n"
 	"                          short of the target that most narrows the prediction there\n"
-	"      --export extrap-json FILE\n"
+	"      --export extra-p-json FILE\n"
 	"                          also write the measurements as Extra-P JSON input (Extra-P reads it\n"
 	"                          with --json) with ladder's models under the key \"ladder\"\n"
 	"  -h, --help              this help\n"
@@ -383,7 +383,7 @@ static int run_model(const struct model_cli *cli, struct experiment *e)
 	}
 	size_t *order = xmalloc((res->ncallpaths ? res->ncallpaths : 1) * sizeof *order);
 	model_rank(res, (size_t)metric, order);
-	if (cli->export_path && extrap_write_json(cli->export_path, e, res, &err)) {
+	if (cli->export_path && extra_p_write_json(cli->export_path, e, res, &err)) {
 		log_error("%s", err.msg);
 		free(order);
 		model_results_free(res);
@@ -461,10 +461,11 @@ static int parse_options(int argc, char **argv, struct model_cli *cli)
 			cli->format = optarg;
 			break;
 		case 'x':
-			if (strcmp(optarg, "extrap-json"))
-				return cmd_usage_error(NAME, "--export expects the format extrap-json, got '%s'", optarg);
+			/* extrap-json: the option's earlier name, kept as an alias */
+			if (strcmp(optarg, "extra-p-json") && strcmp(optarg, "extrap-json"))
+				return cmd_usage_error(NAME, "--export expects the format extra-p-json, got '%s'", optarg);
 			if (optind >= argc || argv[optind][0] == '-')
-				return cmd_usage_error(NAME, "--export extrap-json needs a FILE");
+				return cmd_usage_error(NAME, "--export %s needs a FILE", optarg);
 			cli->export_path = argv[optind++];
 			break;
 		case 'l':
@@ -541,7 +542,7 @@ static int cmd_model(int argc, char **argv)
 	}
 	struct model_error err;
 	struct experiment *e = cli.campaign ? experiment_from_campaign(cli.campaign, cli.params, cli.reduce, &err)
-					    : extrap_read(cli.input, &err);
+					    : extra_p_read(cli.input, &err);
 	if (!e) {
 		log_error("%s", err.msg);
 		return EXIT_FAIL;

@@ -74,8 +74,8 @@ formula() {
 	assert_line --regexp '^1 +kernel +161 '
 }
 
-@test "--export extrap-json writes Extra-P's JSON input, which reads back to the same models" {
-	run "$LADDER" model --input "$FIX/weak.txt" --export extrap-json "$TMP/x.json" --format json
+@test "--export extra-p-json writes Extra-P's JSON input, which reads back to the same models" {
+	run "$LADDER" model --input "$FIX/weak.txt" --export extra-p-json "$TMP/x.json" --format json
 	assert_success
 	echo "$output" > "$TMP/direct.json"
 	# Extra-P's schema: parameters (strings), measurements: callpath -> metric -> [{point, values}]
@@ -88,6 +88,12 @@ formula() {
 	for cp in main-\>solve main-\>sweep-\>MPI_Recv main-\>exchange-\>MPI_Sendrecv; do
 		[ "$(formula "$TMP/direct.json" "$cp")" = "$(formula "$TMP/back.json" "$cp")" ]
 	done
+	# the option's earlier name is an alias
+	"$LADDER" --quiet model --input "$FIX/weak.txt" --export extrap-json "$TMP/alias.json" >/dev/null
+	cmp "$TMP/x.json" "$TMP/alias.json"
+	run "$LADDER" model --input "$FIX/weak.txt" --export extra-p "$TMP/y.json"
+	assert_failure 2
+	assert_output --partial "--export expects the format extra-p-json, got 'extra-p'"
 }
 
 @test "options: k-fold, aggregate, terms, exponents, top, basic" {
@@ -248,7 +254,7 @@ bad_usage() {
 	bad_usage "--terms expects an integer in [1, 8]" -i x --terms 9
 	bad_usage "--exponents: exponent spec item 'bogus'" -i x --exponents bogus
 	bad_usage "--export extrap-json needs a FILE" -i x --export extrap-json
-	bad_usage "--export expects the format extrap-json" -i x --export csv y
+	bad_usage "--export expects the format extra-p-json" -i x --export csv y
 	bad_usage "--level must be between 0 and 1" -i x --level 1.5
 	bad_usage "--target: the input has 2 parameters; name them" -i "$FIX/two_params.txt" --target 100
 	bad_usage "--target: the input has no parameter 'q'" -i "$FIX/two_params.txt" --target p=4,q=5

@@ -31,7 +31,7 @@ static void formula(const struct model_result *r, const struct experiment *e, ch
 static void models_an_extrap_file(void **state)
 {
 	struct model_error err;
-	struct experiment *e = extrap_read(FIX "weak.txt", &err);
+	struct experiment *e = extra_p_read(FIX "weak.txt", &err);
 	struct model_options o;
 	model_options_init(&o);
 	o.has_target = true;
@@ -189,7 +189,7 @@ static void options_change_the_fit(void **state)
 static void models_two_parameters(void **state)
 {
 	struct model_error err;
-	struct experiment *e = extrap_read(FIX "two_params.txt", &err);
+	struct experiment *e = extra_p_read(FIX "two_params.txt", &err);
 	assert_non_null(e);
 	struct model_options o;
 	model_options_init(&o);
