@@ -69,7 +69,7 @@ static const char help[] =
 	"                          measure next: where the selected model and a rival that fits the\n"
 	"                          ladder as well differ by 3 noise standard deviations, and the rung\n"
 	"                          short of the target that most narrows the prediction there\n"
-	"      --export extrap-json FILE\n"
+	"      --export extra-p-json FILE\n"
 	"                          also write the measurements as Extra-P JSON input (Extra-P reads it\n"
 	"                          with --json) with ladder's models under the key \"ladder\"\n"
 	"  -h, --help              this help\n"
@@ -93,12 +93,22 @@ static const char help[] =
 	"each time and the average over all hypotheses searched, weighted by their probability, each\n"
 	"with its own estimate of the noise. Hypotheses whose terms cancel each other (parts more than\n"
 	"4x the value they add up to, in the data or at the target) or that are not positive at the\n"
-	"target are not considered. A prediction whose interval spans more than 10x is not supported by\n"
-	"the ladder (the hypotheses that fit the rungs part that far at the target): its note says so,\n"
-	"and the JSON says \"supported\": false (--advise names the rung that narrows it). A model that\n"
-	"misses the measured values by more than a third on average (SMAPE) is reported as a poor fit\n"
-	"and not counted as modeled; a series that is zero at its smallest rank counts only (no\n"
-	"neighbours at p = 1) is modeled from its first non-zero rung when the zeros cannot be fitted.\n"
+	"target are not considered. A prediction is supported by the ladder only when every term of its\n"
+	"model shows on the rungs (none is most of the prediction at the target while at most a third\n"
+	"of that on every rung), the model's terms fitted without each rung in turn agree at the target\n"
+	"within the interval's width, the interval spans at most 10x, and no rival model that fits the\n"
+	"rungs as well predicts more than 3x outside it; otherwise the table marks the interval\n"
+	"unsupported, the note says why, the JSON says \"supported\": false and the campaign's /models\n"
+	"says supported = 0 (--advise names the rung that narrows it). Counts the same at every\n"
+	"repetition (visits, messages, bytes) are modeled by an exact integer law of p when one\n"
+	"reproduces every rung (terms 1, p, log2 p, ceil(log2 p), sqrt p, cbrt p, the widths of the 2-D\n"
+	"and 3-D grids of p ranks, p log2 p, p^2, 1/p; the table shows \"exact: LAW\"); it supports a\n"
+	"prediction when two rungs beyond its unknowns check it and no other law disagrees. Other counts\n"
+	"predict whole numbers. Three rungs (1, 8, 27) give the constant or one term, or an exact law.\n"
+	"A model that misses the measured values by more than a third on average (SMAPE) is reported\n"
+	"as a poor fit and not counted as modeled; a series that is zero at its smallest rank counts\n"
+	"only (no neighbours at p = 1) is modeled from its first non-zero rung when the zeros cannot be\n"
+	"fitted.\n"
 	"For each call path whose time grows faster than its bytes, messages or visits can explain, a\n"
 	"note says wait states are likely.\n"
 	"\n"
@@ -335,6 +345,7 @@ static bool store_models(const struct model_cli *cli, const struct model_results
 			row->upper = r->prediction.has_interval ? r->prediction.hi : NAN;
 			row->level = r->prediction.level;
 			row->wait_state = r->wait_state;
+			row->supported = model_status_has_function(r->status) && r->prediction.supported;
 		}
 	char *settings = xasprintf("params=%s;reduce=%s;aggregate=%s;target=%s", cli->params,
 				   rank_reduction_name(cli->reduce), model_aggregate_name(cli->o.aggregate), target);
@@ -372,7 +383,7 @@ static int run_model(const struct model_cli *cli, struct experiment *e)
 	}
 	size_t *order = xmalloc((res->ncallpaths ? res->ncallpaths : 1) * sizeof *order);
 	model_rank(res, (size_t)metric, order);
-	if (cli->export_path && extrap_write_json(cli->export_path, e, res, &err)) {
+	if (cli->export_path && extra_p_write_json(cli->export_path, e, res, &err)) {
 		log_error("%s", err.msg);
 		free(order);
 		model_results_free(res);
@@ -450,10 +461,11 @@ static int parse_options(int argc, char **argv, struct model_cli *cli)
 			cli->format = optarg;
 			break;
 		case 'x':
-			if (strcmp(optarg, "extrap-json"))
-				return cmd_usage_error(NAME, "--export expects the format extrap-json, got '%s'", optarg);
+			/* extrap-json: the option's earlier name, kept as an alias */
+			if (strcmp(optarg, "extra-p-json") && strcmp(optarg, "extrap-json"))
+				return cmd_usage_error(NAME, "--export expects the format extra-p-json, got '%s'", optarg);
 			if (optind >= argc || argv[optind][0] == '-')
-				return cmd_usage_error(NAME, "--export extrap-json needs a FILE");
+				return cmd_usage_error(NAME, "--export %s needs a FILE", optarg);
 			cli->export_path = argv[optind++];
 			break;
 		case 'l':
@@ -530,7 +542,7 @@ static int cmd_model(int argc, char **argv)
 	}
 	struct model_error err;
 	struct experiment *e = cli.campaign ? experiment_from_campaign(cli.campaign, cli.params, cli.reduce, &err)
-					    : extrap_read(cli.input, &err);
+					    : extra_p_read(cli.input, &err);
 	if (!e) {
 		log_error("%s", err.msg);
 		return EXIT_FAIL;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extrap/intfit.h"
+#include "intlaw/intfit.h"
 #include "util/xalloc.h"
 
 enum { CT_ONE, CT_D, CT_C, CT_DC };

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extrap/intfit.h"
+#include "intlaw/intfit.h"
 #include "util/xalloc.h"
 
 /* a term's value is num/den on a grid; the K terms are relative to a family member's dimension */

@@ -75,7 +75,21 @@ static const struct hypothesis *find_rival(const struct search_result *sr, const
 	return rival;
 }
 
-/* the ladder continued by its last factor up to the target, and the target */
+/* every rung a cube, and not all of them powers of two (1, 8, 27) */
+static bool on_cubes(const double *pts, size_t n)
+{
+	bool pow2 = true;
+	for (size_t i = 0; i < n; i++) {
+		double k = nearbyint(cbrt(pts[i]));
+		if (k * k * k != pts[i])
+			return false;
+		pow2 &= pts[i] == exp2(nearbyint(log2(pts[i])));
+	}
+	return n >= 2 && !pow2;
+}
+
+/* the ladder continued by its last factor (the next cubes, for a ladder of cubes) up to the
+ * target, and the target */
 static void candidate_rungs(const double *pts, size_t n, double target, struct advice *a)
 {
 	double largest = 0, second = 0;
@@ -90,8 +104,14 @@ static void candidate_rungs(const double *pts, size_t n, double target, struct a
 	double factor = second > 0 && largest / second > 1.01 ? largest / second : 2.0;
 	a->largest = largest;
 	a->nrungs = 0;
-	for (double r = largest * factor; r < target * (1 - 1e-9) && a->nrungs + 1 < ADVISE_MAX_RUNGS; r *= factor)
-		a->rung[a->nrungs++] = r;
+	if (on_cubes(pts, n)) {
+		/* a code that runs on cubes only: the next cubes */
+		for (double k = nearbyint(cbrt(largest)) + 1; k * k * k < target * (1 - 1e-9) && a->nrungs + 1 < ADVISE_MAX_RUNGS; k++)
+			a->rung[a->nrungs++] = k * k * k;
+	} else {
+		for (double r = largest * factor; r < target * (1 - 1e-9) && a->nrungs + 1 < ADVISE_MAX_RUNGS; r *= factor)
+			a->rung[a->nrungs++] = r;
+	}
 	a->rung[a->nrungs++] = target;
 }
 

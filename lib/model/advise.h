@@ -16,8 +16,10 @@
  *   - the noise of a per-point value is that of the repetitions (aggregate.h), or without
  *     repetitions the residuals of the selected model, at least ADVISE_MIN_NOISE;
  *   - candidate rungs continue the ladder by its last factor (the ratio of its two largest
- *     rungs) up to the target; the advice to separate is the smallest candidate where the two
- *     models differ by ADVISE_SEPARATION noise standard deviations (a single measurement tells
+ *     rungs; a ladder of cubes, 1, 8, 27, by the next cubes) up to the target; with three rungs
+ *     the rung that narrows most is the fourth to measure; the advice to separate is the
+ *     smallest candidate where the two models differ by ADVISE_SEPARATION noise standard
+ *     deviations (a single measurement tells
  *     them apart there), else the candidate where they differ most;
  *   - the advice to narrow is the candidate below the target that most reduces the variance of
  *     the selected model's prediction at the target, by the Sherman-Morrison update of the

@@ -15,28 +15,28 @@
  * number of coordinates, DATA lines that do not match POINTS, duplicate points. A file without
  * METRIC lines gets the metric "<default>", as in Extra-P.
  */
-#ifndef LADDER_MODEL_EXTRAP_IO_H
-#define LADDER_MODEL_EXTRAP_IO_H
+#ifndef LADDER_MODEL_EXTRA_P_H
+#define LADDER_MODEL_EXTRA_P_H
 
 #include "model/error.h"
 #include "model/experiment.h"
 #include "model/modeler.h"
 
-#define EXTRAP_DEFAULT_METRIC "<default>"
-#define EXTRAP_DEFAULT_CALLPATH "<root>"
+#define EXTRA_P_DEFAULT_METRIC "<default>"
+#define EXTRA_P_DEFAULT_CALLPATH "<root>"
 /* the longest line the readers take (an endless one, say from /dev/zero, is refused after it) */
-#define EXTRAP_MAX_LINE (1 << 24)
+#define EXTRA_P_MAX_LINE (1 << 24)
 
 /* any of the formats, told apart by content */
-struct experiment *extrap_read(const char *path, struct model_error *err);
-struct experiment *extrap_read_text(const char *path, struct model_error *err);
+struct experiment *extra_p_read(const char *path, struct model_error *err);
+struct experiment *extra_p_read_text(const char *path, struct model_error *err);
 /* JSON (either form) or JSON Lines */
-struct experiment *extrap_read_json(const char *path, struct model_error *err);
+struct experiment *extra_p_read_json(const char *path, struct model_error *err);
 
 /* Write e as Extra-P's JSON input ("parameters" and "measurements", which Extra-P reads with
  * its --json reader); with res, ladder's models ride along under the key "ladder", which
  * Extra-P ignores. */
-int extrap_write_json(const char *path, const struct experiment *e, const struct model_results *res,
+int extra_p_write_json(const char *path, const struct experiment *e, const struct model_results *res,
 		      struct model_error *err);
 
 #endif

@@ -250,11 +250,11 @@ static struct experiment *read_lines(const char *path, struct model_error *err)
 	long ln = 0;
 	bool ok = true;
 	ssize_t len;
-	while (ok && (len = file_read_line(f, &line, &cap, EXTRAP_MAX_LINE)) != -1) {
+	while (ok && (len = file_read_line(f, &line, &cap, EXTRA_P_MAX_LINE)) != -1) {
 		ln++;
 		if (len == FILE_LINE_TOO_LONG) {
 			model_error_set(err, "%s:%ld: a line longer than %d bytes or holding a NUL byte", path, ln,
-					EXTRAP_MAX_LINE);
+					EXTRA_P_MAX_LINE);
 			ok = false;
 			break;
 		}
@@ -303,7 +303,7 @@ static struct experiment *read_lines(const char *path, struct model_error *err)
 				}
 			}
 			if (ok)
-				ok = add_values(e, cp ? cp : EXTRAP_DEFAULT_CALLPATH, m ? m : EXTRAP_DEFAULT_METRIC, c,
+				ok = add_values(e, cp ? cp : EXTRA_P_DEFAULT_CALLPATH, m ? m : EXTRA_P_DEFAULT_METRIC, c,
 						json_object_get(o, "value"), where, err);
 		}
 		json_decref(o);
@@ -321,7 +321,7 @@ static struct experiment *read_lines(const char *path, struct model_error *err)
 	return e;
 }
 
-struct experiment *extrap_read_json(const char *path, struct model_error *err)
+struct experiment *extra_p_read_json(const char *path, struct model_error *err)
 {
 	json_error_t je;
 	json_t *root = json_load_file(path, 0, &je);
@@ -345,7 +345,7 @@ struct experiment *extrap_read_json(const char *path, struct model_error *err)
 	return e;
 }
 
-struct experiment *extrap_read(const char *path, struct model_error *err)
+struct experiment *extra_p_read(const char *path, struct model_error *err)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -356,7 +356,7 @@ struct experiment *extrap_read(const char *path, struct model_error *err)
 	fclose(f);
 	if (c == EOF)
 		return fail(err, path, "empty file");
-	return c == '{' ? extrap_read_json(path, err) : extrap_read_text(path, err);
+	return c == '{' ? extra_p_read_json(path, err) : extra_p_read_text(path, err);
 }
 
 static json_t *measurements_json(const struct experiment *e)
@@ -387,7 +387,7 @@ static json_t *measurements_json(const struct experiment *e)
 	return meas;
 }
 
-int extrap_write_json(const char *path, const struct experiment *e, const struct model_results *res,
+int extra_p_write_json(const char *path, const struct experiment *e, const struct model_results *res,
 		      struct model_error *err)
 {
 	json_t *params = json_array();

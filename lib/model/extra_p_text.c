@@ -138,7 +138,7 @@ static int end_block(struct text_reader *r)
 	long here = r->line;
 	r->line = r->block_line;
 	fail(r, "region '%s', metric '%s' has %zu DATA line%s for %zu POINTS", experiment_callpath(r->e, (size_t)r->callpath),
-	     r->metric >= 0 ? experiment_metric(r->e, (size_t)r->metric) : EXTRAP_DEFAULT_METRIC, r->data_lines,
+	     r->metric >= 0 ? experiment_metric(r->e, (size_t)r->metric) : EXTRA_P_DEFAULT_METRIC, r->data_lines,
 	     r->data_lines == 1 ? "" : "s", r->e->npoints);
 	r->line = here;
 	return -1;
@@ -167,7 +167,7 @@ static int on_data(struct text_reader *r, char *rest)
 	if (r->callpath < 0)
 		return fail(r, "DATA before any REGION");
 	if (r->metric < 0)
-		r->metric = (long)experiment_intern_metric(r->e, EXTRAP_DEFAULT_METRIC);
+		r->metric = (long)experiment_intern_metric(r->e, EXTRA_P_DEFAULT_METRIC);
 	const char *cp = experiment_callpath(r->e, (size_t)r->callpath), *m = experiment_metric(r->e, (size_t)r->metric);
 	if (r->data_lines >= r->e->npoints)
 		return fail(r, "region '%s', metric '%s': more DATA lines than the %zu POINTS", cp, m, r->e->npoints);
@@ -216,7 +216,7 @@ static int parse_line(struct text_reader *r, char *line)
 	return fail(r, "unknown line '%s' (expected PARAMETER, POINTS, REGION, METRIC, DATA or a # comment)", s);
 }
 
-struct experiment *extrap_read_text(const char *path, struct model_error *err)
+struct experiment *extra_p_read_text(const char *path, struct model_error *err)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
@@ -228,9 +228,9 @@ struct experiment *extrap_read_text(const char *path, struct model_error *err)
 	size_t cap = 0;
 	int rc = 0;
 	ssize_t len;
-	while (!rc && (len = file_read_line(f, &line, &cap, EXTRAP_MAX_LINE)) != -1) {
+	while (!rc && (len = file_read_line(f, &line, &cap, EXTRA_P_MAX_LINE)) != -1) {
 		r.line++;
-		rc = len == FILE_LINE_TOO_LONG ? fail(&r, "a line longer than %d bytes or holding a NUL byte", EXTRAP_MAX_LINE)
+		rc = len == FILE_LINE_TOO_LONG ? fail(&r, "a line longer than %d bytes or holding a NUL byte", EXTRA_P_MAX_LINE)
 					      : parse_line(&r, line);
 	}
 	free(line);

@@ -42,6 +42,8 @@ json_t *model_result_json(const struct model_results *res, size_t cp, size_t met
 	if (model_status_has_function(r->status)) {
 		json_object_set_new(o, "model", model_pmnf_json(&r->fn, names));
 		json_object_set_new(o, "growth", json_string(r->growth));
+		if (r->exact)
+			json_object_set_new(o, "exact_law", json_string(r->law));
 		json_object_set_new(o, "quality", json_pack("{s:I, s:o, s:o, s:o, s:o}", "points", (json_int_t)r->quality.npoints,
 							   "rss", number(r->quality.rss), "adjusted_r2", number(r->quality.ar2),
 							   "smape", number(r->quality.smape), "cv_error",
@@ -51,8 +53,8 @@ json_t *model_result_json(const struct model_results *res, size_t cp, size_t met
 			json_object_set_new(pred, "lo", number(r->prediction.lo));
 			json_object_set_new(pred, "hi", number(r->prediction.hi));
 			json_object_set_new(pred, "level", number(r->prediction.level));
-			json_object_set_new(pred, "supported", json_boolean(r->prediction.supported));
 		}
+		json_object_set_new(pred, "supported", json_boolean(r->prediction.supported));
 		json_object_set_new(o, "prediction", pred);
 	}
 	if (r->noise.tested)

@@ -32,8 +32,11 @@ static void row_cells(const struct model_results *res, size_t rank, size_t cp, s
 		return;
 	}
 	cell[C_PRED] = xasprintf("%.4g", r->prediction.value);
-	cell[C_INTERVAL] = r->prediction.has_interval ? xasprintf("[%.4g, %.4g]", r->prediction.lo, r->prediction.hi)
-						       : xstrdup("-");
+	/* the ranking marks a prediction the ladder does not support where its interval is */
+	const char *mark = r->prediction.supported ? "" : " unsupported";
+	cell[C_INTERVAL] = r->prediction.has_interval
+				   ? xasprintf("[%.4g, %.4g]%s", r->prediction.lo, r->prediction.hi, mark)
+				   : xasprintf("-%s", mark);
 	cell[C_GROWTH] = xstrdup(r->growth);
 	if (r->status == MODEL_NOISY) {
 		cell[C_AR2] = xstrdup("-");
@@ -43,6 +46,10 @@ static void row_cells(const struct model_results *res, size_t rank, size_t cp, s
 	}
 	cell[C_AR2] = xasprintf("%.4f", r->quality.ar2);
 	cell[C_SMAPE] = xasprintf("%.2f%%", r->quality.smape);
+	if (r->exact) {
+		cell[C_MODEL] = xasprintf("exact: %s", r->law);
+		return;
+	}
 	pmnf_format(&r->fn, (const char *const *)res->e->params, buf, sizeof buf);
 	cell[C_MODEL] = r->status == MODEL_POOR ? xasprintf("(poor fit) %s", buf) : xstrdup(buf);
 }

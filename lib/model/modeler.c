@@ -112,9 +112,10 @@ static int check_point_count(const struct experiment *e, struct model_error *err
 			memcpy(pts + n++ * e->nparams, experiment_point(e, p), e->nparams * sizeof(double));
 	}
 	int rc = 0;
-	if (n < MODEL_MIN_POINTS) {
-		model_error_set(err, "the experiment has %zu measurement point%s; the model search needs at least %d",
-				n, n == 1 ? "" : "s", MODEL_MIN_POINTS);
+	size_t least = e->nparams == 1 ? MODEL_MIN_POINTS_RESTRICTED : MODEL_MIN_POINTS;
+	if (n < least) {
+		model_error_set(err, "the experiment has %zu measurement point%s; the model search needs at least %zu",
+				n, n == 1 ? "" : "s", least);
 		rc = -1;
 	}
 	for (unsigned l = 0; !rc && e->nparams > 1 && l < e->nparams; l++) {

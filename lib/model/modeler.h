@@ -34,6 +34,11 @@
 #include "model/search.h"
 
 #define MODEL_MIN_POINTS SEARCH_MIN_POINTS
+/* One parameter measured at fewer points than MODEL_MIN_POINTS, but at least this many (a code
+ * that runs on cubes only: 1, 8, 27), is modeled from a restricted space: an exact integer law
+ * (counts), else the constant or a constant and one term; its interval and support say how
+ * little three rungs tell, and --advise names the fourth rung that helps most. */
+#define MODEL_MIN_POINTS_RESTRICTED 3
 
 struct model_options {
 	enum model_aggregate aggregate;   /* per-point value from the repetitions (median); the terms
@@ -88,7 +93,7 @@ struct model_quality {
 
 /* A prediction whose interval spans more than this factor (hi / lo) is not supported by the
  * ladder: the hypotheses that fit the measured rungs part that far at the target, and the model
- * says so in its note. */
+ * says so in its note. The other reasons a prediction is not supported are in support.h. */
 #define MODEL_SUPPORT_SPAN 10.0
 
 struct model_prediction {
@@ -98,7 +103,9 @@ struct model_prediction {
 	bool has_interval;
 	double lo, hi;       /* prediction interval of the per-point value measured at the target */
 	double level;
-	bool supported;      /* the interval spans at most MODEL_SUPPORT_SPAN */
+	bool supported;      /* the ladder constrains every term at the target, the leave-one-out
+				fits agree within the interval, and it spans at most
+				MODEL_SUPPORT_SPAN (support.h) */
 };
 
 struct model_result {
@@ -114,6 +121,9 @@ struct model_result {
 	bool wait_state;                   /* time grows faster than the requirement metrics */
 	char requirement_growth[96];       /* growth class of the requirement models (time metric) */
 	unsigned long hypotheses;          /* hypotheses tried */
+	bool exact;                        /* a count modeled by an exact integer law (exact.h): fn is
+					      its asymptotic shape, law the law itself */
+	char law[128];
 };
 
 /* Append to r->note (after "; " when it says something already). */

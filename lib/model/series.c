@@ -18,10 +18,13 @@
 #include <string.h>
 
 #include "model/average.h"
+#include "model/critical.h"
+#include "model/exact.h"
 #include "model/interval.h"
 #include "model/multiparam.h"
 #include "model/posterior.h"
 #include "model/problem.h"
+#include "model/support.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
 
@@ -100,9 +103,10 @@ static size_t gather(struct series_context *ctx, size_t cp, size_t m, struct mod
 static bool enough_points(const struct series_context *ctx, size_t n, struct model_result *out)
 {
 	const struct experiment *e = ctx->e;
-	if (n < MODEL_MIN_POINTS) {
-		snprintf(out->note, sizeof out->note, "measured at %zu point%s; the search needs at least %d", n,
-			 n == 1 ? "" : "s", MODEL_MIN_POINTS);
+	size_t least = e->nparams == 1 ? MODEL_MIN_POINTS_RESTRICTED : MODEL_MIN_POINTS;
+	if (n < least) {
+		snprintf(out->note, sizeof out->note, "measured at %zu point%s; the search needs at least %zu", n,
+			 n == 1 ? "" : "s", least);
 		return false;
 	}
 	for (unsigned l = 0; e->nparams > 1 && l < e->nparams; l++) {
@@ -291,6 +295,44 @@ static void average_over_hypotheses(const struct fit_problem *fsel, const struct
 	pred->value = fmin(fmax(pred->value, pred->lo), pred->hi);
 }
 
+/* A rival the rungs cannot tell from the selected model: a hypothesis the search screened, with at
+ * most one term more, whose weighted RSS exceeds the selected one's by less than the critical F
+ * of one term times the noise of a per-point value, and whose prediction at the target lies more
+ * than SUPPORT_RIVAL_FACTOR outside the interval (c + a p^(1/2) + b p^2 at 5% noise on p = 4..64
+ * fitted as c + a p^(1/2) log2(p)^2: the p^2 term is 16% of the largest rung and 40x at 64x).
+ * Its prediction, or NAN when there is none. */
+static double rival_outside(const struct fit_problem *fsel, const struct search_result *r, double lo, double hi)
+{
+	const struct hypothesis *best = &r->best;
+	size_t m = best->nterms + (best->constant ? 1 : 0);
+	if (fsel->n <= m)
+		return NAN;
+	bool measured = fsel->noise_dof > 0 && fsel->noise_var > 0;
+	double s2 = measured ? fsel->noise_var : best->rss / (double)(fsel->n - m);
+	double crit = critical_f(0.05, 1, measured ? fsel->noise_dof : (double)(fsel->n - m));
+	if (!isfinite(crit))
+		crit = 4.0;
+	for (unsigned k = 0; k < r->nrecords; k++) {
+		const struct search_record *h = &r->record[k];
+		if (h->nterms > best->nterms + 1 || !(h->rss <= best->rss + crit * s2) || !(h->pred > 0))
+			continue;
+		if (h->pred > SUPPORT_RIVAL_FACTOR * hi || h->pred * SUPPORT_RIVAL_FACTOR < lo)
+			return h->pred;
+	}
+	return NAN;
+}
+
+/* does the ladder support the prediction (support.h); a note when not */
+static void judge_support(const struct series_context *ctx, size_t n, struct model_result *out)
+{
+	struct model_prediction *p = &out->prediction;
+	struct support s;
+	support_judge(&out->fn, ctx->pts, ctx->y, n, ctx->target, p->has_interval, p->lo, p->hi, p->level, &s);
+	p->supported = s.supported;
+	if (out->status == MODEL_OK && !s.supported)
+		model_note(out, "the ladder does not support this prediction: %s", s.why);
+}
+
 static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n, struct model_result *out)
 {
 	const struct model_options *o = ctx->o;
@@ -328,7 +370,12 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 	struct fit_problem fsel = pr.fp;
 	fit_problem_set_values(&fsel, ctx->ysel);
 	struct search_result r;
-	if (search_best(&fsel, &ctx->search, &r, ctx->w)) {
+	struct search_options so = ctx->search;
+	if (n < MODEL_MIN_POINTS) {
+		so.max_terms = 1;   /* fewer rungs than the full search needs: the constant or one term */
+		model_note(out, "%zu rungs: chosen among the constant and single terms", n);
+	}
+	if (search_best(&fsel, &so, &r, ctx->w)) {
 		out->status = MODEL_FAILED;
 		snprintf(out->note, sizeof out->note, "no hypothesis could be fitted");
 		problem_free(&pr);
@@ -344,10 +391,20 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 	quality(ctx, n, &out->fn, best.cv, &out->quality);
 	out->prediction.value = pmnf_eval(&out->fn, ctx->target);
 	out->prediction.level = o->level;
+	double rival = NAN;
 	if (best.cv < 1e-20 && noise_var == 0) {
 		/* exact data reproduced exactly: nothing to be uncertain about */
 		out->prediction.has_interval = true;
 		out->prediction.lo = out->prediction.hi = out->prediction.value;
+		/* unless the model merely interpolates: its terms fitted without each rung in turn must
+		 * agree, and where they part the interval says how far */
+		double lo, hi;
+		if (!support_loo_range(&out->fn, ctx->pts, ctx->y, n, ctx->target, &lo, &hi)) {
+			out->prediction.has_interval = false;
+		} else {
+			out->prediction.lo = fmax(0.0, fmin(out->prediction.lo, lo));
+			out->prediction.hi = fmax(out->prediction.hi, hi);
+		}
 	} else if (!o->basic) {
 		struct hypothesis fin[(PMNF_MAX_TERMS + 1) * SEARCH_KEEP + 1];
 		struct interval_spec is = {
@@ -359,6 +416,7 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		out->prediction.has_interval =
 			o->bootstrap && !interval_bootstrap(&is, ctx->w, &out->prediction.lo, &out->prediction.hi);
 		average_over_hypotheses(&fsel, &r, value_var, o->level, &out->prediction);
+		rival = out->prediction.has_interval ? rival_outside(&fsel, &r, out->prediction.lo, out->prediction.hi) : NAN;
 	}
 	out->status = MODEL_OK;
 	if (out->quality.smape > MODEL_POOR_SMAPE) {
@@ -366,6 +424,13 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		snprintf(out->note, sizeof out->note,
 			 "the best model misses the measured values by %.0f%% on average (SMAPE); its prediction is "
 			 "not to be trusted", out->quality.smape);
+	}
+	judge_support(ctx, n, out);
+	if (out->prediction.supported && isfinite(rival)) {
+		out->prediction.supported = false;
+		if (out->status == MODEL_OK)
+			model_note(out, "the ladder does not support this prediction: a rival that fits the rungs as well "
+				   "predicts %.4g at the target", rival);
 	}
 	problem_free(&pr);
 }
@@ -419,18 +484,58 @@ static void fit_series_or_without_zeros(struct series_context *ctx, size_t cp, s
 	snprintf(out->note, sizeof out->note, "zero below %s = %g, modeled from there on", ctx->e->params[0], from);
 }
 
-/* does the interval pin the prediction down to within MODEL_SUPPORT_SPAN; a note when not */
-static void judge_support(struct model_result *out)
+/* every repetition of every point the same (one repetition counts as the same) */
+static bool deterministic(const struct series_context *ctx, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ctx->reps[i][0] != ctx->reps[i][ctx->nreps[i] - 1])
+			return false;
+	return true;
+}
+
+/* Counts of a deterministic code (one parameter, not a time, the same at every repetition,
+ * integers): an exact integer law (exact.h) when one reproduces every rung. true when one did. */
+static bool model_exact_count(struct series_context *ctx, size_t m, size_t n, struct model_result *out)
+{
+	const struct experiment *e = ctx->e;
+	const char *metric = experiment_metric(e, m);
+	if (e->nparams != 1 || ctx->o->basic || strstr(metric, "time") || !deterministic(ctx, n))
+		return false;
+	struct exact_law l;
+	if (!exact_law_solve(ctx->pts, ctx->y, n, ctx->target[0], &l))
+		return false;
+	out->status = MODEL_OK;
+	exact_law_pmnf(&l, &out->fn);
+	pmnf_growth_class(&out->fn, (const char *const *)e->params, out->growth, sizeof out->growth);
+	out->quality = (struct model_quality){.npoints = n, .ar2 = 1};
+	out->exact = true;
+	snprintf(out->law, sizeof out->law, "%s", l.text);
+	out->prediction = (struct model_prediction){.value = l.value, .has_interval = true, .lo = l.lo, .hi = l.hi,
+						    .level = ctx->o->level,
+						    .supported = !l.ambiguous && l.spare >= EXACT_MIN_CHECKS};
+	model_note(out, "exact integer law %s: reproduces all %zu rungs (%u check it)", l.text, n, l.spare);
+	if (!l.ambiguous && l.spare < EXACT_MIN_CHECKS)
+		model_note(out, "the ladder does not support this prediction: one rung checks the law, another would "
+			   "confirm it");
+	else if (l.ambiguous)
+		model_note(out, "the ladder does not support this prediction: exact laws the rungs cannot tell apart "
+			   "predict %.0f to %.0f at the target", l.lo, l.hi);
+	return true;
+}
+
+/* A count that no exact law reproduces keeps its PMNF model, but predicts no fraction of a call,
+ * message or byte: the prediction and the interval are rounded outwards to integers. */
+static void round_count(struct series_context *ctx, size_t m, size_t n, struct model_result *out)
 {
 	struct model_prediction *p = &out->prediction;
-	p->supported = p->has_interval && p->hi <= MODEL_SUPPORT_SPAN * p->lo;
-	if (out->status != MODEL_OK || !p->has_interval || p->supported)
+	if (ctx->e->nparams != 1 || ctx->o->basic || strstr(experiment_metric(ctx->e, m), "time") ||
+	    !model_status_has_function(out->status) || !deterministic(ctx, n) || !exact_values_are_counts(ctx->y, n))
 		return;
-	if (p->lo > 0)
-		model_note(out, "the ladder does not support this prediction: its %.0f%% interval spans %.0fx", 100 * p->level,
-			   p->hi / p->lo);
-	else
-		model_note(out, "the ladder does not support this prediction: its %.0f%% interval reaches 0", 100 * p->level);
+	p->value = nearbyint(p->value);
+	if (p->has_interval) {
+		p->lo = floor(p->lo);
+		p->hi = ceil(p->hi);
+	}
 }
 
 void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_result *out)
@@ -465,6 +570,20 @@ void model_series(struct series_context *ctx, size_t cp, size_t m, struct model_
 		report_noisy(ctx, n, out);
 		return;
 	}
+	if (model_exact_count(ctx, m, n, out)) {
+		if (out->prediction.supported)
+			return;
+		/* a law one rung checks, or laws that disagree: the interval also holds what the
+		 * PMNF search makes of the rungs, so that it is not narrower than the ladder says */
+		struct model_result pm = *out;
+		pm.note[0] = 0;
+		fit_series_or_without_zeros(ctx, cp, m, n, &pm);
+		if (model_status_has_function(pm.status) && pm.prediction.has_interval) {
+			out->prediction.lo = floor(fmin(out->prediction.lo, pm.prediction.lo));
+			out->prediction.hi = ceil(fmax(out->prediction.hi, pm.prediction.hi));
+		}
+		return;
+	}
 	fit_series_or_without_zeros(ctx, cp, m, n, out);
-	judge_support(out);
+	round_count(ctx, m, n, out);
 }

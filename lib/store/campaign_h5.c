@@ -357,7 +357,7 @@ static const struct h5_field model_fields[] = {
 	FIELD(struct campaign_model, rss, F_F64), FIELD(struct campaign_model, cv_error, F_F64),
 	FIELD(struct campaign_model, prediction, F_F64), FIELD(struct campaign_model, lower, F_F64),
 	FIELD(struct campaign_model, upper, F_F64), FIELD(struct campaign_model, level, F_F64),
-	FIELD(struct campaign_model, wait_state, F_U8)};
+	FIELD(struct campaign_model, wait_state, F_U8), FIELD(struct campaign_model, supported, F_U8)};
 static const struct h5_table model_table = {"models", sizeof(struct campaign_model), model_fields,
 					    sizeof model_fields / sizeof model_fields[0]};
 

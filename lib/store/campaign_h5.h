@@ -50,6 +50,10 @@ struct campaign_model {
 	uint32_t points;
 	double ar2, smape, rss, cv_error, prediction, lower, upper, level;
 	uint8_t wait_state;
+	uint8_t supported;   /* 1: the ladder supports the prediction (every term constrained at the
+				target, the leave-one-out fits agreeing, the interval within 10x, no rival
+				that fits as well 3x outside it; or an
+				exact law two rungs check); 0: it does not, and note says why */
 };
 
 /* The models (none when the campaign has no /models/callpaths yet: *n = 0, true) and the

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!path)
 		return 0;
 	struct model_error err;
-	struct experiment *e = extrap_read(path, &err);
+	struct experiment *e = extra_p_read(path, &err);
 	if (e)
 		experiment_free(e);
 	return 0;

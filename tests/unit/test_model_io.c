@@ -28,7 +28,7 @@ static const struct series *at(const struct experiment *e, const char *cp, const
 static void reads_the_text_format(void **state)
 {
 	struct model_error err;
-	struct experiment *e = extrap_read(FIX "weak.txt", &err);
+	struct experiment *e = extra_p_read(FIX "weak.txt", &err);
 	assert_non_null(e);
 	assert_int_equal(e->nparams, 1);
 	assert_string_equal(e->params[0], "p");
@@ -46,8 +46,8 @@ static void reads_the_text_format(void **state)
 static void json_forms_agree_with_text(void **state)
 {
 	struct model_error err;
-	struct experiment *t = extrap_read(FIX "weak.txt", &err), *j = extrap_read(FIX "weak.json", &err),
-			  *l = extrap_read(FIX "weak.jsonl", &err), *g = extrap_read(FIX "legacy.json", &err);
+	struct experiment *t = extra_p_read(FIX "weak.txt", &err), *j = extra_p_read(FIX "weak.json", &err),
+			  *l = extra_p_read(FIX "weak.jsonl", &err), *g = extra_p_read(FIX "legacy.json", &err);
 	assert_non_null(t);
 	assert_non_null(j);
 	assert_non_null(l);
@@ -74,7 +74,7 @@ static void json_forms_agree_with_text(void **state)
 static void reads_two_parameters(void **state)
 {
 	struct model_error err;
-	struct experiment *e = extrap_read(FIX "two_params.txt", &err);
+	struct experiment *e = extra_p_read(FIX "two_params.txt", &err);
 	assert_non_null(e);
 	assert_int_equal(e->nparams, 2);
 	assert_int_equal(e->npoints, 25);
@@ -89,13 +89,13 @@ static void reads_two_parameters(void **state)
 static void writer_round_trips(void **state)
 {
 	struct model_error err;
-	struct experiment *e = extrap_read(FIX "two_params.txt", &err);
+	struct experiment *e = extra_p_read(FIX "two_params.txt", &err);
 	char path[] = "/tmp/ladder-model-io-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(extrap_write_json(path, e, NULL, &err), 0);
-	struct experiment *back = extrap_read(path, &err);
+	assert_int_equal(extra_p_write_json(path, e, NULL, &err), 0);
+	struct experiment *back = extra_p_read(path, &err);
 	assert_non_null(back);
 	assert_int_equal(back->npoints, e->npoints);
 	assert_int_equal(back->callpaths.n, e->callpaths.n);
@@ -124,7 +124,7 @@ static const char *read_error(const char *suffix, const char *text)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
-	struct experiment *e = extrap_read(path, &err);
+	struct experiment *e = extra_p_read(path, &err);
 	unlink(path);
 	if (e) {
 		experiment_free(e);

@@ -31,7 +31,7 @@ static void formula(const struct model_result *r, const struct experiment *e, ch
 static void models_an_extrap_file(void **state)
 {
 	struct model_error err;
-	struct experiment *e = extrap_read(FIX "weak.txt", &err);
+	struct experiment *e = extra_p_read(FIX "weak.txt", &err);
 	struct model_options o;
 	model_options_init(&o);
 	o.has_target = true;
@@ -97,7 +97,7 @@ static void reports_series_it_cannot_model(void **state)
 	for (size_t k = 0; k < 6; k++) {
 		add(e, "main/noisy", k, 5 + 3 * (double)(k % 2), 10, 15 - 3 * (double)(k % 3));
 		add(e, "main/grow", k, 10.0 * (double)(k + 1), 10.1 * (double)(k + 1), 9.9 * (double)(k + 1));
-		if (k >= 3)
+		if (k >= 4)
 			add(e, "main/late", k, 1, 1, 1);
 	}
 	experiment_intern_callpath(e, "main/never");
@@ -110,7 +110,7 @@ static void reports_series_it_cannot_model(void **state)
 	assert_non_null(strstr(result(res, "main/noisy", "time")->note, "too noisy"));
 	assert_int_equal(result(res, "main/grow", "time")->status, MODEL_OK);
 	assert_int_equal(result(res, "main/late", "time")->status, MODEL_FEW_POINTS);
-	assert_string_equal(result(res, "main/late", "time")->note, "measured at 3 points; the search needs at least 4");
+	assert_string_equal(result(res, "main/late", "time")->note, "measured at 2 points; the search needs at least 3");
 	assert_int_equal(result(res, "main/never", "time")->status, MODEL_NO_DATA);
 	size_t order[4];
 	model_rank(res, 0, order);
@@ -124,11 +124,11 @@ static void refuses_experiments_it_cannot_search(void **state)
 	struct model_options o;
 	model_options_init(&o);
 	struct model_error err;
-	struct experiment *e = ladder(3);
-	for (size_t k = 0; k < 3; k++)
+	struct experiment *e = ladder(2);
+	for (size_t k = 0; k < 2; k++)
 		add(e, "a", k, 1, 2, 3);
 	assert_null(model_experiment(e, &o, &err));
-	assert_string_equal(err.msg, "the experiment has 3 measurement points; the model search needs at least 4");
+	assert_string_equal(err.msg, "the experiment has 2 measurement points; the model search needs at least 3");
 	experiment_free(e);
 
 	e = experiment_new();
@@ -189,7 +189,7 @@ static void options_change_the_fit(void **state)
 static void models_two_parameters(void **state)
 {
 	struct model_error err;
-	struct experiment *e = extrap_read(FIX "two_params.txt", &err);
+	struct experiment *e = extra_p_read(FIX "two_params.txt", &err);
 	assert_non_null(e);
 	struct model_options o;
 	model_options_init(&o);

@@ -1,7 +1,7 @@
 /*
  * intfit — integer coefficients by least squares (GSL), and subsets of terms. See intfit.h.
  */
-#include "extrap/intfit.h"
+#include "intlaw/intfit.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>

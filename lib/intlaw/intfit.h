@@ -1,11 +1,12 @@
 /*
- * intfit — the least-squares step every exact integer law of the extrapolation shares (ScalaExtrap
- * §3.3): coefficients of a set of terms solved over points with GSL and rounded to integers, and
+ * intfit — the least-squares step every exact integer law shares (the extrapolation's laws of the
+ * grid, ScalaExtrap §3.3, and the model's exact laws of counts): coefficients of a set of terms
+ * solved over points with GSL and rounded to integers, and
  * the walk over the sets of terms of one size. Whether the rounded law reproduces every point is
  * the caller's check (it knows how to evaluate its terms exactly).
  */
-#ifndef LADDER_EXTRAP_INTFIT_H
-#define LADDER_EXTRAP_INTFIT_H
+#ifndef LADDER_INTLAW_INTFIT_H
+#define LADDER_INTLAW_INTFIT_H
 
 #include <stdbool.h>
 #include <stddef.h>

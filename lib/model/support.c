@@ -1,0 +1,151 @@
+/*
+ * support — whether the ladder constrains every term of a model at the target, whether the
+ * leave-one-out fits agree there, and whether the interval is narrow enough. See support.h.
+ */
+#include "model/support.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/modeler.h"
+
+/* the share of term k (-1: the constant) in fn's magnitude at x: its part over the sum of the
+ * parts' magnitudes, so that cancelling parts do not make a share exceed 1 */
+static double share(const struct pmnf *fn, int k, const double *x)
+{
+	double total = fabs(fn->constant), part = k < 0 ? fabs(fn->constant) : 0;
+	for (unsigned t = 0; t < fn->nterms; t++) {
+		double v = fabs(fn->term[t].coef * pmnf_term_basis(&fn->term[t], fn->nparams, x));
+		total += v;
+		if ((int)t == k)
+			part = v;
+	}
+	return total > 0 ? part / total : 0;
+}
+
+int support_unconstrained_term(const struct pmnf *fn, const double *pts, size_t n, const double *target,
+			       double *share_target, double *share_ladder)
+{
+	int worst = -1;
+	double worst_ratio = 0;
+	for (unsigned t = 0; t < fn->nterms; t++) {
+		double at = share(fn, (int)t, target), most = 0;
+		for (size_t i = 0; i < n; i++)
+			most = fmax(most, share(fn, (int)t, pts + i * fn->nparams));
+		if (!(at >= SUPPORT_SHARE_LEADS) || !(at > SUPPORT_SHARE_RATIO * most))
+			continue;
+		double ratio = most > 0 ? at / most : INFINITY;
+		if (worst < 0 || ratio > worst_ratio) {
+			worst = (int)t;
+			worst_ratio = ratio;
+			*share_target = at;
+			*share_ladder = most;
+		}
+	}
+	return worst;
+}
+
+/* weighted least squares of fn's shape over the rows of x (n x m), the prediction at x0 */
+static bool refit_predict(const double *x, const double *y, const double *wt, size_t n, size_t m, const double *x0,
+			  double *pred)
+{
+	if (n < m || !m)
+		return false;
+	gsl_matrix_const_view xv = gsl_matrix_const_view_array(x, n, m);
+	gsl_vector_const_view yv = gsl_vector_const_view_array(y, n), wv = gsl_vector_const_view_array(wt, n);
+	gsl_vector *c = gsl_vector_alloc(m);
+	gsl_matrix *cov = gsl_matrix_alloc(m, m);
+	gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(n, m);
+	double chisq;
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	bool ok = gsl_multifit_wlinear(&xv.matrix, &wv.vector, &yv.vector, c, cov, &chisq, w) == GSL_SUCCESS;
+	gsl_set_error_handler(old);
+	*pred = 0;
+	for (size_t j = 0; ok && j < m; j++)
+		*pred += gsl_vector_get(c, j) * x0[j];
+	gsl_multifit_linear_free(w);
+	gsl_matrix_free(cov);
+	gsl_vector_free(c);
+	return ok && isfinite(*pred);
+}
+
+/* fn's columns (the constant first when it has one) at point p */
+static size_t columns(const struct pmnf *fn, const double *p, double *row)
+{
+	size_t m = 0;
+	if (fn->constant != 0)
+		row[m++] = 1;
+	for (unsigned t = 0; t < fn->nterms; t++)
+		row[m++] = pmnf_term_basis(&fn->term[t], fn->nparams, p);
+	return m;
+}
+
+bool support_loo_range(const struct pmnf *fn, const double *pts, const double *y, size_t n, const double *target,
+		       double *lo, double *hi)
+{
+	size_t m = (fn->constant != 0) + fn->nterms;
+	*lo = *hi = NAN;
+	if (!m || n < 2)
+		return false;
+	double x[n * (PMNF_MAX_TERMS + 1)], yy[n], wt[n], x0[PMNF_MAX_TERMS + 1];
+	columns(fn, target, x0);
+	for (size_t leave = 0; leave < n; leave++) {
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (i == leave)
+				continue;
+			columns(fn, pts + i * fn->nparams, x + k * m);
+			yy[k] = y[i];
+			wt[k] = y[i] != 0 ? 1.0 / (y[i] * y[i]) : 1.0;
+			k++;
+		}
+		double pred;
+		if (!refit_predict(x, yy, wt, k, m, x0, &pred))
+			return false;
+		*lo = leave ? fmin(*lo, pred) : pred;
+		*hi = leave ? fmax(*hi, pred) : pred;
+	}
+	return true;
+}
+
+void support_judge(const struct pmnf *fn, const double *pts, const double *y, size_t n, const double *target,
+		   bool has_interval, double lo, double hi, double level, struct support *out)
+{
+	memset(out, 0, sizeof *out);
+	out->loo_lo = out->loo_hi = NAN;
+	double at = 0, most = 0;
+	int t = support_unconstrained_term(fn, pts, n, target, &at, &most);
+	if (t >= 0) {
+		snprintf(out->why, sizeof out->why,
+			 "a term the ladder does not constrain rules at the target: %.0f%% of the prediction there, at most "
+			 "%.0f%% on the rungs", 100 * at, 100 * most);
+		return;
+	}
+	if (!has_interval) {
+		snprintf(out->why, sizeof out->why, "no interval");
+		return;
+	}
+	bool loo = support_loo_range(fn, pts, y, n, target, &out->loo_lo, &out->loo_hi);
+	double width = hi - lo, tol = 1e-6 * fmax(fabs(hi), fabs(lo));
+	if (!loo) {
+		snprintf(out->why, sizeof out->why, "its terms cannot be fitted without each rung in turn");
+		return;
+	}
+	if (out->loo_hi - out->loo_lo > width + tol) {
+		snprintf(out->why, sizeof out->why,
+			 "the leave-one-out fits predict %.4g to %.4g at the target, more apart than the interval is wide",
+			 out->loo_lo, out->loo_hi);
+		return;
+	}
+	if (!(hi <= MODEL_SUPPORT_SPAN * lo)) {
+		if (lo > 0)
+			snprintf(out->why, sizeof out->why, "its %.0f%% interval spans %.0fx", 100 * level, hi / lo);
+		else
+			snprintf(out->why, sizeof out->why, "its %.0f%% interval reaches 0", 100 * level);
+		return;
+	}
+	out->supported = true;
+}

@@ -1,0 +1,279 @@
+/*
+ * test_model_supported — the examples of what "supported" must mean, through the modeler alone:
+ * the series whose fits chose tiny coefficients on high powers the ladder cannot see (p + p log p
+ * at 10% noise on 7 rungs fitted as 49.47 + 2.013 p + 2.261e-05 p^3; c/p + d log p at 2% noise
+ * fitted with a p^3 log^2 p tail) are never supported and off by more than 10x; deterministic
+ * counts are integers from an exact law, not a curve through the rungs with a point interval;
+ * three rungs give a model and an interval, not a refusal.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "model/exact.h"
+#include "model/modeler.h"
+#include "model/support.h"
+#include "synth.h"
+
+#define SERIES 40
+
+static struct pmnf_term term(double i, double j, double coef)
+{
+	struct pmnf_term t = {.coef = coef};
+	t.f[0] = (struct pmnf_factor){i, j};
+	return t;
+}
+
+static struct model_results *model_at(const struct experiment *e, double target)
+{
+	struct model_options o;
+	model_options_init(&o);
+	o.has_target = true;
+	o.target[0] = target;
+	struct model_error err;
+	struct model_results *res = model_experiment(e, &o, &err);
+	if (!res)
+		fail_msg("%s", err.msg);
+	return res;
+}
+
+/* `series` noisy series of f on l (5 repetitions each, random numbers from seed), modeled at 64x
+ * the largest rung: no supported prediction is off by more than 10x; returns how many were
+ * supported */
+static size_t no_supported_miss(const struct pmnf *f, const struct synth_ladder *l, double noise, int series,
+				unsigned long seed)
+{
+	struct experiment *e = synth_experiment(l);
+	size_t metric = experiment_intern_metric(e, "time");
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, seed);
+	for (int k = 0; k < series; k++) {
+		char name[16];
+		snprintf(name, sizeof name, "s%d", k);
+		synth_measure(f, l, 5, noise, SYNTH_UNIFORM, rng, e, experiment_intern_callpath(e, name), metric);
+	}
+	double target = 64 * l->x[l->npoints - 1], truth = pmnf_eval(f, &target);
+	struct model_results *res = model_at(e, target);
+	size_t supported = 0;
+	for (int k = 0; k < series; k++) {
+		const struct model_result *r = &res->r[model_index(res, (size_t)k, metric)];
+		if (!r->prediction.supported)
+			continue;
+		supported++;
+		double v = r->prediction.value, factor = v > 0 ? fmax(v / truth, truth / v) : INFINITY;
+		if (factor > 10)
+			fail_msg("series %d: supported prediction %g against %g at p = %g (note: %s)", k, v, truth, target,
+				 r->note);
+	}
+	model_results_free(res);
+	experiment_free(e);
+	gsl_rng_free(rng);
+	return supported;
+}
+
+/* the two fitted models of the issue, judged on their 7-rung ladder (p = 2..128) at 64x */
+static void high_power_tails_are_unconstrained(void **state)
+{
+	(void)state;
+	double pts[7], y1[7], y2[7], target = 64 * 128, at, most;
+	for (int i = 0; i < 7; i++) {
+		pts[i] = exp2(i + 1);
+		y1[i] = pts[i] + pts[i] * log2(pts[i]);      /* p + p log p */
+		y2[i] = 120 / pts[i] + 4 * log2(pts[i]);     /* c/p + d log p */
+	}
+	struct pmnf cubic = {.nparams = 1, .constant = 49.47, .nterms = 2};
+	cubic.term[0] = term(1, 0, 2.013);
+	cubic.term[1] = term(3, 0, 2.261e-05);
+	assert_int_equal(support_unconstrained_term(&cubic, pts, 7, &target, &at, &most), 1);
+	assert_true(at > 0.99 && most < 0.2);
+	struct support s;
+	support_judge(&cubic, pts, y1, 7, &target, true, 2e6, 1.2e7, 0.95, &s);
+	assert_false(s.supported);
+	assert_non_null(strstr(s.why, "does not constrain"));
+
+	struct pmnf tail = {.nparams = 1, .constant = 3.942, .nterms = 2};
+	tail.term[0] = term(-2, 1, 56.94);
+	tail.term[1] = term(3, 2, 5.835e-09);
+	assert_int_equal(support_unconstrained_term(&tail, pts, 7, &target, &at, &most), 1);
+	support_judge(&tail, pts, y2, 7, &target, true, 1e5, 2e5, 0.95, &s);
+	assert_false(s.supported);
+
+	/* the truth's own terms are constrained: p log p is most of p + p log p on every rung */
+	struct pmnf right = {.nparams = 1, .nterms = 2};
+	right.term[0] = term(1, 0, 1);
+	right.term[1] = term(1, 1, 1);
+	assert_int_equal(support_unconstrained_term(&right, pts, 7, &target, &at, &most), -1);
+	double v = pmnf_eval(&right, &target);
+	support_judge(&right, pts, y1, 7, &target, true, 0.9 * v, 1.1 * v, 0.95, &s);
+	assert_true(s.supported);
+}
+
+static void p_plus_p_log_p_at_ten_percent_noise(void **state)
+{
+	(void)state;
+	struct synth_ladder l;
+	synth_ladder_geometric(&l, 2, 2, 7);
+	struct pmnf f = {.nparams = 1, .nterms = 2, .constant = 0};
+	f.term[0] = term(1, 0, 1.0);
+	f.term[1] = term(1, 1, 1.0);
+	no_supported_miss(&f, &l, 0.10, SERIES, 33);
+}
+
+static void c_over_p_plus_log_p_at_two_percent_noise(void **state)
+{
+	(void)state;
+	struct synth_ladder l;
+	synth_ladder_geometric(&l, 2, 2, 7);
+	struct pmnf f = {.nparams = 1, .nterms = 2};
+	f.term[0] = term(-1, 0, 120.0);
+	f.term[1] = term(0, 1, 4.0);
+	no_supported_miss(&f, &l, 0.02, SERIES, 33);
+}
+
+static void constant_sqrt_and_square_hides_its_square(void **state)
+{
+	(void)state;
+	/* 40 + 5 p^(1/2) + 0.004 p^2 at 5% noise on p = 4..64: the p^2 term is 16% of the largest
+	 * rung and 96% of the value at 64x; models without it (49.4 + 0.176 p^(1/2) log2(p)^2, 40x
+	 * low) fit the rungs within the noise, and so does a rival with it */
+	struct synth_ladder l;
+	synth_ladder_geometric(&l, 4, 2, 5);
+	struct pmnf f = {.nparams = 1, .nterms = 2, .constant = 40};
+	f.term[0] = term(0.5, 0, 5.0);
+	f.term[1] = term(2, 0, 0.004);
+	no_supported_miss(&f, &l, 0.05, 200, 1);
+}
+
+/* one count series, the same at every repetition */
+static void add_count(struct experiment *e, const char *cp, const char *metric, const double *p, const double *v,
+		      size_t n)
+{
+	size_t c = experiment_intern_callpath(e, cp), m = experiment_intern_metric(e, metric);
+	for (size_t i = 0; i < n; i++) {
+		double reps[3] = {v[i], v[i], v[i]};
+		experiment_add_values(e, c, m, experiment_intern_point(e, &p[i]), reps, 3);
+	}
+}
+
+static const struct model_result *find(const struct model_results *res, const char *cp, const char *metric)
+{
+	long c = experiment_find_callpath(res->e, cp), m = experiment_find_metric(res->e, metric);
+	assert_true(c >= 0 && m >= 0);
+	return &res->r[model_index(res, (size_t)c, (size_t)m)];
+}
+
+static void deterministic_counts_are_exact_integer_laws(void **state)
+{
+	(void)state;
+	struct experiment *e = experiment_new();
+	experiment_add_parameter(e, "p", NULL);
+	/* a tree's visits, 1 + 2 ceil(log2 p), on rungs that are not powers of two: a PMNF curve
+	 * through them predicts a fraction at 40 ranks (10.47), the law 13 */
+	static const double p[] = {3, 6, 12, 24}, tree[] = {5, 7, 9, 11};
+	add_count(e, "main/tree", "visits", p, tree, 4);
+	/* partners that step with log2 of the 2-D grid's width: 2 + 2 ceil(log2 width) */
+	static const double q[] = {4, 8, 16, 32, 64}, grid[] = {4, 6, 6, 8, 8};
+	struct experiment *g = experiment_new();
+	experiment_add_parameter(g, "p", NULL);
+	add_count(g, "main/halo", "msgs_sent", q, grid, 5);
+
+	struct model_results *res = model_at(e, 40);
+	const struct model_result *r = find(res, "main/tree", "visits");
+	assert_int_equal(r->status, MODEL_OK);
+	assert_true(r->exact);
+	assert_string_equal(r->law, "1 + 2*ceil(log2 p)");
+	assert_true(r->prediction.value == 13);
+	assert_true(r->prediction.supported && r->prediction.lo == 13 && r->prediction.hi == 13);
+	model_results_free(res);
+
+	res = model_at(g, 256);
+	r = find(res, "main/halo", "msgs_sent");
+	assert_true(r->exact && r->prediction.supported);
+	assert_true(r->prediction.value == 10);   /* 16 x 16: 2 + 2 * 4 */
+	model_results_free(res);
+	experiment_free(e);
+	experiment_free(g);
+}
+
+static void counts_no_law_reproduces_are_whole_numbers_with_a_width(void **state)
+{
+	(void)state;
+	/* no exact law of the space reproduces these four rungs: the PMNF model's prediction is a
+	 * whole number, and a curve that merely fits them has no point interval */
+	struct experiment *e = experiment_new();
+	experiment_add_parameter(e, "p", NULL);
+	static const double p[] = {2, 4, 8, 16}, v[] = {3, 17, 19, 364};
+	add_count(e, "main/odd", "visits", p, v, 4);
+	struct model_results *res = model_at(e, 64);
+	const struct model_result *r = find(res, "main/odd", "visits");
+	assert_false(r->exact);
+	if (model_status_has_function(r->status)) {
+		assert_true(r->prediction.value == nearbyint(r->prediction.value));
+		assert_true(!r->prediction.has_interval || r->prediction.lo < r->prediction.hi || !r->prediction.supported);
+		assert_true(!r->prediction.has_interval || r->prediction.lo == floor(r->prediction.lo));
+	}
+	model_results_free(res);
+	experiment_free(e);
+}
+
+static void three_rungs_give_a_model_with_an_interval(void **state)
+{
+	(void)state;
+	/* powers of two, 4/8/16: a noisy time series and a count */
+	struct synth_ladder l;
+	synth_ladder_geometric(&l, 4, 2, 3);
+	struct experiment *e = synth_experiment(&l);
+	size_t metric = experiment_intern_metric(e, "time");
+	struct pmnf f = {.nparams = 1, .nterms = 1, .constant = 10};
+	f.term[0] = term(1, 0, 0.5);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 7);
+	synth_measure(&f, &l, 5, 0.02, SYNTH_UNIFORM, rng, e, experiment_intern_callpath(e, "main/t"), metric);
+	static const double p[] = {4, 8, 16}, v[] = {8, 16, 32};
+	add_count(e, "main/c", "visits", p, v, 3);
+	struct model_results *res = model_at(e, 1024);
+	const struct model_result *r = find(res, "main/t", "time");
+	assert_int_equal(r->status, MODEL_OK);
+	assert_true(r->fn.nterms <= 1);
+	assert_true(r->prediction.has_interval && r->prediction.lo < r->prediction.hi);
+	r = find(res, "main/c", "visits");
+	assert_int_equal(r->status, MODEL_OK);
+	assert_true(r->exact && r->prediction.value == 2048);   /* 2 p, checked by one rung */
+	model_results_free(res);
+
+	/* cubes only, 1/8/27: the law of a cube code */
+	struct experiment *c = experiment_new();
+	experiment_add_parameter(c, "p", NULL);
+	static const double cubes[] = {1, 8, 27}, faces[] = {7, 10, 13};
+	add_count(c, "main/faces", "visits", cubes, faces, 3);
+	res = model_at(c, 64);
+	r = find(res, "main/faces", "visits");
+	assert_int_equal(r->status, MODEL_OK);
+	assert_true(r->exact && r->prediction.value == 16);   /* 4 + 3 cbrt(p) */
+	assert_true(r->prediction.lo < r->prediction.hi);      /* one rung checks it: not a point */
+	model_results_free(res);
+	experiment_free(c);
+	experiment_free(e);
+	gsl_rng_free(rng);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(high_power_tails_are_unconstrained),
+		cmocka_unit_test(p_plus_p_log_p_at_ten_percent_noise),
+		cmocka_unit_test(c_over_p_plus_log_p_at_two_percent_noise),
+		cmocka_unit_test(constant_sqrt_and_square_hides_its_square),
+		cmocka_unit_test(deterministic_counts_are_exact_integer_laws),
+		cmocka_unit_test(counts_no_law_reproduces_are_whole_numbers_with_a_width),
+		cmocka_unit_test(three_rungs_give_a_model_with_an_interval),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
