@@ -360,6 +360,22 @@ static const struct h5_field model_fields[] = {
 	FIELD(struct campaign_model, wait_state, F_U8), FIELD(struct campaign_model, supported, F_U8)};
 static const struct h5_table model_table = {"models", sizeof(struct campaign_model), model_fields,
 					    sizeof model_fields / sizeof model_fields[0]};
+/* a table written before 'supported' (the last field) existed: read without it, taken as 0 */
+static const struct h5_table model_table_unjudged = {"models", sizeof(struct campaign_model), model_fields,
+						     sizeof model_fields / sizeof model_fields[0] - 1};
+
+/* the table to read /models/callpaths of file f with: the unjudged one where it lacks 'supported' */
+static const struct h5_table *model_table_of(hid_t f)
+{
+	hid_t d = H5Dopen2(f, "/models/callpaths", H5P_DEFAULT);
+	if (d < 0)
+		return &model_table;
+	hid_t t = H5Dget_type(d);
+	bool judged = H5Tget_class(t) != H5T_COMPOUND || H5Tget_member_index(t, "supported") >= 0;
+	H5Tclose(t);
+	H5Dclose(d);
+	return judged ? &model_table : &model_table_unjudged;
+}
 
 /* the new /models into the copy part of the campaign container; false (e filled) on any failure */
 static bool write_models_into(const char *part, const struct campaign_model *m, uint32_t n, const char *settings,
@@ -404,7 +420,7 @@ bool campaign_read_models(const char *campaign, struct campaign_model **models, 
 			H5Gclose(g);
 	}
 	if (h5_exists(f, "/models/callpaths")) {
-		*models = h5_read_table(f, "/models/callpaths", &model_table, n, campaign, e);
+		*models = h5_read_table(f, "/models/callpaths", model_table_of(f), n, campaign, e);
 		ok = *models != NULL || *n == 0;
 	}
 	H5Fclose(f);
