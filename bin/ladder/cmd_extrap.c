@@ -180,7 +180,7 @@ static int run_extrap(int argc, char **argv)
 	struct ladder l = {0};
 	struct run out;
 	struct extrap_notes notes;
-	char why[1024];
+	char why[4096];
 	rc = EXIT_FAIL;
 	bool ok = read_ladder(campaign, &l);
 	if (ok && (!output_replaceable(output, why, sizeof why) ||   /* said before the work */
@@ -297,13 +297,21 @@ const struct command command_extrap = {
 	"and CPU time), so a replay or proxy computes there what the application did. The dropped calls'\n"
 	"own durations (communication) are not added.\n"
 	"\n"
-	"Calls that would not meet: in lossy mode, up to --profile-limit ranks, every rank's sends and\n"
-	"receives are counted per communicator, pair of ranks and tag (a wildcard receive counts for\n"
-	"any) and its collective calls per communicator member; a run where some do not meet (lossy\n"
-	"mode dropped a receive only some ranks make) is written, the first mismatch printed, and\n"
-	"labelled not_replayable: replay and proxy refuse it at once instead of hanging (and count the\n"
-	"calls of a synthetic run of up to 4096 ranks themselves first). Beyond the limit a lossy run\n"
-	"is labelled unchecked.\n"
+	"Calls that would not meet: every synthetic run, exact or lossy, up to --profile-limit ranks,\n"
+	"has every rank's sends and receives counted per communicator, pair of ranks and tag (a\n"
+	"wildcard receive counts for any), its collective calls per communicator member, and its\n"
+	"requests followed to their Wait, Test or Request_free. An exact run where some do not meet\n"
+	"(a law wrong at the target) is refused, naming the first mismatch, the call, its class and\n"
+	"its value laws; nothing is written. A lossy run where some do not meet (lossy mode dropped\n"
+	"a receive only some ranks make) is written, the first mismatch printed, and labelled\n"
+	"not_replayable: replay and proxy refuse it at once instead of hanging (and count the calls of\n"
+	"a synthetic run of up to 4096 ranks themselves first); ladder validate finds such a run\n"
+	"without the label invalid. Beyond the limit a lossy run is labelled unchecked.\n"
+	"\n"
+	"Periodic neighbours are moves on the grid: a streamed peer (c + shift) mod d whose dimension\n"
+	"has one width d at every rung is the neighbour at +1 (shift 1) or -1 (shift d - 1, d - 1 at\n"
+	"the target too); any other shift cannot be told from d minus a constant there and is\n"
+	"refused, naming the law and asking for a rung where that dimension has another width.\n"
 	"\n"
 	"Options:\n"
 	"  -t, --target P|AxB   the rank count, or the grid (\"32x32\") when MPI_Dims_create's balanced\n"

@@ -159,14 +159,27 @@ S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 	# iterates once more than its neighbour
 	i=$("$BUILD_DIR/tests/h5edit" find "$e" /trace/rule_symbols repeat 2)
 	"$BUILD_DIR/tests/h5edit" set "$e" /trace/rule_symbols "$i" repeat 3
-	run "$LADDER" validate "$e"
-	[ "$status" -eq 0 ]
+	run "$LADDER" validate "$e"   # the schema holds, the calls do not meet: invalid
+	[ "$status" -eq 1 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"a synthetic run whose calls would not meet"*"rank 1 sends 2 messages"*"which receives 3"* ]]
 	run timeout 60 "$LADDER" replay "$e"
 	[ "$status" -eq 1 ] && [ "${#lines[@]}" -eq 1 ] || { echo "$output"; return 1; }
 	[[ "$output" == *"not replayable: calls do not meet: rank 1 sends 2 messages with tag "*" to rank 0 over communicator comm#2 of 36 ranks, which receives 3"* ]]
 	run timeout 60 "$LADDER" proxy "$e" -o "$BATS_FILE_TMPDIR/unmet-proxy"
 	[ "$status" -eq 1 ] && [[ "$output" == *"cannot write a proxy: not replayable: calls do not meet"* ]]
 	[ ! -e "$BATS_FILE_TMPDIR/unmet-proxy" ]
+}
+
+@test "halo3d_count (periodic Sendrecv + Get_count by hand): 8, 12, 18, 27 to 64, a dimension 3 wide at every rung: peers are grid moves" {
+	# the -1 neighbour's shift is d - 1 = 2 at every rung that has the class; read as the constant
+	# 2 it sends a third of the ranks' halos to (c + 2) mod 4 at 4x4x4
+	H3="halo3d_count --scaling weak --size 4 --iterations 2"
+	# shellcheck disable=SC2086
+	ladder h3c "8 12 18 27" $H3 > /dev/null
+	# shellcheck disable=SC2086
+	matches h3c 64 $H3
+	run "$LADDER" validate "$BATS_FILE_TMPDIR/h3c-e64.h5"
+	[ "$status" -eq 0 ]
 }
 
 @test "stencil1d (Cart) strong scaling: 4, 9, 16 ranks extrapolated to 36 and 64" {
