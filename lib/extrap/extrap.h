@@ -42,7 +42,7 @@ struct extrap_notes {
 	char approximate[400];     /* lossy mode: why the first was, "" when none */
 	uint64_t shared;           /* lossy mode: calls kept with count arrays stated by rule (run/share.h) */
 	char share[400];           /* lossy mode: what the first is, "" when none */
-	char not_replayable[512];  /* why the run's calls would not meet (label not_replayable), "" when they do */
+	char not_replayable[1400];  /* why the run's calls would not meet (label not_replayable), "" when they do */
 	uint32_t nrungs;           /* lossy mode, when the rungs' call sequences differ in structure: */
 	struct lcs_loss unaligned[EXTRAP_MAX_RUNGS];   /* per rung, the calls lossy alignment left out */
 };
