@@ -30,7 +30,7 @@ static bool evaluate_values(struct aligned_class *a, const struct grid *target, 
 		free(oc->vals);
 		oc->vals = xcalloc(oc->nvals + 1, sizeof *oc->vals);
 		for (uint32_t j = 0; !oc->dropped && j < oc->nvals; j++) {
-			char what[300];
+			char what[1024];
 			if (oc->x[j].kind == XV_CREATOR ||
 			    xval_eval(&oc->x[j], target, a->cls, &oc->vals[j], what, sizeof what))
 				continue;
@@ -99,7 +99,7 @@ static bool counted_grammar(const struct aligned_class *a, const struct grid *ta
 	grammar_copy(g, &a->g);
 	for (uint64_t i = 0; i < g->nsyms; i++) {
 		int64_t v;
-		char what[300];
+		char what[1024];
 		if (!xval_eval(&a->reps[i], target, a->cls, &v, what, sizeof what) || v < 1) {
 			int used = align_where(a->cls, target->ndims, why, whylen);
 			snprintf(why + used, whylen - (size_t)used, ": a repetition count is %s at the target",

@@ -404,6 +404,17 @@ S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
 
+@test "lossy halo27 from 8, 12, 16 to 64: the first dropped call's explanation is whole, on screen and in its label" {
+	c=$(ladder halo27 "8 12 16" halo27 --scaling weak --size 4 --iterations 2)
+	e="$BATS_FILE_TMPDIR/halo27-lossy-e64.h5"
+	run "$LADDER" extrap "$c" --target 64 --lossy -o "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"first: class "*"the neighbour along dimension 1 is at -1 or +1"*"add rungs where it has 3 ranks or more"* ]] ||
+		{ echo "$output"; return 1; }
+	run "$LADDER" inspect "$e"
+	[[ "$output" == *"lossy_first_dropped="*"add rungs where it has 3 ranks or more"* ]] || { echo "$output"; return 1; }
+}
+
 @test "refused: master-worker (mw) has no grid to extrapolate over" {
 	c=$(ladder mw "4 9" mw --size 24 --iterations 1)
 	run "$LADDER" extrap "$c" --target 16 -o "$BATS_FILE_TMPDIR/never.h5"
