@@ -133,7 +133,7 @@ static void print_result(const char *campaign, const char *output, const struct 
 		       "the rungs %s\n", list);
 	}
 	if (notes->dropped)
-		printf("lossy: dropped %llu of %llu calls (%.4f%%); first: %s\n", (unsigned long long)notes->dropped,
+		printf("lossy: dropped %llu of the %llu calls of the aligned classes at the target (%.4f%%); first: %s\n", (unsigned long long)notes->dropped,
 		       (unsigned long long)notes->calls, 100.0 * (double)notes->dropped / (double)notes->calls,
 		       notes->lossy);
 	if (notes->approximated)
@@ -144,6 +144,15 @@ static void print_result(const char *campaign, const char *output, const struct 
 		printf("lossy: stated the count arrays of %llu of %llu calls (%.4f%%) by rule (their per-rank total "
 		       "split evenly over the peers); first: %s\n", (unsigned long long)notes->shared,
 		       (unsigned long long)notes->calls, 100.0 * (double)notes->shared / (double)notes->calls, notes->share);
+	if (notes->loss.expected_calls || notes->loss.kept_calls)
+		printf("lossy: keeps %.2f%% of the %llu calls and %.2f%% of the %llu bytes the application is expected to "
+		       "make at %u ranks (projected from every call of the rungs; per function: label "
+		       "lossy_kept_by_function)\n", 100.0 * notes->loss.calls_share,
+		       (unsigned long long)notes->loss.expected_calls, 100.0 * notes->loss.bytes_share,
+		       (unsigned long long)notes->loss.expected_bytes, out->nranks);
+	else if (extrap_notes_lossy(notes))
+		printf("lossy: the share of the application's calls it keeps at %u ranks was not measured (above "
+		       "--profile-limit)\n", out->nranks);
 	if (notes->text[0])
 		printf("note: %s\n", notes->text);
 	if (notes->not_replayable[0])

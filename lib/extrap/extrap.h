@@ -21,6 +21,7 @@
 
 #include "extrap/law.h"
 #include "extrap/lcs.h"
+#include "extrap/loss_at.h"
 #include "run/run.h"
 
 struct extrap_options {
@@ -45,7 +46,12 @@ struct extrap_notes {
 	char not_replayable[1400];  /* why the run's calls would not meet (label not_replayable), "" when they do */
 	uint32_t nrungs;           /* lossy mode, when the rungs' call sequences differ in structure: */
 	struct lcs_loss unaligned[EXTRAP_MAX_RUNGS];   /* per rung, the calls lossy alignment left out */
+	struct loss_at loss;       /* lossy mode, up to --profile-limit: what is kept of the calls expected at
+				      the target (loss_at.h); zero otherwise */
 };
+
+/* did the build leave anything out or state anything by rule (lossy mode)? */
+bool extrap_notes_lossy(const struct extrap_notes *notes);
 
 /* rungs: one run per rank count, any order. False with a one-line reason in why. */
 bool extrap_build(struct run *const *rungs, size_t nrungs, const struct extrap_options *o, struct run *out,

@@ -16,6 +16,7 @@
 #include "extrap/balance.h"
 #include "extrap/classes.h"
 #include "extrap/evaluate.h"
+#include "extrap/loss_at.h"
 #include "extrap/lossy_gaps.h"
 #include "extrap/origin.h"
 #include "extrap/profile.h"
@@ -431,6 +432,11 @@ static void record_lossy(struct run *out, const struct extrap_notes *notes)
 	}
 }
 
+bool extrap_notes_lossy(const struct extrap_notes *notes)
+{
+	return notes->dropped || notes->replaced || notes->nrungs || notes->approximated || notes->shared;
+}
+
 void extrap_unaligned_text(const struct extrap_notes *notes, char *out, size_t outlen)
 {
 	size_t used = 0;
@@ -509,7 +515,7 @@ static bool check_calls_meet(struct run *out, const struct grid *target, const s
 			     struct extrap_notes *notes, char *why, size_t whylen)
 {
 	char unmet[400], call[900], text[1400];
-	bool lossy = notes->dropped || notes->replaced || notes->nrungs || notes->approximated || notes->shared;
+	bool lossy = extrap_notes_lossy(notes);
 	struct meet_call c;
 	if (o->target <= o->profile_limit) {
 		if (run_calls_balanced(out, &c, unmet, sizeof unmet))
@@ -580,23 +586,23 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		out->nranks = (uint32_t)o->target;
 		empty_profile(out);
 		stamp(out, &target);
-		if (notes->dropped || notes->replaced || notes->nrungs || notes->approximated || notes->shared)
+		if (extrap_notes_lossy(notes))
 			record_lossy(out, notes);
 	}
-	free(grids);
 	free(coord.v);
 	if (!ok && alike[0] && strstr(why, "behave differently")) {   /* why they were not united */
 		size_t used = strlen(why);
 		snprintf(why + used, whylen - used, " (%s)", alike);
 	}
 	if (!ok || !run_check(out, why, whylen) ||
-	    (add_profile(rungs[ref], o, out, notes) && !run_check(out, why, whylen))) {
+	    (add_profile(rungs[ref], o, out, notes) && !run_check(out, why, whylen)) ||
+	    !check_calls_meet(out, &target, o, notes, why, whylen)) {
+		free(grids);
 		run_free(out);
 		return false;
 	}
-	if (!check_calls_meet(out, &target, o, notes, why, whylen)) {
-		run_free(out);
-		return false;
-	}
+	if (extrap_notes_lossy(notes) && o->target <= o->profile_limit)   /* walks every rank, as the profile does */
+		loss_at_record(rungs, grids, n, &target, out, &notes->loss);
+	free(grids);
 	return true;
 }
