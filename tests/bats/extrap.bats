@@ -415,6 +415,49 @@ S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 	[[ "$output" == *"lossy_first_dropped="*"add rungs where it has 3 ranks or more"* ]] || { echo "$output"; return 1; }
 }
 
+# label FILE KEY: the value of one of a run's labels
+label() {
+	"$LADDER" inspect --json "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["labels"].get(sys.argv[1], ""))' "$2"
+}
+
+# calls FILE: the run's calls over all ranks
+calls() {
+	"$LADDER" inspect "$1" | awk '$1 == "calls" { print $2 }'
+}
+
+@test "lossy mpart (sqrt(P) cells per rank) from 4, 9, 16 to 64: the loss stated against the application's calls at 64" {
+	MP="mpart --scaling weak --size 16 --iterations 3"
+	# shellcheck disable=SC2086
+	c=$(ladder mpart "4 9 16" $MP)
+	# shellcheck disable=SC2086
+	real=$(trace mpart 64 $MP)
+	e="$BATS_FILE_TMPDIR/mpart-e64.h5"
+	run "$LADDER" extrap "$c" --target 64 --lossy -o "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"lossy: keeps "*"% of the "*" calls"*"the application is expected to make at 64 ranks"* ]] ||
+		{ echo "$output"; return 1; }
+	expected=$(label "$e" lossy_expected_calls)
+	share=$(label "$e" lossy_kept_calls_share)
+	by_fn=$(label "$e" lossy_kept_by_function)
+	real_calls=$(calls "$real")
+	kept_calls=$(calls "$e")
+	echo "expected $expected real $real_calls kept $kept_calls stated share $share by function $by_fn"
+	[[ "$share" =~ ^[01]\.[0-9]{4}$ ]]
+	# the projection is the real run's total within 1%, the stated share the measured one within 1 point
+	awk -v x="$expected" -v r="$real_calls" 'BEGIN { exit !(x > 0.99 * r && x < 1.01 * r) }'
+	awk -v s="$share" -v k="$kept_calls" -v r="$real_calls" 'BEGIN { d = s - k / r; exit !(d < 0.01 && d > -0.01) }'
+	# the sweep's Sendrecv went, and the Get_count that reads its status with it
+	[[ ";$by_fn;" == *";MPI_Sendrecv 0 1536 "* && ";$by_fn;" == *";MPI_Get_count 0 1536 "* ]]
+	run "$LADDER" inspect "$e"
+	[[ "$output" == *"lossy       keeps a share $share of the $expected calls"*"not the application's calls"* ]]
+	run "$LADDER" proxy "$e" -o "$BATS_FILE_TMPDIR/mpart-proxy"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"keeps a share $share of the calls"*"not the application's calls"* ]]
+	run grep -c "the MPI calls the application made" "$BATS_FILE_TMPDIR/mpart-proxy/proxy.c"
+	[ "$output" = 0 ]
+	grep -q "It makes a share $share of the MPI calls" "$BATS_FILE_TMPDIR/mpart-proxy/proxy.c"
+}
+
 @test "refused: master-worker (mw) has no grid to extrapolate over" {
 	c=$(ladder mw "4 9" mw --size 24 --iterations 1)
 	run "$LADDER" extrap "$c" --target 16 -o "$BATS_FILE_TMPDIR/never.h5"
