@@ -155,6 +155,9 @@ static void print_result(const char *campaign, const char *output, const struct 
 		       "--profile-limit)\n", out->nranks);
 	if (notes->text[0])
 		printf("note: %s\n", notes->text);
+	if (notes->commands_differ[0])
+		printf("warning: the rungs' commands differ beyond the rank count (%s): not one experiment at several "
+		       "scales; the target's command is unknown (label rung_commands)\n", notes->commands_differ);
 	if (notes->not_replayable[0])
 		printf("not replayable (replay and proxy refuse it): %s\n", notes->not_replayable);
 }

@@ -46,6 +46,7 @@ struct extrap_notes {
 	char not_replayable[1400];  /* why the run's calls would not meet (label not_replayable), "" when they do */
 	uint32_t nrungs;           /* lossy mode, when the rungs' call sequences differ in structure: */
 	struct lcs_loss unaligned[EXTRAP_MAX_RUNGS];   /* per rung, the calls lossy alignment left out */
+	char commands_differ[400]; /* how the rungs' commands differ beyond the rank count, "" when they do not */
 	struct loss_at loss;       /* lossy mode, up to --profile-limit: what is kept of the calls expected at
 				      the target (loss_at.h); zero otherwise */
 };

@@ -15,6 +15,7 @@
 #include "extrap/alike.h"
 #include "extrap/balance.h"
 #include "extrap/classes.h"
+#include "extrap/commands.h"
 #include "extrap/evaluate.h"
 #include "extrap/loss_at.h"
 #include "extrap/lossy_gaps.h"
@@ -538,6 +539,28 @@ static bool check_calls_meet(struct run *out, const struct grid *target, const s
 	return true;
 }
 
+/* every rung's command (label rung_commands) and the target's: the rungs' with the target's rank
+ * count where they differ only by theirs, else said unknown (notes->commands_differ says how) */
+static void record_commands(struct run *const *rungs, size_t n, uint64_t target, struct run *out,
+			    struct extrap_notes *notes)
+{
+	const char **cmds = xcalloc(n + 1, sizeof *cmds);
+	uint32_t *ranks = xcalloc(n + 1, sizeof *ranks);
+	for (size_t i = 0; i < n; i++)
+		cmds[i] = rungs[i]->command, ranks[i] = rungs[i]->nranks;
+	char *list = commands_list(cmds, ranks, n), *at = NULL;
+	run_set_attr(out, "rung_commands", list);
+	free(list);
+	free(out->command);
+	if (commands_at_target(cmds, ranks, n, target, &at, notes->commands_differ, sizeof notes->commands_differ)) {
+		out->command = at;
+	} else {
+		out->command = xasprintf("unknown: the rungs' commands differ beyond the rank count (label rung_commands)");
+	}
+	free(cmds);
+	free(ranks);
+}
+
 bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_options *o, struct run *out,
 		  struct extrap_notes *notes, char *why, size_t whylen)
 {
@@ -586,6 +609,7 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		out->nranks = (uint32_t)o->target;
 		empty_profile(out);
 		stamp(out, &target);
+		record_commands(rungs, n, (uint64_t)o->target, out, notes);
 		if (extrap_notes_lossy(notes))
 			record_lossy(out, notes);
 	}

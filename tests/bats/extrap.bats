@@ -458,6 +458,31 @@ calls() {
 	grep -q "It makes a share $share of the MPI calls" "$BATS_FILE_TMPDIR/mpart-proxy/proxy.c"
 }
 
+@test "rungs whose commands differ beyond the rank count (--iterations 2*d): merge and extrap warn, the target's command unknown" {
+	for P in 4 9 16; do
+		q=$(python3 -c "import math; print(math.isqrt($P))")
+		trace iters "$P" stencil2d --scaling weak --size 8 --iterations $((2 * q)) > /dev/null
+	done
+	c="$BATS_FILE_TMPDIR/iters.h5"
+	run "$LADDER" merge -o "$c" "$BATS_FILE_TMPDIR"/iters-{4,9,16}.h5
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: "*"the rungs' commands differ beyond the rank count (p4 runs '--iterations 4' where p9 runs '--iterations 6')"* ]] ||
+		{ echo "$output"; return 1; }
+	e="$BATS_FILE_TMPDIR/iters-e36.h5"
+	run "$LADDER" extrap "$c" --target 36 -o "$e"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: the rungs' commands differ beyond the rank count"*"the target's command is unknown"* ]] ||
+		{ echo "$output"; return 1; }
+	run "$LADDER" inspect "$e"
+	[[ "$output" == *"command     unknown: the rungs' commands differ"* ]] || { echo "$output"; return 1; }
+	[[ "$output" == *"rung_commands=p4: "*"--iterations 4; p9: "*"--iterations 6; p16: "*"--iterations 8"* ]]
+	# a synthetic run shows what is predicted of its time, not the largest rung's measured wall time
+	[[ "$output" == *"time        "*"no rank ran it"* && "$output" != *"wall time"* ]]
+	# rungs that differ only by the rank count give the target's command
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s2w-e64.h5"
+	[[ "$output" == *"command     "*"stencil2d --scaling weak --size 8 --iterations 4 --allreduce-every 2"* ]]
+}
+
 @test "refused: master-worker (mw) has no grid to extrapolate over" {
 	c=$(ladder mw "4 9" mw --size 24 --iterations 1)
 	run "$LADDER" extrap "$c" --target 16 -o "$BATS_FILE_TMPDIR/never.h5"
