@@ -580,7 +580,7 @@ cpu_per_rank() {
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	# what lossy mode left out is said per rung (alignment) and at the target (dropped, approximated)
 	[[ "$output" == *"lossy: the rungs' call sequences differ in structure"*"p8: "*"p12: "*"p16: "* ]]
-	[[ "$output" =~ lossy:\ dropped\ ([0-9]+)\ of\ ([0-9]+)\ calls ]]
+	[[ "$output" =~ lossy:\ dropped\ ([0-9]+)\ of\ the\ ([0-9]+)\ calls ]]
 	dropped=${BASH_REMATCH[1]} calls=${BASH_REMATCH[2]}
 	[ "$((100 * dropped / calls))" -lt 10 ]
 	[[ "$output" == *"lossy: approximated the counts of "* ]]
