@@ -458,6 +458,20 @@ calls() {
 	grep -q "It makes a share $share of the MPI calls" "$BATS_FILE_TMPDIR/mpart-proxy/proxy.c"
 }
 
+@test "lossy halo3d_count from 8, 12, 16 to 64: the Sendrecv dropped takes the MPI_Get_count that reads its status" {
+	H3="halo3d_count --scaling weak --size 4 --iterations 2"
+	# shellcheck disable=SC2086
+	c=$(ladder h3c-lossy "8 12 16" $H3)
+	e="$BATS_FILE_TMPDIR/h3c-lossy-e64.h5"
+	run "$LADDER" extrap "$c" --target 64 --lossy -o "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"first: class "*"MPI_Sendrecv has streamed"* ]] || { echo "$output"; return 1; }
+	run "$LADDER" inspect "$e"   # its function table: neither is made
+	! grep -q '^MPI_Get_count \|^MPI_Sendrecv ' <<< "$output" || { echo "$output"; return 1; }
+	grep -q '^MPI_Reduce ' <<< "$output"
+	[[ "$(label "$e" lossy_kept_by_function)" == *"MPI_Sendrecv 0 1536 0 393216;MPI_Get_count 0 1536 0 0"* ]]
+}
+
 @test "rungs whose commands differ beyond the rank count (--iterations 2*d): merge and extrap warn, the target's command unknown" {
 	for P in 4 9 16; do
 		q=$(python3 -c "import math; print(math.isqrt($P))")
