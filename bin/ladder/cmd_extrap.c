@@ -133,7 +133,7 @@ static void print_result(const char *campaign, const char *output, const struct 
 		       "the rungs %s\n", list);
 	}
 	if (notes->dropped)
-		printf("lossy: dropped %llu of %llu calls (%.4f%%); first: %s\n", (unsigned long long)notes->dropped,
+		printf("lossy: dropped %llu of the %llu calls of the aligned classes at the target (%.4f%%); first: %s\n", (unsigned long long)notes->dropped,
 		       (unsigned long long)notes->calls, 100.0 * (double)notes->dropped / (double)notes->calls,
 		       notes->lossy);
 	if (notes->approximated)
@@ -144,8 +144,20 @@ static void print_result(const char *campaign, const char *output, const struct 
 		printf("lossy: stated the count arrays of %llu of %llu calls (%.4f%%) by rule (their per-rank total "
 		       "split evenly over the peers); first: %s\n", (unsigned long long)notes->shared,
 		       (unsigned long long)notes->calls, 100.0 * (double)notes->shared / (double)notes->calls, notes->share);
+	if (notes->loss.expected_calls || notes->loss.kept_calls)
+		printf("lossy: keeps %.2f%% of the %llu calls and %.2f%% of the %llu bytes the application is expected to "
+		       "make at %u ranks (projected from every call of the rungs; per function: label "
+		       "lossy_kept_by_function)\n", 100.0 * notes->loss.calls_share,
+		       (unsigned long long)notes->loss.expected_calls, 100.0 * notes->loss.bytes_share,
+		       (unsigned long long)notes->loss.expected_bytes, out->nranks);
+	else if (extrap_notes_lossy(notes))
+		printf("lossy: the share of the application's calls it keeps at %u ranks was not measured (above "
+		       "--profile-limit)\n", out->nranks);
 	if (notes->text[0])
 		printf("note: %s\n", notes->text);
+	if (notes->commands_differ[0])
+		printf("warning: the rungs' commands differ beyond the rank count (%s): not one experiment at several "
+		       "scales; the target's command is unknown (label rung_commands)\n", notes->commands_differ);
 	if (notes->not_replayable[0])
 		printf("not replayable (replay and proxy refuse it): %s\n", notes->not_replayable);
 }
@@ -180,7 +192,7 @@ static int run_extrap(int argc, char **argv)
 	struct ladder l = {0};
 	struct run out;
 	struct extrap_notes notes;
-	char why[1024];
+	char why[4096];
 	rc = EXIT_FAIL;
 	bool ok = read_ladder(campaign, &l);
 	if (ok && (!output_replaceable(output, why, sizeof why) ||   /* said before the work */
@@ -297,13 +309,25 @@ const struct command command_extrap = {
 	"and CPU time), so a replay or proxy computes there what the application did. The dropped calls'\n"
 	"own durations (communication) are not added.\n"
 	"\n"
-	"Calls that would not meet: in lossy mode, up to --profile-limit ranks, every rank's sends and\n"
-	"receives are counted per communicator, pair of ranks and tag (a wildcard receive counts for\n"
-	"any) and its collective calls per communicator member; a run where some do not meet (lossy\n"
-	"mode dropped a receive only some ranks make) is written, the first mismatch printed, and\n"
-	"labelled not_replayable: replay and proxy refuse it at once instead of hanging (and count the\n"
-	"calls of a synthetic run of up to 4096 ranks themselves first). Beyond the limit a lossy run\n"
-	"is labelled unchecked.\n"
+	"Calls that would not meet: every synthetic run, exact or lossy, up to --profile-limit ranks,\n"
+	"has every rank's sends and receives counted per communicator, pair of ranks and tag (a\n"
+	"wildcard receive counts for any), its collective calls per communicator member, and its\n"
+	"requests followed to their Wait, Test or Request_free. An exact run where some do not meet\n"
+	"(a law wrong at the target) is refused, naming the first mismatch, the call, its class and\n"
+	"its value laws; nothing is written. A lossy run where some do not meet (lossy mode dropped\n"
+	"a receive only some ranks make) is written, the first mismatch printed, and labelled\n"
+	"not_replayable: replay and proxy refuse it at once instead of hanging (and count the calls of\n"
+	"a synthetic run of up to 4096 ranks themselves first); ladder validate finds such a run\n"
+	"without the label invalid. Beyond the limit a lossy run is labelled unchecked.\n"
+	"\n"
+	"Periodic neighbours are moves on the grid: a streamed peer (c + shift) mod d whose dimension\n"
+	"has one width d at every rung is the neighbour at +1 (shift 1) or -1 (shift d - 1, d - 1 at\n"
+	"the target too); any other shift cannot be told from d minus a constant there and is\n"
+	"refused, naming the law and asking for a rung where that dimension has another width.\n"
+	"\n"
+	"Commands: every rung's command line is kept (label rung_commands); the synthetic run's command\n"
+	"is theirs with the target's rank count where they differ only by their rank count, else said\n"
+	"unknown, with a warning (rungs run with --iterations 20, 30, 40 are not one experiment).\n"
 	"\n"
 	"Options:\n"
 	"  -t, --target P|AxB   the rank count, or the grid (\"32x32\") when MPI_Dims_create's balanced\n"
@@ -329,7 +353,13 @@ const struct command command_extrap = {
 	"                       _share), the calls with an approximated count (lossy_approximated_calls,\n"
 	"                       _share), those with count arrays by rule (lossy_shared_calls, _share),\n"
 	"                       ranks of a rung unlike most of their grid position\n"
-	"                       (lossy_replaced_rung_ranks)\n"
+	"                       (lossy_replaced_rung_ranks); and, up to --profile-limit ranks, the loss\n"
+	"                       at the target: the calls and bytes the application is expected to make\n"
+	"                       at P, projected per function from every call of the rungs\n"
+	"                       (lossy_expected_calls, _bytes), the shares the run keeps of them\n"
+	"                       (lossy_kept_calls_share, _bytes_share) and per function\n"
+	"                       (lossy_kept_by_function). A Get_count that reads the status of a dropped\n"
+	"                       call is dropped with it, as a dropped request's Wait or Test is\n"
 	"  --profile-limit N    build the per-rank profile only up to N ranks (default 65536; 0: never)\n"
 	"\n"
 	"Exit status: 0 written, 1 the ladder cannot support the extrapolation or a file cannot be read,\n"

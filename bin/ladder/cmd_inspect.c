@@ -161,6 +161,26 @@ static void print_groups(const struct run *r)
 		printf("  ... %u more groups\n", r->ngroups - 50);
 }
 
+/* a synthetic run's predicted time (not the rung's measured one it carries) and, lossy, the share of
+ * the application's calls at its scale that it keeps */
+static void print_synthetic(const struct run *r)
+{
+	const char *t = run_attr(r, "timing_modeled_s"), *lo = run_attr(r, "timing_modeled_lo_s");
+	const char *hi = run_attr(r, "timing_modeled_hi_s");
+	if (t && lo && hi)
+		printf("time        predicted %s s of modeled calls and gaps (95%% range %s to %s s); no rank ran it\n", t, lo,
+		       hi);
+	else
+		printf("time        not predicted (fewer rungs than a model needs); no rank ran it\n");
+	const char *calls = run_attr(r, "lossy_kept_calls_share"), *bytes = run_attr(r, "lossy_kept_bytes_share");
+	const char *expected = run_attr(r, "lossy_expected_calls");
+	if (calls && bytes && expected)
+		printf("lossy       keeps a share %s of the %s calls and %s of the bytes the application is expected to "
+		       "make at %u ranks: not the application's calls\n", calls, expected, bytes, r->nranks);
+	else if (run_attr(r, "lossy_dropped_calls") || run_attr(r, "lossy_unaligned"))
+		printf("lossy       leaves calls out; the share of the application's calls it keeps was not measured\n");
+}
+
 static void print_run_text(const char *path, const struct store_identity *id, const struct run *r, off_t size,
 			   const struct fn_count *fc, uint32_t nf)
 {
@@ -175,7 +195,9 @@ static void print_run_text(const char *path, const struct store_identity *id, co
 	printf("command     %s\n", r->command);
 	printf("host        %s%s%s\n", r->host, r->slurm_job_id[0] ? ", slurm job " : "", r->slurm_job_id);
 	printf("ranks       %u\n", r->nranks);
-	if (r->t_end > r->t_start)
+	if (r->synthetic)
+		print_synthetic(r);
+	else if (r->t_end > r->t_start)
 		printf("wall time   %.6f s (the slowest rank, from MPI_Init's return to MPI_Finalize, without the tracer's time)\n", r->t_end - r->t_start);
 	if (r->options[0])
 		printf("tracer      %s\n", r->options);

@@ -3,11 +3,37 @@
  * campaign container.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "command.h"
+#include "extrap/commands.h"
 #include "store/campaign_h5.h"
+#include "util/xalloc.h"
 #include "util/exitcode.h"
 #include "util/log.h"
+
+/* a warning when the rungs' commands (the first repetition of each) differ beyond the rank count */
+static void warn_commands_differ(const char *campaign)
+{
+	struct campaign_run *runs;
+	uint32_t n, m = 0;
+	struct h5_err e;
+	if (!campaign_read_runs(campaign, &runs, &n, &e))
+		return;
+	const char **cmds = xcalloc(n + 1, sizeof *cmds);
+	uint32_t *ranks = xcalloc(n + 1, sizeof *ranks);
+	for (uint32_t i = 0; i < n; i++)
+		if (!i || runs[i].ranks != runs[i - 1].ranks)
+			cmds[m] = runs[i].command, ranks[m++] = runs[i].ranks;
+	char why[400], *at = NULL;
+	if (m > 1 && !commands_at_target(cmds, ranks, m, ranks[m - 1], &at, why, sizeof why))
+		log_warn("%s: the rungs' commands differ beyond the rank count (%s): not one experiment at several "
+			 "scales; an extrapolation from them says the target's command is unknown", campaign, why);
+	free(at);
+	free(cmds);
+	free(ranks);
+	campaign_runs_free(runs, n);
+}
 
 static int run_merge(int argc, char **argv)
 {
@@ -35,6 +61,7 @@ static int run_merge(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	log_info("wrote %s with %d runs", out, argc - optind);
+	warn_commands_differ(out);
 	return EXIT_OK;
 }
 
@@ -49,7 +76,8 @@ const struct command command_merge = {
 	"\n"
 	"Refused, with the file named: runs of different applications, a run whose 'rung' label\n"
 	"differs from its rank count, two runs claiming the same rung and repetition, and runs of one\n"
-	"rung with different problem sizes.\n"
+	"rung with different problem sizes. Rungs whose command lines differ other than by their rank\n"
+	"count (--iterations 20 at one rung, 30 at another) are merged with a warning.\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE   the campaign container (written atomically)\n"

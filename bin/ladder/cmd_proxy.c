@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include "command.h"
+#include "run/replayable.h"
 #include "proxy/proxy.h"
 #include "store/store.h"
 #include "util/exitcode.h"
@@ -74,6 +75,10 @@ static int run_proxy(int argc, char **argv)
 	else
 		log_info("wrote %s/proxy.c, %s/proxy.h and %s/Makefile (build with make, run with mpirun -np %u)", dir,
 			 dir, dir, r.nranks);
+	char kept[300];
+	run_kept_text(&r, kept, sizeof kept);
+	if (ok && kept[0])
+		log_info("%s: %s", argv[optind], kept);
 	if (ok && and_build)
 		ok = build(dir);
 	run_free(&r);

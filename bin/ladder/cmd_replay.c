@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "extrap/balance.h"
+#include "run/replayable.h"
 #include "replay/clock.h"
 #include "run/events.h"
 #include "store/store.h"
@@ -170,8 +171,11 @@ static uint32_t replayable_ranks(const char *path)
 		log_error("%s", e.msg);
 		return 0;
 	}
-	char why[400];
+	char why[400], kept[300];
 	uint32_t nranks = run_calls_meet(&r, why, sizeof why) ? r.nranks : 0;
+	run_kept_text(&r, kept, sizeof kept);
+	if (nranks && kept[0])
+		log_info("%s: %s", path, kept);
 	run_free(&r);
 	if (!nranks)
 		log_error("%s: %s", path, why);

@@ -3,9 +3,12 @@
  * every violation is listed, exit 0 only when every file conforms.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "command.h"
+#include "extrap/balance.h"
 #include "store/schema.h"
+#include "store/store.h"
 #include "util/exitcode.h"
 #include "util/log.h"
 
@@ -13,6 +16,26 @@ static void print_violation(const char *line, void *arg)
 {
 	(void)arg;
 	fprintf(stderr, "%s\n", line);
+}
+
+/* a synthetic run whose calls would not meet (extrap/balance.h) and that does not say so in its
+ * label not_replayable: 1 with the violation reported, else 0 */
+static int synthetic_calls_unmet(const char *path)
+{
+	struct store_identity id;
+	struct h5_err e;
+	if (!store_identify(path, &id, &e) || strcmp(id.kind, "run"))
+		return 0;
+	struct run r;
+	if (!store_read_run(path, &r, &e))
+		return 0;   /* the schema check has said why */
+	char why[600];
+	int bad = r.synthetic && !run_attr(&r, "not_replayable") && !run_p2p_balanced(&r, why, sizeof why);
+	if (bad)
+		fprintf(stderr, "%s: a synthetic run whose calls would not meet (and not labelled not_replayable): %s\n",
+			path, why);
+	run_free(&r);
+	return bad;
 }
 
 static int run_validate(int argc, char **argv)
@@ -27,6 +50,8 @@ static int run_validate(int argc, char **argv)
 	int bad = 0;
 	for (int i = optind; i < argc; i++) {
 		int v = schema_validate(argv[i], print_violation, NULL);
+		if (!v)
+			v = synthetic_calls_unmet(argv[i]);
 		if (v)
 			bad++;
 		else
@@ -45,7 +70,9 @@ const struct command command_validate = {
 	"history.yaml): root attributes, groups, datasets, their types, dimensions and fields,\n"
 	"chunking; then its contents: every cross-reference, every checksum, and a full walk of every\n"
 	"rank's grammar and value streams; the profile's calls per rank and function must equal the\n"
-	"trace's. For a campaign, every linked run is checked too.\n"
+	"trace's. For a campaign, every linked run is checked too. A synthetic run (ladder extrap) must\n"
+	"have calls that meet (every send its receive, every collective its members, every request its\n"
+	"completion), unless its label not_replayable says they do not.\n"
 	"\n"
 	"Each violation is one line on stderr naming the file and the object. Exit status 0 only when\n"
 	"every file conforms.\n"

@@ -21,7 +21,7 @@ struct site {              /* where in the class's grammar a value lives, for me
 	const struct class_rungs *cr;
 	const struct grid *target;
 	bool streamed;             /* the call's streamed values are decided (stream_at.h) */
-	char shared[300];          /* what the last call whose count arrays were stated by rule is */
+	char shared[1024];          /* what the last call whose count arrays were stated by rule is */
 };
 
 int align_where(uint32_t cls, uint32_t ndims, char *out, size_t outlen)
@@ -129,7 +129,7 @@ static bool decide_stream(struct site *s, const uint32_t *terms, struct occurren
 	}
 	if (!any)
 		return true;
-	char swhy[300];
+	char swhy[1024];
 	struct run_stream at;
 	if (stream_at_target(s->cls, s->cr, terms, s->target, &at, swhy, sizeof swhy)) {
 		o->stream = xmalloc(sizeof *o->stream);
@@ -155,7 +155,7 @@ static bool same_signature(const struct site *s, const uint32_t *terms, char *wh
 		const struct run_signature *b = &ri->sigs[terms[i]];
 		const char *problem = signature_problem(r0, a, ri, b, s->cr->lossy);
 		if (problem) {
-			char detail[320] = "";
+			char detail[1024] = "";
 			if (a->nvals != b->nvals && !per_rank_array(ri, b, detail, sizeof detail))
 				detail[0] = 0;
 			int used = where(s, why, whylen);
@@ -260,7 +260,7 @@ static int64_t **shared_values(struct site *s, const uint32_t *terms, size_t ref
 	if (!s->cr->lossy || !share_covers(rr->fns[rr->sigs[terms[ref]].fn].name))
 		return NULL;
 	int64_t **vals = xcalloc(s->cr->n + 1, sizeof *vals);
-	char swhy[300];
+	char swhy[1024];
 	uint32_t nvals = 0;
 	if (!share_at_rungs(s->cr, terms, s->target, vals, &nvals, total, swhy, sizeof swhy)) {
 		size_t used = strlen(why);

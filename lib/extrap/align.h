@@ -40,9 +40,9 @@ struct occurrence {
 struct aligned_class {
 	uint32_t cls;
 	bool lossy;             /* drop calls whose values have no law instead of refusing */
-	char first_dropped[300];   /* why the first dropped call was dropped */
-	char first_approximated[300];   /* why the first approximated count was */
-	char first_shared[300];   /* what the first call with count arrays by rule is */
+	char first_dropped[1024];   /* why the first dropped call was dropped */
+	char first_approximated[1024];   /* why the first approximated count was */
+	char first_shared[1024];   /* what the first call with count arrays by rule is */
 	size_t nrungs;          /* the rungs where the class exists, and its group at each */
 	const struct run **runs;
 	uint32_t *groups;

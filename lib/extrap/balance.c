@@ -26,8 +26,15 @@ struct key {
 struct tally {
 	struct key k;
 	uint64_t sent, received;
+	struct meet_call first_send, first_receive;   /* the first call on each side */
 	UT_hash_handle hh;
 };
+
+static void remember(struct meet_call *c, uint32_t rank, uint32_t sig)
+{
+	if (!c->known)
+		*c = (struct meet_call){true, rank, sig};
+}
 
 static struct tally *tally_at(struct tally **all, int64_t inst, int64_t src, int64_t dst, int64_t tag)
 {
@@ -45,29 +52,34 @@ static struct tally *tally_at(struct tally **all, int64_t inst, int64_t src, int
 }
 
 /* a message from src to dst: the exact key, the sender's any tag, and any sender to dst */
-static void count_message(struct tally **all, int64_t inst, int64_t src, int64_t dst, int64_t tag, bool send)
+static void count_message(struct tally **all, int64_t inst, int64_t src, int64_t dst, int64_t tag, bool send,
+			  uint32_t rank, uint32_t sig)
 {
 	int64_t keys[3][2] = {{src, tag}, {src, ANY}, {ANY, ANY}};
 	for (int i = src == NO_VALUE ? 2 : tag == NO_VALUE ? 1 : 0; i < 3; i++) {
 		struct tally *t = tally_at(all, inst, keys[i][0] == NO_VALUE ? ANY : keys[i][0], dst, keys[i][1]);
 		if (send)
-			t->sent++;
+			t->sent++, remember(&t->first_send, rank, sig);
 		else
-			t->received++;
+			t->received++, remember(&t->first_receive, rank, sig);
 	}
 }
 
-static void count_call(struct tally **all, const struct comm_table *comms, uint32_t rank, const struct call_facts *f)
+static void count_call(struct tally **all, const struct comm_table *comms, uint32_t rank, uint32_t sig,
+		       const struct call_facts *f)
 {
 	int64_t inst = f->comm == NO_VALUE ? 0 : comm_instance_of(comms, rank, f->comm);
 	bool sends = f->vol_class == VOL_SEND || f->vol_class == VOL_SENDRECV;
 	bool receives = f->vol_class == VOL_RECV || f->vol_class == VOL_MRECV || f->vol_class == VOL_SENDRECV;
 	if (sends && f->dest != NO_VALUE)
-		count_message(all, inst, rank, f->dest, f->send_tag, true);
+		count_message(all, inst, rank, f->dest, f->send_tag, true, rank, sig);
 	if (receives && (f->source != NO_VALUE || f->any_source || f->vol_class == VOL_MRECV))
-		count_message(all, inst, f->source, rank, f->recv_tag, false);   /* NO_VALUE: PROC_NULL or any */
-	if ((f->fn_flags & FNF_COLLECTIVE) && f->comm != NO_VALUE && inst >= 0)
-		tally_at(all, inst, rank, ANY, COLLECTIVE)->sent++;
+		count_message(all, inst, f->source, rank, f->recv_tag, false, rank, sig);   /* NO_VALUE: PROC_NULL or any */
+	if ((f->fn_flags & FNF_COLLECTIVE) && f->comm != NO_VALUE && inst >= 0) {
+		struct tally *t = tally_at(all, inst, rank, ANY, COLLECTIVE);
+		t->sent++;
+		remember(&t->first_send, rank, sig);
+	}
 }
 
 static void comm_name(const struct comm_table *comms, int64_t inst, char *out, size_t outlen)
@@ -79,8 +91,9 @@ static void comm_name(const struct comm_table *comms, int64_t inst, char *out, s
 			 comms->instances[inst].n);
 }
 
-/* false with why when the tally's messages do not meet */
-static bool tally_meets(const struct tally *t, const struct comm_table *comms, char *why, size_t whylen)
+/* false with why (and the call without its counterpart in *call) when the tally's messages do not meet */
+static bool tally_meets(const struct tally *t, const struct comm_table *comms, struct meet_call *call, char *why,
+			size_t whylen)
 {
 	bool whole = t->k.src == ANY;   /* every sender to dst: equal; finer keys: no receive without a send */
 	if (t->k.tag == COLLECTIVE || (whole ? t->sent == t->received : t->received <= t->sent))
@@ -91,6 +104,7 @@ static bool tally_meets(const struct tally *t, const struct comm_table *comms, c
 		snprintf(tag, sizeof tag, " with tag %lld", (long long)t->k.tag);
 	if (!whole)
 		snprintf(src, sizeof src, "rank %lld", (long long)t->k.src);
+	*call = t->sent > t->received ? t->first_send : t->first_receive;
 	snprintf(why, whylen, "%s send%s %llu message%s%s to rank %lld over %s, which receives %llu", src,
 		 whole ? "" : "s", (unsigned long long)t->sent, t->sent == 1 ? "" : "s", tag, (long long)t->k.dst,
 		 comm, (unsigned long long)t->received);
@@ -98,15 +112,18 @@ static bool tally_meets(const struct tally *t, const struct comm_table *comms, c
 }
 
 /* every member of every instance made as many collective calls over it as its first member */
-static bool collectives_meet(struct tally **all, const struct comm_table *comms, char *why, size_t whylen)
+static bool collectives_meet(struct tally **all, const struct comm_table *comms, struct meet_call *call, char *why,
+			     size_t whylen)
 {
 	for (uint32_t i = 0; i < comms->ninstances; i++) {
 		const struct comm_instance *c = &comms->instances[i];
 		uint64_t first = 0;
 		for (uint32_t m = 0; m < c->n; m++) {
 			uint32_t rank = c->ranks ? c->ranks[m] : m;
-			uint64_t n = tally_at(all, i, rank, ANY, COLLECTIVE)->sent;
+			const struct tally *t = tally_at(all, i, rank, ANY, COLLECTIVE);
+			uint64_t n = t->sent;
 			if (m && n != first) {
+				*call = t->first_send;
 				char comm[96];
 				comm_name(comms, i, comm, sizeof comm);
 				snprintf(why, whylen, "rank %u makes %llu collective calls over %s, rank %u %llu", rank,
@@ -182,31 +199,120 @@ static bool arrays_meet(const struct arrays_check *c, uint32_t nranks, char *why
 	return !c->fingerprint;
 }
 
-bool run_p2p_balanced(const struct run *r, char *why, size_t whylen)
+/* A rank's requests, each created by a nonblocking call and completed by a Wait or Test that
+ * names it (or freed): keyed by the signature's request pool and the slot. */
+struct pending {
+	int64_t key[2];   /* pool, slot */
+	struct meet_call made;
+	UT_hash_handle hh;
+};
+
+struct requests {
+	struct pending *open;
+	uint64_t unfinished;          /* replaced while open, or open at the end */
+	struct meet_call first;       /* the first unfinished request's call */
+};
+
+static void finish_request(struct requests *q, const int64_t *name)
+{
+	if (sv_is_symbolic(name[0]) || sv_is_symbolic(name[1]))
+		return;
+	struct pending *p = NULL;
+	int64_t key[2] = {name[0], name[1]};
+	HASH_FIND(hh, q->open, key, sizeof key, p);
+	if (p) {
+		HASH_DEL(q->open, p);
+		free(p);
+	}
+}
+
+static void unfinished(struct requests *q, const struct pending *p)
+{
+	if (!q->unfinished++)
+		q->first = p->made;
+}
+
+/* a nonblocking call made a request; a Wait or Test that succeeded, or a Request_free, ends those it names */
+static void track_requests(struct requests *q, uint32_t rank, const struct event *ev, const struct call_facts *f)
+{
+	if (f->fn_flags & (FNF_COMPLETE | FNF_FREE)) {
+		if (f->flag == 0)   /* a Test that found nothing finished */
+			return;
+		if (f->index != NO_VALUE) {
+			if (f->index >= 0 && (uint64_t)f->index < f->nrequests)
+				finish_request(q, f->requests + 2 * f->index);
+		} else if (f->indices) {
+			for (uint32_t i = 0; i < f->nindices; i++)
+				if (f->indices[i] >= 0 && (uint64_t)f->indices[i] < f->nrequests)
+					finish_request(q, f->requests + 2 * f->indices[i]);
+		} else {
+			for (uint32_t i = 0; i < f->nrequests; i++)
+				finish_request(q, f->requests + 2 * i);
+		}
+		return;
+	}
+	if ((f->fn_flags & FNF_PERSISTENT) || f->request_slot == NO_VALUE)
+		return;
+	struct pending *p = xcalloc(1, sizeof *p), *old = NULL;
+	p->key[0] = (int64_t)ev->req_key, p->key[1] = f->request_slot;
+	p->made = (struct meet_call){true, rank, ev->sig};
+	HASH_FIND(hh, q->open, p->key, sizeof p->key, old);
+	if (old) {   /* its slot taken again: the earlier request was never completed */
+		unfinished(q, old);
+		HASH_DEL(q->open, old);
+		free(old);
+	}
+	HASH_ADD(hh, q->open, key, sizeof p->key, p);
+}
+
+/* the requests the rank left open at its end */
+static void close_requests(struct requests *q)
+{
+	struct pending *p, *tmp;
+	HASH_ITER(hh, q->open, p, tmp) {
+		unfinished(q, p);
+		HASH_DEL(q->open, p);
+		free(p);
+	}
+}
+
+bool run_calls_balanced(const struct run *r, struct meet_call *call, char *why, size_t whylen)
 {
 	struct comm_table comms;
 	comm_table_build(&comms, r);
 	struct arrays_check arrays = {0, xcalloc(r->nranks + 1, sizeof(int64_t)), xcalloc(r->nranks + 1, sizeof(int64_t))};
 	struct tally *all = NULL, *t, *tmp;
+	struct requests requests = {0};
+	*call = (struct meet_call){0};
 	for (uint32_t rank = 0; rank < r->nranks; rank++) {
 		struct event_iter it;
 		struct event ev;
 		struct call_facts f;
 		event_iter_init(&it, r, rank);
+		uint64_t before = requests.unfinished;
 		while (event_next(&it, &ev)) {   /* repeats are failed polls: no message */
 			call_facts_read(&ev, rank, &comms, &f);
-			count_call(&all, &comms, rank, &f);
+			count_call(&all, &comms, rank, ev.sig, &f);
+			track_requests(&requests, rank, &ev, &f);
 			if (ev.fn->flags & FNF_COLLECTIVE)
 				count_arrays(&arrays, &comms, rank, &ev);
 		}
+		close_requests(&requests);
+		if (requests.unfinished && !before)
+			snprintf(why, whylen, "rank %u leaves %llu of its requests incomplete (made by %s, never waited "
+				 "for, tested to completion or freed)", rank,
+				 (unsigned long long)(requests.unfinished - before),
+				 r->fns[r->sigs[requests.first.sig].fn].name);
 		event_iter_free(&it);
 	}
-	bool ok = true;
+	bool ok = !requests.unfinished;
+	if (!ok)
+		*call = requests.first;
 	for (int fineness = 2; fineness >= 0; fineness--)   /* the finest key that does not meet is said */
 		HASH_ITER(hh, all, t, tmp)
 			if ((t->k.src != ANY) + (t->k.tag != ANY) == fineness)
-				ok = ok && tally_meets(t, &comms, why, whylen);
-	ok = ok && collectives_meet(&all, &comms, why, whylen) && arrays_meet(&arrays, r->nranks, why, whylen);
+				ok = ok && tally_meets(t, &comms, call, why, whylen);
+	ok = ok && collectives_meet(&all, &comms, call, why, whylen) && arrays_meet(&arrays, r->nranks, why, whylen);
 	free(arrays.sent_to);
 	free(arrays.expected_by);
 	HASH_ITER(hh, all, t, tmp) {
@@ -215,6 +321,12 @@ bool run_p2p_balanced(const struct run *r, char *why, size_t whylen)
 	}
 	comm_table_free(&comms);
 	return ok;
+}
+
+bool run_p2p_balanced(const struct run *r, char *why, size_t whylen)
+{
+	struct meet_call call;
+	return run_calls_balanced(r, &call, why, whylen);
 }
 
 bool run_calls_meet(const struct run *r, char *why, size_t whylen)

@@ -7,6 +7,8 @@
  * for any tag of its sender and one of MPI_ANY_SOURCE (its actual source unknown) for any sender.
  * Per-peer count arrays of collectives (an Alltoallv's send and receive counts) must agree too:
  * the bytes rank i sends rank j are the bytes j expects from i, summed over the calls, every pair.
+ * Every request a nonblocking call makes must be completed by a Wait or Test that names it (or
+ * freed) before its slot is taken again and before the rank's end.
  * Counts only: an order in which matched calls still deadlock is not detected.
  */
 #ifndef LADDER_EXTRAP_BALANCE_H
@@ -16,6 +18,16 @@
 #include <stddef.h>
 
 #include "run/run.h"
+
+/* a call of the run: the rank that makes it and its signature */
+struct meet_call {
+	bool known;
+	uint32_t rank, sig;
+};
+
+/* false with the first imbalance in why, as run_p2p_balanced, and in *call the first call on the
+ * side that has no counterpart (known false when it is a per-peer count array's) */
+bool run_calls_balanced(const struct run *r, struct meet_call *call, char *why, size_t whylen);
 
 /* false with the first imbalance in why ("rank 3 sends 4 messages with tag 7 to rank 4 over
  * MPI_COMM_WORLD, which receives 3") when some call has no counterpart. Walks every rank. */

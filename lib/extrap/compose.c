@@ -212,7 +212,7 @@ bool compose_union(const struct aligned_class *lo, const struct aligned_class *h
 {
 	struct sides s = {lo, hi, lo};
 	choose_side(&s, cls, target);
-	char reason[400] = "";
+	char reason[1024] = "";
 	bool ok = unite(&s, dim, cls, target, out, reason, sizeof reason);
 	char name[64];
 	topology_class_name(cls, target->ndims, name, sizeof name);
@@ -256,7 +256,7 @@ bool compose_check(const struct aligned_class *lo, const struct aligned_class *m
 		   uint32_t dim, const struct grid *target, char *why, size_t whylen)
 {
 	struct aligned_class u;
-	char reason[400];
+	char reason[1024];
 	bool ok = compose_union(lo, hi, dim, mid->cls, target, &u, reason, sizeof reason) &&
 		  agree_class(&u, mid, target, reason, sizeof reason);
 	aligned_class_free(&u);

@@ -30,7 +30,7 @@ static bool evaluate_values(struct aligned_class *a, const struct grid *target, 
 		free(oc->vals);
 		oc->vals = xcalloc(oc->nvals + 1, sizeof *oc->vals);
 		for (uint32_t j = 0; !oc->dropped && j < oc->nvals; j++) {
-			char what[300];
+			char what[1024];
 			if (oc->x[j].kind == XV_CREATOR ||
 			    xval_eval(&oc->x[j], target, a->cls, &oc->vals[j], what, sizeof what))
 				continue;
@@ -63,11 +63,37 @@ static void settle_requests(struct aligned_class *a)
 	}
 }
 
+/* a call that reads the status another call filled in (MPI_Get_count, MPI_Get_elements) */
+static bool reads_status(const char *fn)
+{
+	return !strcmp(fn, "MPI_Get_count") || !strcmp(fn, "MPI_Get_elements") || !strcmp(fn, "MPI_Get_elements_x");
+}
+
+/* lossy mode: a call that reads the status of the call before it in its rule goes with it (a
+ * Get_count whose Recv or Sendrecv was dropped would read a status nobody filled in); chains of
+ * them go together */
+static void settle_status_readers(struct aligned_class *a)
+{
+	for (uint32_t r = 0; r < a->g.nrules; r++) {
+		const struct gsymbol *syms = grammar_rule_syms(&a->g, r);
+		for (uint64_t k = 1; k < grammar_rule_len(&a->g, r); k++) {
+			if (gsym_is_rule(syms[k]) || gsym_is_rule(syms[k - 1]))
+				continue;
+			uint32_t o = (uint32_t)syms[k].val, before = (uint32_t)syms[k - 1].val;
+			if (o < a->nocc && before < a->nocc && a->occ[before].dropped && !a->occ[o].dropped &&
+			    reads_status(a->ref->fns[a->occ[o].fn].name))
+				aligned_class_drop(a, o, "it reads the status of the call before it, which lossy mode dropped");
+		}
+	}
+}
+
 /* requests named by their creator's signature at the target */
 static bool name_requests(struct aligned_class *a, char *why, size_t whylen)
 {
-	if (a->lossy)
+	if (a->lossy) {
 		settle_requests(a);
+		settle_status_readers(a);
+	}
 	bool by_base = run_req_pools_by_base(a->ref);   /* the synthetic run takes ref's header */
 	uint64_t *key = xmalloc((a->nocc + 1) * sizeof *key);
 	for (uint32_t i = 0; i < a->nocc; i++) {
@@ -99,7 +125,7 @@ static bool counted_grammar(const struct aligned_class *a, const struct grid *ta
 	grammar_copy(g, &a->g);
 	for (uint64_t i = 0; i < g->nsyms; i++) {
 		int64_t v;
-		char what[300];
+		char what[1024];
 		if (!xval_eval(&a->reps[i], target, a->cls, &v, what, sizeof what) || v < 1) {
 			int used = align_where(a->cls, target->ndims, why, whylen);
 			snprintf(why + used, whylen - (size_t)used, ": a repetition count is %s at the target",

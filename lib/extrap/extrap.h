@@ -21,6 +21,7 @@
 
 #include "extrap/law.h"
 #include "extrap/lcs.h"
+#include "extrap/loss_at.h"
 #include "run/run.h"
 
 struct extrap_options {
@@ -37,15 +38,21 @@ struct extrap_notes {
 	char text[512];
 	uint64_t dropped, calls;   /* lossy mode: calls left out, and all calls of the target run */
 	uint64_t replaced;         /* lossy mode: ranks of the rungs that were not their class's dominant group */
-	char lossy[400];           /* lossy mode: what was dropped and why, "" when nothing */
+	char lossy[1024];           /* lossy mode: what was dropped and why, "" when nothing */
 	uint64_t approximated;     /* lossy mode: calls kept with a count approximated (no law) */
-	char approximate[400];     /* lossy mode: why the first was, "" when none */
+	char approximate[1024];     /* lossy mode: why the first was, "" when none */
 	uint64_t shared;           /* lossy mode: calls kept with count arrays stated by rule (run/share.h) */
-	char share[400];           /* lossy mode: what the first is, "" when none */
-	char not_replayable[512];  /* why the run's calls would not meet (label not_replayable), "" when they do */
+	char share[1024];          /* lossy mode: what the first is, "" when none */
+	char not_replayable[1400];  /* why the run's calls would not meet (label not_replayable), "" when they do */
 	uint32_t nrungs;           /* lossy mode, when the rungs' call sequences differ in structure: */
 	struct lcs_loss unaligned[EXTRAP_MAX_RUNGS];   /* per rung, the calls lossy alignment left out */
+	char commands_differ[400]; /* how the rungs' commands differ beyond the rank count, "" when they do not */
+	struct loss_at loss;       /* lossy mode, up to --profile-limit: what is kept of the calls expected at
+				      the target (loss_at.h); zero otherwise */
 };
+
+/* did the build leave anything out or state anything by rule (lossy mode)? */
+bool extrap_notes_lossy(const struct extrap_notes *notes);
 
 /* rungs: one run per rank count, any order. False with a one-line reason in why. */
 bool extrap_build(struct run *const *rungs, size_t nrungs, const struct extrap_options *o, struct run *out,

@@ -57,7 +57,7 @@ static bool grammar_at_reference(const struct aligned_class *a, struct grammar *
 	grammar_copy(g, &a->g);
 	for (uint64_t i = 0; i < g->nsyms; i++) {
 		int64_t v;
-		char why[200];
+		char why[1024];
 		if (!xval_eval(&a->reps[i], &a->grids[ref], a->cls, &v, why, sizeof why) || v < 1) {
 			grammar_free(g);
 			return false;

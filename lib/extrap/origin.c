@@ -38,7 +38,7 @@ static bool shapes_differ(const struct origins *o)
 	for (uint32_t ci = 0; ci < topology_nclasses(&o->target) && !differ; ci++) {
 		uint32_t c = topology_class_id(&o->target, ci);
 		struct class_rungs cr = {.lossy = o->lossy};
-		char why[300];
+		char why[1024];
 		if (classes_rungs(c, o->rungs, o->grids, NULL, o->n, &cr, why, sizeof why))
 			for (size_t i = 1; i < cr.n && !differ; i++) {
 				const struct grammar *a = class_grammar(&cr, 0), *b = class_grammar(&cr, i);

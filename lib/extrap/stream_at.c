@@ -159,11 +159,38 @@ static bool grid_number(const struct class_rungs *cr, const int64_t *x, const in
 	return same && !varies;
 }
 
+/* a periodic neighbour's shift along a dimension of one size d at every rung, read as a move on
+ * the grid: 0 stays, 1 is the neighbour at +1, d - 1 the one at -1 (d - 1 on the target's
+ * dimension, never the constant it happens to be at the rungs). Where d varies across the rungs
+ * the shift is a multiple of d plus a constant (grid_number); on a dimension of 2 or less, where
+ * +1 and -1 are one rank, the constant (the caller decides the direction). Any other shift is no
+ * move by -1, 0 or +1 and, d being the same at every rung, cannot be told from d minus a constant:
+ * *ambiguous, false. */
+static bool grid_shift(const struct class_rungs *cr, const int64_t *x, const int64_t *size, int64_t size_at,
+		       int64_t *out, bool *ambiguous)
+{
+	bool varies = false, same = true;
+	for (size_t i = 1; i < cr->n; i++)
+		varies = varies || size[i] != size[0], same = same && x[i] == x[0];
+	if (varies || size[0] <= 2)
+		return grid_number(cr, x, size, size_at, out);
+	if (!same)
+		return false;
+	if (x[0] == 0 || x[0] == 1 || x[0] == size[0] - 1) {
+		*out = x[0] == size[0] - 1 ? size_at - 1 : x[0];
+		return true;
+	}
+	*ambiguous = true;
+	return false;
+}
+
 /* a law's term as coordinate j of the rank's grid (ScalaExtrap §3.1's topology, not a fit): its
- * divisor the stride of j, its modulus j's size, its shift and coefficient multiples of them plus
- * a constant, the same at every rung; read on the target grid into term (false: no such reading) */
+ * divisor the stride of j, its modulus j's size, its shift a move on the grid (grid_shift), its
+ * coefficient a multiple of the stride plus a constant, the same at every rung; read on the target
+ * grid into term (false: no such reading; *ambiguous too when the shift is no move and cannot be
+ * told from a constant) */
 static bool grid_term(const struct class_rungs *cr, const struct run_stream *const *at, uint32_t k, uint32_t t,
-		      const struct grid *target, struct rank_law_term *term, uint32_t *undecided)
+		      const struct grid *target, struct rank_law_term *term, uint32_t *undecided, bool *ambiguous)
 {
 	int j = term_dim(cr, at, k, t);
 	if (j < 0 || cr->n < 2)
@@ -175,7 +202,8 @@ static bool grid_term(const struct class_rungs *cr, const struct run_stream *con
 		stride[i] = stride_of(&cr->grids[i], (uint32_t)j), size[i] = cr->grids[i].dims[j];
 		x[i] = (int64_t)r->shift, m[i] = (int64_t)r->modulus;
 	}
-	bool ok = grid_number(cr, x, size, target->dims[j], &shift) && grid_number(cr, m, size, target->dims[j], &modulus);
+	bool ok = grid_number(cr, m, size, target->dims[j], &modulus) &&
+		  grid_shift(cr, x, size, target->dims[j], &shift, ambiguous);
 	bool two = target->dims[j] > 2;   /* a move by 1 on a dimension of 2 at every rung: -1 or +1 */
 	for (size_t i = 0; i < cr->n; i++)
 		two = two && size[i] == 2;
@@ -242,12 +270,32 @@ static bool coord_known(const struct class_rungs *cr, const uint32_t *sigs, cons
 	return l != NULL;
 }
 
+/* a term of a rank law whose shift is no move on the grid (grid_shift): law NULL when none */
+struct no_move {
+	const struct rank_law *law;   /* at the first rung */
+	uint32_t term, dim;
+};
+
+/* why a shift that is no grid move is refused, with the law that has it */
+static void no_move_why(const struct no_move *m, const struct class_rungs *cr, char *why, size_t whylen)
+{
+	char law[200];
+	rank_law_format(m->law, law, sizeof law);
+	int64_t d = cr->grids[0].dims[m->dim], shift = (int64_t)m->law->terms[m->term].shift;
+	snprintf(why, whylen,
+		 "its peer law %s (at p%u) moves %lld along dimension %u, which is %lld wide at every rung that has "
+		 "the class: that is no move to a neighbour at -1, 0 or +1, and a constant %lld cannot be told from "
+		 "d%+lld there; add a rung where dimension %u has another width", law, cr->runs[0]->nranks,
+		 (long long)shift, m->dim, (long long)d, (long long)shift, (long long)(shift - d), m->dim);
+}
+
 /* the numbers of the stream that are not laws the grid coordinates give (coord_known): skip[j];
  * *undecided the lowest dimension a term moves along by 1 where it has 2 ranks at every rung (a
- * neighbour at -1 or +1), else UINT32_MAX */
+ * neighbour at -1 or +1), else UINT32_MAX; *no_move the first term whose shift is no move on the
+ * grid */
 static void coord_numbers(const struct class_rungs *cr, const uint32_t *sigs, const struct run_stream *const *at,
 			  const struct grid *target, bool *skip, struct rank_law *known, bool *is_known,
-			  uint32_t *undecided)
+			  uint32_t *undecided, struct no_move *no_move)
 {
 	*undecided = UINT32_MAX;
 	uint64_t j = 1 + run_stream_cells(at[0]);
@@ -258,9 +306,14 @@ static void coord_numbers(const struct class_rungs *cr, const uint32_t *sigs, co
 			skip[j + i] = is_known[k];
 		for (uint32_t t = 0; !is_known[k] && t < at[0]->laws[k].law.nterms; t++) {   /* terms read on the grid */
 			uint32_t dim = UINT32_MAX;
-			bool read = grid_term(cr, at, k, t, target, &known[k].terms[t], &dim);
+			bool ambiguous = false;
+			bool read = grid_term(cr, at, k, t, target, &known[k].terms[t], &dim, &ambiguous);
 			if (dim < *undecided)
 				*undecided = dim;
+			if (ambiguous && !no_move->law) {
+				no_move->law = &at[0]->laws[k].law, no_move->term = t;
+				no_move->dim = (uint32_t)term_dim(cr, at, k, t);
+			}
 			for (uint64_t i = 0; i < 4; i++)
 				skip[j + 1 + 4 * t + i] = read;
 		}
@@ -292,9 +345,13 @@ bool stream_at_target(uint32_t cls, const struct class_rungs *cr, const uint32_t
 		is_known = xcalloc(at[0]->nlaws + 1, sizeof *is_known);
 		known = xcalloc(at[0]->nlaws + 1, sizeof *known);
 		uint32_t undecided;
-		coord_numbers(cr, sigs, at, target, skip, known, is_known, &undecided);
+		struct no_move no_move = {0};
+		coord_numbers(cr, sigs, at, target, skip, known, is_known, &undecided, &no_move);
 		if (undecided != UINT32_MAX) {
 			step_undecided_why(undecided, why, whylen);
+			ok = false;
+		} else if (no_move.law) {
+			no_move_why(&no_move, cr, why, whylen);
 			ok = false;
 		}
 	}

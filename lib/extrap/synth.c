@@ -15,7 +15,9 @@
 #include "extrap/alike.h"
 #include "extrap/balance.h"
 #include "extrap/classes.h"
+#include "extrap/commands.h"
 #include "extrap/evaluate.h"
+#include "extrap/loss_at.h"
 #include "extrap/lossy_gaps.h"
 #include "extrap/origin.h"
 #include "extrap/profile.h"
@@ -431,6 +433,11 @@ static void record_lossy(struct run *out, const struct extrap_notes *notes)
 	}
 }
 
+bool extrap_notes_lossy(const struct extrap_notes *notes)
+{
+	return notes->dropped || notes->replaced || notes->nrungs || notes->approximated || notes->shared;
+}
+
 void extrap_unaligned_text(const struct extrap_notes *notes, char *out, size_t outlen)
 {
 	size_t used = 0;
@@ -465,26 +472,93 @@ static void stamp(struct run *out, const struct grid *target)
 	run_set_attr(out, "rung", text);
 }
 
-/* a lossy run whose calls would not meet is marked not replayable (run.yaml's label
- * not_replayable): checked up to the profile's limit, beyond it marked unchecked. An exact run
- * keeps every call of every class, so it is not walked here (replay and proxy check any synthetic
- * run's calls before they start) */
-static void mark_replayable(struct run *out, const struct extrap_options *o, struct extrap_notes *notes)
+static bool same_law(const struct rank_law *a, const struct rank_law *b)
 {
-	char why[400], text[512];
-	bool lossy = notes->dropped || notes->replaced || notes->nrungs || notes->approximated || notes->shared;
-	if (!lossy)
+	return a->base == b->base && a->nterms == b->nterms && !memcmp(a->terms, b->terms, a->nterms * sizeof *a->terms);
+}
+
+/* the call that has no counterpart: its function, its rank's class on the target grid and the laws
+ * its streamed values follow there ("" when its values are the class's constants) */
+static void describe_unmet(const struct run *out, const struct grid *target, const struct meet_call *c, char *text,
+			   size_t textlen)
+{
+	if (!c->known || c->sig >= out->nsigs) {
+		snprintf(text, textlen, "it is a count array's, of no one call");
 		return;
+	}
+	char cls[64], laws[4 * 210 + 80] = "";
+	topology_class_name(topology_class(target, c->rank), target->ndims, cls, sizeof cls);
+	const struct run_stream *st = run_stream_of(out, c->rank, c->sig);
+	size_t used = 0;
+	uint32_t shown = 0, distinct = 0;
+	for (uint32_t k = 0; st && k < st->nlaws; k++) {   /* the distinct laws, the first four said */
+		bool seen = false;
+		for (uint32_t e = 0; e < k && !seen; e++)
+			seen = same_law(&st->laws[e].law, &st->laws[k].law);
+		if (seen || distinct++ >= 4)
+			continue;
+		char law[200];
+		rank_law_format(&st->laws[k].law, law, sizeof law);
+		used += (size_t)snprintf(laws + used, sizeof laws - used, "%s%s", shown++ ? ", " : "; its value laws: ", law);
+	}
+	if (distinct > shown)
+		snprintf(laws + used, sizeof laws - used, " and %u more", distinct - shown);
+	snprintf(text, textlen, "the call is rank %u's %s, of class %s%s%s", c->rank,
+		 out->fns[out->sigs[c->sig].fn].name, cls, laws[0] ? laws : "; its values the class's constants",
+		 laws[0] ? "" : " (decided across the rungs)");
+}
+
+/* Every synthetic run's calls are checked to meet (balance.h) up to the profile's limit. An exact
+ * run whose calls do not meet is refused (false, with the first mismatch, the call and its class
+ * and laws in why); a lossy one is marked not replayable (run.yaml's label not_replayable), and
+ * beyond the limit marked unchecked. */
+static bool check_calls_meet(struct run *out, const struct grid *target, const struct extrap_options *o,
+			     struct extrap_notes *notes, char *why, size_t whylen)
+{
+	char unmet[400], call[900], text[1400];
+	bool lossy = extrap_notes_lossy(notes);
+	struct meet_call c;
 	if (o->target <= o->profile_limit) {
-		if (run_p2p_balanced(out, why, sizeof why))
-			return;
-		snprintf(text, sizeof text, "calls do not meet: %s", why);
-	} else {
+		if (run_calls_balanced(out, &c, unmet, sizeof unmet))
+			return true;
+		describe_unmet(out, target, &c, call, sizeof call);
+		if (!lossy) {
+			snprintf(why, whylen, "the synthetic run's calls would not meet: %s; %s. Its laws are wrong at the "
+				 "target; nothing is written", unmet, call);
+			return false;
+		}
+		snprintf(text, sizeof text, "calls do not meet: %s; %s", unmet, call);
+	} else if (lossy) {
 		snprintf(text, sizeof text, "a lossy run of %lld ranks, above --profile-limit %lld: whether its calls meet "
 			 "was not checked", (long long)o->target, (long long)o->profile_limit);
+	} else {
+		return true;
 	}
 	run_set_attr(out, "not_replayable", text);
 	snprintf(notes->not_replayable, sizeof notes->not_replayable, "%s", text);
+	return true;
+}
+
+/* every rung's command (label rung_commands) and the target's: the rungs' with the target's rank
+ * count where they differ only by theirs, else said unknown (notes->commands_differ says how) */
+static void record_commands(struct run *const *rungs, size_t n, uint64_t target, struct run *out,
+			    struct extrap_notes *notes)
+{
+	const char **cmds = xcalloc(n + 1, sizeof *cmds);
+	uint32_t *ranks = xcalloc(n + 1, sizeof *ranks);
+	for (size_t i = 0; i < n; i++)
+		cmds[i] = rungs[i]->command, ranks[i] = rungs[i]->nranks;
+	char *list = commands_list(cmds, ranks, n), *at = NULL;
+	run_set_attr(out, "rung_commands", list);
+	free(list);
+	free(out->command);
+	if (commands_at_target(cmds, ranks, n, target, &at, notes->commands_differ, sizeof notes->commands_differ)) {
+		out->command = at;
+	} else {
+		out->command = xasprintf("unknown: the rungs' commands differ beyond the rank count (label rung_commands)");
+	}
+	free(cmds);
+	free(ranks);
 }
 
 bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_options *o, struct run *out,
@@ -535,20 +609,24 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		out->nranks = (uint32_t)o->target;
 		empty_profile(out);
 		stamp(out, &target);
-		if (notes->dropped || notes->replaced || notes->nrungs || notes->approximated || notes->shared)
+		record_commands(rungs, n, (uint64_t)o->target, out, notes);
+		if (extrap_notes_lossy(notes))
 			record_lossy(out, notes);
 	}
-	free(grids);
 	free(coord.v);
 	if (!ok && alike[0] && strstr(why, "behave differently")) {   /* why they were not united */
 		size_t used = strlen(why);
 		snprintf(why + used, whylen - used, " (%s)", alike);
 	}
 	if (!ok || !run_check(out, why, whylen) ||
-	    (add_profile(rungs[ref], o, out, notes) && !run_check(out, why, whylen))) {
+	    (add_profile(rungs[ref], o, out, notes) && !run_check(out, why, whylen)) ||
+	    !check_calls_meet(out, &target, o, notes, why, whylen)) {
+		free(grids);
 		run_free(out);
 		return false;
 	}
-	mark_replayable(out, o, notes);
+	if (extrap_notes_lossy(notes) && o->target <= o->profile_limit)   /* walks every rank, as the profile does */
+		loss_at_record(rungs, grids, n, &target, out, &notes->loss);
+	free(grids);
 	return true;
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "extrap/balance.h"
+#include "run/replayable.h"
 #include "proxy/proxy.h"
 #include "run/ranklist.h"
 #include "util/xalloc.h"
@@ -70,15 +71,38 @@ static void mark_streamed(struct proxy_gen *g)
 	}
 }
 
+/* what the proxy's calls are: the application's, those extrapolated for it, or a share of them */
+static void calls_said(const struct run *r, char *out, size_t outlen)
+{
+	double calls, bytes;
+	bool lossy;
+	if (run_kept_shares(r, &calls, &bytes, &lossy))
+		snprintf(out, outlen, "a share %.4f of the MPI calls (%.4f of the bytes) the application is expected to make\n"
+			 " * on %u ranks (a lossy extrapolation: not the application's calls), in their order with\n"
+			 " * the same", calls, bytes, r->nranks);
+	else if (lossy)
+		snprintf(out, outlen, "the MPI calls a lossy extrapolation kept of the application's on %u ranks (what\n"
+			 " * share was not measured; not the application's calls), in their order with the same",
+			 r->nranks);
+	else if (r->synthetic)
+		snprintf(out, outlen, "the MPI calls extrapolated for the application on %u ranks, in the same order with the same",
+			 r->nranks);
+	else
+		snprintf(out, outlen, "the MPI calls the application made on %u ranks, in the same order with the same",
+			 r->nranks);
+}
+
 static void emit_header(struct proxy_gen *g, const struct proxy_options *o)
 {
 	const struct run *r = g->r;
+	char calls[400];
+	calls_said(r, calls, sizeof calls);
 	uint64_t nsyms = 0;
 	for (uint32_t i = 0; i < r->ngroups; i++)
 		nsyms += r->groups[i].g.nsyms;
 	px_printf(&g->text,
 		  "/*\n * proxy.c — a proxy of `%s`, written by `ladder proxy` from %s%s.\n"
-		  " *\n * It makes the MPI calls the application made on %u ranks, in the same order with the same\n"
+		  " *\n * It makes %s\n"
 		  " * parameters, without its source or data: %u groups of ranks with identical call sequences, each\n"
 		  " * a grammar (%" PRIu64 " symbols) written as one function per rule, compute between calls as\n"
 		  " * calibrated CPU work from the recorded timing histograms.\n *\n"
@@ -86,7 +110,7 @@ static void emit_header(struct proxy_gen *g, const struct proxy_options *o)
 		  " *                              [--clock cpu|wall] [--seed S]%s [--json FILE]\n */\n"
 		  "#define PROXY_CPU_TIMES %d   /* the run recorded the CPU time of its compute gaps */\n",
 		  r->command ? r->command : "?", o->source ? o->source : "a run", r->synthetic ? " (extrapolated)" : "",
-		  r->nranks, r->ngroups, nsyms, r->nranks, g->placed ? " [--placement packed|none]" : "",
+		  calls, r->ngroups, nsyms, r->nranks, g->placed ? " [--placement packed|none]" : "",
 		  r->cpu_time != RUN_CPU_NONE);
 	px_emit_placement_define(g);
 	px_puts(&g->text, "#include \"proxy.h\"\n");

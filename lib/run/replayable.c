@@ -8,6 +8,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+static bool share_of(const char *text, double *out)
+{
+	char *end;
+	if (!text)
+		return false;
+	*out = strtod(text, &end);
+	return end != text && !*end && *out >= 0 && *out <= 1;
+}
+
+bool run_kept_shares(const struct run *r, double *calls, double *bytes, bool *lossy)
+{
+	*lossy = r->synthetic && (run_attr(r, "lossy_dropped_calls") || run_attr(r, "lossy_unaligned") ||
+				  run_attr(r, "lossy_kept_calls_share"));
+	return r->synthetic && share_of(run_attr(r, "lossy_kept_calls_share"), calls) &&
+	       share_of(run_attr(r, "lossy_kept_bytes_share"), bytes);
+}
+
+void run_kept_text(const struct run *r, char *out, size_t outlen)
+{
+	double calls, bytes;
+	bool lossy;
+	if (run_kept_shares(r, &calls, &bytes, &lossy))
+		snprintf(out, outlen, "a lossy extrapolation: it keeps a share %.4f of the calls (%.4f of the bytes) the "
+			 "application is expected to make at %u ranks; not the application's calls", calls, bytes, r->nranks);
+	else if (lossy)
+		snprintf(out, outlen, "a lossy extrapolation: it leaves some of the application's calls at %u ranks out "
+			 "(what share was not measured); not the application's calls", r->nranks);
+	else
+		snprintf(out, outlen, "%s", "");
+}
+
 bool run_replayable(const struct run *r, char *why, size_t why_size)
 {
 	if (!event_calls_bounded(r, why, why_size))

@@ -1,7 +1,7 @@
 # reference MPI mini-apps: one binary per app in $(BUILD)/apps, built with $(MPICC); every app links
 # the shared option/driver code (common.c) and the --expect table (expect.c)
 APP_DIR   := workflows/apps
-APP_NAMES := stencil1d stencil2d stencil3d sweep cg ft is mw phases halo27
+APP_NAMES := stencil1d stencil2d stencil3d sweep cg ft is mw phases halo27 halo3d_count mpart
 APP_OBJ   := $(BUILD)/mpiobj/$(APP_DIR)
 APP_SHARED_OBJS := $(APP_OBJ)/common.o $(APP_OBJ)/expect.o
 APPS += $(addprefix $(BUILD)/apps/,$(APP_NAMES))
