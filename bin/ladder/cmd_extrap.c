@@ -123,6 +123,8 @@ static void print_result(const char *campaign, const char *output, const struct 
 {
 	printf("extrapolated %s to %u ranks: %s (%u groups, %u signatures)\n", campaign, out->nranks, output,
 	       out->ngroups, out->nsigs);
+	if (run_attr(out, "grid") && run_attr(out, "grid_rule"))
+		printf("grid %s: %s\n", run_attr(out, "grid"), run_attr(out, "grid_rule"));
 	if (notes->replaced)
 		printf("lossy: %llu rank%s of the rungs behaved unlike most of their grid position and were left "
 		       "out of the laws\n", (unsigned long long)notes->replaced, notes->replaced == 1 ? "" : "s");

@@ -16,6 +16,7 @@
 #include "extrap/balance.h"
 #include "extrap/classes.h"
 #include "extrap/evaluate.h"
+#include "extrap/grid_rule.h"
 #include "extrap/lossy_gaps.h"
 #include "extrap/origin.h"
 #include "extrap/profile.h"
@@ -487,6 +488,15 @@ static void mark_replayable(struct run *out, const struct extrap_options *o, str
 	snprintf(notes->not_replayable, sizeof notes->not_replayable, "%s", text);
 }
 
+/* did the code ask MPI_Dims_create for its grid at some rung? */
+static bool dims_create_called(struct run *const *rungs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (topology_dims_create_asked(rungs[i]))
+			return true;
+	return false;
+}
+
 bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_options *o, struct run *out,
 		  struct extrap_notes *notes, char *why, size_t whylen)
 {
@@ -500,8 +510,10 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 	struct grid *grids = xcalloc(n, sizeof *grids), target = o->target_grid;
 	bool periodic[LAW_MAX_DIMS];
 	bool ok = same_vocabulary(rungs, n, why, whylen) && classes_grids(rungs, n, grids, periodic, why, whylen);
+	char rule[200] = "named by --target";
 	if (ok && !target.ndims)
-		topology_target_grid(grids, n, o->target, &target);
+		ok = grid_rule_target(grids, n, o->target, dims_create_called(rungs, n), &target, rule, sizeof rule, why,
+				      whylen);
 	if (ok && (target.ndims != grids[0].ndims || grid_size(&target) != o->target)) {
 		char text[64];
 		grid_format(&target, text, sizeof text);
@@ -535,6 +547,7 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		out->nranks = (uint32_t)o->target;
 		empty_profile(out);
 		stamp(out, &target);
+		run_set_attr(out, "grid_rule", rule);
 		if (notes->dropped || notes->replaced || notes->nrungs || notes->approximated || notes->shared)
 			record_lossy(out, notes);
 	}
