@@ -15,9 +15,10 @@
  * Per iteration every rank exchanges a halo with its face neighbours (--points 7 in 3-D, 5 in
  * 2-D: the default) or with every rank of its 27- (9-) point neighbourhood (--points 27 or 9):
  * one loop posts an MPI_Irecv from the neighbour at -direction, one loop an MPI_Isend to the
- * neighbour at +direction (tag = the direction's index), then one MPI_Waitall. Neighbours beyond
- * a non-periodic edge do not exist and are not called (a corner of a 27-point halo talks to 7
- * ranks); --periodic wraps every axis. A message holds one double per halo cell of the block:
+ * neighbour at +direction (tag = the direction's index), then one MPI_Waitall. A corner of a
+ * non-periodic 27-point halo talks to 7 ranks; with --skip-edges the neighbours beyond a
+ * non-periodic edge are not called at all; --periodic wraps every axis. Without --skip-edges such neighbours are MPI_PROC_NULL and the
+ * calls are made (they move no bytes), as stencil codes write it. A message holds one double per halo cell of the block:
  * the product of the block's extents along the axes the direction does not cross (a face n*n, an
  * edge n, a corner 1). Every --allreduce-every K iterations an MPI_Allreduce (SUM) of the
  * received sums.
@@ -40,9 +41,9 @@
 enum order { X_FASTEST, Z_FASTEST };
 
 static struct {
-	int nd, points, dup, splits;
+	int nd, points, dup, splits, skip;
 	enum order order;
-} own = {3, 0, 0, 0, X_FASTEST};
+} own = {3, 0, 0, 0, 0, X_FASTEST};
 
 struct geom {
 	int p[3];           /* ranks along x, y, z (1 beyond nd) */
@@ -98,7 +99,7 @@ static void coords_of(const struct geom *g, int rank, int *c)
 	}
 }
 
-/* the rank one step along d from c, or -1 off a non-periodic edge */
+/* the rank one step along d from c; off a non-periodic edge -1 (--skip-edges) or MPI_PROC_NULL */
 static int step(const struct geom *g, const int *c, const int *d, int sign, int periodic)
 {
 	int to[3];
@@ -106,7 +107,7 @@ static int step(const struct geom *g, const int *c, const int *d, int sign, int 
 		to[k] = c[k] + sign * d[k];
 		if (to[k] < 0 || to[k] >= g->p[k]) {
 			if (!periodic)
-				return -1;
+				return own.skip ? -1 : MPI_PROC_NULL;
 			to[k] = (to[k] + g->p[k]) % g->p[k];
 		}
 	}
@@ -177,10 +178,9 @@ static void own_expect(const struct params *p, int P, struct expect *t)
 		uint64_t sends = 0, recvs = 0, sent = 0, got = 0;
 		for (int k = 0; k < g.ndir; k++) {
 			uint64_t b = 8 * (uint64_t)halo_cells(&g, k);
-			if (g.to[k] >= 0)
-				sends++, sent += b;
-			if (g.from[k] >= 0)
-				recvs++, got += b;
+			sends += g.to[k] != -1, recvs += g.from[k] != -1;
+			sent += g.to[k] >= 0 ? b : 0;
+			got += g.from[k] >= 0 ? b : 0;
 		}
 		if (recvs)
 			expect_add(t, r, "MPI_Irecv", recvs * I, 0, got * I);
@@ -235,7 +235,7 @@ static void own_run(const struct params *p, struct run *r)
 	for (long it = 0; it < p->iterations; it++) {
 		int nreq = 0;
 		for (int k = 0; k < g.ndir; k++)
-			if (g.from[k] >= 0)
+			if (g.from[k] != -1)
 				MPI_Irecv(rbuf + k * most, (int)halo_cells(&g, k), MPI_DOUBLE, g.from[k], k, comm, &req[nreq++]);
 		compute_begin(r);
 		for (int k = 0; k < g.ndir; k++)
@@ -244,7 +244,7 @@ static void own_run(const struct params *p, struct run *r)
 							       ((uint64_t)it << 32) ^ (uint64_t)e);
 		compute_end(r);
 		for (int k = 0; k < g.ndir; k++)
-			if (g.to[k] >= 0)
+			if (g.to[k] != -1)
 				MPI_Isend(sbuf + k * most, (int)halo_cells(&g, k), MPI_DOUBLE, g.to[k], k, comm, &req[nreq++]);
 		MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
 		double local = 0;
@@ -277,6 +277,8 @@ static int own_options(int *argc, char **argv)
 		if (!strcmp(a, "--comm") && v && (!strcmp(v, "dup") || !strcmp(v, "world"))) {
 			own.dup = !strcmp(v, "dup");
 			i++;
+		} else if (!strcmp(a, "--skip-edges")) {
+			own.skip = 1;
 		} else if (!strcmp(a, "--splits")) {
 			own.splits = 1;
 		} else if (!strcmp(a, "--dims") && v && (!strcmp(v, "2") || !strcmp(v, "3"))) {
@@ -307,7 +309,7 @@ int main(int argc, char **argv)
 	static const struct app app = {
 		.name = "ownhalo",
 		.summary = "halo exchange on a grid the code factors and numbers itself; own options: --dims 2|3, "
-			   "--order x-fastest|z-fastest, --points 7|27 (5|9 in 2-D), --comm world|dup, --splits",
+			   "--order x-fastest|z-fastest, --points 7|27 (5|9 in 2-D), --skip-edges, --comm world|dup, --splits",
 		.size_help = "cells per axis: globally (strong, every factor divides it) or per rank (weak)",
 		.rule = "any P (strong: every factor of the grid divides --size)",
 		.default_size = 8,
