@@ -123,6 +123,8 @@ static void print_result(const char *campaign, const char *output, const struct 
 {
 	printf("extrapolated %s to %u ranks: %s (%u groups, %u signatures)\n", campaign, out->nranks, output,
 	       out->ngroups, out->nsigs);
+	if (run_attr(out, "grid") && run_attr(out, "grid_rule"))
+		printf("grid %s: %s\n", run_attr(out, "grid"), run_attr(out, "grid_rule"));
 	if (notes->replaced)
 		printf("lossy: %llu rank%s of the rungs behaved unlike most of their grid position and were left "
 		       "out of the laws\n", (unsigned long long)notes->replaced, notes->replaced == 1 ? "" : "s");
@@ -231,7 +233,14 @@ const struct command command_extrap = {
 	"that compute neighbours by hand (streamed peers read; one dimension apart, else the 27-point\n"
 	"neighbourhood; without MPI_Dims_create, the balanced 2-D or 3-D grid on which some ranks are\n"
 	"no neighbours, smaller rungs taking its dimensionality; the rungs' stream laws are then read\n"
-	"on that grid). Ranks are put in position classes (low\n"
+	"on that grid). A code that decomposes by hand is read from the peers of every rung at once:\n"
+	"the balanced factors in the code's own order (largest first as MPI_Dims_create, largest last\n"
+	"with the rank index fastest along it, any other), the one order whose grid at every rung\n"
+	"makes every peer a neighbour, periodic along a dimension of 3 or more only where a peer wraps\n"
+	"around it. The target's grid follows the order the rungs' grids show (printed, and kept in\n"
+	"the label grid_rule); orders that fit the rungs and differ at the target are refused with a\n"
+	"rank count that would decide. A split with one colour or with colour = rank is no grid\n"
+	"dimension; a duplicate of MPI_COMM_WORLD is world. Ranks are put in position classes (low\n"
 	"boundary, interior, high boundary in each dimension); each class's call sequence is aligned\n"
 	"across the rungs where it exists (same grammar shape, same functions at the same call sites)\n"
 	"and every value is decided across the ladder: a peer is a move on the grid (the neighbour at\n"
@@ -247,7 +256,10 @@ const struct command command_extrap = {
 	"A class no rung has because a dimension is never wider than 2 on the ladder (3-D rungs 2x2x2,\n"
 	"3x2x2, 4x2x2) is composed as the union of its low and high sides along that dimension: what\n"
 	"both do alike, and the neighbour where one side calls MPI_PROC_NULL; the rule is first checked\n"
-	"where the ladder shows an interior. On a periodic dimension of 2 the neighbours at -1 and +1\n"
+	"where the ladder shows an interior. A class only one rung has (the interiors of 3x3x3 on a\n"
+	"ladder of cubes) is composed alike from its sides and taken when on that rung's grid it makes\n"
+	"the calls the rung shows; a move across the dimension, diagonal too, beside MPI_PROC_NULL is\n"
+	"the interior's neighbour. On a periodic dimension of 2 the neighbours at -1 and +1\n"
 	"are one rank; the order of directions along a dimension the ladder widens decides them.\n"
 	"\n"
 	"Timing: where a class was seen at 4 rungs or more, durations and gaps are scaled to\n"

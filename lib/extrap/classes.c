@@ -57,8 +57,24 @@ static bool small_rung_grid(const struct run *r, const struct grid *grids, const
 	return false;
 }
 
+/* does some rung record its grid (MPI_Cart_create, or split colours that are laws of a grid)? */
+static bool grid_recorded(struct run *const *rungs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct grid g;
+		bool p[LAW_MAX_DIMS];
+		char skip[200];
+		if (topology_from_cart(rungs[i], &g, p, skip, sizeof skip) || topology_from_splits(rungs[i], &g, skip, sizeof skip))
+			return true;
+	}
+	return false;
+}
+
 bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, bool *periodic, char *why, size_t whylen)
 {
+	char peers[1200] = "";
+	if (!grid_recorded(rungs, n) && topology_from_peers(rungs, n, grids, periodic, peers, sizeof peers))
+		return true;
 	bool *found = xcalloc(n + 1, sizeof *found), (*here)[LAW_MAX_DIMS] = xcalloc(n + 1, sizeof *here);
 	char first[1100] = "";
 	for (size_t i = 0; i < n; i++) {
@@ -85,6 +101,11 @@ bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, bool 
 			periodic[k] = periodic[k] || here[i][k];
 	}
 	free(here);
+	if (!ok && peers[0]) {
+		size_t used = strlen(why);
+		snprintf(why + used, whylen - used, "; no rule of a decomposition by hand explains the peers of every rung: %s",
+			 peers);
+	}
 	return ok;
 }
 

@@ -55,8 +55,10 @@ static bool unite_value(struct xval *out, const struct xval *a, const struct xva
 		return true;
 	xval_free(out);
 	const struct xval *null = a->kind == XV_CONST && a->v == SV_PROC_NULL ? a : b, *move = null == a ? b : a;
+	/* a move across dim (along it alone, or diagonally in a 27-point halo): off the grid beyond
+	 * one side's edge, on it from the interior; its other coordinates are the class's own */
 	if (!(null->kind == XV_CONST && null->v == SV_PROC_NULL && move->kind == XV_STEP &&
-	      step_dim(&move->step, target->ndims) == (int)dim))
+	      !(move->step.mask[dim] & STEP_STAY)))
 		return false;
 	xval_copy(out, move);
 	return true;

@@ -9,6 +9,7 @@
 
 #include "extrap/classes.h"
 #include "extrap/compose.h"
+#include "extrap/evaluate.h"
 #include "extrap/topology.h"
 #include "util/xalloc.h"
 
@@ -244,6 +245,77 @@ static struct aligned_class *composed(struct origins *o, uint32_t cls, uint32_t 
 	return ok ? &o->cls[cls] : NULL;
 }
 
+/* do a and b, evaluated on grid g, make the same calls with the same values? */
+static bool same_at(struct aligned_class *a, struct aligned_class *b, const struct grid *g, char *why, size_t whylen)
+{
+	struct class_at x, y;
+	bool ok = evaluate_class(a, g, &x, why, whylen), ok2 = ok && evaluate_class(b, g, &y, why, whylen);
+	ok = ok2 && grammar_equal(&x.g, &y.g) && a->nocc == b->nocc;
+	for (uint32_t i = 0; ok && i < a->nocc; i++)
+		ok = a->occ[i].dropped == b->occ[i].dropped && a->occ[i].nvals == b->occ[i].nvals &&
+		     (a->occ[i].dropped || !memcmp(a->occ[i].vals, b->occ[i].vals, a->occ[i].nvals * sizeof *a->occ[i].vals));
+	if (ok2 && !ok)
+		snprintf(why, whylen, "the union makes other calls or values than the rung shows");
+	class_at_free(&x);
+	if (ok2)
+		class_at_free(&y);
+	return ok;
+}
+
+/* a class exactly one rung has (a non-periodic 27-point halo on rungs of 8 and 27 ranks: only 27
+ * has interiors), interior along some dimension: the union of its sides along it (classes with
+ * laws of their own, or composed alike), taken when on that rung's grid it makes the calls the
+ * rung shows */
+static struct aligned_class *composed_at_one(struct origins *o, uint32_t cls, char *why, size_t whylen)
+{
+	uint32_t nd = o->target.ndims;
+	struct class_rungs cr = {.periodic = o->periodic, .coord = o->coord, .lossy = o->lossy};
+	struct aligned_class seen;
+	char reason[600] = "";
+	bool ok = classes_rungs(cls, o->rungs, o->grids, o->pruned, o->n, &cr, reason, sizeof reason) && cr.n == 1;
+	struct grid at = ok ? cr.grids[0] : o->target;
+	if (ok) {   /* what the rung shows: its values as constants of a ladder of it twice, on its own grid */
+		cr.runs[1] = cr.runs[0], cr.groups[1] = cr.groups[0], ((struct grid *)cr.grids)[1] = cr.grids[0];
+		if (cr.grammars)
+			cr.grammars[1] = cr.grammars[0];
+		cr.n = 2;
+	}
+	if (ok && !align_class(cls, &cr, &at, o->lossy, &seen, reason, sizeof reason)) {
+		aligned_class_free(&seen);
+		ok = false;
+	}
+	class_rungs_free(&cr);
+	bool built = false;
+	for (uint32_t k = 0; ok && !built && k < nd; k++) {
+		if (topology_class_pos(cls, nd, k) != POS_INTERIOR)
+			continue;
+		struct aligned_class *lo = origins_class(o, topology_class_with(cls, nd, k, POS_LOW), reason, sizeof reason);
+		struct aligned_class *hi = lo ? origins_class(o, topology_class_with(cls, nd, k, POS_HIGH), reason,
+							     sizeof reason) : NULL;
+		struct aligned_class u;
+		if (!hi)
+			continue;
+		bool here = compose_union(lo, hi, k, cls, &at, &u, reason, sizeof reason);
+		here = here && same_at(&u, &seen, &at, reason, sizeof reason);
+		aligned_class_free(&u);
+		if (here && compose_union(lo, hi, k, cls, &o->target, &o->cls[cls], reason, sizeof reason)) {
+			snprintf(o->cls[cls].origin, sizeof o->cls[cls].origin, "union of its sides along dimension %u, as at p%u",
+				 k, (unsigned)grid_size(&at));
+			built = true;
+		} else if (here) {
+			aligned_class_free(&o->cls[cls]);
+		}
+	}
+	if (ok)
+		aligned_class_free(&seen);
+	if (!built && reason[0]) {
+		size_t used = strlen(why);
+		snprintf(why + used, whylen - used, "; nor is it the union of its sides: %s", reason);
+	}
+	o->state[cls] = built ? BUILT : FAILED;
+	return built ? &o->cls[cls] : NULL;
+}
+
 /* is the class, at every rung that has it (mine), in the group class c is in there (cr)? */
 static bool same_groups(const struct class_rungs *mine, const struct class_rungs *cr)
 {
@@ -299,5 +371,7 @@ struct aligned_class *origins_class(struct origins *o, uint32_t cls, char *why, 
 			return composed(o, cls, k, why, whylen);
 	if (!a && rungs < 2)
 		a = borrowed(o, cls) ? &o->cls[cls] : NULL;
+	if (!a && rungs == 1)
+		a = composed_at_one(o, cls, why, whylen);
 	return a;
 }

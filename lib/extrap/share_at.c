@@ -2,6 +2,7 @@
  * share_at — lossy mode's count arrays by rule, decided across the ladder. See share_at.h.
  */
 #include "extrap/share_at.h"
+#include "extrap/world_comm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,11 +64,11 @@ static const int64_t *group_named(const struct fn_desc *d, const int64_t *v, uin
 }
 
 /* one call's arrays are one entry per rank over MPI_COMM_WORLD; its total in *sum */
-static bool call_total(const struct share_entry *e, const struct event *ev, uint32_t nranks, int64_t *sum,
-		       char *why, size_t whylen)
+static bool call_total(const struct run *r, const struct share_entry *e, const struct event *ev, uint32_t nranks,
+		       int64_t *sum, char *why, size_t whylen)
 {
 	const int64_t *comm = group_of_kind(ev->fn, ev->vals, ev->nvals, PK_COMM);
-	if (!comm || comm[0] != COMM_ID_WORLD) {
+	if (!comm || !world_comm(r, comm[0])) {
 		snprintf(why, whylen, "it is called over a communicator other than MPI_COMM_WORLD");
 		return false;
 	}
@@ -100,7 +101,7 @@ static bool rung_total(const struct run *r, const struct share_entry *e, uint64_
 			int64_t sum = 0;
 			if (strcmp(ev.fn->name, e->fn) || ev.s->callsite != callsite)
 				continue;
-			ok = call_total(e, &ev, r->nranks, &sum, why, whylen);
+			ok = call_total(r, e, &ev, r->nranks, &sum, why, whylen);
 			if (ok && seen && sum != *total) {
 				snprintf(why, whylen, "its per-rank total (the sum of its %s) differs from call to call or "
 					 "rank to rank: %lld and %lld at p%u", e->total, (long long)*total, (long long)sum,

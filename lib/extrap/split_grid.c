@@ -31,6 +31,17 @@ static bool add_stride(uint64_t *s, uint32_t *n, uint64_t v, uint64_t nranks)
 	return true;
 }
 
+/* is the law the rank itself on every rank of the run (colour = rank: every rank a communicator
+ * of its own; key = rank: world's order)? Such a law names no grid dimension, whatever strides
+ * the rung's grid writes it with. */
+static bool is_rank(const struct rank_law *l, uint32_t nranks)
+{
+	for (uint32_t r = 0; r < nranks; r++)
+		if (rank_law_eval(l, r) != (int64_t)r)
+			return false;
+	return true;
+}
+
 /* the strides the laws of the run's MPI_Comm_split streams name; false when more than a grid holds */
 static bool split_strides(const struct run *r, uint64_t *s, uint32_t *n)
 {
@@ -40,7 +51,7 @@ static bool split_strides(const struct run *r, uint64_t *s, uint32_t *n)
 		if (strcmp(r->fns[r->sigs[st->sig].fn].name, "MPI_Comm_split"))
 			continue;
 		for (uint32_t l = 0; l < st->nlaws; l++)
-			for (uint32_t t = 0; t < st->laws[l].law.nterms; t++) {
+			for (uint32_t t = 0; !is_rank(&st->laws[l].law, r->nranks) && t < st->laws[l].law.nterms; t++) {
 				const struct rank_law_term *x = &st->laws[l].law.terms[t];
 				if (!add_stride(s, n, x->divisor, r->nranks) ||
 				    (x->modulus && !add_stride(s, n, x->divisor * x->modulus, r->nranks)))

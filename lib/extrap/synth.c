@@ -17,6 +17,7 @@
 #include "extrap/classes.h"
 #include "extrap/commands.h"
 #include "extrap/evaluate.h"
+#include "extrap/grid_rule.h"
 #include "extrap/loss_at.h"
 #include "extrap/lossy_gaps.h"
 #include "extrap/origin.h"
@@ -561,6 +562,15 @@ static void record_commands(struct run *const *rungs, size_t n, uint64_t target,
 	free(ranks);
 }
 
+/* did the code ask MPI_Dims_create for its grid at some rung? */
+static bool dims_create_called(struct run *const *rungs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (topology_dims_create_asked(rungs[i]))
+			return true;
+	return false;
+}
+
 bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_options *o, struct run *out,
 		  struct extrap_notes *notes, char *why, size_t whylen)
 {
@@ -574,8 +584,10 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 	struct grid *grids = xcalloc(n, sizeof *grids), target = o->target_grid;
 	bool periodic[LAW_MAX_DIMS];
 	bool ok = same_vocabulary(rungs, n, why, whylen) && classes_grids(rungs, n, grids, periodic, why, whylen);
+	char rule[200] = "named by --target";
 	if (ok && !target.ndims)
-		topology_target_grid(grids, n, o->target, &target);
+		ok = grid_rule_target(grids, n, o->target, dims_create_called(rungs, n), &target, rule, sizeof rule, why,
+				      whylen);
 	if (ok && (target.ndims != grids[0].ndims || grid_size(&target) != o->target)) {
 		char text[64];
 		grid_format(&target, text, sizeof text);
@@ -610,6 +622,7 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		empty_profile(out);
 		stamp(out, &target);
 		record_commands(rungs, n, (uint64_t)o->target, out, notes);
+		run_set_attr(out, "grid_rule", rule);
 		if (extrap_notes_lossy(notes))
 			record_lossy(out, notes);
 	}

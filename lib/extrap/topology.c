@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/events.h"
+#include "extrap/grid_rule.h"
+#include "extrap/peer_pairs.h"
 #include "util/xalloc.h"
 
 /* the values of the dims and periods groups of an MPI_Cart_create signature */
@@ -98,39 +99,11 @@ void topology_dims_create(int64_t nranks, uint32_t ndims, struct grid *out)
 	factor(nranks, ndims, nranks, cur, 0, out->dims, &spread);
 }
 
-/* the one dimension in which the grids differ; -1 when they differ in more or in none */
-static int changing_dimension(const struct grid *grids, size_t n)
-{
-	int which = -1;
-	for (uint32_t k = 0; k < grids[0].ndims; k++)
-		for (size_t i = 1; i < n; i++)
-			if (grids[i].dims[k] != grids[0].dims[k]) {
-				if (which >= 0 && which != (int)k)
-					return -1;
-				which = (int)k;
-			}
-	return which;
-}
-
 void topology_target_grid(const struct grid *grids, size_t n, int64_t nranks, struct grid *out)
 {
-	uint32_t nd = grids[0].ndims;
-	bool dims_create = true;
-	for (size_t i = 0; i < n && dims_create; i++) {
-		struct grid g;
-		topology_dims_create(grid_size(&grids[i]), nd, &g);
-		dims_create = !memcmp(g.dims, grids[i].dims, nd * sizeof *g.dims);
-	}
-	topology_dims_create(nranks, nd, out);
-	int k = changing_dimension(grids, n);
-	if (dims_create || k < 0)
-		return;
-	int64_t rest = grid_size(&grids[0]) / grids[0].dims[k];
-	if (rest > 0 && nranks % rest == 0) {
-		*out = grids[0];
-		out->dims[k] = nranks / rest;
-		out->part = 0;
-	}
+	char rule[200], why[600];
+	if (!grid_rule_target(grids, n, nranks, true, out, rule, sizeof rule, why, sizeof why))
+		topology_dims_create(nranks, grids[0].ndims, out);
 }
 
 bool topology_parse_grid(const char *s, struct grid *out)
@@ -286,156 +259,20 @@ void topology_class_name(uint32_t cls, uint32_t ndims, char *out, size_t outlen)
 		snprintf(out + used, outlen - used, " on its part");
 }
 
-/* every (rank, relative peer) pair of the run's point-to-point calls, each once */
-struct peer_pairs {
-	int64_t *me, *off;
-	size_t n, cap;
-};
-
-static void pair_add(struct peer_pairs *p, int64_t me, int64_t off)
-{
-	if (p->n == p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 64;
-		p->me = xrealloc(p->me, p->cap * sizeof *p->me);
-		p->off = xrealloc(p->off, p->cap * sizeof *p->off);
-	}
-	p->me[p->n] = me, p->off[p->n++] = off;
-}
-
-/* the relative peers of one call: PEER values and the posted source of SRC groups, appended */
-static void call_peers(const struct fn_desc *d, const int64_t *v, uint32_t nvals, int64_t **out, size_t *n,
-		       size_t *cap)
-{
-	if (!(d->flags & FNF_P2P))
-		return;
-	PARAM_FOR (w, d, v, nvals)
-		if ((w.kind == PK_PEER || w.kind == PK_SRC) && !sv_is_symbolic(w.v[0]) && w.v[0] != 0) {
-			XGROW(*out, *cap, *n + 1);
-			(*out)[(*n)++] = w.v[0];
-		}
-}
-
-static int offset_order(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* the distinct offsets in offs[0..n) as pairs of rank me */
-static void add_distinct(struct peer_pairs *p, int64_t me, int64_t *offs, size_t n)
-{
-	if (n)
-		qsort(offs, n, sizeof *offs, offset_order);
-	for (size_t i = 0; i < n; i++)
-		if (!i || offs[i] != offs[i - 1])
-			pair_add(p, me, offs[i]);
-}
-
-/* the peers of one rank, its streamed values read (run/events.h) */
-static void rank_pairs(const struct run *r, uint32_t rank, struct peer_pairs *p)
-{
-	struct event_iter it;
-	struct event ev;
-	int64_t *offs = NULL;
-	size_t n = 0, cap = 0;
-	event_iter_init(&it, r, rank);
-	while (event_next(&it, &ev))
-		call_peers(ev.fn, ev.vals, ev.nvals, &offs, &n, &cap);
-	event_iter_free(&it);
-	add_distinct(p, rank, offs, n);
-	free(offs);
-}
-
-/* the peers of a group's signatures (NULL offsets: it streams a point-to-point call's values) */
-static int64_t *group_offsets(const struct run *r, const struct run_group *g, size_t *n)
-{
-	int64_t *offs = NULL;
-	size_t cap = 0;
-	*n = 0;
-	for (uint64_t k = 0; k < g->g.nsyms; k++) {
-		struct gsymbol sym = g->g.syms[k];
-		if (gsym_is_rule(sym))
-			continue;
-		const struct run_signature *s = &r->sigs[sym.val];
-		const int64_t *v = r->sigvals + s->voff;
-		for (uint32_t j = 0; j < s->nvals && (r->fns[s->fn].flags & FNF_P2P); j++)
-			if (v[j] == SV_STREAMED) {
-				free(offs);
-				return NULL;
-			}
-		call_peers(&r->fns[s->fn], v, s->nvals, &offs, n, &cap);
-	}
-	XGROW(offs, cap, *n + 1);
-	return offs;
-}
-
-static void collect_pairs(const struct run *r, struct peer_pairs *p)
-{
-	memset(p, 0, sizeof *p);
-	for (uint32_t gi = 0; gi < r->ngroups; gi++) {
-		const struct run_group *g = &r->groups[gi];
-		size_t n;
-		int64_t *offs = group_offsets(r, g, &n);
-		uint32_t rank;
-		RANKLIST_FOR(rank, &g->ranks) {
-			if (!offs)
-				rank_pairs(r, rank, p);
-			else
-				add_distinct(p, rank, offs, n);
-		}
-		free(offs);
-	}
-}
-
-static void pairs_free(struct peer_pairs *p)
-{
-	free(p->me);
-	free(p->off);
-}
-
-/* a and b are neighbours on g: they differ by one in one dimension (moore: in any number of
- * dimensions, the 27-point neighbourhood of a 3-D halo), possibly across its ends (*wrap) */
-static bool neighbours(const struct grid *g, int64_t a, int64_t b, bool moore, bool *wrap)
-{
-	int differ = 0;
-	for (int k = (int)g->ndims - 1; k >= 0; k--) {
-		int64_t ca = a % g->dims[k], cb = b % g->dims[k], d = ca > cb ? ca - cb : cb - ca;
-		a /= g->dims[k], b /= g->dims[k];
-		if (d == 0)
-			continue;
-		if (d != 1 && d != g->dims[k] - 1)
-			return false;
-		*wrap = *wrap || (d > 1 && d == g->dims[k] - 1);
-		differ++;
-	}
-	return moore ? differ >= 1 : differ == 1;
-}
-
-/* does the grid explain every point-to-point pair as grid neighbours? */
-static bool grid_explains(const struct peer_pairs *p, int64_t nranks, const struct grid *g, bool moore,
-			  bool *wrapped)
-{
-	*wrapped = false;
-	for (size_t i = 0; i < p->n; i++) {
-		int64_t peer = p->me[i] + p->off[i];
-		if (peer < 0 || peer >= nranks || !neighbours(g, p->me[i], peer, moore, wrapped))
-			return false;
-	}
-	return true;
-}
-
 bool topology_wraps(const struct run *r, const struct grid *g)
 {
 	struct peer_pairs p;
-	bool wrapped, ok;
-	collect_pairs(r, &p);
-	ok = grid_explains(&p, r->nranks, g, false, &wrapped) || grid_explains(&p, r->nranks, g, true, &wrapped);
-	pairs_free(&p);
+	bool wraps[LAW_MAX_DIMS], ok, wrapped = false;
+	peer_pairs_collect(r, &p);
+	ok = peer_grid_explains(&p, r->nranks, g, false, wraps, NULL) ||
+	     peer_grid_explains(&p, r->nranks, g, true, wraps, NULL);
+	peer_pairs_free(&p);
+	for (uint32_t k = 0; k < g->ndims; k++)
+		wrapped = wrapped || wraps[k];
 	return ok && wrapped;
 }
 
-/* the ndims the run asked MPI_Dims_create for, or 0 */
-static uint32_t dims_create_ndims(const struct run *r)
+uint32_t topology_dims_create_asked(const struct run *r)
 {
 	for (uint32_t i = 0; i < r->nsigs; i++) {
 		const struct run_signature *s = &r->sigs[i];
@@ -473,8 +310,8 @@ struct detection {
 static void try_grid(const struct grid *g, void *arg)
 {
 	struct detection *d = arg;
-	bool wrapped;
-	if (!grid_explains(d->pairs, d->nranks, g, d->moore, &wrapped))
+	bool wraps[LAW_MAX_DIMS];
+	if (!peer_grid_explains(d->pairs, d->nranks, g, d->moore, wraps, NULL))
 		return;
 	if (!memcmp(g->dims, d->balanced.dims, g->ndims * sizeof *g->dims))
 		d->balanced_fits = true;
@@ -511,10 +348,10 @@ static bool informative(const struct grid *g, bool moore)
 
 bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_t whylen)
 {
-	uint32_t asked = dims_create_ndims(r), ndims = asked ? asked : 1;
+	uint32_t asked = topology_dims_create_asked(r), ndims = asked ? asked : 1;
 	struct peer_pairs p;
 	struct detection d;
-	collect_pairs(r, &p);
+	peer_pairs_collect(r, &p);
 	detect(&p, r->nranks, ndims, &d);
 	/* nothing tells the dimensionality and the ranks are no line: the fewest dimensions whose
 	 * balanced factorisation of the rank count (MPI_Dims_create's rule computed by hand) explains
@@ -525,7 +362,7 @@ bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_
 		if (more.balanced_fits && informative(&more.balanced, more.moore))
 			d = more, ndims = k;
 	}
-	pairs_free(&p);
+	peer_pairs_free(&p);
 	if (d.balanced_fits || d.nfound == 1) {
 		*g = d.balanced_fits ? d.balanced : d.found;
 		return true;
@@ -546,9 +383,9 @@ bool topology_pattern_at(const struct run *r, uint32_t ndims, struct grid *g)
 {
 	struct peer_pairs p;
 	struct detection d;
-	collect_pairs(r, &p);
+	peer_pairs_collect(r, &p);
 	detect(&p, r->nranks, ndims, &d);
-	pairs_free(&p);
+	peer_pairs_free(&p);
 	if (d.balanced_fits)
 		*g = d.balanced;
 	return d.balanced_fits;

@@ -46,6 +46,16 @@ bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_
  * every other) takes the dimensionality the other rungs showed: the balanced grid of ndims
  * dimensions when it explains the peers. */
 bool topology_pattern_at(const struct run *r, uint32_t ndims, struct grid *g);
+/* For codes that decompose by hand, in their own axis order and factorisation (peer_grid.c): the
+ * grids of every rung at once, the rule of the code's decomposition (grid_rule.h) that explains the
+ * peers of every rung as grid neighbours (faces first, then the 27-point neighbourhood; fewest
+ * dimensions first, only those the code asked MPI_Dims_create for when it did) and tells something
+ * at some rung; periodic[k] per dimension, from the peers. False with why: every hypothesis
+ * tested, the rung whose peers refuted it and which rank talks to which off its grid. */
+bool topology_from_peers(struct run *const *rungs, size_t n, struct grid *grids, bool *periodic, char *why,
+			 size_t whylen);
+/* the dimensionality the run asked MPI_Dims_create for, or 0 */
+uint32_t topology_dims_create_asked(const struct run *r);
 /* does some point-to-point peer on grid g need a wrap-around (a neighbour across a dimension of
  * 3 or more)? A hand-made grid is periodic when one does. */
 bool topology_wraps(const struct run *r, const struct grid *g);
@@ -53,10 +63,11 @@ bool topology_wraps(const struct run *r, const struct grid *g);
 /* MPI_Dims_create(nranks, ndims) with every dim free: the most balanced factorization, largest
  * dimension first. */
 void topology_dims_create(int64_t nranks, uint32_t ndims, struct grid *out);
-/* the grid of nranks that the rungs' grids (n of them) lead to: MPI_Dims_create's when it gave
- * every rung's grid; else, when one dimension changes from rung to rung and the others stay the
- * same (a decomposition along x, as LAMMPS makes of a box long in x), the others kept and that
- * one given the rest; else MPI_Dims_create's (--target AxB names another) */
+/* the grid of nranks that the rungs' grids (n of them) lead to (grid_rule_target, the code taken
+ * to have asked MPI_Dims_create; MPI_Dims_create's grid where the rules tie): the order of the
+ * balanced factors that gave every rung's grid; else, when one dimension changes from rung to rung
+ * and the others stay the same (a decomposition along x, as LAMMPS makes of a box long in x), the
+ * others kept and that one given the rest; else MPI_Dims_create's (--target AxB names another) */
 void topology_target_grid(const struct grid *grids, size_t n, int64_t nranks, struct grid *out);
 
 /* "32x32" or "4x4x4"; false when malformed */

@@ -290,8 +290,10 @@ S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 }
 
 @test "refused: too few rungs names the class and the rank counts to add; nothing is written" {
+	# a class only p9 has, and no union of its sides there (a wavefront's edge receives and sends
+	# where its sides do one or the other; a stencil's is their union and is extrapolated)
 	# shellcheck disable=SC2086
-	c=$(ladder s2w-short "4 9" $S2W)
+	c=$(ladder sweep-short "4 9" $SWEEP)
 	out="$BATS_FILE_TMPDIR/never.h5"
 	run "$LADDER" extrap "$c" --target 36 -o "$out"
 	[ "$status" -eq 1 ]

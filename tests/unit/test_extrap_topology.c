@@ -146,6 +146,11 @@ static void grid_of_splits(void **state)
 	struct stream_law rank[1] = {{0, {0, 1, {{1, 1, 0, 0}}}}};
 	split_run(&r, &sig, &st, rank, 12, 1);
 	assert_false(topology_from_splits(&r, &g, why, sizeof why));
+	/* nor when the law writes the rank with a grid's strides (colour = rank at 8, as the tracer
+	 * fits it on 2x2x2): no dimension, not a 3-D grid */
+	struct stream_law mixed[1] = {{0, {0, 3, {{1, 1, 0, 2}, {2, 2, 0, 2}, {4, 4, 0, 0}}}}};
+	split_run(&r, &sig, &st, mixed, 8, 1);
+	assert_false(topology_from_splits(&r, &g, why, sizeof why));
 }
 
 int main(void)

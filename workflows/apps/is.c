@@ -12,12 +12,17 @@
  *
  * --size N keys globally (strong scaling, any P: ranks get N/P or N/P + 1) or per rank (weak).
  * --compute K busy-work units per key, once when generated and once when sorted.
+ * --comm dup: the sort runs on a duplicate of MPI_COMM_WORLD (MPI_Comm_dup before the loop,
+ * MPI_Comm_free after it), as a sort inside a library does.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
+
+static int on_dup;   /* --comm dup */
 
 #define KEY_RANGE (1L << 20)
 
@@ -77,6 +82,10 @@ static void is_expect(const struct params *p, int P, struct expect *t)
 		expect_add(t, r, "MPI_Alltoall", I, 4 * (uint64_t)P * I, 4 * (uint64_t)P * I);
 		expect_add(t, r, "MPI_Alltoallv", I, 4 * n * I, recv[r]);
 		expect_add(t, r, "MPI_Exscan", I, 8 * I, 8 * I);
+		if (on_dup) {
+			expect_add(t, r, "MPI_Comm_dup", 1, 0, 0);
+			expect_add(t, r, "MPI_Comm_free", 1, 0, 0);
+		}
 	}
 	free(recv);
 }
@@ -92,6 +101,9 @@ static void is_run(const struct params *p, struct run *r)
 	long *hist = app_alloc((size_t)width, sizeof *hist);
 	int *recvbuf = NULL, *sorted = NULL;
 	long cap = 0;
+	MPI_Comm comm = MPI_COMM_WORLD;
+	if (on_dup)
+		MPI_Comm_dup(MPI_COMM_WORLD, &comm);
 
 	loop_begin(r);
 	for (long it = 0; it < p->iterations; it++) {
@@ -116,7 +128,7 @@ static void is_run(const struct params *p, struct run *r)
 		}
 		compute_end(r);
 
-		MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, MPI_COMM_WORLD);
+		MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm);
 		long got = 0;
 		for (int s = 0; s < P; s++) {
 			rdispl[s] = (int)got;
@@ -129,7 +141,7 @@ static void is_run(const struct params *p, struct run *r)
 			recvbuf = app_alloc((size_t)cap, sizeof *recvbuf);
 			sorted = app_alloc((size_t)cap, sizeof *sorted);
 		}
-		MPI_Alltoallv(sendbuf, scount, sdispl, MPI_INT, recvbuf, rcount, rdispl, MPI_INT, MPI_COMM_WORLD);
+		MPI_Alltoallv(sendbuf, scount, sdispl, MPI_INT, recvbuf, rcount, rdispl, MPI_INT, comm);
 
 		compute_begin(r); /* counting sort of the received keys over this rank's range */
 		for (long k = 0; k < width; k++)
@@ -147,13 +159,15 @@ static void is_run(const struct params *p, struct run *r)
 		compute_end(r);
 
 		int64_t mine = got, before = 0;
-		MPI_Exscan(&mine, &before, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+		MPI_Exscan(&mine, &before, 1, MPI_INT64_T, MPI_SUM, comm);
 		if (me == 0)
 			before = 0; /* MPI_Exscan leaves rank 0's result undefined */
 		for (long i = 0; i < got; i++)
 			r->checksum += cell_term((uint64_t)(it * total_keys(p, P) + before + i), (uint64_t)sorted[i]);
 	}
 	loop_end(r);
+	if (on_dup)
+		MPI_Comm_free(&comm);
 	free(keys);
 	free(sendbuf);
 	free(scount);
@@ -170,7 +184,8 @@ int main(int argc, char **argv)
 	const struct app app = {
 		.name = "is",
 		.summary = "IS-like bucket sort: MPI_Alltoall of counts, MPI_Alltoallv of keys with data-dependent "
-			   "counts, MPI_Exscan of offsets; --imbalance skews the keys.",
+			   "counts, MPI_Exscan of offsets; --imbalance skews the keys; --comm dup sorts on a "
+			   "duplicate of MPI_COMM_WORLD.",
 		.size_help = "keys (global for strong scaling, per rank for weak)",
 		.rule = "any P up to 2^20",
 		.default_size = 1L << 16,
@@ -179,5 +194,18 @@ int main(int argc, char **argv)
 		.expect = is_expect,
 		.run = is_run,
 	};
-	return app_main(&app, argc, argv);
+	int out = 1;   /* --comm dup|world is this app's own option: taken out before the common ones */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--comm")) {
+			if (i + 1 == argc || (strcmp(argv[i + 1], "dup") && strcmp(argv[i + 1], "world"))) {
+				fprintf(stderr, "is: --comm expects dup or world\n");
+				return 2;
+			}
+			on_dup = !strcmp(argv[++i], "dup");
+		} else {
+			argv[out++] = argv[i];
+		}
+	}
+	argv[out] = NULL;
+	return app_main(&app, out, argv);
 }

@@ -1,0 +1,141 @@
+#!/usr/bin/env bats
+# Extrapolation of codes that decompose by hand (ladder extrap on ownhalo): grids in the code's own
+# axis order and factorisation found from the peers of every rung, the target's grid from the
+# code's rule (said in the output and the label grid_rule), non-periodic 27-point halos on
+# cube-only rank counts, communicators that are world or no grid dimension. Each ladder's largest
+# rung is at most 27; the extrapolated runs are compared event by event (ladder compare) and by
+# calls and bytes per rank and function (compare --counts) with real traced runs.
+
+load helper
+
+APPS_BIN="$BUILD_DIR/apps"
+T=${LADDER_TEST_TIMEOUT:-300}
+
+# trace NAME P ARGS...: $BATS_FILE_TMPDIR/NAME-P.h5 of $APP (default ownhalo) ARGS, traced once
+# ($TRACE_OPTIONS: options of ladder trace)
+trace() {
+	local name=$1 P=$2 f="$BATS_FILE_TMPDIR/$1-$2.h5"
+	shift 2
+	if [ ! -s "$f" ]; then
+		# shellcheck disable=SC2086
+		timeout "$T" "$LADDER" --quiet trace ${TRACE_OPTIONS:-} -o "$f" -- mpirun --oversubscribe -np "$P" \
+			"$APPS_BIN/${APP:-ownhalo}" "$@" > "$f.out" 2> "$f.err" || { cat "$f.err" >&2; return 1; }
+	fi
+	echo "$f"
+}
+
+# ladder NAME "P..." ARGS...: the campaign $BATS_FILE_TMPDIR/NAME.h5 of those rungs (the traces
+# of campaign $TRACES when set)
+ladder() {
+	local name=$1 rungs=$2 c="$BATS_FILE_TMPDIR/$1.h5" runs=() P
+	shift 2
+	for P in $rungs; do runs+=("$(trace "${TRACES:-$name}" "$P" "$@")"); done
+	[ -s "$c" ] || "$LADDER" merge -o "$c" "${runs[@]}" > /dev/null 2>&1
+	echo "$c"
+}
+
+# matches NAME TARGET ARGS...: extrapolate NAME's campaign to TARGET, compare with the real run;
+# the extrap output is left in $BATS_FILE_TMPDIR/NAME-e$TARGET.out
+matches() {
+	local name=$1 target=$2 c="$BATS_FILE_TMPDIR/$1.h5" e="$BATS_FILE_TMPDIR/$1-e$2.h5" real
+	shift 2
+	real=$(trace "$name" "$target" "$@")
+	run "$LADDER" extrap "$c" --target "$target" -o "$e"
+	echo "$output" > "$BATS_FILE_TMPDIR/$name-e$target.out"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"extrapolated"* && "$output" != *"note:"* && "$output" != *"not replayable"* ]] ||
+		{ echo "$output"; return 1; }
+	run "$LADDER" compare "$e" "$real"
+	[ "$status" -eq 0 ] && [[ "$output" == *"equal:"* ]] || { echo "$name at $target ranks:"; echo "$output"; return 1; }
+	run "$LADDER" compare --counts "$e" "$real"
+	[ "$status" -eq 0 ] && [[ "$output" == *"equal:"* ]] ||
+		{ echo "$name at $target ranks (counts):"; echo "$output"; return 1; }
+}
+
+X2="--dims 2 --order x-fastest --scaling weak --size 4 --iterations 2 --allreduce-every 2"
+
+@test "2-D grid laid 2 rows x 4 columns at 8 ranks (x fastest, largest last): 4, 8, 12, 16 to 48 and 64" {
+	# shellcheck disable=SC2086
+	ladder x2 "4 8 12 16" $X2 > /dev/null
+	# shellcheck disable=SC2086
+	matches x2 48 $X2
+	# shellcheck disable=SC2086
+	matches x2 64 $X2
+	grep -q "grid 6x8: balanced factors, largest last" "$BATS_FILE_TMPDIR/x2-e48.out"
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/x2-e48.h5"
+	[[ "$output" == *"grid=6x8"* && "$output" == *"grid_rule=balanced factors, largest last"* ]]
+}
+
+X3="--dims 3 --order x-fastest --scaling weak --size 3 --iterations 2 --allreduce-every 2"
+
+@test "3-D x fastest, smallest rung 2x2x1: 4, 8, 12, 16, 24, 27 to 36 and 64 (interiors only 24 or 27 has: the union of their sides)" {
+	# shellcheck disable=SC2086
+	ladder x3 "4 8 12 16 24 27" $X3 > /dev/null
+	# shellcheck disable=SC2086
+	matches x3 36 $X3
+	grep -q "grid 3x3x4: balanced factors, largest last" "$BATS_FILE_TMPDIR/x3-e36.out"
+	# shellcheck disable=SC2086
+	matches x3 64 $X3
+}
+
+@test "3-D x fastest from 8, 12, 16, 27: two rules fit the rungs and differ at 48: refused naming 4; --target 3x4x4 decides" {
+	# shellcheck disable=SC2086
+	c=$(TRACES=x3 ladder x3tie "8 12 16 27" $X3)
+	run "$LADDER" extrap "$c" --target 48 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"fit two rules of the code's decomposition that differ at 48 ranks"* ]]
+	[[ "$output" == *"largest last"*"(3x4x4)"*"(4x3x4)"*"a rung of 4 ranks would decide (1x2x2 against 2x1x2)"* ]]
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
+	# shellcheck disable=SC2086
+	real=$(trace x3 48 $X3)
+	run "$LADDER" extrap "$c" --target 3x4x4 -o "$BATS_FILE_TMPDIR/x3tie-e48.h5"
+	[ "$status" -eq 0 ] && [[ "$output" == *"grid 3x4x4: named by --target"* ]] || { echo "$output"; return 1; }
+	run "$LADDER" compare "$BATS_FILE_TMPDIR/x3tie-e48.h5" "$real"
+	[[ "$output" == *"equal:"* ]]
+}
+
+H27="--dims 3 --points 27 --scaling weak --size 3 --iterations 2 --allreduce-every 2"
+
+@test "27-point non-periodic halo on cubes only: 1, 8, 27 to 64 (a corner talks to 7: no torus; 3x3x3 tells)" {
+	export TRACE_OPTIONS="--stream-after 32"
+	# shellcheck disable=SC2086
+	ladder h27 "1 8 27" $H27 > /dev/null
+	# shellcheck disable=SC2086
+	matches h27 64 $H27
+	grep -q "grid 4x4x4" "$BATS_FILE_TMPDIR/h27-e64.out"
+}
+
+S2D="--dims 2 --scaling weak --size 4 --iterations 2 --allreduce-every 2 --splits --comm dup"
+
+@test "communicators: halo on a dup of world, splits with one colour and with colour = rank are no grid dimension" {
+	# shellcheck disable=SC2086
+	ladder dup "4 8 12 16" $S2D > /dev/null
+	# shellcheck disable=SC2086
+	matches dup 48 $S2D
+}
+
+@test "communicators: a bucket sort over a dup of world has its Alltoallv count arrays by rule, as over world" {
+	export APP=is
+	c=$(ladder isdup "4 9 16" --scaling weak --size 256 --iterations 2 --comm dup)
+	run "$LADDER" extrap "$c" --target 36 --lossy -o "$BATS_FILE_TMPDIR/isdup-e36.h5"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"stated the count arrays of 72 of 540 calls"*"by rule"* && "$output" != *"dropped"* ]] ||
+		{ echo "$output"; return 1; }
+}
+
+@test "refused: master-worker peers; the refusal names each decomposition tested, the rung and who talks to whom" {
+	export APP=mw
+	c=$(ladder mw "4 9" --size 24 --iterations 1)
+	run "$LADDER" extrap "$c" --target 16 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no rule of a decomposition by hand explains the peers of every rung: 1-D 4 at p4: rank 0 talks to rank 2"* ]]
+	[[ "$output" == *"2-D MPI_Dims_create's order (balanced factors, largest first): every rank is a neighbour of every other at every rung"* ]]
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
+}
+
+@test "a class only one rung has, composed from its sides and checked there: stencil2d weak from 4, 9 to 36" {
+	export APP=stencil2d
+	# shellcheck disable=SC2086
+	ladder s2w49 "4 9" --scaling weak --size 8 --iterations 3 --allreduce-every 2 > /dev/null
+	matches s2w49 36 --scaling weak --size 8 --iterations 3 --allreduce-every 2
+}
