@@ -104,7 +104,8 @@ void history_judge(const struct history *h, struct figures *f, size_t window, do
 		g->nights = n;
 		size_t from = n > window ? n - window : 0;
 		g->trailing_median = median_of(past + from, n - from);
-		g->regression = isfinite(g->value) && isfinite(g->trailing_median) &&
+		/* a figure without a rule (NAME=none) is recorded, not judged */
+		g->regression = !g->no_rule && isfinite(g->value) && isfinite(g->trailing_median) &&
 				g->value < g->trailing_median - margin;
 	}
 	free(past);

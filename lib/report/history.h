@@ -42,7 +42,8 @@ bool history_read(const char *path, struct history *h, struct h5_err *e);
 void history_free(struct history *h);
 
 /* For every figure: the earlier nights with a value, their trailing median over the last
- * `window`, and a regression when the value is below it by more than margin. */
+ * `window`, and a regression when the value is below it by more than margin (never for a figure
+ * without a rule, NAME=none: it is recorded, not judged). After figures_apply_thresholds. */
 void history_judge(const struct history *h, struct figures *f, size_t window, double margin);
 
 /* Hold the history (an exclusive flock of PATH.lock, a regular file, never through a symlink)

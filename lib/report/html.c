@@ -177,10 +177,19 @@ static size_t pick_models(const struct report *r, const struct report_model ***p
  * the diagonal is a perfect prediction */
 static void metric_plot(const struct report *r, const char *metric, FILE *out)
 {
+	/* log scales when two or more points are positive (the others, zeros, are left out and counted) */
+	size_t npos = 0, nall = 0;
+	for (size_t i = 0; i < r->nmodels; i++) {
+		const struct report_model *m = &r->models[i];
+		if (strcmp(m->metric, metric) || !m->measured_ok || !isfinite(m->prediction))
+			continue;
+		nall++;
+		npos += m->measured > 0 && m->prediction > 0;
+	}
+	bool logscale = npos >= 2;
 	struct buf b;
 	buf_init(&b);
 	size_t n = 0, nbad = 0;
-	bool positive = true;
 	double lo = INFINITY, hi = -INFINITY;
 	bprintf(&b, "$ok << EOD\n");
 	for (int pass = 0; pass < 2; pass++) {
@@ -188,8 +197,9 @@ static void metric_plot(const struct report *r, const char *metric, FILE *out)
 			const struct report_model *m = &r->models[i];
 			if (strcmp(m->metric, metric) || !m->measured_ok || !isfinite(m->prediction) || m->supported != !pass)
 				continue;
+			if (logscale && !(m->measured > 0 && m->prediction > 0))
+				continue;
 			bprintf(&b, "%.9g %.9g\n", m->measured, m->prediction);
-			positive &= m->measured > 0 && m->prediction > 0;
 			lo = fmin(lo, fmin(m->measured, m->prediction));
 			hi = fmax(hi, fmax(m->measured, m->prediction));
 			n++;
@@ -203,15 +213,17 @@ static void metric_plot(const struct report *r, const char *metric, FILE *out)
 	}
 	if (!nbad)
 		bprintf(&b, "$unsupported << EOD\nNaN NaN\nEOD\n");
-	double a = positive ? lo / 2 : fmin(lo, 0) - 0.05 * (hi - lo + 1), z = positive ? hi * 2 : hi + 0.05 * (hi - lo + 1);
+	double a = logscale ? lo / 2 : fmin(lo, 0) - 0.05 * (hi - lo + 1), z = logscale ? hi * 2 : hi + 0.05 * (hi - lo + 1);
 	bprintf(&b, "set title ");
-	gp_text(&b, metric);
+	char *title = nall > n ? xasprintf("%s (%zu zero values not drawn)", metric, nall - n) : xstrdup(metric);
+	gp_text(&b, title);
+	free(title);
 	bprintf(&b, " noenhanced\n%s\nset xrange [%.9g:%.9g]\nset yrange [%.9g:%.9g]\nset xlabel 'measured at %ld ranks'\n"
 		"set ylabel 'predicted'\nset key below noenhanced\nset grid\n"
 		"plot x with lines lc rgb '#999999' dt 2 title 'predicted = measured', "
 		"$ok using 1:2 with points pt 7 ps 1.2 lc rgb '#1f77b4' title 'call path', "
 		"$unsupported using 1:2 with points pt 6 ps 1.4 lc rgb '#d62728' title 'unsupported prediction'\n",
-		positive ? "set logscale xy" : "", a, z, a, z, r->model_target);
+		logscale ? "set logscale xy\nset format xy '%.0e'\nset xtics rotate by -30" : "", a, z, a, z, r->model_target);
 	put_plot(out, &b, 340, 360, NULL);
 }
 
@@ -222,6 +234,7 @@ static void times_plot(const struct report *r, const struct answer *a, FILE *out
 	struct buf b;
 	buf_init(&b);
 	size_t n = 0;
+	double top = 0;
 	bprintf(&b, "$t << EOD\n");
 	for (size_t i = 0; i < r->ntargets; i++) {
 		const struct report_target *t = &r->targets[i];
@@ -234,18 +247,19 @@ static void times_plot(const struct report *r, const struct answer *a, FILE *out
 		for (size_t k = 0; k < sizeof bars / sizeof bars[0]; k++)
 			if (isfinite(bars[k].v)) {
 				bprintf(&b, "%zu \"%s at %ld\" %.9g %zu\n", n++, bars[k].what, t->ranks, bars[k].v, k);
+				top = fmax(top, bars[k].v);
 			}
 	}
 	bprintf(&b, "EOD\n");
-	if (n < 2) {
+	if (n < 2 || !(top > 0)) {
 		buf_free(&b);
 		return;
 	}
 	bprintf(&b, "set title 'time at the target: measured and predicted'\nset style fill solid 0.8\nset boxwidth 0.6\n"
-		"set ylabel 'seconds'\nset yrange [0:*]\nset xtics rotate by -25 noenhanced\nset grid ytics\nunset key\n"
+		"set ylabel 'seconds'\nset yrange [0:%.9g]\nset xtics rotate by -25 noenhanced\nset grid ytics\nunset key\n"
 		"set palette defined (0 '#2ca02c', 1 '#98df8a', 2 '#1f77b4', 3 '#9467bd', 4 '#ff7f0e')\nset cbrange [0:4]\n"
 		"unset colorbox\nplot $t using 1:3:4:xtic(2) with boxes lc palette, "
-		"$t using 1:3:(sprintf('%%.3g s', $3)) with labels offset 0,0.7\n");
+		"$t using 1:3:(sprintf('%%.3g s', $3)) with labels offset 0,0.7\n", top * 1.18);
 	put_plot(out, &b, 420, 320, NULL);
 }
 
@@ -281,7 +295,14 @@ static void trend_plot(const struct report *r, const struct verdict *v, FILE *ou
 		bprintf(&b, " noenhanced\nset xrange [0.5:%zu.5]\n", n + 1);
 		bprintf(&b, "plot $f%zu using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4', "
 			"$f%zu using 1:3 with points pt 7 ps 2 lc rgb '#d62728'", i, i);
-		if (g->has_threshold)
+		double lo = g->value, hi = g->value;
+		for (size_t k = 0; k < n; k++)
+			if (isfinite(values[k])) {
+				lo = isfinite(lo) ? fmin(lo, values[k]) : values[k];
+				hi = isfinite(hi) ? fmax(hi, values[k]) : values[k];
+			}
+		double span = fmax(hi - lo, 0.1);
+		if (g->has_threshold && g->threshold >= lo - span && g->threshold <= hi + span)   /* near: drawn */
 			bprintf(&b, ", %.9g with lines dt 2 lc rgb '#888888'", g->threshold);
 		bprintf(&b, "\n");
 	}
@@ -358,8 +379,9 @@ static void answer_html(const struct report *r, const struct verdict *v, const s
 	for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++)
 		metric_plot(r, metrics[i], out);
 	fprintf(out, "</div>\n<p class=note>Predicted against measured at %ld ranks: each point is a call path "
-		"(per rank, %s over ranks); on the dashed diagonal the prediction is exact. The bars are the application's "
-		"time at each target and what predicted it.</p>\n", r->model_target, r->reduce);
+		"(per rank, %s over ranks), every prediction whatever its fit; on the dashed diagonal it is exact. The model "
+		"figures count only the predictions whose fit is ok or noisy. The bars are the application's time at each "
+		"target and what predicted it.</p>\n", r->model_target, r->reduce);
 }
 
 static void figures_html(const struct report *r, const struct verdict *v, FILE *out)
@@ -385,7 +407,7 @@ static void figures_html(const struct report *r, const struct verdict *v, FILE *
 	fprintf(out, "</table>\n<p class=note>Every figure is higher-is-better; the threshold is its lowest acceptable value "
 		"(defaults: events and counts 1, time and proxy 0.9, model_time 0.5, the other models 0.9, interval 0.8, "
 		"ranking 0.5, topk 0.6; the workflow's <code>acceptance</code> overrides them, NAME=none removes one). "
-		"A regression is a value below the median of its last %zu nights by more than %g. Sources are relative to "
+		"A regression is a value below the median of its last %zu nights by more than %g (a figure without a rule is not judged). Sources are relative to "
 		"<code>", v->thresholds ? v->thresholds->window : 5, v->thresholds ? v->thresholds->margin : 0.05);
 	esc(out, dir);
 	fprintf(out, "</code> (the full path is in the tooltip).</p>\n");
@@ -533,8 +555,9 @@ static void models_html(const struct report *r, FILE *out)
 	esc(out, r->settings);
 	fprintf(out, ").</p>\n%s", model_head);
 	size_t rest = 0;
+	double cutoff = model_topk_floor(r);
 	for (size_t i = 0; i < r->nmodels; i++) {
-		if (model_row_matters(r, &r->models[i]))
+		if (model_row_matters(&r->models[i], cutoff))
 			model_row_html(out, &r->models[i]);
 		else
 			rest++;
@@ -543,7 +566,7 @@ static void models_html(const struct report *r, FILE *out)
 	if (rest) {
 		fprintf(out, "<details><summary>The other %zu rows (small or held)</summary>\n%s", rest, model_head);
 		for (size_t i = 0; i < r->nmodels; i++)
-			if (!model_row_matters(r, &r->models[i]))
+			if (!model_row_matters(&r->models[i], cutoff))
 				model_row_html(out, &r->models[i]);
 		fprintf(out, "</table></details>\n");
 	}

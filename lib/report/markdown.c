@@ -137,8 +137,9 @@ static void models_md(const struct report *r, FILE *out)
 	fprintf(out, "| call path | metric | model | predicted | interval | measured | accuracy | interval held |\n");
 	fprintf(out, "|---|---|---|---:|---|---:|---:|---|\n");
 	size_t rest = 0;
+	double cutoff = model_topk_floor(r);
 	for (size_t i = 0; i < r->nmodels; i++) {
-		if (model_row_matters(r, &r->models[i]))
+		if (model_row_matters(&r->models[i], cutoff))
 			model_md_row(out, &r->models[i]);
 		else
 			rest++;

@@ -63,19 +63,29 @@ static double size_at_target(const struct report_model *m)
 	return m->measured_ok ? m->measured : isfinite(m->prediction) ? m->prediction : 0;
 }
 
-bool model_row_matters(const struct report *r, const struct report_model *m)
+static int by_double_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x < y) - (x > y);
+}
+
+double model_topk_floor(const struct report *r)
+{
+	double *v = xcalloc(r->nmodels + 1, sizeof *v);
+	size_t n = 0, k = r->k ? r->k : 5;
+	for (size_t i = 0; i < r->nmodels; i++)
+		if (!strcmp(r->models[i].metric, "time"))
+			v[n++] = size_at_target(&r->models[i]);
+	qsort(v, n, sizeof *v, by_double_desc);
+	double cutoff = n == 0 ? INFINITY : v[(n < k ? n : k) - 1];
+	free(v);
+	return cutoff;
+}
+
+bool model_row_matters(const struct report_model *m, double cutoff)
 {
 	if (m->held == 0 || (!m->supported && isfinite(m->prediction) && m->prediction != 0))
 		return true;
-	if (strcmp(m->metric, "time"))
-		return false;
-	/* among the k largest time rows at the target */
-	size_t k = r->k ? r->k : 5, larger = 0;
 	double mine = size_at_target(m);
-	for (size_t i = 0; i < r->nmodels && larger < k; i++) {
-		const struct report_model *o = &r->models[i];
-		if (o != m && !strcmp(o->metric, "time") && size_at_target(o) > mine)
-			larger++;
-	}
-	return larger < k && mine > 0;
+	return !strcmp(m->metric, "time") && mine >= cutoff && mine > 0;
 }

@@ -47,6 +47,7 @@ char *campaign_dir(const struct report *r);
 /* the models rows worth a table row: the time rows of the top-k call paths (by measured, else
  * predicted time) and every row whose interval missed or whose prediction is unsupported; the
  * rest behind a <details> (HTML) or left to the JSON. */
-bool model_row_matters(const struct report *r, const struct report_model *m);
+double model_topk_floor(const struct report *r);   /* the k-th largest time row at the target */
+bool model_row_matters(const struct report_model *m, double cutoff);
 
 #endif

@@ -83,7 +83,7 @@ PY
 	sed -e "s|</head>|$PROBE</head>|" "$html" > "$BATS_TEST_TMPDIR/csp.html"
 	browse --window-size=1280,4000 --dump-dom "file://$BATS_TEST_TMPDIR/csp.html" > "$BATS_TEST_TMPDIR/csp.dom" 2> /dev/null
 	grep -q '<div class="state' "$BATS_TEST_TMPDIR/csp.dom"
-	run grep -c 'id="probe"' "$BATS_TEST_TMPDIR/csp.dom"
+	run grep -c '<pre id="probe"' "$BATS_TEST_TMPDIR/csp.dom"
 	[ "$output" = 0 ]
 	browse --window-size=1280,2400 --screenshot="$art/report.png" "file://$html" > /dev/null 2>&1
 	[ "$(stat -c %s "$art/report.png")" -gt 50000 ]
