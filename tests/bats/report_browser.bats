@@ -18,7 +18,7 @@ setup_file() {
 		> "$BATS_FILE_TMPDIR/campaign.out" 2>&1
 	# a second night: the report against the first one's history, with its trend plot
 	"$LADDER" report "$dir/campaign.h5" --history "$dir/history.h5" -o "$dir/night2" --quiet \
-		--thresholds model_time=-100,interval=0,ranking=-1,topk=0,time=-100 > "$BATS_FILE_TMPDIR/night2.out" 2>&1 || true
+		--thresholds model_time=none,interval=none,ranking=none,topk=none,time=none > "$BATS_FILE_TMPDIR/night2.out" 2>&1 || true
 }
 
 # browse ARGS...: headless chromium with a profile of its own, nothing fetched in the background
