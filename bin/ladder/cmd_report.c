@@ -187,6 +187,8 @@ static int run_report(int argc, char **argv)
 	struct report r;
 	struct history h = {0};
 	char why[1024];
+	int lock = -1;
+	char **reasons = NULL;
 	memset(&r, 0, sizeof r);
 	if (rc >= 0)
 		goto out;
@@ -197,21 +199,30 @@ static int run_report(int argc, char **argv)
 	}
 	r.created = now_iso();
 	struct h5_err e;
-	if (cli.history && !history_read(cli.history, &h, &e)) {
+	if (cli.history && (lock = history_lock(cli.history, &e)) < 0) {
 		log_error("%s", e.msg);
+		goto out;
+	}
+	if (cli.history && !history_read(cli.history, &h, &e)) {
+		log_error("%s (the history is left as it is; move it away to start a new one)", e.msg);
 		goto out;
 	}
 	figures_apply_thresholds(&r.figs, &cli.th);
 	history_judge(&h, &r.figs, cli.th.window, cli.th.margin);
-	struct verdict v = {&cli.th, &h, cli.history, cli.strict, figures_pass(&r.figs, cli.strict)};
+	struct verdict v = {&cli.th, &h, cli.history, cli.strict, STATE_NOT_VALIDATED, NULL, false};
+	v.state = report_judge(&r, &reasons);
+	v.reasons = reasons;
+	v.pass = v.state == STATE_PASS;
 	if (!write_outputs(&cli, campaign, &r, &v))
 		goto out;
 	if (cli.history && !history_append(cli.history, &h, &r.figs, r.created, campaign, r.application, &e)) {
 		log_error("%s", e.msg);
 		goto out;
 	}
-	rc = v.pass ? EXIT_OK : EXIT_FAIL;
+	rc = v.state == STATE_FAIL || (v.state == STATE_NOT_VALIDATED && cli.strict) ? EXIT_FAIL : EXIT_OK;
 out:
+	history_unlock(lock);
+	strings_free(reasons);
 	report_free(&r);
 	history_free(&h);
 	thresholds_free(&cli.th);
@@ -256,8 +267,11 @@ const struct command command_report = {
 	"                         hdf5-schema/history.yaml)\n"
 	"  --thresholds LIST      NAME=MIN,...: the lowest acceptable value of figures (repeatable):\n"
 	"                         time, proxy, events, counts, model_METRIC (or METRIC alone),\n"
-	"                         interval, ranking, topk; margin=M sets the regression margin\n"
-	"                         (default 0.05)\n"
+	"                         interval, ranking, topk; NAME=none leaves a figure without a rule;\n"
+	"                         margin=M sets the regression margin (default 0.05). A figure not\n"
+	"                         named has its default: events 1, counts 1, time 0.9, proxy 0.9,\n"
+	"                         model_time 0.5, the other model_METRIC 0.9, interval 0.8,\n"
+	"                         ranking 0.5, topk 0.6 (the workflow's acceptance overrides them)\n"
 	"  --truth FILE           a real run at a target (repeatable; its rank count says which target)\n"
 	"  --timed FILE           an untraced run's time at a target, ladder time -o (repeatable;\n"
 	"                         their median is the application time)\n"
@@ -266,7 +280,7 @@ const struct command command_report = {
 	"  --proxy FILE           a proxy program's --json report (repeatable)\n"
 	"  --target P             report on P ranks even when nothing was found for it\n"
 	"  --top K                k of the top-k agreement (default 5)\n"
-	"  --strict               a threshold whose figure could not be computed fails\n"
+	"  --strict               NOT VALIDATED exits 1 as FAIL does\n"
 	"  -q, --quiet            no summary on standard output\n"
 	"\n"
 	"Figures, all higher-is-better: time (accuracy of the replay time), proxy (accuracy of the proxy's\n"
@@ -278,8 +292,16 @@ const struct command command_report = {
 	"A regression is a figure below the median of its last 5 nights in the history by more than the\n"
 	"margin.\n"
 	"\n"
-	"Exit status: 0 every threshold held and nothing regressed; 1 a threshold was missed, a figure\n"
-	"regressed, or an input could not be read; 2 usage. The reports are written in every case.\n"
+	"The state: FAIL when a figure missed its threshold or regressed, or the extrapolated trace's\n"
+	"events or counts differ from the real run's (whatever the thresholds); else NOT VALIDATED when\n"
+	"a figure could not be computed or has no rule, the extrapolation is lossy (its kept share of\n"
+	"calls and bytes is in the headline) or the trace given as extrapolated is a measured run;\n"
+	"else PASS. The report opens with the prediction at the target and, where the real run was\n"
+	"measured, how far each prediction was from it.\n"
+	"\n"
+	"Exit status: 0 PASS or NOT VALIDATED (1 with --strict); 1 FAIL, or an input or the history\n"
+	"could not be read (the history is then left as it is); 2 usage. The reports are written\n"
+	"whenever the inputs could be read.\n"
 	"\n"
 	"Example (nightly, from cron):\n"
 	"  ladder report st2d/campaign.h5 -o st2d/report --history nightly.h5 \\\n"

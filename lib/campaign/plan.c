@@ -4,6 +4,7 @@
 #include "campaign/plan.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,7 +471,9 @@ static void stage_vars(struct planner *pl)
 	template_vars_setf(&pl->tv, "repetitions", "%ld", w->repetitions);
 	char *acc = xstrdup("");
 	for (size_t i = 0; i < w->nacceptance; i++) {
-		char *t = xasprintf("%s%s%s=%g", acc, i ? "," : "", w->acceptance[i].key, w->acceptance[i].value);
+		double v = w->acceptance[i].value;
+		char *t = isnan(v) ? xasprintf("%s%s%s=none", acc, i ? "," : "", w->acceptance[i].key)
+				   : xasprintf("%s%s%s=%g", acc, i ? "," : "", w->acceptance[i].key, v);
 		free(acc);
 		acc = t;
 	}

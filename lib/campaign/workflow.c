@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,7 +317,10 @@ static bool read_acceptance(struct yaml_spec *y, yaml_node_t *n, struct workflow
 		snprintf(f, sizeof f, "acceptance.%s", name);
 		struct kvnum *a = &w->acceptance[w->nacceptance++];
 		a->key = name;
-		if (!yaml_spec_double(y, yaml_spec_map_value(y, n, i), f, -1e300, 1e300, &a->value))
+		yaml_node_t *v = yaml_spec_map_value(y, n, i);
+		if (v && v->type == YAML_SCALAR_NODE && !strcmp((const char *)v->data.scalar.value, "none"))
+			a->value = NAN;   /* the figure has no rule (ladder report: NAME=none) */
+		else if (!yaml_spec_double(y, v, f, -1e300, 1e300, &a->value))
 			return false;
 	}
 	return true;

@@ -55,9 +55,11 @@ bool thresholds_parse(const char *text, struct thresholds *t, char *why, size_t 
 	for (char *item = strtok_r(copy, ",", &save); item && ok; item = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(item, '=');
 		char *end = NULL;
-		double v = eq ? strtod(eq + 1, &end) : NAN;
-		if (!eq || eq == item || end == eq + 1 || *end || !isfinite(v)) {
-			snprintf(why, whylen, "'%s': expected NAME=NUMBER (e.g. time=0.9)", item);
+		bool none = eq && !strcmp(eq + 1, "none");
+		double v = eq && !none ? strtod(eq + 1, &end) : NAN;
+		if (!eq || eq == item || (!none && (end == eq + 1 || *end || !isfinite(v))) ||
+		    (none && !strcmp(item, "margin=none"))) {
+			snprintf(why, whylen, "'%s': expected NAME=NUMBER or NAME=none (e.g. time=0.9)", item);
 			ok = false;
 			break;
 		}
@@ -94,18 +96,55 @@ static bool names_figure(const char *threshold, const struct figures *f, const c
 	return true;
 }
 
+double figure_default_threshold(const char *name)
+{
+	static const struct {
+		const char *name;
+		double min;
+	} defaults[] = {{"events", 1}, {"counts", 1}, {"time", 0.9}, {"proxy", 0.9}, {"model_time", 0.5},
+			{"interval", 0.8}, {"ranking", 0.5}, {"topk", 0.6}};
+	for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+		if (!strcmp(name, defaults[i].name))
+			return defaults[i].min;
+	return 0.9;   /* model_METRIC of the count metrics */
+}
+
 void figures_apply_thresholds(struct figures *f, struct thresholds *t)
 {
-	for (size_t k = 0; k < t->n; k++)
-		for (size_t i = 0; i < f->n; i++) {
-			struct figure *g = &f->v[i];
+	for (size_t i = 0; i < f->n; i++) {
+		struct figure *g = &f->v[i];
+		g->has_threshold = g->default_threshold = true;
+		g->no_rule = false;
+		g->threshold = figure_default_threshold(g->name);
+		for (size_t k = 0; k < t->n; k++) {
 			if (!names_figure(t->v[k].name, f, g->name))
 				continue;
 			t->v[k].used = true;
-			g->has_threshold = true;
+			g->default_threshold = false;
+			g->no_rule = isnan(t->v[k].min);
+			g->has_threshold = !g->no_rule;
 			g->threshold = t->v[k].min;
-			g->held = isnan(g->value) || g->value >= t->v[k].min;
 		}
+		g->held = !g->has_threshold || isnan(g->value) || g->value >= g->threshold;
+	}
+}
+
+enum report_state figures_state(const struct figures *f)
+{
+	enum report_state s = STATE_PASS;
+	for (size_t i = 0; i < f->n; i++) {
+		const struct figure *g = &f->v[i];
+		if (g->regression || !g->held)
+			return STATE_FAIL;
+		if (isnan(g->value) || !g->has_threshold)
+			s = STATE_NOT_VALIDATED;
+	}
+	return s;
+}
+
+const char *report_state_name(enum report_state s)
+{
+	return s == STATE_PASS ? "PASS" : s == STATE_FAIL ? "FAIL" : "NOT VALIDATED";
 }
 
 bool figures_pass(const struct figures *f, bool strict)

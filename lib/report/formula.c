@@ -6,6 +6,9 @@
  *   power   := unary ('^' unary)?
  *   unary   := '-' unary | primary
  *   primary := number | 'p' | 'n' | 'log2' '(' expr ')' | '(' expr ')'
+ *
+ * Nesting (parentheses, log2, unary minus) is bounded by FORMULA_MAX_DEPTH: a stored formula is
+ * hostile input, and a deeper one is an error, not a stack overflow.
  */
 #include "report/formula.h"
 
@@ -15,11 +18,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* deeper than any model `ladder model` writes (a few levels) by far */
+#define FORMULA_MAX_DEPTH 64
+
 struct parser {
 	const char *at;
 	double p, n;
 	const char *error;
+	unsigned depth;
 };
+
+/* one level deeper; false (the error set, the parse stops) past the limit */
+static bool descend(struct parser *x)
+{
+	if (x->error)
+		return false;
+	if (++x->depth > FORMULA_MAX_DEPTH) {
+		x->error = "nested too deeply (more than 64 levels)";
+		return false;
+	}
+	return true;
+}
 
 static double expr(struct parser *x);
 
@@ -42,8 +61,11 @@ static double primary(struct parser *x)
 {
 	skip_space(x);
 	if (accept(x, '(')) {
+		if (!descend(x))
+			return NAN;
 		double v = expr(x);
-		if (!accept(x, ')'))
+		x->depth--;
+		if (!accept(x, ')') && !x->error)
 			x->error = "expected ')'";
 		return v;
 	}
@@ -59,8 +81,11 @@ static double primary(struct parser *x)
 			x->error = "expected '(' after log2";
 			return NAN;
 		}
+		if (!descend(x))
+			return NAN;
 		double v = expr(x);
-		if (!accept(x, ')'))
+		x->depth--;
+		if (!accept(x, ')') && !x->error)
 			x->error = "expected ')'";
 		return log2(v);
 	}
@@ -78,8 +103,13 @@ static double primary(struct parser *x)
 
 static double unary(struct parser *x)
 {
-	if (accept(x, '-'))
-		return -unary(x);
+	if (accept(x, '-')) {
+		if (!descend(x))
+			return NAN;
+		double v = -unary(x);
+		x->depth--;
+		return v;
+	}
 	return primary(x);
 }
 
@@ -119,7 +149,7 @@ static double expr(struct parser *x)
 
 bool formula_eval(const char *text, double p, double n, double *value, char *why, size_t whylen)
 {
-	struct parser x = {text, p, n, NULL};
+	struct parser x = {text, p, n, NULL, 0};
 	double v = expr(&x);
 	skip_space(&x);
 	if (!x.error && *x.at)

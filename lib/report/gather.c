@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "model/from_campaign.h"
+#include "model/modeler.h"
 #include "report/accuracy.h"
 #include "report/settings.h"
 #include "store/campaign_h5.h"
@@ -106,6 +107,17 @@ static void collect_targets(struct report *r, const struct report_inputs *in, co
 	}
 }
 
+/* lib/model's word: a note that the ladder does not support the prediction, or an interval that
+ * reaches 0 or spans more than MODEL_SUPPORT_SPAN */
+static bool model_supported(const struct report_model *m)
+{
+	if (strstr(m->note, "not support") || strstr(m->note, "unsupported"))
+		return false;
+	if (isfinite(m->lower) && isfinite(m->upper) && m->prediction > 0)
+		return m->lower > 0 && m->upper <= MODEL_SUPPORT_SPAN * m->lower;
+	return true;
+}
+
 static bool read_campaign(struct report *r, const char *campaign, char *why, size_t whylen)
 {
 	struct h5_err e;
@@ -137,6 +149,8 @@ static bool read_campaign(struct report *r, const char *campaign, char *why, siz
 		m->status = xstrdup(rows[i].status);
 		m->model = xstrdup(rows[i].model);
 		m->growth = xstrdup(rows[i].growth);
+		m->note = xstrdup(rows[i].note ? rows[i].note : "");
+		m->supported = model_supported(m);
 		m->prediction = rows[i].prediction;
 		m->lower = rows[i].lower;
 		m->upper = rows[i].upper;
@@ -348,6 +362,7 @@ void report_free(struct report *r)
 		free(m->status);
 		free(m->model);
 		free(m->growth);
+		free(m->note);
 	}
 	free(r->models);
 	if (r->ladder)

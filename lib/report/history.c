@@ -4,10 +4,14 @@
 #include "report/history.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "report/accuracy.h"
@@ -39,10 +43,45 @@ bool history_read(const char *path, struct history *h, struct h5_err *e)
 	free(schema);
 	if (ok && h5_exists(f, "/nights")) {
 		h->rows = h5_read_table(f, "/nights", &night_table, &h->n, path, e);
-		ok = h->rows || h->n == 0;
+		ok = h->rows != NULL;   /* a table that cannot be read is an error, never an empty history */
+		if (!ok)
+			h->n = 0;
 	}
+	for (size_t k = 0; ok && k < h->n; k++)
+		if (!h->rows[k].night || !h->rows[k].figure || !h->rows[k].campaign || !h->rows[k].application) {
+			h5_fail(e, path, "/nights row %zu: a string field is missing", k);
+			ok = false;
+		}
 	H5Fclose(f);
+	if (!ok)
+		history_free(h);
 	return ok;
+}
+
+int history_lock(const char *path, struct h5_err *e)
+{
+	char *name = xasprintf("%s.lock", path);
+	int fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	struct stat st;
+	if (fd < 0) {
+		h5_fail(e, name, "cannot open the history's lock file (%s)", strerror(errno));
+	} else if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		h5_fail(e, name, "the history's lock file is not a regular file");
+		close(fd);
+		fd = -1;
+	} else if (flock(fd, LOCK_EX)) {
+		h5_fail(e, name, "cannot lock the history (%s)", strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	free(name);
+	return fd;
+}
+
+void history_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);   /* releases the lock */
 }
 
 void history_free(struct history *h)
@@ -65,7 +104,8 @@ void history_judge(const struct history *h, struct figures *f, size_t window, do
 		g->nights = n;
 		size_t from = n > window ? n - window : 0;
 		g->trailing_median = median_of(past + from, n - from);
-		g->regression = isfinite(g->value) && isfinite(g->trailing_median) &&
+		/* a figure without a rule (NAME=none) is recorded, not judged */
+		g->regression = !g->no_rule && isfinite(g->value) && isfinite(g->trailing_median) &&
 				g->value < g->trailing_median - margin;
 	}
 	free(past);
@@ -83,7 +123,18 @@ bool history_append(const char *path, struct history *h, const struct figures *f
 		rows[h->n + i] = (struct history_row){(char *)night, (char *)campaign, (char *)application, g->name,
 			(uint32_t)g->target, g->value, g->has_threshold ? g->threshold : NAN, g->held, g->regression};
 	}
-	char *tmp = xasprintf("%s.new", path);
+	/* written in a fresh private directory next to the history (a name nobody else can have
+	 * planted: no symlink or FIFO is followed), then renamed over it */
+	char *copy = xstrdup(path);
+	char *dir = xasprintf("%s/.history.XXXXXX", dirname(copy));
+	free(copy);
+	if (!mkdtemp(dir)) {
+		h5_fail(e, path, "cannot create a temporary directory next to the history (%s)", strerror(errno));
+		free(dir);
+		free(rows);
+		return false;
+	}
+	char *tmp = xasprintf("%s/history.h5", dir);
 	hid_t file = h5_create(tmp, e);
 	bool ok = file >= 0;
 	if (ok) {
@@ -102,7 +153,9 @@ bool history_append(const char *path, struct history *h, const struct figures *f
 	}
 	if (!ok)
 		unlink(tmp);
+	rmdir(dir);
 	free(tmp);
+	free(dir);
 	free(rows);
 	return ok;
 }
@@ -115,6 +168,30 @@ size_t history_nights(const struct history *h, char ***nights)
 		if (!n || strcmp(v[n - 1], h->rows[k].night))
 			v[n++] = h->rows[k].night;
 	*nights = v;
+	return n;
+}
+
+size_t history_series(const struct history *h, const char *figure, uint32_t target, size_t last, double *values,
+		      bool *regressed)
+{
+	size_t nights = 0;
+	for (size_t k = 0; k < h->n; k++)
+		nights += !k || strcmp(h->rows[k - 1].night, h->rows[k].night);
+	size_t n = nights < last ? nights : last, first = nights - n, night = 0;
+	for (size_t i = 0; i < n; i++) {
+		values[i] = NAN;
+		if (regressed)
+			regressed[i] = false;
+	}
+	for (size_t k = 0; k < h->n; k++) {
+		if (k && strcmp(h->rows[k - 1].night, h->rows[k].night))
+			night++;
+		if (night >= first && h->rows[k].target == target && !strcmp(h->rows[k].figure, figure)) {
+			values[night - first] = h->rows[k].value;
+			if (regressed)
+				regressed[night - first] = h->rows[k].regression;
+		}
+	}
 	return n;
 }
 

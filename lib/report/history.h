@@ -35,17 +35,34 @@ struct history {
 	size_t n;
 };
 
-/* Read a history; a file that does not exist is an empty history (true). */
+/* Read a history; a file that does not exist is an empty history (true). A file that exists and
+ * cannot be read, or whose /nights cannot, is false with e naming why: never an empty history
+ * that the next append would write over. */
 bool history_read(const char *path, struct history *h, struct h5_err *e);
 void history_free(struct history *h);
 
 /* For every figure: the earlier nights with a value, their trailing median over the last
- * `window`, and a regression when the value is below it by more than margin. */
+ * `window`, and a regression when the value is below it by more than margin (never for a figure
+ * without a rule, NAME=none: it is recorded, not judged). After figures_apply_thresholds. */
 void history_judge(const struct history *h, struct figures *f, size_t window, double margin);
 
-/* Append the night's figures and write the history. */
+/* Hold the history (an exclusive flock of PATH.lock, a regular file, never through a symlink)
+ * from before history_read to after history_append, so that two reports appending at once both
+ * keep their nights. The lock's descriptor, or -1 with e set. */
+int history_lock(const char *path, struct h5_err *e);
+void history_unlock(int fd);
+
+/* Append the night's figures and write the history: written in a fresh private directory next to
+ * it (mkdtemp) and renamed over it, so that a crash leaves the old one and no planted name is
+ * followed. */
 bool history_append(const char *path, struct history *h, const struct figures *f, const char *night,
 		    const char *campaign, const char *application, struct h5_err *e);
+
+/* the values of (figure, target) on the last `last` nights (NaN where it has none), oldest
+ * first, into values[] (and whether the night marked it a regression into regressed[], when not
+ * NULL); returns how many nights (at most last). One pass over the rows. */
+size_t history_series(const struct history *h, const char *figure, uint32_t target, size_t last, double *values,
+		      bool *regressed);
 
 /* the distinct nights, oldest first, and the value of (figure, target) on night k (NaN) */
 size_t history_nights(const struct history *h, char ***nights);

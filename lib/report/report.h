@@ -14,10 +14,13 @@
 
 #include "model/experiment.h"
 #include "report/figures.h"
+#include "report/lossy.h"
 
 /* one row of /models/callpaths and what was measured at its target */
 struct report_model {
-	char *callpath, *metric, *status, *model, *growth;
+	char *callpath, *metric, *status, *model, *growth, *note;
+	bool supported;          /* the ladder supports the prediction: lib/model's note does not say
+				    otherwise and the interval spans at most MODEL_SUPPORT_SPAN */
 	double prediction, lower, upper, level;
 	bool measured_ok;        /* the truth run at the target has this call path */
 	double measured;         /* at the target (median of the truth runs), NaN when none */
@@ -32,6 +35,12 @@ struct report_whatif {
 	double time;             /* its total time */
 };
 
+/* calls and bytes sent of one MPI function, per rank (the mean over ranks) */
+struct report_fn_count {
+	char *name;
+	double calls, bytes;
+};
+
 /* the validation at one target scale */
 struct report_target {
 	long ranks;
@@ -44,6 +53,10 @@ struct report_target {
 				    traced_time; NaN when neither */
 	char *extrap;            /* the extrapolated trace, NULL when absent */
 	bool extrap_synthetic;   /* its root attribute synthetic == 1 */
+	struct lossy lossy;      /* what a lossy extrapolation kept (its labels) */
+	double extrap_calls, extrap_bytes;   /* per rank (mean), from its profile; NaN when unread */
+	struct report_fn_count *extrap_fns;  /* per function, most calls first */
+	size_t nextrap_fns;
 	char *extrap_note;       /* why it is absent or unreadable, NULL otherwise */
 	int events_equal;        /* compare_runs(extrap, truth): 1, 0; -1 not checked */
 	unsigned events_ranks_differ;

@@ -21,6 +21,7 @@
 
 #include "replay/compare.h"
 #include "report/accuracy.h"
+#include "run/summary.h"
 #include "store/store.h"
 #include "util/xalloc.h"
 
@@ -29,6 +30,7 @@ void target_init(struct report_target *t, long ranks)
 	memset(t, 0, sizeof *t);
 	t->ranks = ranks;
 	t->traced_time = t->app_time = t->replay_time = t->time_accuracy = t->proxy_time = t->proxy_accuracy = NAN;
+	t->extrap_calls = t->extrap_bytes = NAN;
 	t->events_equal = t->counts_equal = -1;
 }
 
@@ -42,6 +44,10 @@ void target_free(struct report_target *t)
 	free(t->timed);
 	free(t->extrap);
 	free(t->extrap_note);
+	lossy_free(&t->lossy);
+	for (size_t i = 0; i < t->nextrap_fns; i++)
+		free(t->extrap_fns[i].name);
+	free(t->extrap_fns);
 	free(t->events_first_diff);
 	free(t->replay);
 	for (size_t i = 0; i < t->nreplay_inputs; i++)
@@ -149,6 +155,34 @@ static bool read_truth(struct report_target *t, struct run *first, char *why, si
 	return ok;
 }
 
+static int by_calls_desc(const void *a, const void *b)
+{
+	double x = ((const struct report_fn_count *)a)->calls, y = ((const struct report_fn_count *)b)->calls;
+	return (x < y) - (x > y);
+}
+
+/* what the extrapolated trace makes per rank: calls and bytes sent per function (its profile),
+ * the mean over ranks */
+static void count_extrapolated(struct report_target *t, const struct run *x)
+{
+	if (!x->nnodes || !x->nranks)
+		return;
+	struct fn_count *c;
+	uint32_t n = run_function_counts(x, -1, &c);
+	t->extrap_fns = xcalloc(n + 1, sizeof *t->extrap_fns);
+	t->extrap_calls = t->extrap_bytes = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct report_fn_count *f = &t->extrap_fns[t->nextrap_fns++];
+		f->name = xstrdup(c[i].name);
+		f->calls = c[i].calls / x->nranks;
+		f->bytes = c[i].bytes_sent / x->nranks;
+		t->extrap_calls += f->calls;
+		t->extrap_bytes += f->bytes;
+	}
+	free(c);
+	qsort(t->extrap_fns, t->nextrap_fns, sizeof *t->extrap_fns, by_calls_desc);
+}
+
 /* the extrapolated trace against the first truth run: calls per rank, then counts */
 static void check_events(struct report_target *t, const struct run *truth)
 {
@@ -159,6 +193,8 @@ static void check_events(struct report_target *t, const struct run *truth)
 		return;
 	}
 	t->extrap_synthetic = x.synthetic;
+	lossy_from_labels(x.attrs, x.nattrs, &t->lossy);
+	count_extrapolated(t, &x);
 	if (!truth)
 		goto out;
 	struct cmp_result res;

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "report/answer.h"
+#include "report/escape.h"
 #include "report/figures.h"
 #include "report/history.h"
 #include "report/report.h"
@@ -19,7 +21,9 @@ struct verdict {
 	const struct history *history;   /* the past nights (without this one), may be empty */
 	const char *history_path;        /* NULL without --history */
 	bool strict;
-	bool pass;
+	enum report_state state;         /* report_judge() */
+	char **reasons;                  /* its reasons, NULL-terminated */
+	bool pass;                       /* state == STATE_PASS */
 };
 
 /* Each writes the whole report to out (the caller puts it in its file as a whole, or not at all);
@@ -31,7 +35,19 @@ report_writer report_write_html;
 
 /* "0.953" or "-" for NaN, into buf */
 const char *fmt_num(double x, char *buf, size_t len);
-/* the figure's state: "held", "MISSED", "REGRESSED", "not computed", "-" */
+/* the figure's state: "held", "MISSED", "REGRESSED", "not computed", "no rule" */
 const char *figure_state(const struct figure *g);
+
+/* s with the campaign's directory taken off every path in it (fresh): what the tables show; the
+ * full text is in a tooltip (HTML) or the JSON */
+char *relative_paths(const struct report *r, const char *s);
+/* the campaign's directory (fresh) */
+char *campaign_dir(const struct report *r);
+
+/* the models rows worth a table row: the time rows of the top-k call paths (by measured, else
+ * predicted time) and every row whose interval missed or whose prediction is unsupported; the
+ * rest behind a <details> (HTML) or left to the JSON. */
+double model_topk_floor(const struct report *r);   /* the k-th largest time row at the target */
+bool model_row_matters(const struct report_model *m, double cutoff);
 
 #endif

@@ -6,6 +6,9 @@
 
 load helper
 
+# the timing figures of 64 ranks on a few shared cores are noise: recorded, not gated
+NOISE="model_time=-100,interval=0,ranking=-1,topk=0"
+
 # campaign NAME ITERATIONS_AT_64: the loop workflow run on the local executor into $BATS_FILE_TMPDIR/NAME
 loop_campaign() {
 	local dir="$BATS_FILE_TMPDIR/$1"
@@ -71,32 +74,6 @@ for svg in re.findall(r"<svg.*?</svg>", page, re.S):
 PY
 }
 
-@test "HTML in a real headless browser (chromium): every plot rendered, no console message; screenshot kept" {
-	command -v chromium > /dev/null || skip "chromium is not installed (make deps installs it)"
-	html="$BATS_FILE_TMPDIR/night1/report/report.html"
-	art="$BUILD_DIR/test-artifacts/report"
-	mkdir -p "$art"
-	browse() { # PAGE OUT: the DOM after rendering into OUT, the browser's log into OUT.log
-		timeout 120 chromium --headless=new --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
-			--user-data-dir="$BATS_TEST_TMPDIR/profile" "$@"
-	}
-	# the log check can fail: a page that writes to the console is caught
-	printf '<!DOCTYPE html><html><body><script>console.error("broken")</script></body></html>' > "$BATS_TEST_TMPDIR/bad.html"
-	browse --dump-dom "file://$BATS_TEST_TMPDIR/bad.html" > /dev/null 2> "$BATS_TEST_TMPDIR/bad.log"
-	grep -q ':CONSOLE' "$BATS_TEST_TMPDIR/bad.log"
-	browse --dump-dom "file://$html" > "$BATS_TEST_TMPDIR/dom.html" 2> "$BATS_TEST_TMPDIR/page.log"
-	run grep ':CONSOLE' "$BATS_TEST_TMPDIR/page.log"
-	assert_failure
-	# the rendered document holds every plot the file has, each with its curves and a size
-	plots=$(grep -o '<svg' "$html" | wc -l)
-	[ "$plots" -ge 4 ]
-	[ "$(grep -o '<svg' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq "$plots" ]
-	[ "$(grep -oE '<svg[^>]* width="560" height="360"' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq "$plots" ]
-	browse --window-size=1280,2400 --screenshot="$art/report.png" "file://$html" > /dev/null 2>&1
-	[ "$(stat -c %s "$art/report.png")" -gt 50000 ]
-	head -c 8 "$art/report.png" | od -An -c | grep -q 'P   N   G'
-}
-
 @test "absent extrapolated trace: the report says so plainly and computes no time accuracy" {
 	dir="$BATS_FILE_TMPDIR/night1"
 	[ ! -e "$dir/extrap/p64/trace.h5" ]
@@ -112,8 +89,11 @@ PY
 	"$LADDER" replay --quiet --json "$BATS_TEST_TMPDIR/replay.json" "$truth"
 	out="$BATS_TEST_TMPDIR/r"
 	run "$LADDER" report "$dir/campaign.h5" --extrap "$truth" --replay "$BATS_TEST_TMPDIR/replay.json" \
-		--json "$out.json" --markdown "$out.md" --quiet
+		--thresholds "time=-100,$NOISE" --json "$out.json" --markdown "$out.md" --quiet
 	assert_success
+	# a measured run is no extrapolation: the state is not PASS, whatever the figures
+	[ "$(jq -r '.state' "$out.json")" = "NOT VALIDATED" ]
+	grep -q "^\*\*State: NOT VALIDATED\*\*" "$out.md"
 	[ "$(jq '.targets[0].events_equal' "$out.json")" = true ]
 	[ "$(jq '.targets[0].counts_equal' "$out.json")" = true ]
 	# the input is measured, and the report says it is not an extrapolation
@@ -132,12 +112,12 @@ PY
 	[ "$(jq -r '.figures[] | select(.name == "time") | .state' "$out.json")" = MISSED ]
 	[ "$(jq '.pass' "$out.json")" = false ]
 	run "$LADDER" report "$dir/campaign.h5" --extrap "$truth" --replay "$BATS_TEST_TMPDIR/replay.json" \
-		--thresholds time=-1000,events=1,counts=1 --quiet
+		--thresholds "time=-1000,events=1,counts=1,$NOISE" --quiet
 	assert_success
 	# a what-if replay (compute x2) is a row of its own and leaves the time accuracy alone
 	"$LADDER" replay --quiet --compute-scale 2 --json "$BATS_TEST_TMPDIR/whatif.json" "$truth"
 	run "$LADDER" report "$dir/campaign.h5" --extrap "$truth" --replay "$BATS_TEST_TMPDIR/whatif.json" \
-		--replay "$BATS_TEST_TMPDIR/replay.json" --json "$out.json" --markdown "$out.md" --quiet
+		--replay "$BATS_TEST_TMPDIR/replay.json" --thresholds "time=-100,$NOISE" --json "$out.json" --markdown "$out.md" --quiet
 	assert_success
 	[ "$(jq '.targets[0].whatif | length' "$out.json")" -eq 1 ]
 	[ "$(jq '.targets[0].whatif[0].compute_scale' "$out.json")" = 2 ]
@@ -158,16 +138,87 @@ PY
 	[ "$(jq '.targets[0].events_ranks_differ' "$BATS_TEST_TMPDIR/r.json")" -eq 64 ]
 	[ "$(jq '.targets[0].counts_equal' "$BATS_TEST_TMPDIR/r.json")" = false ]
 	grep -q "events (extrapolated vs real, every rank): DIFFERENT on 64 ranks; first: rank" "$BATS_TEST_TMPDIR/r.md"
+	[ "$(jq -r '.state' "$BATS_TEST_TMPDIR/r.json")" = FAIL ]
+	# events that differ fail the report whatever the thresholds say: no rule makes them pass
+	run "$LADDER" report "$dir/campaign.h5" --extrap "$other" --thresholds "events=none,counts=none,$NOISE" \
+		--json "$BATS_TEST_TMPDIR/r.json" --html "$BATS_TEST_TMPDIR/r.html" --markdown "$BATS_TEST_TMPDIR/r.md" --quiet
+	assert_failure 1
+	[ "$(jq -r '.state' "$BATS_TEST_TMPDIR/r.json")" = FAIL ]
+	[ "$(jq '.pass' "$BATS_TEST_TMPDIR/r.json")" = false ]
+	grep -q "^\*\*State: FAIL\*\*" "$BATS_TEST_TMPDIR/r.md"
+	grep -q "The extrapolated trace differs from the real run at 64 ranks" "$BATS_TEST_TMPDIR/r.md"
+	grep -q '<div class="state FAIL" id=state><b>FAIL</b>' "$BATS_TEST_TMPDIR/r.html"
+}
+
+@test "no verdict without a rule: figures not computed or without a threshold are NOT VALIDATED, never PASS" {
+	dir="$BATS_FILE_TMPDIR/night1"
+	out="$BATS_TEST_TMPDIR/r"
+	# no extrapolated trace and no replay: events, counts and time could not be computed
+	run "$LADDER" report "$dir/campaign.h5" --thresholds "$NOISE" --json "$out.json" --markdown "$out.md" --html "$out.html" --quiet
+	assert_success
+	[ "$(jq -r '.state' "$out.json")" = "NOT VALIDATED" ]
+	[ "$(jq '.pass' "$out.json")" = false ]
+	run grep -c "PASS" "$out.md"
+	[ "$output" = 0 ]
+	grep -q "^\*\*State: NOT VALIDATED\*\*" "$out.md"
+	grep -q "^- events at 64 ranks could not be computed\.$" "$out.md"
+	grep -q "<b>NOT VALIDATED</b>" "$out.html"
+	# every figure has a rule: the defaults, said as such
+	[ "$(jq '[.figures[] | select(.threshold == null)] | length' "$out.json")" -eq 0 ]
+	[ "$(jq -r '.figures[] | select(.name == "events") | "\(.threshold) \(.default_threshold)"' "$out.json")" = "1 true" ]
+	# a figure with its rule taken away is not validated either, even when its value is perfect
+	run "$LADDER" report "$dir/campaign.h5" --thresholds "$NOISE,visits=none" --json "$out.json" --quiet
+	[ "$(jq -r '.figures[] | select(.name == "model_visits") | "\(.value) \(.state)"' "$out.json")" = "1 no rule" ]
+	[ "$(jq -r '.state' "$out.json")" = "NOT VALIDATED" ]
+	# --strict turns NOT VALIDATED into exit 1
+	run "$LADDER" report "$dir/campaign.h5" --thresholds "$NOISE" --strict --quiet
+	assert_failure 1
+}
+
+@test "lossy extrapolation: its kept share (calls, bytes, per function) is in the headline of HTML, Markdown and JSON, and it is not PASS" {
+	dir="$BATS_FILE_TMPDIR/night1"
+	lossy="$BATS_TEST_TMPDIR/lossy.h5"
+	# the labels a lossy extrapolation writes into its synthetic run, set on a traced stand-in
+	LADDER_TRACE_CALLSITE_DEPTH=1 "$LADDER" trace -o "$lossy" --label lossy_dropped_calls=930 \
+		--label lossy_expected_calls=2000 --label lossy_expected_bytes=4000000 \
+		--label lossy_kept_calls_share=0.5350 --label lossy_kept_bytes_share=0.0003 \
+		--label "lossy_kept_by_function=MPI_Isend 600 1280 1200 4000000" -- \
+		mpirun --oversubscribe -np 64 "$BUILD_DIR/apps/stencil2d" --scaling strong --size 96 --iterations 20 --compute 10 > /dev/null
+	out="$BATS_TEST_TMPDIR/r"
+	run "$LADDER" report "$dir/campaign.h5" --extrap "$lossy" --thresholds "$NOISE,time=none" \
+		--json "$out.json" --markdown "$out.md" --html "$out.html" --quiet
+	assert_success
+	[ "$(jq -r '.state' "$out.json")" = "NOT VALIDATED" ]
+	[ "$(jq '.targets[0].lossy.kept_calls_share' "$out.json")" = 0.535 ]
+	[ "$(jq '.targets[0].lossy.kept_bytes_share' "$out.json")" = 0.0003 ]
+	[ "$(jq '.targets[0].lossy.expected_calls' "$out.json")" = 2000 ]
+	[ "$(jq -r '.targets[0].lossy.by_function[0] | "\(.name) \(.kept_calls) \(.expected_calls) \(.kept_bytes) \(.expected_bytes)"' "$out.json")" = \
+		"MPI_Isend 600 1280 1200 4000000" ]
+	sentence="The extrapolation at 64 ranks is lossy: it keeps 53.5% of the 2000 expected calls and 0.0% of the 3.81 MiB expected bytes: MPI_Isend 46.9% of calls, 0.0% of bytes."
+	[ "$(jq -r '.lossy[0]' "$out.json")" = "$sentence" ]
+	# in the Markdown's headline, before the state and the figures
+	[ "$(grep -n -m1 "^- \*\*Lossy\*\*: $sentence" "$out.md" | cut -d: -f1)" -lt "$(grep -n -m1 '^\*\*State' "$out.md" | cut -d: -f1)" ]
+	# and the page's, right under the prediction
+	grep -q "<p class=lossy id=lossy><b>Lossy:</b> $sentence</p>" "$out.html"
+	grep -q "is lossy (it keeps 53.5% of the calls, 0.0% of the bytes): not a validation of the whole application" "$out.md"
+	# a malformed share label is named, never guessed
+	LADDER_TRACE_CALLSITE_DEPTH=1 "$LADDER" trace -o "$BATS_TEST_TMPDIR/bad.h5" --label lossy_expected_calls=12x \
+		-- mpirun --oversubscribe -np 64 "$BUILD_DIR/apps/stencil2d" --scaling strong --size 96 --iterations 20 --compute 10 > /dev/null
+	run "$LADDER" report "$dir/campaign.h5" --extrap "$BATS_TEST_TMPDIR/bad.h5" --thresholds "$NOISE" --json "$out.json" --quiet
+	[ "$(jq -r '.targets[0].lossy.problem' "$out.json")" = "label 'lossy_expected_calls' is missing or malformed" ]
+	[ "$(jq -r '.state' "$out.json")" != PASS ]
 }
 
 @test "history: three nights appended, then a night whose app does 4x the work at 64 is flagged and fails" {
 	hist="$BATS_FILE_TMPDIR/history.h5"
 	# the repetition noise of a shared 2-core machine moves timing figures by tenths: a wide margin
-	th="margin=0.5"
+	# and its timing figures are recorded, not judged (no rule: no threshold, no regression)
+	th="margin=0.5,model_time=none,interval=none,ranking=none,topk=none"
 	run "$LADDER" report "$BATS_FILE_TMPDIR/night1/campaign.h5" --history "$hist" --thresholds "$th" --quiet
 	assert_success
 	for night in night2 night3; do
-		loop_campaign "$night" 20 > /dev/null 2>&1
+		loop_campaign "$night" 20 > "$BATS_TEST_TMPDIR/$night.out" 2>&1 ||
+			{ tail -20 "$BATS_TEST_TMPDIR/$night.out" "$BATS_FILE_TMPDIR/$night/logs/report.log"; false; }
 		run "$LADDER" report "$BATS_FILE_TMPDIR/$night/campaign.h5" --history "$hist" --thresholds "$th" \
 			-o "$BATS_FILE_TMPDIR/$night/nightly"
 		j="$BATS_FILE_TMPDIR/$night/nightly/report.json"
@@ -213,9 +264,51 @@ PY
 	grep -q "| model_visits | 64 | .* | REGRESSED |" "$out/report.md"
 	grep -q "<td class=\"fail\">REGRESSED</td>" "$out/report.html"
 	# the trend plot of the past nights is in the page
-	grep -q "figures over the nights" "$out/report.html"
+	grep -q "Nightly trend" "$out/report.html"
 	run "$LADDER" validate "$hist"
 	assert_success
+}
+
+@test "history that exists and cannot be read: exit 1, the reason named, the file untouched" {
+	hist="$BATS_TEST_TMPDIR/h.h5"
+	cp "$BATS_FILE_TMPDIR/night1/history.h5" "$hist"
+	# one byte of /nights' datatype changed (its 'night' string field as ASCII; the header's
+	# checksum no longer matches): the file and its attributes open, /nights does not
+	python3 - "$hist" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+at = data.rfind(b"\x13\x10\x00\x00\x1c\x00\x00\x00")   # a string datatype, UTF-8, 28 bytes: the last is 'night'
+assert at > 0
+data[at + 1] = 0
+open(sys.argv[1], "wb").write(data)
+PY
+	before=$(sha256sum < "$hist")
+	run "$LADDER" report "$BATS_FILE_TMPDIR/night1/campaign.h5" --history "$hist" --thresholds "$NOISE" -o "$BATS_TEST_TMPDIR/out"
+	assert_failure 1
+	assert_output --partial "$hist: cannot open dataset /nights"
+	assert_output --partial "the history is left as it is"
+	[ "$(sha256sum < "$hist")" = "$before" ]
+	[ ! -e "$BATS_TEST_TMPDIR/out/report.html" ]
+}
+
+@test "history appends: four reports at once keep every night; a planted temporary name is not followed" {
+	hist="$BATS_TEST_TMPDIR/h.h5"
+	c="$BATS_FILE_TMPDIR/night1/campaign.h5"
+	"$LADDER" report "$c" --history "$hist" --thresholds "$NOISE" --quiet
+	# the temporary names the history had: a symlink there must not be written through
+	echo victim > "$BATS_TEST_TMPDIR/victim"
+	ln -s "$BATS_TEST_TMPDIR/victim" "$hist.new"
+	for i in 1 2 3 4; do
+		"$LADDER" report "$c" --history "$hist" --thresholds "$NOISE" --quiet &
+	done
+	wait
+	[ "$(cat "$BATS_TEST_TMPDIR/victim")" = victim ]
+	nfig=$(jq '.figures | length' "$BATS_FILE_TMPDIR/night1/report/report.json")
+	[ "$(h5dump -H -d /nights "$hist" | grep -o 'DATASPACE  SIMPLE { ( [0-9]* )' | grep -o '[0-9]*')" -eq $((5 * nfig)) ]
+	run "$LADDER" validate "$hist"
+	assert_success
+	# no temporary directory is left behind
+	[ -z "$(find "$BATS_TEST_TMPDIR" -maxdepth 1 -name '.history.*')" ]
 }
 
 @test "nightly: dated campaigns share BASE/history.h5, the report job appends to it" {
@@ -231,6 +324,12 @@ PY
 		--dir "$BATS_TEST_TMPDIR/plain" --dry-run
 	assert_success
 	grep -q -- "--history $BATS_TEST_TMPDIR/plain/history.h5" "$BATS_TEST_TMPDIR/plain/jobs/report.sh"
+	# the workflow overrides a default threshold, or takes a figure's rule away with 'none'
+	sed "s/ITERATIONS_AT_64/20/; s/^  topk: 0\$/  topk: 0\n  proxy: none/" "$TOP/tests/report/loop.yaml.in" > "$BATS_TEST_TMPDIR/none.yaml"
+	run "$LADDER" -q campaign run "$BATS_TEST_TMPDIR/none.yaml" --site "$TOP/site-configs/local.yaml" \
+		--dir "$BATS_TEST_TMPDIR/none" --dry-run
+	assert_success
+	grep -q -- "--thresholds visits=0.9,model_time=-100,interval=0,ranking=-1,topk=0,proxy=none " "$BATS_TEST_TMPDIR/none/jobs/report.sh"
 	[ -s "$BATS_FILE_TMPDIR/night1/history.h5" ]
 	run "$LADDER" validate "$BATS_FILE_TMPDIR/night1/history.h5"
 	assert_success
@@ -256,6 +355,7 @@ PY
 	assert_output --partial "$BATS_TEST_TMPDIR/bad.json: field 'time' (seconds, a number not below 0) and 'ranks' (an integer) expected"
 	jq '.ranks = 32' "$BATS_FILE_TMPDIR/night1/truth/p64/time.json" > "$BATS_TEST_TMPDIR/t32.json"
 	run "$LADDER" report "$BATS_FILE_TMPDIR/night1/campaign.h5" --timed "$BATS_TEST_TMPDIR/t32.json" --target 32 --quiet \
+		--thresholds "$NOISE" \
 		--json "$BATS_TEST_TMPDIR/r32.json"
 	assert_success
 	[ "$(jq '.targets[] | select(.ranks == 32) | .app_time' "$BATS_TEST_TMPDIR/r32.json")" = \
@@ -273,5 +373,5 @@ PY
 	assert_output --partial "$BATS_TEST_TMPDIR/cut.json:1:"
 	run "$LADDER" report --help
 	assert_success
-	assert_output --partial "Exit status: 0 every threshold held"
+	assert_output --partial "Exit status: 0 PASS or NOT VALIDATED (1 with --strict); 1 FAIL"
 }

@@ -45,6 +45,12 @@ stages:
   - report
 acceptance:
   visits: 0.9
+  time: -100
+  proxy: -100
+  model_time: -100
+  interval: 0
+  ranking: -1
+  topk: 0
 YAML
 	scontrol update PartitionName=debug State=DOWN
 	run "$LADDER" campaign run "$wf" --site "$SITE" --dir "$dir" --no-wait
