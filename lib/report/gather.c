@@ -107,17 +107,6 @@ static void collect_targets(struct report *r, const struct report_inputs *in, co
 	}
 }
 
-/* lib/model's word: a note that the ladder does not support the prediction, or an interval that
- * reaches 0 or spans more than MODEL_SUPPORT_SPAN */
-static bool model_supported(const struct report_model *m)
-{
-	if (strstr(m->note, "not support") || strstr(m->note, "unsupported"))
-		return false;
-	if (isfinite(m->lower) && isfinite(m->upper) && m->prediction > 0)
-		return m->lower > 0 && m->upper <= MODEL_SUPPORT_SPAN * m->lower;
-	return true;
-}
-
 static bool read_campaign(struct report *r, const char *campaign, char *why, size_t whylen)
 {
 	struct h5_err e;
@@ -150,7 +139,7 @@ static bool read_campaign(struct report *r, const char *campaign, char *why, siz
 		m->model = xstrdup(rows[i].model);
 		m->growth = xstrdup(rows[i].growth);
 		m->note = xstrdup(rows[i].note ? rows[i].note : "");
-		m->supported = model_supported(m);
+		m->supported = rows[i].supported;   /* lib/model's judgement (support.h) */
 		m->prediction = rows[i].prediction;
 		m->lower = rows[i].lower;
 		m->upper = rows[i].upper;

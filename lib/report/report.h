@@ -19,8 +19,8 @@
 /* one row of /models/callpaths and what was measured at its target */
 struct report_model {
 	char *callpath, *metric, *status, *model, *growth, *note;
-	bool supported;          /* the ladder supports the prediction: lib/model's note does not say
-				    otherwise and the interval spans at most MODEL_SUPPORT_SPAN */
+	bool supported;          /* the ladder supports the prediction: the stored 'supported' field,
+				    lib/model's judgement (model/support.h) */
 	double prediction, lower, upper, level;
 	bool measured_ok;        /* the truth run at the target has this call path */
 	double measured;         /* at the target (median of the truth runs), NaN when none */
