@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/fn_check.h"
 #include "run/layout.h"
 #include "run/ranklist.h"
 #include "store/run_source.h"
@@ -584,8 +585,28 @@ static const struct section_writer {
 	{"/profile", PROFILE_GROUP, write_profile},
 };
 
+static void keep_first_line(const char *what, void *arg)
+{
+	char *why = arg;
+	if (!why[0])
+		snprintf(why, 400, "%s", what);
+}
+
+/* Every reader and writer refuses a function table other than ladder's: its names and parameter
+ * names would otherwise reach decode's output, replay's issuers and the proxy's identifiers. */
+static bool functions_are_ladders(const struct run *r, char why[400])
+{
+	why[0] = 0;
+	return run_check_functions(r, 1, keep_first_line, why) == 0;
+}
+
 bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
 {
+	char why[400];
+	if (!functions_are_ladders(r, why)) {
+		h5_fail(e, path, "not written: %s", why);
+		return false;
+	}
 	hid_t f = h5_create_once(path, e);
 	if (f < 0)
 		return false;
@@ -617,6 +638,10 @@ bool store_replace_run(const char *path, const struct run *r, char *const *input
 		       struct h5_err *e)
 {
 	char why[400];
+	if (!functions_are_ladders(r, why)) {
+		h5_fail(e, path, "not written: %s", why);
+		return false;
+	}
 	if (!output_replaceable(path, why, sizeof why) || !output_not_input(path, inputs, ninputs, why, sizeof why)) {
 		snprintf(e->msg, sizeof e->msg, "%s", why);
 		return false;
@@ -1220,7 +1245,9 @@ bool store_read_run(const char *path, struct run *r, struct h5_err *e)
 		if (!section_readers[i](src, r))
 			goto out;
 	fill_unused_parameters(r);
-	char why[300];
+	char why[400];
+	if (!functions_are_ladders(r, why))
+		BAD("%s (a function table other than ladder's is not read)", why);
 	if (!run_check(r, why, sizeof why))
 		BAD("inconsistent contents: %s", why);
 	if (id.major == 1) {   /* streams in the compact form every reader expects (run/stream.h) */
