@@ -332,7 +332,7 @@ static void check_run_contents(struct ctx *c)
 	}
 	c->violations += (int)run_check_functions(&r, 20, report_prefixed, c);
 	char why[300];
-	bool bounded = event_calls_bounded(&r, why, sizeof why);
+	bool bounded = event_ranks_bounded(&r, why, sizeof why) && event_calls_bounded(&r, why, sizeof why);
 	if (!bounded)
 		violation(c, "%s", why);
 	for (uint32_t q = 0; q < r.nranks && bounded; q++) {
