@@ -74,7 +74,10 @@ void px_callsite_text(const struct proxy_gen *g, uint32_t sig, struct buf *b)
 {
 	const struct run_signature *s = &g->r->sigs[sig];
 	const struct fn_desc *d = px_function(g, sig);
-	px_puts(b, d ? d->name : "(a function ladder's table does not know)");
+	if (d)
+		px_puts(b, d->name);
+	else   /* not ladder's: the file's name, as comment text */
+		comment_part(b, g->r->fns[s->fn].name, 120);
 	const struct run_frame *f = named_frame(g->r, s->callsite);
 	if (!f)
 		return;

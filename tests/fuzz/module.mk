@@ -10,13 +10,13 @@ FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -fsanitize=a
 # what each kind of target reads with: the run model, the store, the campaign specs, the models
 FUZZ_RUN    := $(wildcard lib/grammar/*.c lib/run/*.c) \
                $(filter-out lib/mpi/wrapgen.c lib/mpi/replaygen.c lib/mpi/fortrangen.c lib/mpi/mpitable.c,$(wildcard lib/mpi/*.c)) \
-               lib/util/log.c lib/util/xalloc.c lib/util/buf.c lib/util/idpool.c lib/util/path.c lib/util/file.c \
+               lib/util/log.c lib/util/escape.c lib/util/xalloc.c lib/util/buf.c lib/util/idpool.c lib/util/path.c lib/util/file.c \
                $(BUILD)/gen/mpi/functions.c $(BUILD)/gen/mpi/fninfo.c
 FUZZ_STORE  := $(FUZZ_RUN) $(wildcard lib/store/*.c)
 FUZZ_SPEC   := $(addprefix lib/campaign/,workflow.c site.c yaml_spec.c template.c campaign_error.c rungs.c \
-               shquote.c statefile.c jobgraph.c) lib/util/log.c lib/util/xalloc.c lib/util/buf.c lib/util/path.c \
+               shquote.c statefile.c jobgraph.c) lib/util/log.c lib/util/escape.c lib/util/xalloc.c lib/util/buf.c lib/util/path.c \
                lib/util/file.c lib/util/spawn.c
-FUZZ_MODEL  := $(filter-out lib/model/from_campaign.c,$(wildcard lib/model/*.c)) lib/util/log.c lib/util/xalloc.c lib/util/buf.c lib/util/path.c lib/util/file.c
+FUZZ_MODEL  := $(filter-out lib/model/from_campaign.c,$(wildcard lib/model/*.c)) lib/util/log.c lib/util/escape.c lib/util/xalloc.c lib/util/buf.c lib/util/path.c lib/util/file.c
 
 fuzz_objs = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out $(BUILD)/%,$(1))) \
             $(patsubst $(BUILD)/gen/%.c,$(FUZZ_DIR)/obj/gen/%.o,$(filter $(BUILD)/gen/%,$(1)))
