@@ -21,7 +21,11 @@ FUZZ_MODEL  := $(filter-out lib/model/from_campaign.c,$(wildcard lib/model/*.c))
 fuzz_objs = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out $(BUILD)/%,$(1))) \
             $(patsubst $(BUILD)/gen/%.c,$(FUZZ_DIR)/obj/gen/%.o,$(filter $(BUILD)/gen/%,$(1)))
 
-FUZZ_TARGETS := $(FUZZ_DIR)/fuzz_raw $(FUZZ_DIR)/fuzz_container $(FUZZ_DIR)/fuzz_spec $(FUZZ_DIR)/fuzz_extrap
+FUZZ_PROXY  := $(FUZZ_STORE) $(filter-out lib/proxy/proxygen.c,$(wildcard lib/proxy/*.c)) $(wildcard lib/extrap/*.c) \
+               $(BUILD)/gen/proxy/shapes.c $(BUILD)/gen/proxy/runtime.c
+
+FUZZ_TARGETS := $(FUZZ_DIR)/fuzz_raw $(FUZZ_DIR)/fuzz_container $(FUZZ_DIR)/fuzz_spec $(FUZZ_DIR)/fuzz_extrap \
+                $(FUZZ_DIR)/fuzz_proxy
 
 $(FUZZ_DIR)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(@D)
@@ -37,6 +41,7 @@ $(FUZZ_DIR)/fuzz_raw: $(call fuzz_objs,tests/fuzz/fuzz_raw.c tests/fuzz/fuzz_wal
 $(FUZZ_DIR)/fuzz_container: $(call fuzz_objs,tests/fuzz/fuzz_container.c tests/fuzz/fuzz_walk.c tests/fuzz/fuzz_file.c $(FUZZ_STORE))
 $(FUZZ_DIR)/fuzz_spec: $(call fuzz_objs,tests/fuzz/fuzz_spec.c tests/fuzz/fuzz_file.c $(FUZZ_SPEC))
 $(FUZZ_DIR)/fuzz_extrap: $(call fuzz_objs,tests/fuzz/fuzz_extrap.c tests/fuzz/fuzz_file.c $(FUZZ_MODEL))
+$(FUZZ_DIR)/fuzz_proxy: $(call fuzz_objs,tests/fuzz/fuzz_proxy.c tests/fuzz/fuzz_file.c $(FUZZ_PROXY))
 $(FUZZ_TARGETS):
 	$(call say,FUZZ,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(shell pkg-config --libs $(FUZZ_PKGS)) -lm
