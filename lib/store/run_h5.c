@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run/fn_check.h"
 #include "run/layout.h"
@@ -642,6 +643,7 @@ bool store_replace_run(const char *path, const struct run *r, char *const *input
 		return false;
 	}
 	char *part = xasprintf("%s.part", path);
+	unlink(part);   /* whatever was planted at the name (a link: the link itself, never its target) */
 	bool ok = store_write_run(part, r, e);
 	if (ok && (!sync_file(part, why, sizeof why) || !output_commit(part, path, why, sizeof why))) {
 		snprintf(e->msg, sizeof e->msg, "%s", why);
