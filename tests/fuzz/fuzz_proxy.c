@@ -2,7 +2,8 @@
  * fuzz_proxy — libFuzzer target for the proxy generator: any container the reader accepts yields
  * either a refusal or a proxy.c that
  *   - holds no string of the container (its command line, call-site symbols and modules, recorded
- *     strings, labels, four bytes or longer) outside a comment or a string literal;
+ *     strings, labels, four bytes or longer and not a bare identifier) outside a comment or a
+ *     string literal;
  *   - compiles with `mpicc -std=c11 -trigraphs -Wall -Wextra -Werror` into a program whose symbols
  *     are only ladder's: every defined symbol, digits dropped, is one of those the program of a
  *     real trace defines (FUZZ_PROXY_SYMBOLS, a file of names made by tests/fuzz/run), every
@@ -47,10 +48,11 @@ static char *classify(const char *t, size_t n)
 	return k;
 }
 
-/* abort when s (4 bytes or more) occurs in code */
+/* abort when s (4 bytes or more, holding a byte that is not part of an identifier: what could
+ * carry syntax; identifiers are held to ladder's by the symbol check) occurs in code */
 static void only_inert(const char *t, const char *kind, const char *s)
 {
-	if (!s || strlen(s) < 4)
+	if (!s || strlen(s) < 4 || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(s))
 		return;
 	for (const char *at = strstr(t, s); at; at = strstr(at + 1, s))
 		for (size_t i = 0; i < strlen(s); i++)
