@@ -16,7 +16,7 @@ static int run_compare(int argc, char **argv)
 	static const struct option opts[] = {{"counts", no_argument, NULL, 'c'},
 					     {"strict", no_argument, NULL, 's'},
 					     {"max-diffs", required_argument, NULL, 'm'},
-					     CMD_MAX_CALLS_OPTION,
+					     CMD_MAX_CALLS_OPTION, CMD_MAX_RANKS_OPTION,
 					     {"help", no_argument, NULL, 'h'}, {0}};
 	bool counts = false;
 	enum cmp_types types = CMP_TYPES_BY_MEANING;
@@ -29,6 +29,9 @@ static int run_compare(int argc, char **argv)
 			types = CMP_TYPES_EXACT;
 		else if (c == 'M') {
 			if (!cmd_set_max_calls("compare", optarg))
+				return EXIT_USAGE;
+		} else if (c == 'K') {
+			if (!cmd_set_max_ranks("compare", optarg))
 				return EXIT_USAGE;
 		}
 		else if (c == 'm') {
@@ -50,7 +53,8 @@ static int run_compare(int argc, char **argv)
 		run_free(&a);
 		return EXIT_FAIL;
 	}
-	if (!counts && (!cmd_walk_bounded(argv[optind], &a) || !cmd_walk_bounded(argv[optind + 1], &b))) {
+	if (!cmd_ranks_bounded(argv[optind], &a) || !cmd_ranks_bounded(argv[optind + 1], &b) ||
+	    (!counts && (!cmd_walk_bounded(argv[optind], &a) || !cmd_walk_bounded(argv[optind + 1], &b)))) {
 		run_free(&a);
 		run_free(&b);
 		return EXIT_FAIL;
@@ -70,7 +74,7 @@ static int run_compare(int argc, char **argv)
 
 const struct command command_compare = {
 	"compare", "tell whether two runs made the same calls",
-	"usage: ladder compare [--counts] [--strict] [--max-diffs N] [--max-calls N] A.h5 B.h5\n"
+	"usage: ladder compare [--counts] [--strict] [--max-diffs N] [--max-calls N] [--max-ranks N] A.h5 B.h5\n"
 	"\n"
 	"Semantic equality of two runs: the same number of ranks and, on every rank, the same calls in\n"
 	"the same order with the same parameters, as `ladder decode` prints them. Call sites, timing and\n"
@@ -111,6 +115,7 @@ const struct command command_compare = {
 	"  --strict         datatypes by their exact names (a replay must reproduce them exactly)\n"
 	"  --max-diffs N    differences to print (default 10)\n"
 	CMD_MAX_CALLS_HELP("    ")
+	CMD_MAX_RANKS_HELP("    ")
 	"\n"
 	"Exit status: 0 equal, 1 different (or a file cannot be read), 2 usage error.\n",
 	run_compare,

@@ -14,6 +14,7 @@
 #include "export/event_json.h"
 #include "run/events.h"
 #include "store/store.h"
+#include "util/escape.h"
 #include "util/exitcode.h"
 #include "util/log.h"
 #include "util/xalloc.h"
@@ -95,7 +96,12 @@ static bool format_line(const struct event_iter *it, const struct event *ev, boo
 	event_view_of(it, ev, &v);
 	if (json)
 		return json_line(&v, b);
-	event_format(&v, b);
+	/* the text holds the file's strings (string arguments): through the terminal escape */
+	struct buf raw;
+	buf_init(&raw);
+	event_format(&v, &raw);
+	term_escape_put(b, raw.data, raw.len);
+	buf_free(&raw);
 	return true;
 }
 

@@ -2,9 +2,12 @@
  * ladder export — a run container (measured or extrapolated) in the formats other tools read:
  * OTF2 for Vampir and Scalasca, Chrome trace-event JSON for Perfetto. The work is in lib/export.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "command.h"
 #include "export/chrome.h"
@@ -64,7 +67,7 @@ static int parse_export_args(int argc, char **argv, struct export_request *q)
 					     {"from", required_argument, NULL, 'F'},
 					     {"to", required_argument, NULL, 'T'},
 					     {"max-events", required_argument, NULL, 'm'},
-					     CMD_MAX_CALLS_OPTION,
+					     CMD_MAX_CALLS_OPTION, CMD_MAX_RANKS_OPTION,
 					     {"help", no_argument, NULL, 'h'}, {0}};
 	*q = (struct export_request){.to = -1};
 	int c;
@@ -83,7 +86,9 @@ static int parse_export_args(int argc, char **argv, struct export_request *q)
 			return EXIT_USAGE;
 		else if (c == 'M' && !cmd_set_max_calls("export", optarg))
 			return EXIT_USAGE;
-		else if (c != 'F' && c != 'T' && c != 'm' && c != 'M' && c != 'f' && c != 'o' && c != 'r')
+		else if (c == 'K' && !cmd_set_max_ranks("export", optarg))
+			return EXIT_USAGE;
+		else if (c != 'F' && c != 'T' && c != 'm' && c != 'M' && c != 'K' && c != 'f' && c != 'o' && c != 'r')
 			return EXIT_USAGE;
 	}
 	if (!q->format || (strcmp(q->format, "otf2") && strcmp(q->format, "chrome")))
@@ -105,16 +110,46 @@ static bool export_chrome_file(const struct run *r, const char *path, const stru
 			       struct export_stats *st, char *why, size_t whylen)
 {
 	bool to_stdout = !strcmp(path, "-");
-	FILE *f = to_stdout ? stdout : fopen(path, "w");
+	if (!to_stdout && !output_replaceable(path, why, whylen))
+		return false;
+	/* a file: written to a new file of a unique name (O_EXCL) and renamed over path when
+	 * finished, so a killed or failed export leaves the earlier file as it was */
+	char *tmp = to_stdout ? NULL : xasprintf("%s.tmp.XXXXXX", path);
+	int fd = tmp ? mkostemp(tmp, O_CLOEXEC) : -1;
+	FILE *f = to_stdout ? stdout : fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		snprintf(why, whylen, "%s: cannot write: %m", path);
+		snprintf(why, whylen, "%s: cannot write: %m", tmp ? tmp : path);
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
 		return false;
 	}
 	bool ok = export_chrome(r, f, o, st, why, whylen);
-	if ((to_stdout ? fflush(f) : fclose(f)) != 0 && ok) {
-		snprintf(why, whylen, "%s: writing failed: %m", path);
+	if (to_stdout) {
+		if (fflush(f) != 0 && ok) {
+			snprintf(why, whylen, "%s: writing failed: %m", path);
+			ok = false;
+		}
+		return ok;
+	}
+	if (fchmod(fileno(f), 0644) == 0 && fflush(f) == 0 && fsync(fileno(f)) == 0) {
+		if (fclose(f) != 0 && ok) {
+			snprintf(why, whylen, "%s: writing failed: %m", tmp);
+			ok = false;
+		}
+	} else {
+		if (ok)
+			snprintf(why, whylen, "%s: writing failed: %m", tmp);
+		fclose(f);
 		ok = false;
 	}
+	if (ok)
+		ok = output_commit(tmp, path, why, whylen);
+	else
+		unlink(tmp);
+	free(tmp);
 	return ok;
 }
 
@@ -133,7 +168,7 @@ static int run_export(int argc, char **argv)
 	char why[512] = "";
 	bool *selected = NULL;
 	char *inputs[] = {(char *)q.input};
-	bool ok = cmd_walk_bounded(q.input, &r);
+	bool ok = cmd_ranks_walk_bounded(q.input, &r);
 	if (ok && strcmp(q.output, "-") && !output_not_input(q.output, inputs, 1, why, sizeof why)) {
 		log_error("%s", why);
 		ok = false;
@@ -164,7 +199,7 @@ static int run_export(int argc, char **argv)
 const struct command command_export = {
 	"export", "write a run as an OTF2 archive (Vampir, Scalasca) or Chrome trace JSON (Perfetto)",
 	"usage: ladder export --format otf2|chrome -o OUT [--ranks LIST] [--from S] [--to S]\n"
-	"                     [--max-events N | --max-calls N] RUN.h5\n"
+	"                     [--max-events N | --max-calls N] [--max-ranks N] RUN.h5\n"
 	"\n"
 	"Write a run container — measured, or extrapolated by 'ladder extrap' — in a format other tools\n"
 	"read. Every call becomes an event with its start and duration: the recorded ones when the run\n"
@@ -188,6 +223,7 @@ const struct command command_export = {
 	"  --from S, --to S    only calls overlapping this window, in seconds since the run's start\n"
 	"  --max-events N      at most N calls per rank, the rest left out\n"
 	CMD_MAX_CALLS_HELP("       ")
+	CMD_MAX_RANKS_HELP("       ")
 	"                      (not with --max-events: the walk stops at its N)\n",
 	run_export,
 };

@@ -3,6 +3,7 @@
  * ladder of a campaign (lib/extrap). Reads one run per rung (the lowest repetition), builds the
  * target's run and writes it atomically, or says precisely why the ladder cannot support it.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,12 +77,15 @@ static int parse_target(const char *s, struct extrap_options *o)
 		if (!topology_parse_grid(s, &o->target_grid))
 			return cmd_usage_error("extrap", "--target: '%s' is not a grid like 32x32 or 4x4x4", s);
 		o->target = grid_size(&o->target_grid);
-		return EXIT_OK;
+	} else {
+		long v;
+		if (!cmd_parse_long("extrap", "--target", s, 1, 1L << 62, &v))
+			return EXIT_USAGE;
+		o->target = v;
 	}
-	long v;
-	if (!cmd_parse_long("extrap", "--target", s, 1, 1L << 31, &v))
-		return EXIT_USAGE;
-	o->target = v;
+	if (o->target > INT_MAX)   /* MPI's communicator sizes are ints */
+		return cmd_usage_error("extrap", "--target: %lld ranks is more than an MPI communicator can hold (%d at most)",
+				       (long long)o->target, INT_MAX);
 	return EXIT_OK;
 }
 

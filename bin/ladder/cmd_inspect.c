@@ -19,6 +19,7 @@
 #include "store/campaign_h5.h"
 #include "store/storage.h"
 #include "store/store.h"
+#include "util/escape.h"
 #include "util/exitcode.h"
 #include "util/log.h"
 #include "util/xalloc.h"
@@ -190,21 +191,23 @@ static void print_run_text(const char *path, const struct store_identity *id, co
 	char hs[32];
 	human_size((double)size, hs, sizeof hs);
 	printf("file        %s (%s)\n", path, hs);
-	printf("kind        run (%s %d.%d)%s, written by ladder %s at %s\n", id->schema, id->major, id->minor,
-	       r->synthetic ? ", synthetic" : "", r->tool_version, r->created);
-	printf("command     %s\n", r->command);
-	printf("host        %s%s%s\n", r->host, r->slurm_job_id[0] ? ", slurm job " : "", r->slurm_job_id);
+	/* the file's strings through the terminal escape (util/escape.h) */
+	printf("kind        run (%s %d.%d)%s, written by ladder %s at %s\n", term_safe(id->schema), id->major, id->minor,
+	       r->synthetic ? ", synthetic" : "", term_safe(r->tool_version), term_safe(r->created));
+	printf("command     %s\n", term_safe(r->command));
+	printf("host        %s%s%s\n", term_safe(r->host), r->slurm_job_id[0] ? ", slurm job " : "",
+	       term_safe(r->slurm_job_id));
 	printf("ranks       %u\n", r->nranks);
 	if (r->synthetic)
 		print_synthetic(r);
 	else if (r->t_end > r->t_start)
 		printf("wall time   %.6f s (the slowest rank, from MPI_Init's return to MPI_Finalize, without the tracer's time)\n", r->t_end - r->t_start);
 	if (r->options[0])
-		printf("tracer      %s\n", r->options);
+		printf("tracer      %s\n", term_safe(r->options));
 	if (r->nattrs) {
 		printf("labels     ");
 		for (uint32_t i = 0; i < r->nattrs; i++)
-			printf(" %s=%s", r->attrs[i].key, r->attrs[i].value);
+			printf(" %s=%s", term_safe(r->attrs[i].key), term_safe(r->attrs[i].value));
 		printf("\n");
 	}
 	printf("calls       %.0f (%.1f per rank), %.2f bytes of container per call\n", calls,
@@ -273,14 +276,15 @@ static bool print_campaign(const char *path, bool json, struct h5_err *e)
 	}
 	printf("file        %s\n", path);
 	printf("kind        campaign (%s %d.%d), created %s\n", CAMPAIGN_SCHEMA, CAMPAIGN_SCHEMA_MAJOR,
-	       CAMPAIGN_SCHEMA_MINOR, s.created ? s.created : "?");
-	printf("application %s\n", s.application ? s.application : "?");
+	       CAMPAIGN_SCHEMA_MINOR, s.created ? term_safe(s.created) : "?");
+	printf("application %s\n", s.application ? term_safe(s.application) : "?");
 	printf("models      %s\n", s.models ? "present" : "none yet (ladder model)");
 	printf("\n ranks  rep  size        run\n");
 	for (uint32_t i = 0; i < s.nruns; i++) {
 		const struct campaign_run *r = &s.runs[i];
 		char *p = campaign_run_path(path, r);
-		printf("%6u  %3u  %-10s  %s%s\n", r->ranks, r->repetition, r->size[0] ? r->size : "-", r->path,
+		printf("%6u  %3u  %-10s  %s%s\n", r->ranks, r->repetition, r->size[0] ? term_safe(r->size) : "-",
+		       term_safe(r->path),
 		       access(p, R_OK) ? "  (missing)" : "");
 		free(p);
 	}

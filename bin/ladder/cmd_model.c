@@ -17,6 +17,7 @@
 #include "model/model_report.h"
 #include "model/modeler.h"
 #include "store/campaign_h5.h"
+#include "util/escape.h"
 #include "util/exitcode.h"
 #include "util/file.h"
 #include "util/log.h"
@@ -402,12 +403,22 @@ static int run_model(const struct model_cli *cli, struct experiment *e)
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		fputc('\n', stdout);
 		json_decref(doc);
-	} else {
-		print_header(stdout, cli, res, (size_t)metric);
-		model_print_table(stdout, res, (size_t)metric, order, cli->top);
-		print_summary(stdout, res, (size_t)metric, res->seconds);
+	} else {   /* the text holds the file's call paths and metrics: through the terminal escape */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+		print_header(out, cli, res, (size_t)metric);
+		model_print_table(out, res, (size_t)metric, order, cli->top);
+		print_summary(out, res, (size_t)metric, res->seconds);
 		if (cli->advise)
-			print_advice(stdout, res, (size_t)metric, order, cli->top);
+			print_advice(out, res, (size_t)metric, order, cli->top);
+		fclose(out);
+		struct buf safe;
+		buf_init(&safe);
+		term_escape_lines_put(&safe, text, len);
+		fwrite(safe.data, 1, safe.len, stdout);
+		buf_free(&safe);
+		free(text);
 	}
 	free(order);
 	model_results_free(res);

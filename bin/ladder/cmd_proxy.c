@@ -15,10 +15,11 @@
 
 extern char **environ;
 
-/* make -s -C DIR: true when it built the program */
+/* make -s -C DIR -f Makefile: true when it built the program. The generated Makefile is named,
+ * so a GNUmakefile or makefile already in DIR (which make would prefer) is not run. */
 static bool build(const char *dir)
 {
-	char *args[] = {"make", "-s", "-C", (char *)dir, NULL};
+	char *args[] = {"make", "-s", "-C", (char *)dir, "-f", "Makefile", NULL};
 	pid_t pid;
 	int status;
 	if (posix_spawnp(&pid, "make", NULL, NULL, args, environ) != 0) {
@@ -26,7 +27,7 @@ static bool build(const char *dir)
 		return false;
 	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		log_error("%s/proxy.c: the build failed (make -C %s)", dir, dir);
+		log_error("%s/proxy.c: the build failed (make -C %s -f Makefile)", dir, dir);
 		return false;
 	}
 	return true;
@@ -133,7 +134,7 @@ const struct command command_proxy = {
 	"\n"
 	"Options:\n"
 	"  -o, --output DIR  where to write (created if missing)\n"
-	"  -b, --build       then build it (make -C DIR): DIR/proxy\n"
+	"  -b, --build       then build it (make -C DIR -f Makefile): DIR/proxy\n"
 	CMD_MAX_CALLS_HELP("     ")
 	"  -h, --help        this text\n"
 	"\n"

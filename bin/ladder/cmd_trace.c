@@ -79,18 +79,48 @@ static int report_outcome(const char *report_path, const char *command, int rc)
 	return rc ? rc : EXIT_FAIL;
 }
 
-/* the "time SECONDS RANKS" line rank 0 reported (LADDER_TRACE_TIME); false when there is none */
-static bool reported_time(const char *report_path, double *seconds, long *ranks)
+/* A fresh token for one `ladder time` (LADDER_TRACE_TOKEN): 128 random bits in hex. The tracer
+ * writes it back at the end of its "time" line; a line without it (from any other process that
+ * appends to LADDER_TRACE_REPORT) is not the tracer's. */
+static void make_time_token(char token[33])
+{
+	unsigned char bytes[16];
+	FILE *f = fopen("/dev/urandom", "r");
+	bool ok = f && fread(bytes, 1, sizeof bytes, f) == sizeof bytes;
+	if (f)
+		fclose(f);
+	if (!ok) {   /* no /dev/urandom: the clock and the pid, still unknown to the command beforehand */
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		uint64_t x = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL ^ (uint64_t)ts.tv_sec << 20 ^ (uint64_t)getpid();
+		for (size_t i = 0; i < sizeof bytes; i++, x = x * 6364136223846793005ULL + 1442695040888963407ULL)
+			bytes[i] = (unsigned char)(x >> 56);
+	}
+	for (size_t i = 0; i < sizeof bytes; i++)
+		snprintf(token + 2 * i, 3, "%02x", bytes[i]);
+}
+
+/* The "time SECONDS RANKS TOKEN" line the tracer's rank 0 reported (LADDER_TRACE_TIME) with this
+ * invocation's token: 1 found, 0 none, -1 more than one (two MPI programs, or a forgery that
+ * knew the token: neither is one run's time). Lines without the token are not counted. */
+static int reported_time(const char *report_path, const char *token, double *seconds, long *ranks)
 {
 	FILE *f = report_path ? fopen(report_path, "r") : NULL;
-	char line[128];
-	bool found = false;
-	while (f && !found && fgets(line, sizeof line, f))
-		found = sscanf(line, "time %lf %ld", seconds, ranks) == 2;
+	char line[256], theirs[80];
+	int found = 0;
+	double s;
+	long n;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "time %lf %ld %79s", &s, &n, theirs) == 3 && !strcmp(theirs, token)) {
+			found = found ? -1 : 1;
+			*seconds = s;
+			*ranks = n;
+		}
 	if (f)
 		fclose(f);
 	return found;
 }
+
 
 /* Open MPI's launchers, by their base name */
 static bool is_mpirun(const char *command)
@@ -98,6 +128,24 @@ static bool is_mpirun(const char *command)
 	const char *base = strrchr(command, '/');
 	base = base ? base + 1 : command;
 	return !strcmp(base, "mpirun") || !strcmp(base, "mpiexec") || !strcmp(base, "orterun");
+}
+
+/* the rank count an Open MPI launcher's -n/-np/--np/-c option gives (before the program), 0 when it gives none */
+static long launcher_ranks(int argc, char **argv)
+{
+	if (argc < 1 || !is_mpirun(argv[0]))
+		return 0;
+	for (int i = 1; i + 1 < argc; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "-n") || !strcmp(o, "-np") || !strcmp(o, "--np") || !strcmp(o, "-c") || !strcmp(o, "--ntasks")) {
+			char *end;
+			long n = strtol(argv[i + 1], &end, 10);
+			return *end || n <= 0 ? 0 : n;
+		}
+		if (o[0] != '-')
+			break;   /* the program: its own options are not the launcher's */
+	}
+	return 0;
 }
 
 /* a label's key (before '='): stored as an HDF5 attribute name, so checked before the run starts */
@@ -359,19 +407,31 @@ static int parse_time_options(int argc, char **argv, char **out)
 
 /* What the run's rank 0 reported: the time printed, and written to out when given. Returns the
  * exit status: the command's (rc), or EXIT_FAIL when it succeeded but nothing was timed. */
-static int time_outcome(const char *report_path, const char *out, int argc, char **argv, int rc)
+static int time_outcome(const char *report_path, const char *token, const char *out, int argc, char **argv,
+			int rc)
 {
-	double seconds;
-	long ranks;
+	double seconds = 0;
+	long ranks = 0;
 	if (rc == 127)
 		return rc;   /* not started: said already */
 	if (rc != 0) {
 		log_error("no time: '%s' exited with status %d", argv[optind], rc);
 		return rc;
 	}
-	if (!reported_time(report_path, &seconds, &ranks)) {
+	int found = reported_time(report_path, token, &seconds, &ranks);
+	if (found < 0) {
+		log_error("no time: '%s' reported more than one time (more than one MPI program, or lines not written "
+			  "by the tracer)", argv[optind]);
+		return EXIT_FAIL;
+	}
+	if (!found) {
 		log_error("no time: no process of '%s' called MPI_Init with the library loaded, or the run did not reach "
 			  "MPI_Finalize. %s", argv[optind], HOW_TO_PRELOAD);
+		return EXIT_FAIL;
+	}
+	long launched = launcher_ranks(argc - optind, argv + optind);
+	if (ranks < 1 || ranks > INT_MAX || (launched && ranks != launched)) {
+		log_error("no time: the tracer reported %ld ranks, but '%s' launched %ld", ranks, argv[optind], launched);
 		return EXIT_FAIL;
 	}
 	printf("application time %.6f s on %ld rank%s (the slowest rank from MPI_Init to MPI_Finalize, untraced)\n",
@@ -395,9 +455,12 @@ static int run_time(int argc, char **argv)
 		return rc;
 	}
 	setenv("LADDER_TRACE_TIME", "1", 1);
+	char token[33];
+	make_time_token(token);
+	setenv("LADDER_TRACE_TOKEN", token, 1);
 	char *report_path = set_tracer_environment(lib, NULL, NULL);
 	free(lib);
-	rc = time_outcome(report_path, out, argc, argv, run_forwarded(argc, argv));
+	rc = time_outcome(report_path, token, out, argc, argv, run_forwarded(argc, argv));
 	if (report_path)
 		unlink(report_path);
 	free(report_path);

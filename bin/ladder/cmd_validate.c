@@ -40,10 +40,11 @@ static int synthetic_calls_unmet(const char *path)
 
 static int run_validate(int argc, char **argv)
 {
-	static const struct option opts[] = {CMD_MAX_CALLS_OPTION, {"help", no_argument, NULL, 'h'}, {0}};
+	static const struct option opts[] = {CMD_MAX_CALLS_OPTION, CMD_MAX_RANKS_OPTION,
+					     {"help", no_argument, NULL, 'h'}, {0}};
 	int c;
 	while ((c = cmd_getopt(argc, argv, "h", opts, "validate")) != -1)
-		if (c != 'M' || !cmd_set_max_calls("validate", optarg))
+		if (!(c == 'M' ? cmd_set_max_calls("validate", optarg) : c == 'K' && cmd_set_max_ranks("validate", optarg)))
 			return EXIT_USAGE;
 	if (optind >= argc)
 		return cmd_usage_error("validate", "needs at least one FILE");
@@ -64,7 +65,7 @@ static int run_validate(int argc, char **argv)
 
 const struct command command_validate = {
 	"validate", "check containers against their schema",
-	"usage: ladder validate [--max-calls N] FILE...\n"
+	"usage: ladder validate [--max-calls N] [--max-ranks N] FILE...\n"
 	"\n"
 	"Check each file against the schema of its kind (hdf5-schema/run.yaml, campaign.yaml,\n"
 	"history.yaml): root attributes, groups, datasets, their types, dimensions and fields,\n"
@@ -78,6 +79,6 @@ const struct command command_validate = {
 	"every file conforms.\n"
 	"\n"
 	"Options:\n"
-	CMD_MAX_CALLS_HELP("  "),
+	CMD_MAX_CALLS_HELP("  ") CMD_MAX_RANKS_HELP("  "),
 	run_validate,
 };

@@ -53,6 +53,17 @@ bool cmd_set_max_calls(const char *cmdname, const char *text);
  * rank's calls exceed the bound */
 struct run;
 bool cmd_walk_bounded(const char *path, const struct run *r);
+/* --max-ranks N, the bound on the ranks of a walk of every rank (run/events.h): validate, compare,
+ * export */
+#define CMD_MAX_RANKS_OPTION {"max-ranks", required_argument, NULL, 'K'}
+#define CMD_MAX_RANKS_HELP(indent)                                                                  \
+	"  --max-ranks N" indent "refuse a run of more than N ranks (default 2^20, or LADDER_MAX_RANKS):\n" \
+	"               " indent "a bound that does not come from the file\n"
+bool cmd_set_max_ranks(const char *cmdname, const char *text);
+/* the run's ranks within --max-ranks (false after a one-line error); with cmd_walk_bounded too:
+ * before walking every rank */
+bool cmd_ranks_bounded(const char *path, const struct run *r);
+bool cmd_ranks_walk_bounded(const char *path, const struct run *r);
 
 /* is NAME a command of this build (listed in commands.def)? */
 bool cmd_exists(const char *name);

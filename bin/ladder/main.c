@@ -182,6 +182,31 @@ bool cmd_walk_bounded(const char *path, const struct run *r)
 	return false;
 }
 
+bool cmd_set_max_ranks(const char *cmdname, const char *text)
+{
+	uint64_t n;
+	if (!event_parse_max_calls(text, &n)) {
+		cmd_usage_error(cmdname, "--max-ranks expects an integer >= 1, got '%s'", text);
+		return false;
+	}
+	event_set_max_ranks(n);
+	return true;
+}
+
+bool cmd_ranks_bounded(const char *path, const struct run *r)
+{
+	char why[300];
+	if (event_ranks_bounded(r, why, sizeof why))
+		return true;
+	log_error("%s: %s", path, why);
+	return false;
+}
+
+bool cmd_ranks_walk_bounded(const char *path, const struct run *r)
+{
+	return cmd_ranks_bounded(path, r) && cmd_walk_bounded(path, r);
+}
+
 const char *cmd_self_dir(void)
 {
 	static char dir[PATH_MAX];

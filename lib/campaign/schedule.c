@@ -3,6 +3,7 @@
  */
 #include "campaign/schedule.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,20 +199,32 @@ bool schedule_install(const char *tool, const char *name, const char *block, str
 	free(err);
 	char *merged = schedule_merge(current, name, block);
 	free(current);
-	char *tmp = xasprintf("/tmp/ladder-%s.%ld", tool, (long)getpid());
-	bool ok = write_file_atomic(tmp, merged, 0600, e->msg, sizeof e->msg);
+	/* the table goes to the tool as a file in a directory made for it alone (mkdtemp: new, mode
+	 * 0700), never at a name another user of the temporary directory could have planted */
+	const char *tmpdir = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+	char *dir = xasprintf("%s/ladder-schedule.XXXXXX", tmpdir), *table = NULL;
+	bool ok = mkdtemp(dir) != NULL;
+	if (!ok)
+		campaign_error_set(e, "cannot make a private directory in %s for the table: %s", tmpdir, strerror(errno));
+	if (ok) {
+		table = xasprintf("%s/table", dir);
+		ok = write_file_atomic(table, merged, 0600, e->msg, sizeof e->msg);
+	}
 	free(merged);
 	if (ok) {
-		char *argv_install[] = {(char *)tool, tmp, NULL};
+		char *argv_install[] = {(char *)tool, table, NULL};
 		err = NULL;
 		int installed = spawn_capture(argv_install, NULL, NULL, NULL, &err, 60);
-		unlink(tmp);
 		if (installed != 0)
 			ok = campaign_error_set(e, "%s could not install the entry (status %d): %s", tool, installed,
 						err ? err : "");
 		free(err);
 	}
-	free(tmp);
+	if (table)
+		unlink(table);
+	rmdir(dir);
+	free(table);
+	free(dir);
 	return ok;
 }
 

@@ -12,7 +12,9 @@
 
 #include "proxy/proxy.h"
 #include "proxy/shapes.h"
+#include "run/fn_check.h"
 #include "run/share.h"
+#include "util/escape.h"
 #include "util/hash.h"
 
 #define EXPR 400
@@ -39,14 +41,13 @@ struct px_call {
 static void line(struct px_call *c, struct buf *b, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void line(struct px_call *c, struct buf *b, const char *fmt, ...)
 {
-	char text[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof text, fmt, ap);
-	va_end(ap);
 	for (int i = 0; i < c->indent; i++)
 		buf_put_u8(b, '\t');
-	px_printf(b, "%s\n", text);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);   /* never cut: a comment keeps its end */
+	va_end(ap);
+	buf_put_u8(b, '\n');
 }
 
 static bool fail(struct px_call *c, const char *why)
@@ -335,7 +336,7 @@ static bool scratch_text(struct px_call *c, uint32_t p)
 
 static const char *string_of(struct px_call *c, int64_t id);
 
-/* a C string literal of a recorded string id, or NULL */
+/* a C string literal of a recorded string id (c_literal_put, of at most its first 96 bytes), or NULL */
 static void string_literal(struct px_call *c, int64_t id, char *arg)
 {
 	const char *s = string_of(c, id);
@@ -343,15 +344,13 @@ static void string_literal(struct px_call *c, int64_t id, char *arg)
 		snprintf(arg, EXPR, "NULL");
 		return;
 	}
-	size_t n = 0;
-	arg[n++] = '"';
-	for (const char *ch = s; *ch && n + 4 < EXPR; ch++) {
-		if (*ch == '"' || *ch == '\\')
-			arg[n++] = '\\';
-		arg[n++] = (*ch >= 32 && *ch < 127) ? *ch : '?';
-	}
-	arg[n++] = '"';
-	arg[n] = 0;
+	size_t n = strlen(s);
+	struct buf b;
+	buf_init(&b);
+	c_literal_put(&b, s, n < 96 ? n : 96);   /* 4 bytes at most for each: fits EXPR */
+	buf_put_u8(&b, 0);
+	snprintf(arg, EXPR, "%s", (char *)b.data);
+	buf_free(&b);
 }
 
 /* a communicator, datatype, group or op the program will have: predefined or created by a call */
@@ -632,12 +631,16 @@ static bool prepare(struct px_call *c)
 {
 	struct proxy_gen *g = c->g;
 	const struct run_signature *s = &g->r->sigs[c->sig];
-	c->d = &g->r->fns[s->fn];
-	c->shape = proxy_shape_of(c->d->name);
+	c->d = px_function(g, c->sig);
 	c->comm_id = -1;
 	c->pool = -1;
-	if (!c->shape)
+	if (!c->d || !(c->shape = proxy_shape_of(c->d->name)))
 		return px_refuse(g, c->sig, "a function ladder's table does not know");
+	if (g->r->fns[s->fn].nparams != c->d->nparams)
+		return px_refuse(g, c->sig, "recorded with %u parameters, ladder's table has %u", g->r->fns[s->fn].nparams,
+				 c->d->nparams);
+	if (!run_function_is_ladders(&g->r->fns[s->fn]))
+		return px_refuse(g, c->sig, "recorded with parameters or flags other than ladder's table has");
 	if (!c->shape->present)
 		return px_refuse(g, c->sig, "the MPI library the proxy was built for does not declare it");
 	if (c->shape->nparams != c->d->nparams)
@@ -717,7 +720,9 @@ static bool with_call(struct proxy_gen *g, uint32_t sig, int indent, bool write)
 	buf_init(&c.post);
 	bool ok = true;
 	const struct run_signature *s = &g->r->sigs[sig];
-	const struct fn_desc *d = &g->r->fns[s->fn];
+	const struct fn_desc *d = px_function(g, sig);   /* ladder's own: its name is safe to print */
+	if (!d)
+		return px_refuse(g, sig, "a function ladder's table does not know");
 	struct buf site;
 	buf_init(&site);
 	px_callsite_text(g, sig, &site);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "proxy/proxy.h"
+#include "util/escape.h"
 
 void px_printf(struct buf *b, const char *fmt, ...)
 {
@@ -54,39 +55,40 @@ static const struct run_frame *named_frame(const struct run *r, uint64_t id)
 	return cs && cs->nframes ? &cs->frames[0] : NULL;
 }
 
+const struct fn_desc *px_function(const struct proxy_gen *g, uint32_t sig)
+{
+	int id = fn_lookup(g->r->fns[g->r->sigs[sig].fn].name);
+	return id < 0 ? NULL : &ladder_functions[id];
+}
+
+/* a prefix of a file's string, through the comment escape */
+static void comment_part(struct buf *b, const char *s, size_t most)
+{
+	size_t n = strlen(s);
+	c_comment_put(b, s, n < most ? n : most);
+	if (n > most)
+		px_puts(b, "...");
+}
+
 void px_callsite_text(const struct proxy_gen *g, uint32_t sig, struct buf *b)
 {
 	const struct run_signature *s = &g->r->sigs[sig];
-	px_puts(b, g->r->fns[s->fn].name);
+	const struct fn_desc *d = px_function(g, sig);
+	if (d)
+		px_puts(b, d->name);
+	else   /* not ladder's: the file's name, as comment text */
+		comment_part(b, g->r->fns[s->fn].name, 120);
 	const struct run_frame *f = named_frame(g->r, s->callsite);
 	if (!f)
 		return;
-	char text[256];
-	if (f->symbol && f->symbol[0])
-		snprintf(text, sizeof text, " from %s (%s+0x%llx)", f->symbol, basename_of(f->module ? f->module : "?"),
-			 (unsigned long long)f->offset);
-	else
-		snprintf(text, sizeof text, " at %s+0x%llx", basename_of(f->module ? f->module : "?"),
-			 (unsigned long long)f->offset);
-	/* a comment must not end early */
-	for (char *c = text; *c; c++)
-		if (c[0] == '*' && c[1] == '/')
-			c[0] = '?';
-	px_puts(b, text);
-}
-
-void px_callsite_name(const struct proxy_gen *g, uint32_t sig, char *out, size_t outlen)
-{
-	const struct run_frame *f = named_frame(g->r, g->r->sigs[sig].callsite);
-	size_t n = 0;
-	if (f && f->symbol)
-		for (const char *c = f->symbol; *c && n + 1 < outlen && n < 40; c++) {
-			bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
-			if (!ok)
-				break;
-			out[n++] = *c;
-		}
-	out[n] = 0;
+	if (f->symbol && f->symbol[0]) {
+		px_puts(b, " from ");
+		comment_part(b, f->symbol, 120);
+		px_puts(b, " (");
+	} else
+		px_puts(b, " at ");
+	comment_part(b, basename_of(f->module ? f->module : "?"), 120);
+	px_printf(b, "+0x%llx%s", (unsigned long long)f->offset, f->symbol && f->symbol[0] ? ")" : "");
 }
 
 bool px_refuse(struct proxy_gen *g, uint32_t sig, const char *fmt, ...)

@@ -15,6 +15,8 @@
 #include "run/replayable.h"
 #include "proxy/proxy.h"
 #include "run/ranklist.h"
+#include "util/escape.h"
+#include "util/file.h"
 #include "util/xalloc.h"
 
 static bool find_init(struct proxy_gen *g)
@@ -100,8 +102,13 @@ static void emit_header(struct proxy_gen *g, const struct proxy_options *o)
 	uint64_t nsyms = 0;
 	for (uint32_t i = 0; i < r->ngroups; i++)
 		nsyms += r->groups[i].g.nsyms;
+	/* the command line and the path come from the file and the user: comment text of the escape */
+	px_puts(&g->text, "/*\n * proxy.c — a proxy of `");
+	c_comment_put(&g->text, r->command ? r->command : "?", r->command ? strlen(r->command) : 1);
+	px_puts(&g->text, "`, written by `ladder proxy` from ");
+	c_comment_put(&g->text, o->source ? o->source : "a run", strlen(o->source ? o->source : "a run"));
 	px_printf(&g->text,
-		  "/*\n * proxy.c — a proxy of `%s`, written by `ladder proxy` from %s%s.\n"
+		  "%s.\n"
 		  " *\n * It makes %s\n"
 		  " * parameters, without its source or data: %u groups of ranks with identical call sequences, each\n"
 		  " * a grammar (%" PRIu64 " symbols) written as one function per rule, compute between calls as\n"
@@ -109,7 +116,7 @@ static void emit_header(struct proxy_gen *g, const struct proxy_options *o)
 		  " *   make && mpirun -np %u ./proxy [--compute-scale K] [--message-scale M] [--timing mean|sample]\n"
 		  " *                              [--clock cpu|wall] [--seed S]%s [--json FILE]\n */\n"
 		  "#define PROXY_CPU_TIMES %d   /* the run recorded the CPU time of its compute gaps */\n",
-		  r->command ? r->command : "?", o->source ? o->source : "a run", r->synthetic ? " (extrapolated)" : "",
+		  r->synthetic ? " (extrapolated)" : "",
 		  calls, r->ngroups, nsyms, r->nranks, g->placed ? " [--placement packed|none]" : "",
 		  r->cpu_time != RUN_CPU_NONE);
 	px_emit_placement_define(g);
@@ -123,16 +130,14 @@ static void emit_header(struct proxy_gen *g, const struct proxy_options *o)
 	}
 }
 
-static bool write_file(const char *dir, const char *name, const void *data, size_t len, char *why, size_t whylen)
+/* DIR/NAME replaced as a whole (util/file.h: a symbolic link there is replaced, not followed; a
+ * FIFO or device refused, never opened) */
+static bool write_file(const char *dir, const char *name, const char *text, char *why, size_t whylen)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-		snprintf(why, whylen, "%s: cannot write: %s", path, strerror(errno));
-		return false;
-	}
-	return true;
+	char *path = xasprintf("%s/%s", dir, name);
+	bool ok = write_file_atomic(path, text, 0644, why, whylen);
+	free(path);
+	return ok;
 }
 
 static const char makefile_text[] =
@@ -147,9 +152,10 @@ static bool write_files(struct proxy_gen *g, const char *dir)
 		snprintf(g->why, g->whylen, "%s: cannot create the directory: %s", dir, strerror(errno));
 		return false;
 	}
-	return write_file(dir, "proxy.h", proxy_runtime_text, strlen(proxy_runtime_text), g->why, g->whylen) &&
-	       write_file(dir, "proxy.c", g->text.data, g->text.len, g->why, g->whylen) &&
-	       write_file(dir, "Makefile", makefile_text, strlen(makefile_text), g->why, g->whylen);
+	buf_put_u8(&g->text, 0);   /* the escapes never write a NUL: the text ends here */
+	return write_file(dir, "proxy.h", proxy_runtime_text, g->why, g->whylen) &&
+	       write_file(dir, "proxy.c", (const char *)g->text.data, g->why, g->whylen) &&
+	       write_file(dir, "Makefile", makefile_text, g->why, g->whylen);
 }
 
 bool proxy_generate(const struct run *r, const struct proxy_options *o, const char *dir, char *why, size_t whylen)

@@ -75,10 +75,13 @@ void px_puts(struct buf *b, const char *s);
 /* false with why = "rank R, MPI_X from SITE: REASON" */
 bool px_refuse(struct proxy_gen *g, uint32_t sig, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* "MPI_Isend from halo_exchange (stencil.c+0x1a2)" */
+/* "MPI_Isend from halo_exchange (stencil.c+0x1a2)": the function's name from ladder's table, the
+ * call site's symbol and module through c_comment_put (util/escape.h), so the text is fit for a
+ * comment and a message as it is */
 void px_callsite_text(const struct proxy_gen *g, uint32_t sig, struct buf *b);
-/* a C identifier from the innermost named frame of a signature's call site ("" when none) */
-void px_callsite_name(const struct proxy_gen *g, uint32_t sig, char *out, size_t outlen);
+/* ladder's own descriptor of a signature's function (names, parameters: every identifier the
+ * program holds comes from it, never from the file), NULL when ladder's table does not know it */
+const struct fn_desc *px_function(const struct proxy_gen *g, uint32_t sig);
 
 /* values.c: the values of a signature (groups of parameter p; NULL when not recorded) */
 const int64_t *px_group_values(const struct proxy_gen *g, uint32_t sig, uint32_t p, uint32_t *width);

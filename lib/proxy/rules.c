@@ -29,18 +29,24 @@ static uint32_t first_terminal(const struct grammar *gr, uint32_t rule)
 	}
 }
 
+/* a rule's name is made of numbers only: nothing of the file becomes an identifier */
 static void rule_name(struct proxy_gen *g, uint32_t rule, char *out, size_t outlen)
 {
-	const struct grammar *gr = &g->r->groups[g->group].g;
-	if (rule == 0) {
+	if (rule == 0)
 		snprintf(out, outlen, "group%u", g->group);
+	else
+		snprintf(out, outlen, "group%u_rule%u", g->group, rule);
+}
+
+/* the comment naming the call a rule starts with */
+static void rule_comment(struct proxy_gen *g, uint32_t rule)
+{
+	uint32_t t = rule ? first_terminal(&g->r->groups[g->group].g, rule) : UINT32_MAX;
+	if (t == UINT32_MAX)
 		return;
-	}
-	char site[64] = "";
-	uint32_t t = first_terminal(gr, rule);
-	if (t != UINT32_MAX)
-		px_callsite_name(g, t, site, sizeof site);
-	snprintf(out, outlen, "group%u_rule%u%s%s", g->group, rule, site[0] ? "_" : "", site);
+	px_puts(&g->text, "\n/* starts with ");
+	px_callsite_text(g, t, &g->text);
+	px_puts(&g->text, " */");
 }
 
 static bool emit_terminal(struct proxy_gen *g, uint32_t sig, uint64_t exp, int indent)
@@ -67,6 +73,7 @@ static bool emit_rule(struct proxy_gen *g, uint32_t rule)
 	const struct grammar *gr = &g->r->groups[g->group].g;
 	char name[128];
 	rule_name(g, rule, name, sizeof name);
+	rule_comment(g, rule);
 	px_printf(&g->text, "\nstatic void %s(void)\n{\n", name);
 	const struct gsymbol *syms = grammar_rule_syms(gr, rule);
 	for (uint64_t i = 0; i < grammar_rule_len(gr, rule); i++) {

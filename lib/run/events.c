@@ -29,6 +29,29 @@ bool event_parse_max_calls(const char *text, uint64_t *n)
 	return true;
 }
 
+static uint64_t max_ranks;   /* 0: not set, LADDER_MAX_RANKS or the default */
+
+void event_set_max_ranks(uint64_t n) { max_ranks = n; }
+
+uint64_t event_max_ranks(void)
+{
+	if (!max_ranks) {
+		const char *env = getenv("LADDER_MAX_RANKS");
+		uint64_t n;
+		max_ranks = env && event_parse_max_calls(env, &n) ? n : EVENT_MAX_RANKS_DEFAULT;
+	}
+	return max_ranks;
+}
+
+bool event_ranks_bounded(const struct run *r, char *why, size_t whylen)
+{
+	if (r->nranks <= event_max_ranks())
+		return true;
+	snprintf(why, whylen, "the run has %u ranks, more than the %llu a walk of every rank may visit (raise the "
+		 "bound with --max-ranks or LADDER_MAX_RANKS)", r->nranks, (unsigned long long)event_max_ranks());
+	return false;
+}
+
 static void say_beyond_bound(char *why, size_t whylen, uint32_t rank, uint64_t length)
 {
 	snprintf(why, whylen, "rank %u: its trace expands to %llu calls, more than the %llu a walk may make "

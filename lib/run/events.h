@@ -66,6 +66,18 @@ bool event_parse_max_calls(const char *text, uint64_t *n);
  * event_max_calls(): decided from the grammars' lengths before any walk */
 bool event_calls_bounded(const struct run *r, char *why, size_t whylen);
 
+/*
+ * The rank bound: commands that walk every rank (validate, compare, export) refuse a run of more
+ * than event_max_ranks() ranks before walking any, a bound that does not come from the file either
+ * (an extrapolated run may claim 2^31 ranks in a few kilobytes); set from --max-ranks or
+ * LADDER_MAX_RANKS.
+ */
+#define EVENT_MAX_RANKS_DEFAULT UINT64_C(1048576)
+void event_set_max_ranks(uint64_t n);
+uint64_t event_max_ranks(void);
+/* false, with both numbers in why, when the run has more ranks than event_max_ranks() */
+bool event_ranks_bounded(const struct run *r, char *why, size_t whylen);
+
 /* the run must have passed run_check; a rank whose calls exceed the bound gets its error here */
 void event_iter_init(struct event_iter *it, const struct run *r, uint32_t rank);
 void event_iter_free(struct event_iter *it);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/buf.h"
+#include "util/escape.h"
 #include "util/xalloc.h"
 
 /* "name:kind,..." of a function's parameters, as the container writes them */
@@ -24,12 +25,18 @@ static bool differs(const struct fn_desc *f, uint32_t i, int id, struct buf *min
 		    char *line, size_t n)
 {
 	if (id < 0) {
-		snprintf(line, n, "/trace/functions: function %u is '%.64s', not an MPI function ladder traces", i, f->name);
+		char *name = term_escaped(f->name);
+		snprintf(line, n, "/trace/functions: function %u is '%.64s', not an MPI function ladder traces", i, name);
+		free(name);
 		return true;
 	}
 	const struct fn_desc *d = &ladder_functions[id];
 	param_list(f, mine);
 	param_list(d, theirs);
+	char *escaped = term_escaped((char *)mine->data);
+	buf_reset(mine);
+	buf_put(mine, escaped, strlen(escaped) + 1);
+	free(escaped);
 	if (strcmp((char *)mine->data, (char *)theirs->data)) {
 		snprintf(line, n, "/trace/functions: %s has parameters '%.160s', ladder's table says '%.160s'", d->name,
 			 (char *)mine->data, (char *)theirs->data);
@@ -40,6 +47,20 @@ static bool differs(const struct fn_desc *f, uint32_t i, int id, struct buf *min
 		return true;
 	}
 	return false;
+}
+
+bool run_function_is_ladders(const struct fn_desc *f)
+{
+	int id = fn_lookup(f->name);
+	if (id < 0)
+		return false;
+	const struct fn_desc *d = &ladder_functions[id];
+	if (f->nparams != d->nparams || f->flags != d->flags)
+		return false;
+	for (uint32_t p = 0; p < d->nparams; p++)
+		if (f->params[p].kind != d->params[p].kind || strcmp(f->params[p].name, d->params[p].name))
+			return false;
+	return true;
 }
 
 uint64_t run_check_functions(const struct run *r, uint32_t max_lines,

@@ -7,9 +7,13 @@
 #ifndef LADDER_RUN_FN_CHECK_H
 #define LADDER_RUN_FN_CHECK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "run/run.h"
+
+/* true when f is the row of ladder's table of its name: the same parameters, kinds and flags */
+bool run_function_is_ladders(const struct fn_desc *f);
 
 /* Reports one line per function that differs, at most max_lines of them and then a line with how
  * many more; returns the number of differences. */

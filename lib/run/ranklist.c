@@ -224,6 +224,7 @@ bool ranklist_check(const int64_t *v, size_t len, uint64_t nranks, char *why, si
 {
 	size_t pos = 0;
 	struct ranklist_box b;
+	uint64_t total = 0;   /* the ranks the boxes name, saturating */
 	for (size_t box = 0; pos < len; box++) {
 		if (!ranklist_next_box(v, len, &pos, &b)) {
 			snprintf(why, whylen, "box %zu is truncated or has a bad dimension count", box);
@@ -235,7 +236,7 @@ bool ranklist_check(const int64_t *v, size_t len, uint64_t nranks, char *why, si
 		}
 		/* the last rank, start + sum (len - 1) * stride, in arithmetic that saturates instead
 		 * of overflowing */
-		uint64_t last = (uint64_t)b.start;
+		uint64_t last = (uint64_t)b.start, count = 1;
 		for (int k = 0; k < b.dims; k++) {
 			if (b.len[k] < 1 || b.stride[k] < 1 || (uint64_t)b.len[k] > nranks ||
 			    (uint64_t)b.stride[k] > nranks) {
@@ -245,6 +246,7 @@ bool ranklist_check(const int64_t *v, size_t len, uint64_t nranks, char *why, si
 				return false;
 			}
 			last = saturating_add(last, saturating_mul((uint64_t)(b.len[k] - 1), (uint64_t)b.stride[k]));
+			count = saturating_mul(count, (uint64_t)b.len[k]);
 		}
 		if (last >= nranks) {
 			if (last == UINT64_MAX)
@@ -253,6 +255,20 @@ bool ranklist_check(const int64_t *v, size_t len, uint64_t nranks, char *why, si
 			else
 				snprintf(why, whylen, "box %zu reaches rank %llu, but the run has %llu ranks", box,
 					 (unsigned long long)last, (unsigned long long)nranks);
+			return false;
+		}
+		/* by the boxes' arithmetic alone, never rank by rank: more ranks than the span they lie in,
+		 * or than the run has, name some rank twice */
+		if (count > last - (uint64_t)b.start + 1) {
+			snprintf(why, whylen, "box %zu names %llu ranks among the %llu from %lld to %llu: some twice", box,
+				 (unsigned long long)count, (unsigned long long)(last - (uint64_t)b.start + 1),
+				 (long long)b.start, (unsigned long long)last);
+			return false;
+		}
+		total = saturating_add(total, count);
+		if (total > nranks) {
+			snprintf(why, whylen, "its boxes name more than the run's %llu ranks: some twice",
+				 (unsigned long long)nranks);
 			return false;
 		}
 	}

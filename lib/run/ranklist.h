@@ -63,7 +63,9 @@ bool ranklist_union(struct ranklist *out, const struct ranklist *const *lists, s
 		    struct ranklist_clash *clash);
 
 /* Check the flat encoding (dims in 1..RANKLIST_MAX_DIMS, lengths >= 1, strides >= 1, ranks in
- * [0, nranks)); on error fills why. */
+ * [0, nranks)), and by the boxes' arithmetic alone that no box names more ranks than the span it
+ * lies in and the boxes no more than nranks (either names a rank twice); on error fills why.
+ * Work follows the boxes, never the ranks. */
 bool ranklist_check(const int64_t *v, size_t len, uint64_t nranks, char *why, size_t whylen);
 
 /* Number of ranks (boxes are disjoint when produced by ranklist_from_ranks); UINT64_MAX when

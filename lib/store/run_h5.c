@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "run/fn_check.h"
 #include "run/layout.h"
 #include "run/ranklist.h"
 #include "store/run_source.h"
@@ -584,6 +586,21 @@ static const struct section_writer {
 	{"/profile", PROFILE_GROUP, write_profile},
 };
 
+static void keep_first_line(const char *what, void *arg)
+{
+	char *why = arg;
+	if (!why[0])
+		snprintf(why, 400, "%s", what);
+}
+
+/* Every reader and writer refuses a function table other than ladder's: its names and parameter
+ * names would otherwise reach decode's output, replay's issuers and the proxy's identifiers. */
+static bool functions_are_ladders(const struct run *r, char why[400])
+{
+	why[0] = 0;
+	return run_check_functions(r, 1, keep_first_line, why) == 0;
+}
+
 bool store_write_run(const char *path, const struct run *r, struct h5_err *e)
 {
 	hid_t f = h5_create_once(path, e);
@@ -617,11 +634,16 @@ bool store_replace_run(const char *path, const struct run *r, char *const *input
 		       struct h5_err *e)
 {
 	char why[400];
+	if (!functions_are_ladders(r, why)) {
+		h5_fail(e, path, "not written: %s", why);
+		return false;
+	}
 	if (!output_replaceable(path, why, sizeof why) || !output_not_input(path, inputs, ninputs, why, sizeof why)) {
 		snprintf(e->msg, sizeof e->msg, "%s", why);
 		return false;
 	}
 	char *part = xasprintf("%s.part", path);
+	unlink(part);   /* whatever was planted at the name (a link: the link itself, never its target) */
 	bool ok = store_write_run(part, r, e);
 	if (ok && (!sync_file(part, why, sizeof why) || !output_commit(part, path, why, sizeof why))) {
 		snprintf(e->msg, sizeof e->msg, "%s", why);
@@ -1206,7 +1228,7 @@ static bool (*const section_readers[])(const struct source *src, struct run *r) 
 	read_groups, read_any_streams, store_read_timing, read_timestamps, read_profile, read_intervals,
 };
 
-bool store_read_run(const char *path, struct run *r, struct h5_err *e)
+static bool read_run(const char *path, struct run *r, struct h5_err *e, bool ladders_functions)
 {
 	run_init(r);
 	struct store_identity id;
@@ -1220,7 +1242,9 @@ bool store_read_run(const char *path, struct run *r, struct h5_err *e)
 		if (!section_readers[i](src, r))
 			goto out;
 	fill_unused_parameters(r);
-	char why[300];
+	char why[400];
+	if (ladders_functions && !functions_are_ladders(r, why))
+		BAD("%s (a function table other than ladder's is not read)", why);
 	if (!run_check(r, why, sizeof why))
 		BAD("inconsistent contents: %s", why);
 	if (id.major == 1) {   /* streams in the compact form every reader expects (run/stream.h) */
@@ -1234,4 +1258,11 @@ out:
 	if (!ok)
 		run_free(r);
 	return ok;
+}
+
+bool store_read_run(const char *path, struct run *r, struct h5_err *e) { return read_run(path, r, e, true); }
+
+bool store_read_run_as_written(const char *path, struct run *r, struct h5_err *e)
+{
+	return read_run(path, r, e, false);
 }

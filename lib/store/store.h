@@ -39,12 +39,18 @@ bool store_identify(const char *path, struct store_identity *id, struct h5_err *
 bool store_expect(const char *path, const struct store_identity *id, const char *kind, struct h5_err *e);
 
 bool store_write_run(const char *path, const struct run *r, struct h5_err *e);
-/* The run container at path, replaced as a whole or not at all: refused when path is a device,
+/* The run container at path, replaced as a whole or not at all: refused when the run's function
+ * table is not ladder's (run/fn_check.h; import and extrap write through here), when path is a device,
  * FIFO, socket or directory, or names one of the inputs (whatever the names); written to
  * PATH.part, flushed to disk and renamed over path, the part removed on any failure (a full disk). */
 bool store_replace_run(const char *path, const struct run *r, char *const *inputs, int ninputs,
 		       struct h5_err *e);
-/* Reads, checks the kind and version, and validates cross-references (run_check). */
+/* Reads, checks the kind and version, refuses a function table other than ladder's (its names and
+ * parameter names would reach decode's text, replay's issuers and proxy sources), and validates
+ * cross-references (run_check). Every command reads runs through it. */
 bool store_read_run(const char *path, struct run *r, struct h5_err *e);
+/* The same without the function-table check: for validate, which lists every difference itself,
+ * and for tests of the format with tables of their own */
+bool store_read_run_as_written(const char *path, struct run *r, struct h5_err *e);
 
 #endif

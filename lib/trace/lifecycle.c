@@ -25,6 +25,8 @@
  *   LADDER_TRACE_REPORT=FILE     rank 0 appends "started PATH" when tracing starts and "written PATH"
  *                                when the run's file is written (set by `ladder trace`), or the
  *                                "time" line of LADDER_TRACE_TIME (on stderr without this file)
+ *   LADDER_TRACE_TOKEN=HEX       `ladder time`'s token for this invocation, written back at the end
+ *                                of the "time" line: a line without it was not written by the tracer
  *
  * Processes started by MPI_Comm_spawn are not traced (a note says so): they would write over the
  * trace of the run that spawned them.
@@ -371,8 +373,9 @@ static void report_time(void)
 	PMPI_Comm_free(&tracer.comm);
 	if (tracer.rank != 0)
 		return;
-	char line[64];
-	snprintf(line, sizeof line, "%.6f %d", slowest, tracer.size);
+	char line[160];
+	const char *token = getenv("LADDER_TRACE_TOKEN");
+	snprintf(line, sizeof line, "%.6f %d %.64s", slowest, tracer.size, token && *token ? token : "-");
 	const char *file = getenv("LADDER_TRACE_REPORT");
 	if (file && *file)
 		report("time", line);

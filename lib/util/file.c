@@ -136,31 +136,13 @@ bool output_not_input(const char *output, char *const *inputs, int ninputs, char
 	return true;
 }
 
-/* write text through a device node or FIFO: no temporary file, no rename */
-static bool write_through(const char *path, const char *text, char *why, size_t why_size)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fail(why, why_size, "cannot write %s: %s", path, strerror(errno));
-	bool ok = write_all(fd, text, strlen(text));
-	int saved = errno;
-	if (close(fd) && ok) {
-		saved = errno;
-		ok = false;
-	}
-	errno = saved;
-	return ok || fail(why, why_size, "cannot write %s: %s", path, strerror(errno));
-}
-
 bool write_file_atomic(const char *path, const char *text, int mode, char *why, size_t why_size)
 {
-	enum output_kind kind = output_kind(path);
-	if (kind == OUTPUT_SPECIAL)
-		return write_through(path, text, why, why_size);
-	if (kind == OUTPUT_DIRECTORY)
-		return output_replaceable(path, why, why_size);
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (!output_replaceable(path, why, why_size))
+		return false;
+	/* a fresh name made with O_CREAT|O_EXCL: a file, link or FIFO planted there makes it pick another */
+	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
+	int fd = mkostemp(tmp, O_CLOEXEC);
 	bool ok = false;
 	if (fd < 0) {
 		fail(why, why_size, "cannot write %s: %s", tmp, strerror(errno));

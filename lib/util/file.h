@@ -5,8 +5,8 @@
  * (a FIFO or device, which can be endless, is refused).
  *
  * An output path is replaced by renaming a finished temporary file over it only when it is a
- * regular file or absent. A device node, FIFO or socket is never renamed over: text is written
- * through it, and writers that need a regular file (HDF5 containers) refuse it.
+ * regular file or absent. A device node, FIFO or socket is refused: never renamed over, never
+ * written through (a FIFO would block the writer or hand the text to whoever reads it).
  *
  * On failure the functions that can fail return false with errno set and, when `why` is not
  * NULL, a one-line message naming the path and the reason in why[0..why_size).
@@ -26,9 +26,11 @@ bool make_dirs(const char *path, char *why, size_t why_size);
 /* the whole file as a fresh NUL-terminated string, or NULL (errno set) */
 char *read_file(const char *path);
 
-/* Replace path by text: written to PATH.tmp.PID in the same directory with the given mode,
- * flushed to disk, then renamed over path, so a reader sees the old or the new file, never half.
- * A path that is a device node, FIFO or socket is written through instead (never renamed over). */
+/* Replace path by text: written to a new file of a unique name (PATH.tmp.XXXXXX, created with
+ * O_EXCL, so nothing planted there is followed or written through) in the same directory with the
+ * given mode, flushed to disk, then renamed over path, so a reader sees the old or the new file,
+ * never half; a symbolic link at path is replaced, not followed. A path that is a device node, FIFO,
+ * socket or directory is refused (never written through, never renamed over). */
 bool write_file_atomic(const char *path, const char *text, int mode, char *why, size_t why_size);
 
 /* Copy the regular file from to a new file to (mode 0644, replaced if there), flushed to disk. */
@@ -41,7 +43,7 @@ bool sync_file(const char *path, char *why, size_t why_size);
 enum output_kind {
 	OUTPUT_ABSENT,    /* nothing there yet */
 	OUTPUT_REGULAR,   /* a regular file: may be replaced */
-	OUTPUT_SPECIAL,   /* a device node, FIFO or socket: write through it, never rename over it */
+	OUTPUT_SPECIAL,   /* a device node, FIFO or socket: refused */
 	OUTPUT_DIRECTORY, /* a directory: refused */
 };
 enum output_kind output_kind(const char *path);

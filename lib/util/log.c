@@ -1,11 +1,15 @@
 /*
- * log — one-line messages on stderr, prefixed with the program name. See log.h.
+ * log — one-line messages on stderr, prefixed with the program name, control characters escaped
+ * (util/escape.h: a file's strings in a message cannot drive the terminal). See log.h.
  */
 #include "util/log.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "util/buf.h"
+#include "util/escape.h"
 
 static const char *program = "ladder";
 static bool debug_on;
@@ -17,10 +21,23 @@ void log_set_debug(bool on) { debug_on = on; }
 bool log_debug_enabled(void) { return debug_on; }
 void log_set_quiet(bool on) { quiet_on = on; }
 
+/* the message, whose arguments may hold a file's strings, through the terminal escape */
+static void put_message(const char *fmt, va_list ap)
+{
+	struct buf text, safe;
+	buf_init(&text);
+	buf_init(&safe);
+	buf_vprintf(&text, fmt, ap);
+	term_escape_lines_put(&safe, text.data, text.len);
+	fwrite(safe.data, 1, safe.len, stderr);
+	buf_free(&text);
+	buf_free(&safe);
+}
+
 static void emit(const char *level, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: %s", program, level);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	size_t n = strlen(fmt);
 	if (n == 0 || fmt[n - 1] != '\n')
 		fputc('\n', stderr);
@@ -50,7 +67,7 @@ void log_info(const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	size_t n = strlen(fmt);
 	if (n == 0 || fmt[n - 1] != '\n')
 		fputc('\n', stderr);

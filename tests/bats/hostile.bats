@@ -97,12 +97,13 @@ fill_disk() {
 	[ -s conv.h5.raw ]
 }
 
-@test "model --export writes through a device node" {
+@test "model --export refuses a device node and leaves it in place" {
 	need_root
 	cd "$DIR"
 	make_device devexport.json
 	run --separate-stderr "$LADDER" model --export extrap-json devexport.json camp.h5
-	assert_success
+	assert_failure 1
+	[[ $stderr == *"devexport.json: is a character device, not a regular file"* ]]
 	[ -c devexport.json ]
 }
 
@@ -204,7 +205,7 @@ fill_disk() {
 	assert_failure 1
 	[ "$stderr" = "ladder: p2.h5: devotf2: exists and is not a directory; the OTF2 archive needs a directory" ]
 	[ -c devotf2 ]
-	# report: none of its outputs over the campaign or a run it was given; a device is written through
+	# report: none of its outputs over the campaign or a run it was given; a device is refused
 	sum=$(md5sum < ex-camp.h5)
 	for opt in --json --markdown --html; do
 		run --separate-stderr "$LADDER" -q report ex-camp.h5 "$opt" ex-camp.h5
@@ -216,7 +217,7 @@ fill_disk() {
 	[ "$(md5sum < ex-camp.h5)" = "$sum" ]
 	make_device devreport.json
 	run "$LADDER" -q report ex-camp.h5 --json devreport.json
-	assert_success
+	assert_failure 1
 	[ -c devreport.json ]
 }
 

@@ -251,6 +251,24 @@ static void huge_boxes_do_not_wrap_around(void **state)
 	assert_int_equal(ranklist_count(fits, 6), UINT64_C(1) << 32);
 }
 
+/* A 128-rank run whose one box claims 2^31 ranks (seven dimensions of 16 ranks and one of 8, each
+ * stride 1, inside ranks 0-112): refused by the boxes' arithmetic, before any rank is walked; and
+ * boxes that together name more ranks than the run has. */
+static void boxes_claiming_more_ranks_than_they_span(void **state)
+{
+	(void)state;
+	char why[200];
+	int64_t claims[] = {8, 0, 16, 1, 16, 1, 16, 1, 16, 1, 16, 1, 16, 1, 16, 1, 8, 1};
+	assert_int_equal(ranklist_count(claims, 18), UINT64_C(1) << 31);
+	assert_false(ranklist_check(claims, 18, 128, why, sizeof why));
+	assert_non_null(strstr(why, "names 2147483648 ranks among the 113 from 0 to 112: some twice"));
+	int64_t overlap[] = {1, 0, 3, 1, 1, 1, 3, 1};   /* ranks 0-2 and 1-3: 6 of a 4-rank run */
+	assert_false(ranklist_check(overlap, 8, 4, why, sizeof why));
+	assert_non_null(strstr(why, "more than the run's 4 ranks"));
+	int64_t apart[] = {1, 0, 2, 1, 1, 2, 2, 1};      /* 0-1 and 2-3: fine */
+	assert_true(ranklist_check(apart, 8, 4, why, sizeof why));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +280,7 @@ int main(void)
 		cmocka_unit_test(foreign_encodings_normalize),
 		cmocka_unit_test(malformed_encodings_are_refused),
 		cmocka_unit_test(huge_boxes_do_not_wrap_around),
+		cmocka_unit_test(boxes_claiming_more_ranks_than_they_span),
 	};
 	return cmocka_run_group_tests_name("ranklist", tests, NULL, NULL);
 }
