@@ -3,8 +3,10 @@
  * accepted only when they reproduce every rung. See exact.h.
  */
 #include "model/exact.h"
+#include "util/xalloc.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -171,6 +173,31 @@ static void laws_of_size(size_t s, const double *p, const double *y, size_t n, d
 	} while (intfit_next_subset(idx, s, X_TERMS));
 }
 
+/* A count equal at the two largest rungs may have stopped growing (a halo's neighbours once the
+ * grid has an interior: 0, 2, 4, 4 on 1, 4, 9, 16 ranks, which 2*ceil(log2 p) reproduces too), so
+ * that value competes at the target, unless the ladder shows the count growing again after such a
+ * pause (a law of ceil(log2) of a grid width steps in pairs: 4, 6, 6, 8, 8). */
+static void widen_by_pause(const double *p, const double *y, size_t n, struct exact_law *l)
+{
+	size_t *by_p = xcalloc(n, sizeof *by_p);
+	for (size_t i = 0; i < n; i++) {   /* insertion sort of the rungs by rank count */
+		size_t j = i;
+		for (; j > 0 && p[by_p[j - 1]] > p[i]; j--)
+			by_p[j] = by_p[j - 1];
+		by_p[j] = i;
+	}
+	bool resumed = false;
+	for (size_t i = 0; i + 2 < n; i++)
+		resumed |= y[by_p[i]] == y[by_p[i + 1]] && y[by_p[i + 2]] != y[by_p[i + 1]];
+	double last = y[by_p[n - 1]];
+	if (n >= 2 && !resumed && last == y[by_p[n - 2]] && last != l->value) {
+		l->lo = fmin(l->lo, last);
+		l->hi = fmax(l->hi, last);
+		l->paused = true;
+	}
+	free(by_p);
+}
+
 bool exact_law_solve(const double *p, const double *y, size_t n, double target, struct exact_law *out)
 {
 	if (n < 2 || !exact_values_are_counts(y, n))
@@ -191,6 +218,8 @@ bool exact_law_solve(const double *p, const double *y, size_t n, double target, 
 			out->hi = fmax(out->hi, other.hi);
 		}
 	}
+	out->paused = false;
+	widen_by_pause(p, y, n, out);
 	out->ambiguous = out->lo < out->hi;
 	return true;
 }

@@ -12,7 +12,9 @@
  * that size and of one more unknown (when EXACT_MIN_CHECKS rungs still check those): equal
  * values make a point interval the rungs back, different ones an ambiguity the ladder cannot
  * settle (ambiguous, and the hull says how far apart they are). A law only one rung checks
- * could be luck among the many pairs of terms: it supports no prediction (EXACT_MIN_CHECKS).
+ * could be luck among the many pairs of terms: it supports no prediction (EXACT_MIN_CHECKS). A
+ * count equal at the two largest rungs may have stopped growing: its value there competes too,
+ * unless the ladder shows the count growing again after such a pause (paused).
  *
  *     struct exact_law l;
  *     if (exact_law_solve(p, y, n, target, &l)) ... l.value, l.lo, l.hi, l.text ...
@@ -37,6 +39,8 @@ struct exact_law {
 	double value;                          /* at the target, an integer */
 	double lo, hi;                         /* the hull of the competing laws' values there */
 	bool ambiguous;                        /* laws the rungs cannot tell apart disagree there */
+	bool paused;                           /* the two largest rungs agree, as a count that stopped
+						  growing would, and the law grows on (exact.c) */
 	unsigned spare;                        /* rungs beyond the unknowns: the checks */
 	char text[128];                        /* "2*ceil(log2 p) + 1" */
 };

@@ -517,6 +517,10 @@ static bool model_exact_count(struct series_context *ctx, size_t m, size_t n, st
 	if (!l.ambiguous && l.spare < EXACT_MIN_CHECKS)
 		model_note(out, "the ladder does not support this prediction: one rung checks the law, another would "
 			   "confirm it");
+	else if (l.paused)
+		model_note(out, "the ladder does not support this prediction: the two largest rungs agree, as a count "
+			   "that stopped growing would (%.0f to %.0f at the target); a rung between the largest and the "
+			   "target would tell", l.lo, l.hi);
 	else if (l.ambiguous)
 		model_note(out, "the ladder does not support this prediction: exact laws the rungs cannot tell apart "
 			   "predict %.0f to %.0f at the target", l.lo, l.hi);

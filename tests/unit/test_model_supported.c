@@ -202,6 +202,26 @@ static void deterministic_counts_are_exact_integer_laws(void **state)
 	experiment_free(g);
 }
 
+static void a_count_that_stopped_growing_supports_no_growing_law(void **state)
+{
+	(void)state;
+	/* a 2-D halo's messages of the busiest rank on 1, 4, 9, 16 ranks: 0, 2, 4, 4 neighbours times
+	 * 40 iterations; 40*ceil(log2 p) reproduces every rung and says 240 at 64, where the real run
+	 * sends 160: the equal largest rungs make the prediction unsupported, the hull holds both */
+	struct experiment *e = experiment_new();
+	experiment_add_parameter(e, "p", NULL);
+	static const double p[] = {1, 4, 9, 16}, msgs[] = {0, 80, 160, 160};
+	add_count(e, "main/MPI_Isend", "msgs_sent", p, msgs, 4);
+	struct model_results *res = model_at(e, 64);
+	const struct model_result *r = find(res, "main/MPI_Isend", "msgs_sent");
+	assert_true(r->exact);
+	assert_false(r->prediction.supported);
+	assert_true(r->prediction.lo <= 160 && r->prediction.hi >= 240);
+	assert_non_null(strstr(r->note, "stopped growing"));
+	model_results_free(res);
+	experiment_free(e);
+}
+
 static void counts_no_law_reproduces_are_whole_numbers_with_a_width(void **state)
 {
 	(void)state;
@@ -272,6 +292,7 @@ int main(void)
 		cmocka_unit_test(c_over_p_plus_log_p_at_two_percent_noise),
 		cmocka_unit_test(constant_sqrt_and_square_hides_its_square),
 		cmocka_unit_test(deterministic_counts_are_exact_integer_laws),
+		cmocka_unit_test(a_count_that_stopped_growing_supports_no_growing_law),
 		cmocka_unit_test(counts_no_law_reproduces_are_whole_numbers_with_a_width),
 		cmocka_unit_test(three_rungs_give_a_model_with_an_interval),
 	};
