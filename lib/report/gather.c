@@ -266,7 +266,8 @@ static void compute_figures(struct report *r)
 	}
 	if (!r->model_target || !r->nmodels)
 		return;
-	/* per metric: the accuracy of its predictions together; and interval coverage over all */
+	/* per metric: the accuracy of its supported predictions together (an unsupported one is shown,
+	 * marked, and judged by its interval); and interval coverage over all */
 	char *src = xasprintf("%s:/models/callpaths vs the truth at %ld ranks", r->campaign, r->model_target);
 	double *pred = xcalloc(r->nmodels + 1, sizeof *pred), *meas = xcalloc(r->nmodels + 1, sizeof *meas);
 	size_t held = 0, intervals = 0;
@@ -282,8 +283,9 @@ static void compute_figures(struct report *r)
 		if (!first)
 			continue;
 		size_t n = 0;
-		for (size_t j = i; j < r->nmodels; j++)
-			if (!strcmp(r->models[j].metric, m->metric) && predicts(&r->models[j]) && r->models[j].measured_ok) {
+		for (size_t j = i; j < r->nmodels; j++)   /* the predictions the ladder supports: the model's claims */
+			if (!strcmp(r->models[j].metric, m->metric) && predicts(&r->models[j]) && r->models[j].supported &&
+			    r->models[j].measured_ok) {
 				pred[n] = r->models[j].prediction;
 				meas[n++] = r->models[j].measured;
 			}
