@@ -2,6 +2,8 @@
 # the shared option/driver code (common.c) and the --expect table (expect.c)
 APP_DIR   := workflows/apps
 APP_NAMES := stencil1d stencil2d stencil3d sweep cg ft is mw phases halo27
+# partner laws, uneven decompositions and loop counts that grow with P (issue 30)
+APP_NAMES += butterfly mgcoarse uneven cannon
 APP_OBJ   := $(BUILD)/mpiobj/$(APP_DIR)
 APP_SHARED_OBJS := $(APP_OBJ)/common.o $(APP_OBJ)/expect.o
 APPS += $(addprefix $(BUILD)/apps/,$(APP_NAMES))
