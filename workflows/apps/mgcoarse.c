@@ -1,13 +1,13 @@
 /*
  * mgcoarse — the coarse levels of a geometric multigrid V-cycle over the process grid, as codes
  * agglomerate them: ranks on the non-periodic 2-D grid of MPI_Dims_create (rows x cols,
- * row-major). Level l = 0, 1, ..., L-1 with L = 1 + floor(log2(min(rows, cols))): only the ranks
+ * row-major; MPI_Cart_create, or by hand with --manual-neighbours: procgrid.h). Level l = 0, 1, ..., L-1 with L = 1 + floor(log2(min(rows, cols))): only the ranks
  * whose row and column are both multiples of 2^l take part in level l; they exchange a halo of
  * n / 2^l doubles with the participants at distance 2^l along each dimension (left, right, up,
  * down, where inside the grid) with MPI_Sendrecv, then the ranks of level l that are not in level
  * l+1 send their restricted block to the level-(l+1) rank below them in coordinates (the row and
  * column rounded down to a multiple of 2^(l+1)) and those receive one block from each. The
- * coarsest level ends with an MPI_Allreduce over MPI_COMM_WORLD. So which ranks talk, to whom and
+ * coarsest level ends with an MPI_Allreduce over g.comm. So which ranks talk, to whom and
  * how often depends on the coordinates (multiples of 2^l) and the level count on log2 of a grid
  * width. --size N: each rank's fine block is N x N (weak scaling only); N must be a multiple of
  * 2^(L-1).
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "common.h"
+#include "procgrid.h"
 
 static int levels_of(const int dims[2])
 {
@@ -25,20 +26,16 @@ static int levels_of(const int dims[2])
 	return L;
 }
 
-static void grid_of(int P, int dims[2])
-{
-	dims[0] = dims[1] = 0;
-	grid_dims(P, 2, dims);
-}
-
 static int mg_check(const struct params *p, int P, char *msg, size_t len)
 {
 	int dims[2];
+	if (procgrid_check_options(p, msg, len))
+		return -1;
 	if (p->scaling != SCALING_WEAK) {
 		snprintf(msg, len, "only --scaling weak is supported (--size is per rank)");
 		return -1;
 	}
-	grid_of(P, dims);
+	procgrid_dims(P, dims);
 	int L = levels_of(dims);
 	if (p->size % (1L << (L - 1))) {
 		snprintf(msg, len, "--size %ld is not a multiple of 2^%d (the coarsest of %d levels on a %dx%d grid)", p->size,
@@ -74,9 +71,10 @@ static int children(const int dims[2], int row, int col, int l, int child[3])
 static void mg_expect(const struct params *p, int P, struct expect *t)
 {
 	int dims[2];
-	grid_of(P, dims);
+	procgrid_dims(P, dims);
 	const int L = levels_of(dims);
 	const uint64_t I = (uint64_t)p->iterations, N = (uint64_t)p->size;
+	procgrid_expect(p, P, t);
 	for (int r = 0; r < P; r++) {
 		int row = r / dims[1], col = r % dims[1];
 		uint64_t sr = 0, srb = 0, sends = 0, sb = 0, recvs = 0, rb = 0;
@@ -110,9 +108,9 @@ static void mg_expect(const struct params *p, int P, struct expect *t)
 
 static void mg_run(const struct params *p, struct run *r)
 {
-	int dims[2];
-	grid_of(r->size, dims);
-	const int row = r->rank / dims[1], col = r->rank % dims[1], L = levels_of(dims);
+	struct procgrid g;
+	procgrid_open(p, r, 0, &g);
+	const int *dims = g.dims, row = g.row, col = g.col, L = levels_of(dims);
 	const long N = p->size;
 	double *u = app_alloc((size_t)(N * N), sizeof *u), *halo = app_alloc((size_t)N, sizeof *halo);
 	double *blk = app_alloc((size_t)(N * N), sizeof *blk);
@@ -130,10 +128,10 @@ static void mg_run(const struct params *p, struct run *r)
 					continue;
 				/* towards -: send to the low peer, receive from the high one; then the reverse */
 				int lo = peer[d] >= 0 ? peer[d] : MPI_PROC_NULL, hi = peer[d + 1] >= 0 ? peer[d + 1] : MPI_PROC_NULL;
-				MPI_Sendrecv(u, (int)h, MPI_DOUBLE, lo, l, halo, (int)h, MPI_DOUBLE, hi, l, MPI_COMM_WORLD,
+				MPI_Sendrecv(u, (int)h, MPI_DOUBLE, lo, l, halo, (int)h, MPI_DOUBLE, hi, l, g.comm,
 					     MPI_STATUS_IGNORE);
 				acc += hi != MPI_PROC_NULL ? halo[0] : 0;
-				MPI_Sendrecv(u, (int)h, MPI_DOUBLE, hi, 50 + l, halo, (int)h, MPI_DOUBLE, lo, 50 + l, MPI_COMM_WORLD,
+				MPI_Sendrecv(u, (int)h, MPI_DOUBLE, hi, 50 + l, halo, (int)h, MPI_DOUBLE, lo, 50 + l, g.comm,
 					     MPI_STATUS_IGNORE);
 				acc += lo != MPI_PROC_NULL ? halo[0] : 0;
 			}
@@ -146,21 +144,22 @@ static void mg_run(const struct params *p, struct run *r)
 				break;
 			if (!in_level(row, col, l + 1)) {
 				int s2 = 1 << (l + 1), parent = (row / s2 * s2) * dims[1] + col / s2 * s2;
-				MPI_Send(blk, (int)b, MPI_DOUBLE, parent, 200 + l, MPI_COMM_WORLD);
+				MPI_Send(blk, (int)b, MPI_DOUBLE, parent, 200 + l, g.comm);
 				break;
 			}
 			int k = children(dims, row, col, l, child);
 			for (int i = 0; i < k; i++) {
-				MPI_Recv(blk, (int)b, MPI_DOUBLE, child[i], 200 + l, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+				MPI_Recv(blk, (int)b, MPI_DOUBLE, child[i], 200 + l, g.comm, MPI_STATUS_IGNORE);
 				acc += blk[0];
 			}
 		}
 		double all;
-		MPI_Allreduce(&acc, &all, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		MPI_Allreduce(&acc, &all, 1, MPI_DOUBLE, MPI_SUM, g.comm);
 		acc = all / r->size;
 	}
 	loop_end(r);
 	r->checksum = r->rank == 0 ? mix64(dbits(acc)) : 0;
+	procgrid_close(&g);
 	free(u);
 	free(halo);
 	free(blk);
@@ -174,7 +173,7 @@ int main(int argc, char **argv)
 		.size_help = "cells per side of each rank's fine N x N block (weak scaling only)",
 		.rule = "any P (weak scaling only); --size a multiple of 2^(levels-1)",
 		.default_size = 64,
-		.groups = 0,
+		.groups = OPT_STENCIL,
 		.check = mg_check,
 		.expect = mg_expect,
 		.run = mg_run,

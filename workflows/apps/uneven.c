@@ -1,7 +1,7 @@
 /*
  * uneven — a 2-D halo exchange on a decomposition that does not divide: a global N x N grid
- * (strong scaling) on the non-periodic grid of MPI_Dims_create (rows x cols, row-major, neighbours
- * computed by hand). Along each dimension of width d the N cells are dealt as codes deal them: each
+ * (strong scaling) on the non-periodic grid of MPI_Dims_create (rows x cols, row-major;
+ * MPI_Cart_create, or by hand with --manual-neighbours: procgrid.h). Along each dimension of width d the N cells are dealt as codes deal them: each
  * coordinate c holds floor(N/d) cells and the first N mod d coordinates one more, so a rank's block
  * is nx x ny with nx = N/cols + (col < N mod cols) and ny likewise. Per iteration, with
  * MPI_Irecv/MPI_Isend/MPI_Waitall: ny doubles to and from the left and right neighbours, nx to and
@@ -13,12 +13,7 @@
 #include <stdlib.h>
 
 #include "common.h"
-
-static void grid_of(int P, int dims[2])
-{
-	dims[0] = dims[1] = 0;
-	grid_dims(P, 2, dims);
-}
+#include "procgrid.h"
 
 /* cells of coordinate c when N cells are dealt over d coordinates, the first N mod d one more */
 static long share(long N, int d, int c) { return N / d + (c < N % d); }
@@ -27,11 +22,13 @@ static long ceil_div(long a, long b) { return (a + b - 1) / b; }
 static int uneven_check(const struct params *p, int P, char *msg, size_t len)
 {
 	int dims[2];
+	if (procgrid_check_options(p, msg, len))
+		return -1;
 	if (p->scaling != SCALING_STRONG) {
 		snprintf(msg, len, "only --scaling strong is supported (--size is the global N)");
 		return -1;
 	}
-	grid_of(P, dims);
+	procgrid_dims(P, dims);
 	if (p->size < dims[0] || p->size < dims[1]) {
 		snprintf(msg, len, "--size %ld is smaller than the %dx%d process grid", p->size, dims[0], dims[1]);
 		return -1;
@@ -40,23 +37,25 @@ static int uneven_check(const struct params *p, int P, char *msg, size_t len)
 	return check_cells(p->size, n, msg, len);
 }
 
-static void neighbours(const int dims[2], int row, int col, int nb[4])
+static void neighbours(const struct procgrid *g, int nb[4])
 {
-	nb[0] = col > 0 ? row * dims[1] + col - 1 : MPI_PROC_NULL;
-	nb[1] = col + 1 < dims[1] ? row * dims[1] + col + 1 : MPI_PROC_NULL;
-	nb[2] = row > 0 ? (row - 1) * dims[1] + col : MPI_PROC_NULL;
-	nb[3] = row + 1 < dims[0] ? (row + 1) * dims[1] + col : MPI_PROC_NULL;
+	nb[0] = procgrid_rank(g, g->row, g->col - 1);
+	nb[1] = procgrid_rank(g, g->row, g->col + 1);
+	nb[2] = procgrid_rank(g, g->row - 1, g->col);
+	nb[3] = procgrid_rank(g, g->row + 1, g->col);
 }
 
 static void uneven_expect(const struct params *p, int P, struct expect *t)
 {
 	int dims[2];
-	grid_of(P, dims);
+	procgrid_dims(P, dims);
 	const uint64_t I = (uint64_t)p->iterations, red = 8 * 2 * (uint64_t)ceil_div(p->size, dims[1]);
+	procgrid_expect(p, P, t);
 	for (int r = 0; r < P; r++) {
-		int row = r / dims[1], col = r % dims[1], nb[4];
+		struct procgrid g = {.dims = {dims[0], dims[1]}, .row = r / dims[1], .col = r % dims[1]};
+		int row = g.row, col = g.col, nb[4];
 		uint64_t nx = (uint64_t)share(p->size, dims[1], col), ny = (uint64_t)share(p->size, dims[0], row), b = 0;
-		neighbours(dims, row, col, nb);
+		neighbours(&g, nb);
 		for (int k = 0; k < 4; k++)
 			if (nb[k] != MPI_PROC_NULL)
 				b += 8 * (k < 2 ? ny : nx);
@@ -69,12 +68,13 @@ static void uneven_expect(const struct params *p, int P, struct expect *t)
 
 static void uneven_run(const struct params *p, struct run *r)
 {
-	int dims[2], nb[4];
-	grid_of(r->size, dims);
-	const int row = r->rank / dims[1], col = r->rank % dims[1];
+	struct procgrid g;
+	int nb[4];
+	procgrid_open(p, r, 0, &g);
+	const int *dims = g.dims, row = g.row, col = g.col;
 	const long N = p->size, nx = share(N, dims[1], col), ny = share(N, dims[0], row);
 	const long wide = 2 * ceil_div(N, dims[1]);
-	neighbours(dims, row, col, nb);
+	neighbours(&g, nb);
 	double *u = app_alloc((size_t)(nx * ny), sizeof *u), *in = app_alloc((size_t)(2 * (nx + ny)), sizeof *in);
 	double *out = app_alloc((size_t)(2 * (nx + ny)), sizeof *out);
 	double *sums = app_alloc((size_t)wide, sizeof *sums), *all = app_alloc((size_t)wide, sizeof *all);
@@ -85,7 +85,7 @@ static void uneven_run(const struct params *p, struct run *r)
 	for (long it = 0; it < p->iterations; it++) {
 		MPI_Request req[8];
 		for (int k = 0; k < 4; k++)
-			MPI_Irecv(in + off[k], (int)len[k], MPI_DOUBLE, nb[k], k ^ 1, MPI_COMM_WORLD, &req[k]);
+			MPI_Irecv(in + off[k], (int)len[k], MPI_DOUBLE, nb[k], k ^ 1, g.comm, &req[k]);
 		compute_begin(r);
 		for (long j = 0; j < ny; j++) {
 			out[off[0] + j] = u[j * nx];
@@ -98,7 +98,7 @@ static void uneven_run(const struct params *p, struct run *r)
 		sink(busywork((uint64_t)it, p->compute * nx * ny));
 		compute_end(r);
 		for (int k = 0; k < 4; k++)
-			MPI_Isend(out + off[k], (int)len[k], MPI_DOUBLE, nb[k], k, MPI_COMM_WORLD, &req[4 + k]);
+			MPI_Isend(out + off[k], (int)len[k], MPI_DOUBLE, nb[k], k, g.comm, &req[4 + k]);
 		MPI_Waitall(8, req, MPI_STATUSES_IGNORE);
 		compute_begin(r);
 		for (long i = 0; i < wide; i++)
@@ -108,11 +108,12 @@ static void uneven_run(const struct params *p, struct run *r)
 		for (long i = 0; i < nx; i++)
 			sums[i] = u[i];
 		compute_end(r);
-		MPI_Allreduce(sums, all, (int)wide, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		MPI_Allreduce(sums, all, (int)wide, MPI_DOUBLE, MPI_SUM, g.comm);
 	}
 	loop_end(r);
 	for (long i = 0; i < nx * ny; i++)
 		r->checksum += mix64(dbits(u[i]));
+	procgrid_close(&g);
 	free(u);
 	free(in);
 	free(out);
@@ -128,7 +129,7 @@ int main(int argc, char **argv)
 		.size_help = "global grid side N (strong scaling only)",
 		.rule = "any P with N at least the process grid's width in each dimension (strong scaling only)",
 		.default_size = 100,
-		.groups = 0,
+		.groups = OPT_STENCIL,
 		.check = uneven_check,
 		.expect = uneven_expect,
 		.run = uneven_run,
