@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "extrap/intfit.h"
-#include "extrap/rounded_law.h"
 #include "util/xalloc.h"
 
 /* a term's value is num/den on a grid; the K terms are relative to a family member's dimension */
@@ -111,8 +110,6 @@ static bool evaluate(const struct law_term *t, const int64_t *coef, size_t s, co
 
 bool law_eval(const struct law *l, const struct grid *g, int32_t dim, int64_t *out)
 {
-	if (rounded_law_is(l))
-		return rounded_law_eval(l, g, dim, out);
 	if (!l->nterms) {
 		*out = l->predicted;
 		return true;
@@ -282,8 +279,6 @@ void law_solve_points(const struct law_points *pts, const struct grid *target, i
 			 p.dims ? "1, d_k, P, P/d_k, 1/d_k, 1/P, d_k/P, 1/P^2" : "1, d_j, P, 1/d_j, 1/P, 1/P^2");
 	}
 	gsl_set_error_handler(old);
-	if (out->status == LAW_NO_FIT || out->status == LAW_TOO_FEW)   /* an uneven decomposition's count: a quotient rounded */
-		rounded_law_solve(&p, target, target_dim, out);
 }
 
 void law_solve(const int64_t *values, const struct grid *grids, size_t n, const struct grid *target, struct law *out)

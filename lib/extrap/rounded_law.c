@@ -143,7 +143,11 @@ bool rounded_law_solve(const struct law_points *pts, const struct grid *target, 
 					first = lo_law;
 					memcpy(first_v, vl, n * sizeof *vl);
 					nv = n;
-					snprintf(first.text, sizeof first.text, "%s", t);
+					if (hi > lo)   /* every N in the meet agrees at the target */
+						snprintf(first.text, sizeof first.text, "%.60s, N from %lld to %lld", t, (long long)lo,
+							 (long long)hi);
+					else
+						snprintf(first.text, sizeof first.text, "%s", t);
 				} else if (memcmp(first_v, vl, nv * sizeof *vl)) {
 					*out = first;
 					out->status = LAW_AMBIGUOUS;
