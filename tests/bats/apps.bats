@@ -143,6 +143,18 @@ check_strong_checksums() {
 	done
 }
 
+@test "butterfly, mgcoarse, uneven, cannon: calls and bytes per rank equal --expect at 4, 8 or 9, 16 ranks" {
+	for nb in "" --manual-neighbours; do
+		for P in 4 8 16; do counts_match "$P" butterfly --scaling weak --size 64 --iterations 2 $nb; done
+		counts_match 16 butterfly --scaling strong --size 1024 --iterations 2 $nb
+		for P in 4 9 16; do
+			counts_match "$P" mgcoarse --scaling weak --size 16 --iterations 2 $nb
+			counts_match "$P" uneven --size 50 --iterations 2 $nb
+			counts_match "$P" cannon --size 48 --iterations 2 $nb
+		done
+	done
+}
+
 @test "weak scaling: every app's calls and bytes equal --expect at 4 ranks" {
 	for app in $ALL_APPS; do
 		# shellcheck disable=SC2046
