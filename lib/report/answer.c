@@ -254,10 +254,22 @@ static char *figure_sentence(const struct report *r, const struct figure *g)
 		return s;
 	}
 	if (!strncmp(g->name, "model_", 6)) {
+		size_t measured = 0, supported = 0;   /* the call paths the figure could and did judge */
+		for (size_t i = 0; i < r->nmodels; i++) {
+			const struct report_model *m = &r->models[i];
+			if (!strcmp(m->metric, g->name + 6) && report_model_predicts(m) && m->measured_ok) {
+				measured++;
+				supported += m->supported;
+			}
+		}
+		if (isnan(g->value) && measured && !supported)
+			return xasprintf("The %s models were not judged at %ld ranks: the ladder supports none of their %zu "
+					 "predictions there.", g->name + 6, p, measured);
 		if (isnan(g->value))
 			return xasprintf("The %s models could not be checked at %ld ranks (no measurement there).", g->name + 6, p);
-		return xasprintf("The %s models at %ld ranks were off by %.1f%% of the measured total (accuracy %.3f).",
-				 g->name + 6, p, pct(1 - g->value), g->value);
+		return xasprintf("The %s models at %ld ranks were off by %.1f%% of the measured total (accuracy %.3f; the "
+				 "%zu of %zu call paths whose prediction the ladder supports).",
+				 g->name + 6, p, pct(1 - g->value), g->value, supported, measured);
 	}
 	if (!strcmp(g->name, "interval")) {
 		if (isnan(g->value))

@@ -219,7 +219,7 @@ static bool measure_models(struct report *r, char *why, size_t whylen)
 	return true;
 }
 
-static bool predicts(const struct report_model *m)
+bool report_model_predicts(const struct report_model *m)
 {
 	return (!strcmp(m->status, "ok") || !strcmp(m->status, "noisy")) && isfinite(m->prediction);
 }
@@ -231,7 +231,7 @@ static void rank_kernels(struct report *r, size_t k)
 	size_t n = 0;
 	for (size_t i = 0; i < r->nmodels; i++) {
 		const struct report_model *m = &r->models[i];
-		if (!strcmp(m->metric, "time") && predicts(m) && m->measured_ok) {
+		if (!strcmp(m->metric, "time") && report_model_predicts(m) && m->measured_ok) {
 			pred[n] = m->prediction;
 			meas[n++] = m->measured;
 		}
@@ -273,7 +273,7 @@ static void compute_figures(struct report *r)
 	size_t held = 0, intervals = 0;
 	for (size_t i = 0; i < r->nmodels; i++) {
 		const struct report_model *m = &r->models[i];
-		if (m->held >= 0 && predicts(m)) {
+		if (m->held >= 0 && report_model_predicts(m)) {
 			intervals++;
 			held += (size_t)m->held;
 		}
@@ -284,7 +284,7 @@ static void compute_figures(struct report *r)
 			continue;
 		size_t n = 0;
 		for (size_t j = i; j < r->nmodels; j++)   /* the predictions the ladder supports: the model's claims */
-			if (!strcmp(r->models[j].metric, m->metric) && predicts(&r->models[j]) && r->models[j].supported &&
+			if (!strcmp(r->models[j].metric, m->metric) && report_model_predicts(&r->models[j]) && r->models[j].supported &&
 			    r->models[j].measured_ok) {
 				pred[n] = r->models[j].prediction;
 				meas[n++] = r->models[j].measured;

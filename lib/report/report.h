@@ -112,4 +112,7 @@ bool report_gather(const char *campaign, const struct report_inputs *in, struct 
 		   size_t whylen);
 void report_free(struct report *r);
 
+/* does a model row predict at its target (a model was found, its prediction is a number)? */
+bool report_model_predicts(const struct report_model *m);
+
 #endif
