@@ -166,6 +166,8 @@ static void print_result(const char *campaign, const char *output, const struct 
 		       "scales; the target's command is unknown (label rung_commands)\n", notes->commands_differ);
 	if (notes->not_replayable[0])
 		printf("not replayable (replay and proxy refuse it): %s\n", notes->not_replayable);
+	if (notes->meet_unchecked[0])
+		printf("not checked: %s\n", notes->meet_unchecked);
 }
 
 /* the synthetic run written (over none of the inputs) and recorded in the campaign */

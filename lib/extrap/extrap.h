@@ -44,6 +44,7 @@ struct extrap_notes {
 	uint64_t shared;           /* lossy mode: calls kept with count arrays stated by rule (run/share.h) */
 	char share[1024];          /* lossy mode: what the first is, "" when none */
 	char not_replayable[1400];  /* why the run's calls would not meet (label not_replayable), "" when they do */
+	char meet_unchecked[200];   /* an exact run too large for the meet check: why (label meet_unchecked) */
 	uint32_t nrungs;           /* lossy mode, when the rungs' call sequences differ in structure: */
 	struct lcs_loss unaligned[EXTRAP_MAX_RUNGS];   /* per rung, the calls lossy alignment left out */
 	char commands_differ[400]; /* how the rungs' commands differ beyond the rank count, "" when they do not */

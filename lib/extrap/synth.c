@@ -532,7 +532,11 @@ static bool check_calls_meet(struct run *out, const struct grid *target, const s
 	} else if (lossy) {
 		snprintf(text, sizeof text, "a lossy run of %lld ranks, above --profile-limit %lld: whether its calls meet "
 			 "was not checked", (long long)o->target, (long long)o->profile_limit);
-	} else {
+	} else {   /* exact, beyond the walk's limit: said, not hidden (replay and proxy count it themselves) */
+		snprintf(notes->meet_unchecked, sizeof notes->meet_unchecked, "a run of %lld ranks, above "
+			 "--profile-limit %lld: whether its calls meet was not checked", (long long)o->target,
+			 (long long)o->profile_limit);
+		run_set_attr(out, "meet_unchecked", notes->meet_unchecked);
 		return true;
 	}
 	run_set_attr(out, "not_replayable", text);

@@ -346,6 +346,54 @@ static bool informative(const struct grid *g, bool moore)
 	return !moore && wide >= 2;
 }
 
+/* a rank that talks to every other (the master of a master-worker code), or -1 */
+static int64_t hub_rank(const struct peer_pairs *p, int64_t nranks)
+{
+	if (nranks < 3)
+		return -1;
+	uint32_t *peers = xcalloc((size_t)nranks, sizeof *peers);
+	int64_t hub = -1;
+	for (size_t i = 0; i < p->n && hub < 0; i++)   /* pairs are distinct: a count is of distinct peers */
+		if (p->me[i] >= 0 && p->me[i] < nranks && ++peers[p->me[i]] >= (uint64_t)nranks - 1)
+			hub = p->me[i];
+	free(peers);
+	return hub;
+}
+
+/* why no grid explains the peers, in words a user can act on: what was tried, a pair off the
+ * balanced grid, and whether the code (a master that talks to everyone) or ladder (a partner law
+ * it does not know yet) is the likely cause */
+static void explain_no_grid(const struct peer_pairs *p, int64_t nranks, uint32_t ndims, bool asked, char *why,
+			    size_t whylen)
+{
+	struct grid bal;
+	topology_dims_create(nranks, ndims, &bal);
+	char text[64];
+	grid_format(&bal, text, sizeof text);
+	bool wraps[LAW_MAX_DIMS];
+	size_t failed = 0;
+	bool off = !peer_grid_explains(p, nranks, &bal, true, wraps, &failed) && failed < p->n;
+	int64_t hub = hub_rank(p, nranks);
+	char example[160] = "";
+	if (off)
+		snprintf(example, sizeof example, "; on %s, rank %lld talks to rank %lld, which is no neighbour of it",
+			 text, (long long)p->me[failed], (long long)(p->me[failed] + p->off[failed]));
+	char cause[240];
+	if (hub >= 0)
+		snprintf(cause, sizeof cause, "rank %lld talks to every other rank, as the master of a master-worker code "
+			 "does: its partners follow the code's data, and more rungs would not help", (long long)hub);
+	else
+		snprintf(cause, sizeof cause, "the partners may follow a law ladder does not know yet (distance 2^k, "
+			 "XOR, a transpose or a skew, coarse levels) or the code's data");
+	char dims[80] = "grid";
+	if (asked)
+		snprintf(dims, sizeof dims, "%u-D grid (the dimensions MPI_Dims_create was asked for)", ndims);
+	snprintf(why, whylen,
+		 "no %s of %lld ranks has every point-to-point peer as a grid neighbour (tried: every "
+		 "factorisation in every axis order, face neighbours and the 27-point neighbourhood%s)%s; %s",
+		 dims, (long long)nranks, asked ? "" : ", 1-D and balanced 2-D and 3-D grids", example, cause);
+}
+
 bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_t whylen)
 {
 	uint32_t asked = topology_dims_create_asked(r), ndims = asked ? asked : 1;
@@ -362,21 +410,16 @@ bool topology_from_pattern(const struct run *r, struct grid *g, char *why, size_
 		if (more.balanced_fits && informative(&more.balanced, more.moore))
 			d = more, ndims = k;
 	}
-	peer_pairs_free(&p);
-	if (d.balanced_fits || d.nfound == 1) {
+	bool ok = d.balanced_fits || d.nfound == 1;
+	if (ok)
 		*g = d.balanced_fits ? d.balanced : d.found;
-		return true;
-	}
-	if (!d.nfound)
-		snprintf(why, whylen,
-			 "no %u-D grid of %u ranks has every point-to-point peer as a grid neighbour%s (ranks talk to "
-			 "peers off any grid, as a master-worker or data-dependent code does: extrapolation needs an "
-			 "SPMD code on a grid, and more rungs would not help)", ndims, r->nranks,
-			 asked ? "" : ", nor a balanced 2-D or 3-D grid with ranks that are not neighbours");
+	else if (!d.nfound)
+		explain_no_grid(&p, r->nranks, asked ? ndims : 2, asked, why, whylen);
 	else
 		snprintf(why, whylen, "%u %u-D grids of %u ranks explain the point-to-point peers equally", d.nfound, ndims,
 			 r->nranks);
-	return false;
+	peer_pairs_free(&p);
+	return ok;
 }
 
 bool topology_pattern_at(const struct run *r, uint32_t ndims, struct grid *g)
