@@ -200,7 +200,7 @@ static int run_extrap(int argc, char **argv)
 	struct ladder l = {0};
 	struct run out;
 	struct extrap_notes notes;
-	char why[4096];
+	char why[8192];
 	rc = EXIT_FAIL;
 	bool ok = read_ladder(campaign, &l);
 	if (ok && (!output_replaceable(output, why, sizeof why) ||   /* said before the work */

@@ -26,7 +26,7 @@ static bool splits_communicators(const struct run *r)
  * peers show */
 static bool rung_grid(const struct run *r, struct grid *g, bool *periodic, char *why, size_t whylen)
 {
-	char cwhy[200], swhy[200], pwhy[400];
+	char cwhy[200], swhy[200], pwhy[1024];
 	if (topology_from_cart(r, g, periodic, cwhy, sizeof cwhy))
 		return true;
 	if (topology_from_splits(r, g, swhy, sizeof swhy))
@@ -72,13 +72,13 @@ static bool grid_recorded(struct run *const *rungs, size_t n)
 
 bool classes_grids(struct run *const *rungs, size_t n, struct grid *grids, bool *periodic, char *why, size_t whylen)
 {
-	char peers[1200] = "";
+	char peers[4096] = "";
 	if (!grid_recorded(rungs, n) && topology_from_peers(rungs, n, grids, periodic, peers, sizeof peers))
 		return true;
 	bool *found = xcalloc(n + 1, sizeof *found), (*here)[LAW_MAX_DIMS] = xcalloc(n + 1, sizeof *here);
-	char first[1100] = "";
+	char first[2400] = "";
 	for (size_t i = 0; i < n; i++) {
-		char rwhy[1100];
+		char rwhy[2400];
 		found[i] = rung_grid(rungs[i], &grids[i], here[i], rwhy, sizeof rwhy);
 		if (!found[i] && !first[0])
 			snprintf(first, sizeof first, "%s", rwhy);
