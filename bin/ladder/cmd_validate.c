@@ -3,11 +3,14 @@
  * every violation is listed, exit 0 only when every file conforms.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "command.h"
 #include "extrap/balance.h"
 #include "store/schema.h"
+#include "store/campaign_extrap.h"
+#include "store/campaign_h5.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/log.h"
@@ -18,13 +21,37 @@ static void print_violation(const char *line, void *arg)
 	fprintf(stderr, "%s\n", line);
 }
 
+static int synthetic_calls_unmet(const char *path);
+
+/* the synthetic runs a campaign records (/extrap/index): how many of them do not meet */
+static int campaign_extraps_unmet(const char *campaign)
+{
+	struct campaign_extrap *x;
+	uint32_t n;
+	struct h5_err e;
+	if (!campaign_read_extraps(campaign, &x, &n, &e))
+		return 0;   /* the schema check has said why */
+	int bad = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		char *path = campaign_member_path(campaign, x[i].path);
+		bad += synthetic_calls_unmet(path);
+		free(path);
+	}
+	campaign_extraps_free(x, n);
+	return bad;
+}
+
 /* a synthetic run whose calls would not meet (extrap/balance.h) and that does not say so in its
- * label not_replayable: 1 with the violation reported, else 0 */
+ * label not_replayable, or a campaign that records one: 1 with the violation reported, else 0 */
 static int synthetic_calls_unmet(const char *path)
 {
 	struct store_identity id;
 	struct h5_err e;
-	if (!store_identify(path, &id, &e) || strcmp(id.kind, "run"))
+	if (!store_identify(path, &id, &e))
+		return 0;
+	if (!strcmp(id.kind, "campaign"))
+		return campaign_extraps_unmet(path) > 0;
+	if (strcmp(id.kind, "run"))
 		return 0;
 	struct run r;
 	if (!store_read_run(path, &r, &e))

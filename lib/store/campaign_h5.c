@@ -313,14 +313,19 @@ bool campaign_read_runs(const char *path, struct campaign_run **runs, uint32_t *
 
 void campaign_runs_free(struct campaign_run *runs, uint32_t n) { h5_free_table(&run_table, runs, n); }
 
-char *campaign_run_path(const char *campaign, const struct campaign_run *run)
+char *campaign_member_path(const char *campaign, const char *rel)
 {
-	if (run->path[0] == '/')
-		return xstrdup(run->path);
+	if (rel[0] == '/')
+		return xstrdup(rel);
 	char *copy = xstrdup(campaign);
-	char *p = xasprintf("%s/%s", dirname(copy), run->path);
+	char *p = xasprintf("%s/%s", dirname(copy), rel);
 	free(copy);
 	return p;
+}
+
+char *campaign_run_path(const char *campaign, const struct campaign_run *run)
+{
+	return campaign_member_path(campaign, run->path);
 }
 
 bool campaign_read_summary(const char *path, struct campaign_summary *s, struct h5_err *e)

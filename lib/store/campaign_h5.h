@@ -28,6 +28,8 @@ bool campaign_merge(const char *out, char *const *runs, int nruns, bool copy, st
 /* The runs of a campaign, sorted by ranks then repetition. */
 bool campaign_read_runs(const char *path, struct campaign_run **runs, uint32_t *n, struct h5_err *e);
 void campaign_runs_free(struct campaign_run *runs, uint32_t n);
+/* absolute or cwd-relative path of a file the campaign at `campaign` names relative to itself */
+char *campaign_member_path(const char *campaign, const char *rel);
 /* absolute or cwd-relative path of a run of the campaign at `campaign` */
 char *campaign_run_path(const char *campaign, const struct campaign_run *run);
 

@@ -162,6 +162,9 @@ S3P="stencil3d --scaling weak --size 3 --iterations 2 --periodic"
 	run "$LADDER" validate "$e"   # the schema holds, the calls do not meet: invalid
 	[ "$status" -eq 1 ] || { echo "$output"; return 1; }
 	[[ "$output" == *"a synthetic run whose calls would not meet"*"rank 1 sends 2 messages"*"which receives 3"* ]]
+	run "$LADDER" validate "$c"   # the campaign that records it (/extrap/p36) is invalid too
+	[ "$status" -eq 1 ] && [[ "$output" == *"s1-unmet-e36.h5: a synthetic run whose calls would not meet"* ]] ||
+		{ echo "$output"; return 1; }
 	run timeout 60 "$LADDER" replay "$e"
 	[ "$status" -eq 1 ] && [ "${#lines[@]}" -eq 1 ] || { echo "$output"; return 1; }
 	[[ "$output" == *"not replayable: calls do not meet: rank 1 sends 2 messages with tag "*" to rank 0 over communicator comm#2 of 36 ranks, which receives 3"* ]]
