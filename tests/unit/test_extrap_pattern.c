@@ -102,9 +102,10 @@ static void inconsistent_pattern(void **state)
 	struct fake f;
 	build(&f, 16, 2, 2, members, offsets);
 	struct grid g;
-	char why[300];
+	char why[1024];
 	assert_false(topology_from_pattern(&f.r, &g, why, sizeof why));
-	assert_non_null(strstr(why, "no 2-D grid of 16 ranks"));
+	assert_non_null(strstr(why, "no 2-D grid (the dimensions MPI_Dims_create was asked for) of 16 ranks"));
+	assert_non_null(strstr(why, "on 4x4, rank 0 talks to rank 10, which is no neighbour of it"));
 	release(&f);
 }
 
@@ -164,10 +165,14 @@ static void master_worker_has_no_grid(void **state)
 	struct fake f;
 	build(&f, 6, 1, 2, members, offsets);
 	struct grid g;
-	char why[400];
+	char why[1024];
 	assert_false(topology_from_pattern(&f.r, &g, why, sizeof why));
-	assert_non_null(strstr(why, "no 1-D grid of 6 ranks"));
-	assert_non_null(strstr(why, "more rungs would not help"));
+	assert_non_null(strstr(why, "no 1-D grid (the dimensions MPI_Dims_create was asked for) of 6 ranks"));
+	assert_non_null(strstr(why, "which is no neighbour of it"));
+	/* one worker is no master: no rank talks to every other, so the refusal does not blame the
+	 * code's data alone, nor claim that more rungs would not help */
+	assert_non_null(strstr(why, "a law ladder does not know yet"));
+	assert_null(strstr(why, "more rungs would not help"));
 	release(&f);
 }
 
