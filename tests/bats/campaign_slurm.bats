@@ -21,6 +21,17 @@ teardown_file() {
 teardown() {
 	# a test that failed half-way must not leave the partition down for the next one
 	scontrol update PartitionName=debug State=UP 2> /dev/null || true
+	# a failed test keeps its campaigns' job logs, which go with the test's temporary directory
+	# (a traced run at 9 ranks has ended with exit status 139, seldom: its log tells where)
+	if [ -z "${BATS_TEST_COMPLETED:-}" ]; then
+		local keep="$BUILD_DIR/test-artifacts/campaign_slurm/$BATS_TEST_NUMBER" d
+		for d in "$BATS_FILE_TMPDIR"/*/logs; do
+			[ -d "$d" ] || continue
+			mkdir -p "$keep/$(basename "$(dirname "$d")")"
+			cp -r "$d" "$keep/$(basename "$(dirname "$d")")/"
+			echo "# job logs kept in $keep" >&3
+		done
+	fi
 }
 
 @test "slurm: the stencil2d campaign is submitted in one go, dependencies in scontrol, all containers valid" {
