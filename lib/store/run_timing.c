@@ -388,9 +388,11 @@ bool store_read_timing(const struct source *src, struct run *r)
 {
 	bool ok = src->major == 1 ? read_tables_v1(src, r) : read_pooled(src, r);
 	/* lookups (replay, extrapolation) expect each group's gaps and durations in order */
-	for (uint32_t g = 0; g < r->ngroups && ok; g++) {
-		qsort(r->groups[g].gaps, r->groups[g].ngaps, sizeof *r->groups[g].gaps, run_gap_order);
-		qsort(r->groups[g].durs, r->groups[g].ndurs, sizeof *r->groups[g].durs, run_dur_order);
+	for (uint32_t g = 0; g < r->ngroups && ok; g++) {   /* a group may have none (NULL arrays) */
+		if (r->groups[g].ngaps > 1)
+			qsort(r->groups[g].gaps, r->groups[g].ngaps, sizeof *r->groups[g].gaps, run_gap_order);
+		if (r->groups[g].ndurs > 1)
+			qsort(r->groups[g].durs, r->groups[g].ndurs, sizeof *r->groups[g].durs, run_dur_order);
 	}
 	return ok;
 }
