@@ -328,15 +328,21 @@ static const char *style =
 	".plots{display:flex;flex-wrap:wrap;gap:10px}.plots figure{margin:0}"
 	"p.note{font-size:13px;color:#444}details{margin:.5em 0}summary{cursor:pointer;color:#0b57d0}";
 
+/* each string as an escaped list item, `after` following each </li> */
+static void html_items(FILE *out, char *const *s, const char *after)
+{
+	for (size_t i = 0; s[i]; i++) {
+		fprintf(out, "<li>");
+		esc(out, s[i]);
+		fprintf(out, "</li>%s", after);
+	}
+}
+
 static void answer_html(const struct report *r, const struct verdict *v, const struct answer *a, FILE *out)
 {
 	fprintf(out, "<ul class=answer id=prediction>\n");
 	char **s = answer_prediction(r, a);
-	for (size_t i = 0; s[i]; i++) {
-		fprintf(out, "<li>");
-		esc(out, s[i]);
-		fprintf(out, "</li>\n");
-	}
+	html_items(out, s, "\n");
 	strings_free(s);
 	fprintf(out, "</ul>\n");
 	for (size_t i = 0; i < r->ntargets; i++) {
@@ -353,20 +359,12 @@ static void answer_html(const struct report *r, const struct verdict *v, const s
 		name, v->state == STATE_PASS ? ": every figure computed, every threshold held, nothing regressed" : "");
 	if (v->reasons && v->reasons[0]) {
 		fprintf(out, "<ul>");
-		for (size_t i = 0; v->reasons[i]; i++) {
-			fprintf(out, "<li>");
-			esc(out, v->reasons[i]);
-			fprintf(out, "</li>");
-		}
+		html_items(out, v->reasons, "");
 		fprintf(out, "</ul>");
 	}
 	fprintf(out, "</div>\n<h2>How far from the real run</h2>\n<ul id=accuracy>\n");
 	s = answer_accuracy(r);
-	for (size_t i = 0; s[i]; i++) {
-		fprintf(out, "<li>");
-		esc(out, s[i]);
-		fprintf(out, "</li>\n");
-	}
+	html_items(out, s, "\n");
 	strings_free(s);
 	fprintf(out, "</ul>\n");
 	if (!plot_available()) {
