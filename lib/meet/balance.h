@@ -35,8 +35,8 @@ bool run_p2p_balanced(const struct run *r, char *why, size_t whylen);
 
 /* run_replayable (meet/replayable.h, which refuses the label not_replayable), and for a synthetic run
  * of up to BALANCE_MAX_RANKS ranks that its calls meet (run_p2p_balanced, linear in all the ranks'
- * calls); a larger one is taken on its label, which lossy extrapolation sets. What `ladder replay` and `ladder proxy` ask
- * before anything is launched or generated. */
+ * calls); a larger one is taken on its label, which lossy extrapolation sets. What `ladder replay`
+ * and `ladder proxy` ask before anything is launched or generated. */
 #define BALANCE_MAX_RANKS 4096
 bool run_calls_meet(const struct run *r, char *why, size_t whylen);
 
