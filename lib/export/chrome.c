@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "export/call_facts.h"
-#include "export/comms.h"
+#include "meet/call_facts.h"
+#include "meet/comms.h"
 #include "export/timeline.h"
 #include "util/log.h"
 
