@@ -49,7 +49,7 @@ static void strong_faces_share_one_law(void **state)
 	stencil_class(&a, runs, face);
 	struct grid t = {3, {4, 3, 3}, 0};
 	char why[600] = "";
-	assert_true(family_decide(&a, &t, why, sizeof why));
+	assert_true(family_decide(&a, NULL, 0, &t, why, sizeof why));
 	static const int64_t want[3] = {16, 12, 12};   /* (12/d1)(12/d2), ... at 4x3x3 */
 	for (uint32_t m = 0; m < 6; m++) {
 		const struct xval *x = &a.occ[m].x[0];
@@ -72,7 +72,7 @@ static void constant_among_varying_is_refused(void **state)
 	stencil_class(&a, runs, face);
 	struct grid t = {3, {4, 3, 3}, 0};
 	char why[600] = "";
-	assert_false(family_decide(&a, &t, why, sizeof why));
+	assert_false(family_decide(&a, NULL, 0, &t, why, sizeof why));
 	assert_non_null(strstr(why, "MPI_Irecv count (36 at p8, 36 at p12, 36 at p16) is the same at every rung"));
 	assert_non_null(strstr(why, "cannot be told from a constant"));
 	assert_non_null(strstr(why, "add rungs that widen it, e.g. 18, 24, 27 ranks"));   /* 3x3x2, 4x3x2, 3x3x3 */
