@@ -256,9 +256,10 @@ static bool constant_among_varying(const struct aligned_class *a, uint32_t o, ui
 }
 
 /* the law value j of occurrence o has in another class, the same function, call site and value,
- * that reproduces every rung of a and gives one value at the target: the first such law (its
- * member dimension in *dim); NULL when none does or two disagree at the target */
-static const struct law *law_of_site(const struct aligned_class *a, uint32_t o, uint32_t j,
+ * that reproduces every rung of a and gives one value at the target (not negative for a count):
+ * the first such law (its member dimension in *dim); NULL when none does or two disagree at the
+ * target */
+static const struct law *law_of_site(const struct aligned_class *a, uint32_t o, uint32_t j, bool count,
 				     const struct aligned_class *const *others, size_t nothers, const struct grid *target,
 				     int8_t *dim)
 {
@@ -275,7 +276,7 @@ static const struct law *law_of_site(const struct aligned_class *a, uint32_t o, 
 			int64_t v, t;
 			for (size_t q = 0; fits && q < a->nrungs; q++)
 				fits = law_eval(l, &a->grids[q], x->x[j].dim, &v) && v == rung_value(a, o, q, j);
-			if (!fits || !law_eval(l, target, x->x[j].dim, &t) || t < 0)
+			if (!fits || !law_eval(l, target, x->x[j].dim, &t) || (count && t < 0))
 				continue;
 			if (found && t != at)
 				return NULL;
@@ -307,7 +308,7 @@ static bool decide_own(struct aligned_class *a, uint32_t o, uint32_t j, const st
 	struct xval *x = &a->occ[o].x[j];
 	int8_t dim = LAW_NO_DIM;
 	const struct law *site = streamed || law.status == LAW_OK ? NULL
-				 : law_of_site(a, o, j, others, nothers, target, &dim);
+				 : law_of_site(a, o, j, pts.counts, others, nothers, target, &dim);
 	if (law.status == LAW_OK || site) {
 		x->kind = XV_LAW, x->dim = site ? dim : LAW_NO_DIM;
 		x->law = xmalloc(sizeof *x->law);
