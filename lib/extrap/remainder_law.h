@@ -11,12 +11,11 @@
  * point bounds N to an interval, (q - 1) d_j + c_j < N <= q d_j + c_j with q = v / a, and the law
  * holds when the intervals meet.
  *
- * Not used by the extrapolation yet: a synthetic run states values that differ inside a position
- * class as laws of the rank (run/rank_law.h), sums of coordinates shifted and wrapped, and
- * (c_j < r) is none of them; a term for it there (and in the store, the replay and the proxy)
- * comes first. Nor do the ranks of such a code reach a fit today: its position classes are
- * refused as not SPMD over the grid (classes.h), and the alike groups that alike.h unites are
- * the whole rung, whose PROC_NULL peers cannot stream.
+ * A synthetic run cannot state it yet: it states values that differ inside a position class as
+ * laws of the rank (run/rank_law.h), sums of coordinates shifted and wrapped, and (c_j < r) is
+ * none of them; a term for it there (and in the store, the replay and the proxy) comes first.
+ * Until then the class is refused as not SPMD over the grid, and the refusal names this law when
+ * it explains the value its ranks differ in at every rung (classes.h).
  */
 #ifndef LADDER_EXTRAP_REMAINDER_LAW_H
 #define LADDER_EXTRAP_REMAINDER_LAW_H

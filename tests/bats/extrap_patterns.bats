@@ -163,3 +163,13 @@ U25="--scaling strong --size 25 --iterations 2"
 		{ echo "$output"; return 1; }
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
+
+@test "uneven decomposition, 50 cells over d: refused, naming the remainder over the first coordinates" {
+	export APP=uneven
+	c=$(ladder u50 "4 9 16 25" --scaling strong --size 50 --iterations 2)
+	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"behave differently"*"at every rung it is floor(50/d1) + (c1 < 50 mod d1), a remainder dealt to the first coordinates"* ]] ||
+		{ echo "$output"; return 1; }
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
+}
