@@ -22,6 +22,7 @@
 #include "model/exact.h"
 #include "model/interval.h"
 #include "model/multiparam.h"
+#include "model/neighbours.h"
 #include "model/posterior.h"
 #include "model/problem.h"
 #include "model/support.h"
@@ -300,21 +301,25 @@ static void average_over_hypotheses(const struct fit_problem *fsel, const struct
  * of one term times the noise of a per-point value, and whose prediction at the target lies more
  * than SUPPORT_RIVAL_FACTOR outside the interval (c + a p^(1/2) + b p^2 at 5% noise on p = 4..64
  * fitted as c + a p^(1/2) log2(p)^2: the p^2 term is 16% of the largest rung and 40x at 64x).
- * Its prediction, or NAN when there is none. */
-static double rival_outside(const struct fit_problem *fsel, const struct search_result *r, double lo, double hi)
+ * Its prediction, or NAN when there is none; ns receives the noise and the critical value the
+ * neighbours of a multi-parameter model are judged with (neighbours.h). */
+static double rival_outside(const struct fit_problem *fsel, const struct search_result *r, double lo, double hi,
+			    struct neighbour_spec *ns)
 {
 	const struct hypothesis *best = &r->best;
 	size_t m = best->nterms + (best->constant ? 1 : 0);
 	if (fsel->n <= m)
 		return NAN;
 	bool measured = fsel->noise_dof > 0 && fsel->noise_var > 0;
-	double s2 = measured ? fsel->noise_var : best->rss / (double)(fsel->n - m);
-	double crit = critical_f(0.05, 1, measured ? fsel->noise_dof : (double)(fsel->n - m));
-	if (!isfinite(crit))
-		crit = 4.0;
+	ns->s2 = measured ? fsel->noise_var : best->rss / (double)(fsel->n - m);
+	ns->dof = measured ? fsel->noise_dof : (double)(fsel->n - m);
+	ns->crit = critical_f(0.05, 1, ns->dof);
+	if (!isfinite(ns->crit))
+		ns->crit = 4.0;
+	double limit = best->rss + ns->crit * ns->s2;
 	for (unsigned k = 0; k < r->nrecords; k++) {
 		const struct search_record *h = &r->record[k];
-		if (h->nterms > best->nterms + 1 || !(h->rss <= best->rss + crit * s2) || !(h->pred > 0))
+		if (h->nterms > best->nterms + 1 || !(h->rss <= limit) || !(h->pred > 0))
 			continue;
 		if (h->pred > SUPPORT_RIVAL_FACTOR * hi || h->pred * SUPPORT_RIVAL_FACTOR < lo)
 			return h->pred;
@@ -416,7 +421,14 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		out->prediction.has_interval =
 			o->bootstrap && !interval_bootstrap(&is, ctx->w, &out->prediction.lo, &out->prediction.hi);
 		average_over_hypotheses(&fsel, &r, value_var, o->level, &out->prediction);
-		rival = out->prediction.has_interval ? rival_outside(&fsel, &r, out->prediction.lo, out->prediction.hi) : NAN;
+		struct neighbour_spec ns = {.problem = &ps, .ysel = ctx->ysel, .exponents = &o->exponents, .best = &r.best,
+					    .s2 = NAN};
+		if (out->prediction.has_interval)
+			rival = rival_outside(&fsel, &r, out->prediction.lo, out->prediction.hi, &ns);
+		/* several parameters: the search saw only the products of the factors the line searches
+		 * chose; the neighbours of the model in the whole space compete too (neighbours.h) */
+		if (e->nparams > 1 && isnan(rival) && isfinite(ns.s2))
+			rival = neighbour_rival_outside(&ns, out->prediction.lo, out->prediction.hi, SUPPORT_RIVAL_FACTOR);
 	}
 	out->status = MODEL_OK;
 	if (out->quality.smape > MODEL_POOR_SMAPE) {

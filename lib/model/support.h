@@ -12,7 +12,8 @@
  *     as many coefficients as rungs but one, parts as soon as one rung is left out);
  *   - the interval spans at most MODEL_SUPPORT_SPAN (modeler.h);
  *   - (series.c, which has the search's hypotheses) no rival that fits the rungs as well predicts
- *     more than SUPPORT_RIVAL_FACTOR outside the interval.
+ *     more than SUPPORT_RIVAL_FACTOR outside the interval; with several parameters the rivals
+ *     include the model's neighbours in the whole space, which its search never saw (neighbours.h).
  *
  *     struct support s;
  *     support_judge(&fn, pts, y, n, target, true, lo, hi, 0.95, &s);
