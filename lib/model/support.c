@@ -116,6 +116,13 @@ void support_judge(const struct pmnf *fn, const double *pts, const double *y, si
 {
 	memset(out, 0, sizeof *out);
 	out->loo_lo = out->loo_hi = NAN;
+	size_t m = (fn->constant != 0) + fn->nterms;
+	if (n < m + SUPPORT_MIN_CHECKS) {
+		snprintf(out->why, sizeof out->why,
+			 "%zu rung%s beyond its %zu coefficients check%s the model; an exact law needs %d", n > m ? n - m : 0,
+			 n - m == 1 ? "" : "s", m, n - m == 1 ? "s" : "", SUPPORT_MIN_CHECKS);
+		return;
+	}
 	double at = 0, most = 0;
 	int t = support_unconstrained_term(fn, pts, n, target, &at, &most);
 	if (t >= 0) {
