@@ -327,12 +327,13 @@ static double rival_outside(const struct fit_problem *fsel, const struct search_
 	return NAN;
 }
 
-/* does the ladder support the prediction (support.h); a note when not */
-static void judge_support(const struct series_context *ctx, size_t n, struct model_result *out)
+/* does the ladder support the prediction (support.h); a note when not; loo: the leave-one-out
+ * range when computed already, or NULL */
+static void judge_support(const struct series_context *ctx, size_t n, const double *loo, struct model_result *out)
 {
 	struct model_prediction *p = &out->prediction;
 	struct support s;
-	support_judge(&out->fn, ctx->pts, ctx->y, n, ctx->target, p->has_interval, p->lo, p->hi, p->level, &s);
+	support_judge(&out->fn, ctx->pts, ctx->y, n, ctx->target, p->has_interval, p->lo, p->hi, p->level, loo, &s);
 	p->supported = s.supported;
 	if (out->status == MODEL_OK && !s.supported)
 		model_note(out, "the ladder does not support this prediction: %s", s.why);
@@ -396,20 +397,23 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 	quality(ctx, n, &out->fn, best.cv, &out->quality);
 	out->prediction.value = pmnf_eval(&out->fn, ctx->target);
 	out->prediction.level = o->level;
-	double rival = NAN;
+	double rival = NAN, loo[2];
+	bool have_loo = false;
+	struct neighbour_spec ns = {.problem = &ps, .ysel = ctx->ysel, .exponents = &o->exponents, .best = &r.best,
+				    .s2 = NAN};
 	if (best.cv < 1e-20 && noise_var == 0) {
 		/* exact data reproduced exactly: nothing to be uncertain about */
 		out->prediction.has_interval = true;
 		out->prediction.lo = out->prediction.hi = out->prediction.value;
 		/* unless the model merely interpolates: its terms fitted without each rung in turn must
 		 * agree, and where they part the interval says how far */
-		double lo, hi;
-		if (!support_loo_range(&out->fn, ctx->pts, ctx->y, n, ctx->target, &lo, &hi)) {
+		if (!support_loo_range(&out->fn, ctx->pts, ctx->y, n, ctx->target, &loo[0], &loo[1])) {
 			out->prediction.has_interval = false;
 		} else {
-			out->prediction.lo = fmax(0.0, fmin(out->prediction.lo, lo));
-			out->prediction.hi = fmax(out->prediction.hi, hi);
+			out->prediction.lo = fmax(0.0, fmin(out->prediction.lo, loo[0]));
+			out->prediction.hi = fmax(out->prediction.hi, loo[1]);
 		}
+		have_loo = true;
 	} else if (!o->basic) {
 		struct hypothesis fin[(PMNF_MAX_TERMS + 1) * SEARCH_KEEP + 1];
 		struct interval_spec is = {
@@ -421,14 +425,8 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		out->prediction.has_interval =
 			o->bootstrap && !interval_bootstrap(&is, ctx->w, &out->prediction.lo, &out->prediction.hi);
 		average_over_hypotheses(&fsel, &r, value_var, o->level, &out->prediction);
-		struct neighbour_spec ns = {.problem = &ps, .ysel = ctx->ysel, .exponents = &o->exponents, .best = &r.best,
-					    .s2 = NAN};
 		if (out->prediction.has_interval)
 			rival = rival_outside(&fsel, &r, out->prediction.lo, out->prediction.hi, &ns);
-		/* several parameters: the search saw only the products of the factors the line searches
-		 * chose; the neighbours of the model in the whole space compete too (neighbours.h) */
-		if (e->nparams > 1 && isnan(rival) && isfinite(ns.s2))
-			rival = neighbour_rival_outside(&ns, out->prediction.lo, out->prediction.hi, SUPPORT_RIVAL_FACTOR);
 	}
 	out->status = MODEL_OK;
 	if (out->quality.smape > MODEL_POOR_SMAPE) {
@@ -437,7 +435,14 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 			 "the best model misses the measured values by %.0f%% on average (SMAPE); its prediction is "
 			 "not to be trusted", out->quality.smape);
 	}
-	judge_support(ctx, n, out);
+	judge_support(ctx, n, have_loo ? loo : NULL, out);
+	/* several parameters: the search saw only the products of the factors the line searches
+	 * chose; the model's neighbours in the whole space compete too, where they could still take
+	 * the support away (neighbours.h). One parameter: the search's records hold every
+	 * hypothesis of up to two terms and the beam's beyond; on the four sets of accuracy_model
+	 * the neighbours there took no support away. */
+	if (e->nparams > 1 && out->prediction.supported && isnan(rival) && isfinite(ns.s2))
+		rival = neighbour_rival_outside(&ns, out->prediction.lo, out->prediction.hi, SUPPORT_RIVAL_FACTOR);
 	if (out->prediction.supported && isfinite(rival)) {
 		out->prediction.supported = false;
 		if (out->status == MODEL_OK)

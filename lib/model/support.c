@@ -48,27 +48,26 @@ int support_unconstrained_term(const struct pmnf *fn, const double *pts, size_t 
 	return worst;
 }
 
+/* the GSL objects of one leave-one-out pass: every refit has the same size */
+struct refit_work {
+	gsl_vector *c;
+	gsl_matrix *cov;
+	gsl_multifit_linear_workspace *w;
+};
+
 /* weighted least squares of fn's shape over the rows of x (n x m), the prediction at x0 */
-static bool refit_predict(const double *x, const double *y, const double *wt, size_t n, size_t m, const double *x0,
-			  double *pred)
+static bool refit_predict(struct refit_work *rw, const double *x, const double *y, const double *wt, size_t n,
+			  size_t m, const double *x0, double *pred)
 {
-	if (n < m || !m)
-		return false;
 	gsl_matrix_const_view xv = gsl_matrix_const_view_array(x, n, m);
 	gsl_vector_const_view yv = gsl_vector_const_view_array(y, n), wv = gsl_vector_const_view_array(wt, n);
-	gsl_vector *c = gsl_vector_alloc(m);
-	gsl_matrix *cov = gsl_matrix_alloc(m, m);
-	gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(n, m);
 	double chisq;
 	gsl_error_handler_t *old = gsl_set_error_handler_off();
-	bool ok = gsl_multifit_wlinear(&xv.matrix, &wv.vector, &yv.vector, c, cov, &chisq, w) == GSL_SUCCESS;
+	bool ok = gsl_multifit_wlinear(&xv.matrix, &wv.vector, &yv.vector, rw->c, rw->cov, &chisq, rw->w) == GSL_SUCCESS;
 	gsl_set_error_handler(old);
 	*pred = 0;
 	for (size_t j = 0; ok && j < m; j++)
-		*pred += gsl_vector_get(c, j) * x0[j];
-	gsl_multifit_linear_free(w);
-	gsl_matrix_free(cov);
-	gsl_vector_free(c);
+		*pred += gsl_vector_get(rw->c, j) * x0[j];
 	return ok && isfinite(*pred);
 }
 
@@ -90,9 +89,13 @@ bool support_loo_range(const struct pmnf *fn, const double *pts, const double *y
 	*lo = *hi = NAN;
 	if (!m || n < 2)
 		return false;
+	if (n - 1 < m)
+		return false;
 	double x[n * (PMNF_MAX_TERMS + 1)], yy[n], wt[n], x0[PMNF_MAX_TERMS + 1];
 	columns(fn, target, x0);
-	for (size_t leave = 0; leave < n; leave++) {
+	struct refit_work rw = {gsl_vector_alloc(m), gsl_matrix_alloc(m, m), gsl_multifit_linear_alloc(n - 1, m)};
+	bool ok = true;
+	for (size_t leave = 0; ok && leave < n; leave++) {
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (i == leave)
@@ -103,16 +106,20 @@ bool support_loo_range(const struct pmnf *fn, const double *pts, const double *y
 			k++;
 		}
 		double pred;
-		if (!refit_predict(x, yy, wt, k, m, x0, &pred))
-			return false;
+		ok = refit_predict(&rw, x, yy, wt, k, m, x0, &pred);
 		*lo = leave ? fmin(*lo, pred) : pred;
 		*hi = leave ? fmax(*hi, pred) : pred;
 	}
-	return true;
+	gsl_multifit_linear_free(rw.w);
+	gsl_matrix_free(rw.cov);
+	gsl_vector_free(rw.c);
+	if (!ok)
+		*lo = *hi = NAN;
+	return ok;
 }
 
 void support_judge(const struct pmnf *fn, const double *pts, const double *y, size_t n, const double *target,
-		   bool has_interval, double lo, double hi, double level, struct support *out)
+		   bool has_interval, double lo, double hi, double level, const double *loo, struct support *out)
 {
 	memset(out, 0, sizeof *out);
 	out->loo_lo = out->loo_hi = NAN;
@@ -135,9 +142,24 @@ void support_judge(const struct pmnf *fn, const double *pts, const double *y, si
 		snprintf(out->why, sizeof out->why, "no interval");
 		return;
 	}
-	bool loo = support_loo_range(fn, pts, y, n, target, &out->loo_lo, &out->loo_hi);
+	/* the span first: when it says no, the leave-one-out refits cannot change the verdict */
+	if (!(hi <= MODEL_SUPPORT_SPAN * lo)) {
+		if (lo > 0)
+			snprintf(out->why, sizeof out->why, "its %.0f%% interval spans %.0fx", 100 * level, hi / lo);
+		else
+			snprintf(out->why, sizeof out->why, "its %.0f%% interval reaches 0", 100 * level);
+		return;
+	}
+	bool fitted = true;
+	if (loo) {
+		out->loo_lo = loo[0];
+		out->loo_hi = loo[1];
+		fitted = isfinite(loo[0]) && isfinite(loo[1]);
+	} else {
+		fitted = support_loo_range(fn, pts, y, n, target, &out->loo_lo, &out->loo_hi);
+	}
 	double width = hi - lo, tol = 1e-6 * fmax(fabs(hi), fabs(lo));
-	if (!loo) {
+	if (!fitted) {
 		snprintf(out->why, sizeof out->why, "its terms cannot be fitted without each rung in turn");
 		return;
 	}
@@ -145,13 +167,6 @@ void support_judge(const struct pmnf *fn, const double *pts, const double *y, si
 		snprintf(out->why, sizeof out->why,
 			 "the leave-one-out fits predict %.4g to %.4g at the target, more apart than the interval is wide",
 			 out->loo_lo, out->loo_hi);
-		return;
-	}
-	if (!(hi <= MODEL_SUPPORT_SPAN * lo)) {
-		if (lo > 0)
-			snprintf(out->why, sizeof out->why, "its %.0f%% interval spans %.0fx", 100 * level, hi / lo);
-		else
-			snprintf(out->why, sizeof out->why, "its %.0f%% interval reaches 0", 100 * level);
 		return;
 	}
 	out->supported = true;

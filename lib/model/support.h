@@ -20,7 +20,7 @@
  *     include the model's neighbours in the whole space, which its search never saw (neighbours.h).
  *
  *     struct support s;
- *     support_judge(&fn, pts, y, n, target, true, lo, hi, 0.95, &s);
+ *     support_judge(&fn, pts, y, n, target, true, lo, hi, 0.95, NULL, &s);
  *     if (!s.supported) ... s.why ...
  */
 #ifndef LADDER_MODEL_SUPPORT_H
@@ -57,8 +57,9 @@ int support_unconstrained_term(const struct pmnf *fn, const double *pts, size_t 
 bool support_loo_range(const struct pmnf *fn, const double *pts, const double *y, size_t n, const double *target,
 		       double *lo, double *hi);
 
-/* The tests but the rival's; lo, hi: the prediction interval at level (has_interval false: none). */
+/* The tests but the rival's; lo, hi: the prediction interval at level (has_interval false: none);
+ * loo: support_loo_range's {lo, hi} when the caller has them (NAN: a refit failed), or NULL. */
 void support_judge(const struct pmnf *fn, const double *pts, const double *y, size_t n, const double *target,
-		   bool has_interval, double lo, double hi, double level, struct support *out);
+		   bool has_interval, double lo, double hi, double level, const double *loo, struct support *out);
 
 #endif

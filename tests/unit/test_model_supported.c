@@ -97,7 +97,7 @@ static void high_power_tails_are_unconstrained(void **state)
 	assert_int_equal(support_unconstrained_term(&cubic, pts, 7, &target, &at, &most), 1);
 	assert_true(at > 0.99 && most < 0.2);
 	struct support s;
-	support_judge(&cubic, pts, y1, 7, &target, true, 2e6, 1.2e7, 0.95, &s);
+	support_judge(&cubic, pts, y1, 7, &target, true, 2e6, 1.2e7, 0.95, NULL, &s);
 	assert_false(s.supported);
 	assert_non_null(strstr(s.why, "does not constrain"));
 
@@ -105,7 +105,7 @@ static void high_power_tails_are_unconstrained(void **state)
 	tail.term[0] = term(-2, 1, 56.94);
 	tail.term[1] = term(3, 2, 5.835e-09);
 	assert_int_equal(support_unconstrained_term(&tail, pts, 7, &target, &at, &most), 1);
-	support_judge(&tail, pts, y2, 7, &target, true, 1e5, 2e5, 0.95, &s);
+	support_judge(&tail, pts, y2, 7, &target, true, 1e5, 2e5, 0.95, NULL, &s);
 	assert_false(s.supported);
 
 	/* the truth's own terms are constrained: p log p is most of p + p log p on every rung */
@@ -114,7 +114,7 @@ static void high_power_tails_are_unconstrained(void **state)
 	right.term[1] = term(1, 1, 1);
 	assert_int_equal(support_unconstrained_term(&right, pts, 7, &target, &at, &most), -1);
 	double v = pmnf_eval(&right, &target);
-	support_judge(&right, pts, y1, 7, &target, true, 0.9 * v, 1.1 * v, 0.95, &s);
+	support_judge(&right, pts, y1, 7, &target, true, 0.9 * v, 1.1 * v, 0.95, NULL, &s);
 	assert_true(s.supported);
 }
 
@@ -136,10 +136,10 @@ static void one_rung_checks_no_model(void **state)
 	}
 	double v = pmnf_eval(&f, &target);
 	struct support s;
-	support_judge(&f, pts, y, 5, &target, true, 0.5 * v, 2 * v, 0.95, &s);
+	support_judge(&f, pts, y, 5, &target, true, 0.5 * v, 2 * v, 0.95, NULL, &s);
 	assert_false(s.supported);
 	assert_non_null(strstr(s.why, "check"));
-	support_judge(&f, pts, y, 6, &target, true, 0.5 * v, 2 * v, 0.95, &s);
+	support_judge(&f, pts, y, 6, &target, true, 0.5 * v, 2 * v, 0.95, NULL, &s);
 	assert_true(s.supported);
 }
 
