@@ -143,6 +143,21 @@ static void one_rung_checks_no_model(void **state)
 	assert_true(s.supported);
 }
 
+/* 173.2 p^(-1/2) + 0.009962 p log2(p) + 8.545e-07 p^3 measured exactly at p = 6..384: the beam
+ * of the three-term stage never screened its own terms, and the model it chose (c + 101.8/p +
+ * 91.08 log2(p)/p + 6.7e-06 p^2 log2(p)^2) was supported 15x low at 64x */
+static void a_cubic_tail_the_beam_missed(void **state)
+{
+	(void)state;
+	struct synth_ladder l;
+	synth_ladder_geometric(&l, 6, 2, 7);
+	struct pmnf f = {.nparams = 1, .nterms = 3};
+	f.term[0] = term(-0.5, 0, 173.2);
+	f.term[1] = term(1, 1, 0.009962);
+	f.term[2] = term(3, 0, 8.545e-07);
+	no_supported_miss(&f, &l, 0.0, 1, 1);
+}
+
 static void p_plus_p_log_p_at_ten_percent_noise(void **state)
 {
 	(void)state;
@@ -348,6 +363,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(high_power_tails_are_unconstrained),
 		cmocka_unit_test(one_rung_checks_no_model),
+		cmocka_unit_test(a_cubic_tail_the_beam_missed),
 		cmocka_unit_test(p_plus_p_log_p_at_ten_percent_noise),
 		cmocka_unit_test(c_over_p_plus_log_p_at_two_percent_noise),
 		cmocka_unit_test(constant_sqrt_and_square_hides_its_square),
