@@ -16,6 +16,13 @@ void verify_ladders(struct synth_ladder *five, struct synth_ladder *seven, struc
 	synth_ladder_grid(grid, 6, 2, 5, 10, 2, 5);
 }
 
+void verify_ladders_second(struct synth_ladder *five, struct synth_ladder *seven, struct synth_ladder *grid)
+{
+	synth_ladder_geometric(five, 10, 2, 5);
+	synth_ladder_geometric(seven, 6, 2, 7);
+	synth_ladder_grid(grid, 5, 2, 5, 12, 2, 5);
+}
+
 /* a term of factors f (parameter 0) and g (parameter 1, nparams 2) worth `value` at x */
 static struct pmnf_term worth(unsigned nparams, struct pmnf_factor f, struct pmnf_factor g, const double *x,
 			      double value)

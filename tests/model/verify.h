@@ -23,6 +23,9 @@
 #include "synth.h"
 
 void verify_ladders(struct synth_ladder *five, struct synth_ladder *seven, struct synth_ladder *grid);
+/* the ladders of a second draw, run once after the support tests were revised for what the first
+ * draw showed: 5 rungs p = 10..160, 7 rungs p = 6..384, the grid p = 5..80 x n = 12..192 */
+void verify_ladders_second(struct synth_ladder *five, struct synth_ladder *seven, struct synth_ladder *grid);
 size_t verify_truths(const struct synth_ladder *l, gsl_rng *rng, struct truth *out, size_t cap);
 
 #endif
