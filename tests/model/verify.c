@@ -23,6 +23,13 @@ void verify_ladders_second(struct synth_ladder *five, struct synth_ladder *seven
 	synth_ladder_grid(grid, 5, 2, 5, 12, 2, 5);
 }
 
+void verify_ladders_third(struct synth_ladder *five, struct synth_ladder *seven, struct synth_ladder *grid)
+{
+	synth_ladder_geometric(five, 7, 2, 5);
+	synth_ladder_geometric(seven, 9, 2, 7);
+	synth_ladder_grid(grid, 7, 2, 5, 6, 2, 5);
+}
+
 /* a term of factors f (parameter 0) and g (parameter 1, nparams 2) worth `value` at x */
 static struct pmnf_term worth(unsigned nparams, struct pmnf_factor f, struct pmnf_factor g, const double *x,
 			      double value)

@@ -23,9 +23,12 @@
 #include "synth.h"
 
 void verify_ladders(struct synth_ladder *five, struct synth_ladder *seven, struct synth_ladder *grid);
-/* the ladders of a second draw, run once after the support tests were revised for what the first
- * draw showed: 5 rungs p = 10..160, 7 rungs p = 6..384, the grid p = 5..80 x n = 12..192 */
+/* the ladders of a second draw, run after the support tests were revised for what the first draw
+ * showed (one more revision followed from it): 5 rungs p = 10..160, 7 rungs p = 6..384, the grid p = 5..80 x n = 12..192 */
 void verify_ladders_second(struct synth_ladder *five, struct synth_ladder *seven, struct synth_ladder *grid);
+/* the ladders of a third draw, run once after the last revision of the support tests and never
+ * before: 5 rungs p = 7..112, 7 rungs p = 9..576, the grid p = 7..112 x n = 6..96 */
+void verify_ladders_third(struct synth_ladder *five, struct synth_ladder *seven, struct synth_ladder *grid);
 size_t verify_truths(const struct synth_ladder *l, gsl_rng *rng, struct truth *out, size_t cap);
 
 #endif
