@@ -29,34 +29,44 @@ static struct pmnf_factor factor_at(const struct exponent_set *ex, size_t k)
 	return k < ex->n ? ex->f[k] : (struct pmnf_factor){0, 0};
 }
 
-/* Every term made of t by changing the factors of at most NEIGHBOUR_CHANGES parameters, neither
- * all ones nor one of best's terms, into out (allocated); returns how many. */
+/* v appended to out[0..*n) unless it is all ones or one of best's terms */
+static void offer_term(const struct pmnf_term *v, const struct candidates *cand, const struct hypothesis *best,
+		       struct pmnf_term *out, size_t *n)
+{
+	unsigned np = cand->nparams;
+	bool one = true;
+	for (unsigned l = 0; l < np; l++)
+		one &= pmnf_factor_is_one(v->f[l]);
+	for (unsigned j = 0; !one && j < best->nterms; j++)
+		if (same_term(v, &cand->term[best->idx[j]], np))
+			return;
+	if (!one)
+		out[(*n)++] = *v;
+}
+
+/* Every term made of t by changing the factors of one parameter or of two (NEIGHBOUR_CHANGES),
+ * neither all ones nor one of best's terms, into out (allocated); returns how many. */
 static size_t moved_terms(const struct pmnf_term *t, const struct candidates *cand, const struct hypothesis *best,
 			  const struct exponent_set *ex, struct pmnf_term **out)
 {
 	unsigned np = cand->nparams;
-	size_t per = ex->n + 1, total = 1;
-	for (unsigned l = 0; l < np; l++)
-		total *= per;
-	*out = xmalloc(total * sizeof **out);
-	size_t n = 0, pick[PMNF_MAX_PARAMS] = {0};
-	for (size_t k = 0; k < total; k++) {
-		struct pmnf_term v = *t;
-		unsigned changed = 0;
-		bool one = true;
-		for (unsigned l = 0; l < np; l++) {
-			v.f[l] = factor_at(ex, pick[l]);
-			changed += pmnf_factor_cmp(v.f[l], t->f[l]) != 0;
-			one &= pmnf_factor_is_one(v.f[l]);
+	size_t per = ex->n + 1, cap = np * per + (size_t)np * (np - 1) / 2 * per * per, n = 0;
+	*out = xmalloc((cap ? cap : 1) * sizeof **out);
+	for (unsigned a = 0; a < np; a++)
+		for (size_t fa = 0; fa < per; fa++) {
+			struct pmnf_term v = *t;
+			v.f[a] = factor_at(ex, fa);
+			if (!pmnf_factor_cmp(v.f[a], t->f[a]))
+				continue;
+			offer_term(&v, cand, best, *out, &n);
+			for (unsigned b = a + 1; NEIGHBOUR_CHANGES > 1 && b < np; b++)
+				for (size_t fb = 0; fb < per; fb++) {
+					struct pmnf_term w = v;
+					w.f[b] = factor_at(ex, fb);
+					if (pmnf_factor_cmp(w.f[b], t->f[b]))
+						offer_term(&w, cand, best, *out, &n);
+				}
 		}
-		for (unsigned l = 0; l < np && ++pick[l] == per; l++)   /* the next combination */
-			pick[l] = 0;
-		bool keep = !one && changed && changed <= NEIGHBOUR_CHANGES;
-		for (unsigned j = 0; keep && j < best->nterms; j++)
-			keep = !same_term(&v, &cand->term[best->idx[j]], np);
-		if (keep)
-			(*out)[n++] = v;
-	}
 	return n;
 }
 
