@@ -73,9 +73,9 @@ static size_t moved_terms(const struct pmnf_term *t, const struct candidates *ca
 /* The neighbours that replace best's term `drop` (none: drop = best->nterms, they add a term) by
  * moved[0..nmoved), a batch at a time: the prediction of the first that qualifies (neighbours.h),
  * NAN when none does. rss_below: a neighbour's weighted RSS must be below it. */
-static double screen_moved(const struct problem_spec *spec, const struct hypothesis *best, unsigned drop,
-			   const struct pmnf_term *moved, size_t nmoved, const double *ysel, double rss_below, double lo,
-			   double hi, double factor)
+static double screen_moved(const struct problem_spec *spec, struct fit_critical *critical, const struct hypothesis *best,
+			   unsigned drop, const struct pmnf_term *moved, size_t nmoved, const double *ysel, double rss_below,
+			   double lo, double hi, double factor)
 {
 	size_t n = spec->n;
 	for (size_t from = 0; from < nmoved;) {
@@ -92,6 +92,9 @@ static double screen_moved(const struct problem_spec *spec, const struct hypothe
 		struct problem_spec ps = *spec;
 		ps.cand = &c;
 		ps.basis = NULL;
+		/* only the RSS and the predictions are wanted: the critical values of the problem's own
+		 * tests come from a cache of their own, so that they do not evict the search's */
+		ps.critical = critical;
 		struct problem pr;
 		problem_init(&pr, &ps);
 		fit_problem_set_values(&pr.fp, ysel);
@@ -132,7 +135,7 @@ double neighbour_rival_outside(const struct neighbour_spec *s, double lo, double
 			double crit = critical_f(FIT_ALPHA / (double)(nmoved ? nmoved : 1), 1, s->dof);
 			below = isfinite(crit) ? best->rss - crit * s->s2 : -INFINITY;
 		}
-		double found = screen_moved(s->problem, best, drop, moved, nmoved, s->ysel, below, lo, hi, factor);
+		double found = screen_moved(s->problem, s->critical, best, drop, moved, nmoved, s->ysel, below, lo, hi, factor);
 		free(moved);
 		if (isfinite(found))
 			return found;

@@ -30,6 +30,7 @@ struct neighbour_spec {
 	const struct hypothesis *best;        /* the selected hypothesis */
 	double s2, dof;                       /* the noise of a weighted per-point value, its dof */
 	double crit;                          /* a moved term fits as well within crit * s2 of best's RSS */
+	struct fit_critical *critical;        /* a cache for the neighbours' problems (fit.h), or NULL */
 };
 
 /* The prediction at the target of the first neighbour that fits the rungs as well (a moved term:

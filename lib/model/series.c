@@ -429,7 +429,7 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 	double rival = NAN, loo[2];
 	bool have_loo = false;
 	struct neighbour_spec ns = {.problem = &ps, .ysel = ctx->ysel, .exponents = &o->exponents, .best = &r.best,
-				    .s2 = NAN};
+				    .s2 = NAN, .critical = &ctx->neighbour_critical};
 	if (best.cv < 1e-20 && noise_var == 0) {
 		/* exact data reproduced exactly: nothing to be uncertain about */
 		out->prediction.has_interval = true;
