@@ -82,6 +82,29 @@ static size_t columns(const struct pmnf *fn, const double *p, double *row)
 	return m;
 }
 
+/* the leave-one-out prediction at x0 without row `leave` of x (n x m), by an explicit refit */
+static bool refit_without(struct refit_work *rw, const double *x, const double *y, const double *wt, size_t n,
+			  size_t m, size_t leave, const double *x0, double *pred)
+{
+	double xs[(n - 1) * m], ys[n - 1], ws[n - 1];
+	for (size_t i = 0, k = 0; i < n; i++)
+		if (i != leave) {
+			memcpy(xs + k * m, x + i * m, m * sizeof *xs);
+			ys[k] = y[i];
+			ws[k++] = wt[i];
+		}
+	if (!rw->w) {
+		rw->c = gsl_vector_alloc(m);
+		rw->cov = gsl_matrix_alloc(m, m);
+		rw->w = gsl_multifit_linear_alloc(n - 1, m);
+	}
+	return refit_predict(rw, xs, ys, ws, n - 1, m, x0, pred);
+}
+
+/* A rung whose leverage is this close to 1 holds a term up alone: its leave-one-out fit is refitted
+ * explicitly (and may be rank-deficient) rather than updated. */
+#define LEVERAGE_ONE (1 - 1e-8)
+
 bool support_loo_range(const struct pmnf *fn, const double *pts, const double *y, size_t n, const double *target,
 		       double *lo, double *hi)
 {
@@ -91,28 +114,47 @@ bool support_loo_range(const struct pmnf *fn, const double *pts, const double *y
 		return false;
 	if (n - 1 < m)
 		return false;
-	double x[n * (PMNF_MAX_TERMS + 1)], yy[n], wt[n], x0[PMNF_MAX_TERMS + 1];
+	double x[n * (PMNF_MAX_TERMS + 1)], wt[n], x0[PMNF_MAX_TERMS + 1];
 	columns(fn, target, x0);
-	struct refit_work rw = {gsl_vector_alloc(m), gsl_matrix_alloc(m, m), gsl_multifit_linear_alloc(n - 1, m)};
-	bool ok = true;
-	for (size_t leave = 0; ok && leave < n; leave++) {
-		size_t k = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (i == leave)
-				continue;
-			columns(fn, pts + i * fn->nparams, x + k * m);
-			yy[k] = y[i];
-			wt[k] = y[i] != 0 ? 1.0 / (y[i] * y[i]) : 1.0;
-			k++;
-		}
-		double pred;
-		ok = refit_predict(&rw, x, yy, wt, k, m, x0, &pred);
-		*lo = leave ? fmin(*lo, pred) : pred;
-		*hi = leave ? fmax(*hi, pred) : pred;
+	for (size_t i = 0; i < n; i++) {
+		columns(fn, pts + i * fn->nparams, x + i * m);
+		wt[i] = y[i] != 0 ? 1.0 / (y[i] * y[i]) : 1.0;
 	}
-	gsl_multifit_linear_free(rw.w);
-	gsl_matrix_free(rw.cov);
-	gsl_vector_free(rw.c);
+	/* one fit of all rungs; each leave-one-out prediction is its update without the rung:
+	 * pred - (x0' C x_i) w_i e_i / (1 - h_ii), C = (X'WX)^-1, h_ii = w_i x_i' C x_i */
+	struct refit_work all = {gsl_vector_alloc(m), gsl_matrix_alloc(m, m), gsl_multifit_linear_alloc(n, m)}, one = {0};
+	double pred;
+	bool ok = refit_predict(&all, x, y, wt, n, m, x0, &pred);
+	for (size_t leave = 0; ok && leave < n; leave++) {
+		const double *xi = x + leave * m;
+		double fit = 0, h = 0, g = 0, p;
+		for (size_t a = 0; a < m; a++) {
+			double q = 0;   /* (C x_i)_a */
+			for (size_t b = 0; b < m; b++)
+				q += gsl_matrix_get(all.cov, a, b) * xi[b];
+			fit += gsl_vector_get(all.c, a) * xi[a];
+			h += xi[a] * q;
+			g += x0[a] * q;
+		}
+		h *= wt[leave];
+		if (h < LEVERAGE_ONE) {
+			p = pred - g * wt[leave] * (y[leave] - fit) / (1 - h);
+			ok = isfinite(p);
+		} else {
+			ok = refit_without(&one, x, y, wt, n, m, leave, x0, &p);
+		}
+		*lo = leave ? fmin(*lo, p) : p;
+		*hi = leave ? fmax(*hi, p) : p;
+	}
+	for (int k = 0; k < 2; k++) {
+		struct refit_work *rw = k ? &one : &all;
+		if (rw->w)
+			gsl_multifit_linear_free(rw->w);
+		if (rw->cov)
+			gsl_matrix_free(rw->cov);
+		if (rw->c)
+			gsl_vector_free(rw->c);
+	}
 	if (!ok)
 		*lo = *hi = NAN;
 	return ok;
