@@ -15,6 +15,7 @@
 #include <math.h>
 #include <cmocka.h>
 
+#include <gsl/gsl_multifit.h>
 #include <gsl/gsl_rng.h>
 
 #include "model/exact.h"
@@ -156,6 +157,52 @@ static void a_cubic_tail_the_beam_missed(void **state)
 	f.term[1] = term(1, 1, 0.009962);
 	f.term[2] = term(3, 0, 8.545e-07);
 	no_supported_miss(&f, &l, 0.0, 1, 1);
+}
+
+/* the leave-one-out range of support_loo_range (updates of one fit) is that of explicit refits */
+static void leave_one_out_updates_are_refits(void **state)
+{
+	(void)state;
+	struct pmnf f = {.nparams = 1, .constant = 3, .nterms = 2};
+	f.term[0] = term(-1, 0, 40);
+	f.term[1] = term(1, 1, 0.2);
+	static const double noise[7] = {0.03, -0.02, 0.05, -0.04, 0.01, 0.02, -0.05};
+	double pts[7], y[7], target = 64 * 128, lo = INFINITY, hi = -INFINITY;
+	for (int i = 0; i < 7; i++) {
+		pts[i] = exp2(i + 1);
+		y[i] = pmnf_eval(&f, &pts[i]) * (1 + noise[i]);
+	}
+	double x0[3] = {1, 1 / target, target * log2(target)};
+	for (int leave = 0; leave < 7; leave++) {
+		gsl_matrix *x = gsl_matrix_alloc(6, 3), *cov = gsl_matrix_alloc(3, 3);
+		gsl_vector *yy = gsl_vector_alloc(6), *w = gsl_vector_alloc(6), *c = gsl_vector_alloc(3);
+		for (int i = 0, k = 0; i < 7; i++) {
+			if (i == leave)
+				continue;
+			gsl_matrix_set(x, k, 0, 1);
+			gsl_matrix_set(x, k, 1, 1 / pts[i]);
+			gsl_matrix_set(x, k, 2, pts[i] * log2(pts[i]));
+			gsl_vector_set(yy, k, y[i]);
+			gsl_vector_set(w, k++, 1 / (y[i] * y[i]));
+		}
+		gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(6, 3);
+		double chisq, pred = 0;
+		assert_int_equal(gsl_multifit_wlinear(x, w, yy, c, cov, &chisq, ws), 0);
+		for (int j = 0; j < 3; j++)
+			pred += gsl_vector_get(c, j) * x0[j];
+		lo = fmin(lo, pred);
+		hi = fmax(hi, pred);
+		gsl_multifit_linear_free(ws);
+		gsl_matrix_free(x);
+		gsl_matrix_free(cov);
+		gsl_vector_free(yy);
+		gsl_vector_free(w);
+		gsl_vector_free(c);
+	}
+	double a, b;
+	assert_true(support_loo_range(&f, pts, y, 7, &target, &a, &b));
+	assert_true(hi > lo * 1.01);   /* the noise parts them: the test compares something */
+	assert_true(fabs(a - lo) <= 1e-9 * fabs(lo) && fabs(b - hi) <= 1e-9 * fabs(hi));
 }
 
 static void p_plus_p_log_p_at_ten_percent_noise(void **state)
@@ -364,6 +411,7 @@ int main(void)
 		cmocka_unit_test(high_power_tails_are_unconstrained),
 		cmocka_unit_test(one_rung_checks_no_model),
 		cmocka_unit_test(a_cubic_tail_the_beam_missed),
+		cmocka_unit_test(leave_one_out_updates_are_refits),
 		cmocka_unit_test(p_plus_p_log_p_at_ten_percent_noise),
 		cmocka_unit_test(c_over_p_plus_log_p_at_two_percent_noise),
 		cmocka_unit_test(constant_sqrt_and_square_hides_its_square),
