@@ -170,6 +170,25 @@ PAYLOAD=$'app */\n#include <stdlib.h>\n__attribute__((constructor)) static void 
 	assert_success
 }
 
+@test "export's set-up is proportional to the selected ranks: --ranks 0-3 of a million-rank run" {
+	cd "$DIR"
+	rm -rf million*
+	"$LADDER" -q extrap camp.h5 --target 1000000 -o million.h5 2>/dev/null
+	# the OTF2 archive defined a location (a file of its own) for every rank of the run: minutes
+	local f user sys
+	for f in "otf2 -o million.otf2" "chrome -o million.json"; do
+		/usr/bin/time -f '%U %S' -o usage timeout 60 "$LADDER" -q export -f $f --ranks 0-3 million.h5
+		read -r user sys < usage
+		echo "export -f $f: $user s + $sys s of CPU"
+		awk -v u="$user" -v s="$sys" 'BEGIN { exit !(u + s <= 5) }'
+	done
+	[ "$(ls million.otf2/traces | grep -c '\.def$')" -eq 4 ]
+	[ "$(otf2-print million.otf2/traces.otf2 2>&1 >/dev/null | grep -c .)" -eq 0 ]
+	[ "$(otf2-print million.otf2/traces.otf2 | grep -c '^ENTER')" -gt 0 ]
+	[ "$(jq -r '[.traceEvents[] | select(.ph == "X") | .tid] | unique | join(",")' million.json)" = "0,1,2,3" ]
+	rm -rf million*
+}
+
 # ---- outputs written whole ----------------------------------------------------------------------
 
 @test "export -f chrome replaces its output whole instead of writing into the earlier file" {
