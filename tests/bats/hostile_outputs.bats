@@ -224,3 +224,29 @@ PAYLOAD=$'app */\n#include <stdlib.h>\n__attribute__((constructor)) static void 
 	assert_failure 1
 	[[ $stderr == *"reported more than one time"* ]]
 }
+
+@test "ladder time reads mpirun's rank count past its other options and their values, over every MPMD context" {
+	cd "$DIR"
+	# one process that is no MPI program writes the tracer's line (it knows the token) with a forged
+	# rank count: the count mpirun launched gives it away wherever -np stands on mpirun's line
+	local forge='echo "time 0.000001 4096 $LADDER_TRACE_TOKEN" >> "$LADDER_TRACE_REPORT"' line
+	for line in "--map-by slot -np 1" "-x FORGED=1 --np 1" "--mca btl self,vader -c 1" "--bind-to none -n 1" \
+		"-np 1 --oversubscribe"; do
+		rm -f forged.json
+		# shellcheck disable=SC2086
+		run --separate-stderr "$LADDER" time -o forged.json -- mpirun $line sh -c "$forge"
+		echo "mpirun $line: $stderr"
+		assert_failure 1
+		[[ $stderr == *"the tracer reported 4096 ranks, but 'mpirun' launched 1"* ]]
+		[ ! -e forged.json ]
+	done
+	# an MPMD line: its contexts' counts add up
+	run --separate-stderr "$LADDER" time -o forged.json -- mpirun -np 1 sh -c "$forge" : --map-by slot -np 2 true
+	assert_failure 1
+	[[ $stderr == *"but 'mpirun' launched 3"* ]]
+	# the honest run with options before and after its count is timed
+	run --separate-stderr "$LADDER" time -o t.json -- mpirun --map-by slot -x TIMED=1 -np 2 --bind-to none \
+		"$BUILD_DIR/apps/stencil1d" --iterations 3
+	assert_success
+	[ "$(jq .ranks t.json)" = 2 ]
+}
