@@ -59,6 +59,35 @@ PAYLOAD=$'app */\n#include <stdlib.h>\n__attribute__((constructor)) static void 
 	done
 }
 
+# import_refuses N EXPECT RAWFN_ARGS...: a raw trace edited by rawfn (rawfn/tN.raw) is refused by
+# import with one line naming the file, the field and EXPECT, no control character in it
+import_refuses() {
+	local t=$1 expect=$2
+	shift 2
+	"$BUILD_DIR/tests/rawfn" rawfn/base.h5.raw "$@" > "rawfn/t$t.raw"
+	run --separate-stderr "$LADDER" -q import "rawfn/t$t.raw" -o "rawfn/t$t.h5"
+	echo "$stderr"
+	assert_failure 1
+	[[ $stderr == "ladder: rawfn/t$t.raw: /trace/functions: "*"$expect"* ]]
+	[[ $stderr == *"(a function table other than ladder's is not read)" ]]
+	! printf '%s' "$stderr" | grep -q $'\e'
+	[ "$(printf '%s\n' "$stderr" | grep -c .)" -eq 1 ]
+}
+
+@test "import refuses a raw trace whose function table holds C, naming the file and the field; nothing is written" {
+	cd "$DIR"
+	rm -rf rawfn && mkdir rawfn
+	LADDER_TRACE_CONVERT=0 "$LADDER" -q trace -o rawfn/base.h5 -- mpirun -np 2 "$BUILD_DIR/apps/stencil1d" --iterations 2 >/dev/null
+	import_refuses 1 "MPI_Barrier has parameters 'comm;\x0a#define MPI_Barrier system:comm'" \
+		MPI_Barrier 0 $'comm;\n#define MPI_Barrier system'
+	import_refuses 2 "is 'MPI_Barrier\x0a#define x system', not an MPI function ladder traces" \
+		MPI_Barrier $'MPI_Barrier\n#define x system'
+	import_refuses 3 "MPI_Send has parameters 'buf:buf,count */ system(\"id\"); /* \x1b[2J:" \
+		MPI_Send 1 $'count */ system("id"); /* \e[2J'
+	# nothing written: no container, no temporary file beside it
+	[ "$(ls rawfn)" = "$(printf '%s\n' base.h5.raw t1.raw t2.raw t3.raw)" ]
+}
+
 @test "proxy --build uses the generated Makefile, never a GNUmakefile or makefile found in DIR" {
 	cd "$DIR"
 	rm -rf mk HIJACKED && mkdir mk
