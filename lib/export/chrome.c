@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/call_facts.h"
-#include "export/comms.h"
+#include "meet/call_facts.h"
+#include "meet/comms.h"
 #include "export/timeline.h"
 #include "util/log.h"
 

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <uthash.h>
 
-#include "export/call_facts.h"
-#include "export/comms.h"
+#include "meet/call_facts.h"
+#include "meet/comms.h"
 #include "export/timeline.h"
 #include "mpi/signature.h"
 #include "util/log.h"

@@ -22,7 +22,7 @@ fuzz_objs = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out $(BUILD)/%,$(1))) \
             $(patsubst $(BUILD)/gen/%.c,$(FUZZ_DIR)/obj/gen/%.o,$(filter $(BUILD)/gen/%,$(1)))
 
 FUZZ_PROXY  := $(FUZZ_STORE) $(filter-out lib/proxy/proxygen.c,$(wildcard lib/proxy/*.c)) $(wildcard lib/extrap/*.c) \
-               $(wildcard lib/model/*.c) $(wildcard lib/intlaw/*.c) lib/export/comms.c lib/export/call_facts.c \
+               $(wildcard lib/model/*.c) $(wildcard lib/intlaw/*.c) $(wildcard lib/meet/*.c) \
                $(BUILD)/gen/proxy/shapes.c $(BUILD)/gen/proxy/runtime.c
 
 FUZZ_TARGETS := $(FUZZ_DIR)/fuzz_raw $(FUZZ_DIR)/fuzz_container $(FUZZ_DIR)/fuzz_spec $(FUZZ_DIR)/fuzz_extrap \

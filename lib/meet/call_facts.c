@@ -1,7 +1,7 @@
 /*
  * call_facts — one call's communication facts from its values. See call_facts.h.
  */
-#include "export/call_facts.h"
+#include "meet/call_facts.h"
 
 #include <string.h>
 
