@@ -70,6 +70,9 @@ bool stream_peer_at_target(uint32_t cls, const struct class_rungs *cr, const uin
 			   const struct run_stream *const *at, uint64_t c, const struct grid *target, int64_t *out)
 {
 	struct step move, here;
+	for (uint32_t k = 0; k < target->ndims; k++)
+		if (cr->periodic[k])   /* a periodic dimension's wrap: its laws (stream_at.c) and families decide */
+			return false;
 	for (size_t i = 0; i < cr->n; i++) {
 		int64_t v;
 		if (at[i]->nhead || c >= run_stream_cells(at[i]) || !cell_is_peer(cr->runs[i], sigs[i], c) ||
