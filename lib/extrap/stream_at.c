@@ -302,26 +302,32 @@ static void coord_numbers(uint32_t cls, const struct class_rungs *cr, const uint
 	uint64_t j = 1 + run_stream_cells(at[0]);
 	for (uint32_t k = 0; k < at[0]->nlaws; k++) {
 		uint64_t width = 1 + 4 * (uint64_t)at[0]->laws[k].law.nterms;
-		int64_t peer;
 		is_known[k] = coord_known(cr, sigs, at, k, target, &known[k]);
-		if (!is_known[k] && stream_peer_at_target(cls, cr, sigs, at, at[0]->laws[k].cell, target, &peer)) {
-			known[k] = (struct rank_law){.base = peer};   /* a move on the grid (stream_peer.h) */
-			is_known[k] = true;
-		}
 		for (uint64_t i = 0; i < width; i++)
 			skip[j + i] = is_known[k];
-		for (uint32_t t = 0; !is_known[k] && t < at[0]->laws[k].law.nterms; t++) {   /* terms read on the grid */
-			uint32_t dim = UINT32_MAX;
-			bool ambiguous = false;
-			bool read = grid_term(cr, at, k, t, target, &known[k].terms[t], &dim, &ambiguous);
-			if (dim < *undecided)
-				*undecided = dim;
-			if (ambiguous && !no_move->law) {
+		uint32_t nterms = at[0]->laws[k].law.nterms, dims[RANK_LAW_MAX_TERMS];
+		bool read[RANK_LAW_MAX_TERMS], ambiguous[RANK_LAW_MAX_TERMS], all = true;
+		for (uint32_t t = 0; !is_known[k] && t < nterms; t++) {   /* terms read on the grid */
+			dims[t] = UINT32_MAX, ambiguous[t] = false;
+			read[t] = grid_term(cr, at, k, t, target, &known[k].terms[t], &dims[t], &ambiguous[t]);
+			all = all && read[t] && dims[t] == UINT32_MAX;
+		}
+		int64_t peer;   /* else a peer that is one move on the grid (stream_peer.h) */
+		if (!is_known[k] && !all && stream_peer_at_target(cls, cr, sigs, at, at[0]->laws[k].cell, target, &peer)) {
+			known[k] = (struct rank_law){.base = peer};
+			is_known[k] = true;
+			for (uint64_t i = 0; i < width; i++)
+				skip[j + i] = true;
+		}
+		for (uint32_t t = 0; !is_known[k] && t < nterms; t++) {
+			if (dims[t] < *undecided)
+				*undecided = dims[t];
+			if (ambiguous[t] && !no_move->law) {
 				no_move->law = &at[0]->laws[k].law, no_move->term = t;
 				no_move->dim = (uint32_t)term_dim(cr, at, k, t);
 			}
 			for (uint64_t i = 0; i < 4; i++)
-				skip[j + 1 + 4 * t + i] = read;
+				skip[j + 1 + 4 * t + i] = read[t];
 		}
 		j += width;
 	}

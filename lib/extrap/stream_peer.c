@@ -39,30 +39,42 @@ static bool cell_is_peer(const struct run *r, uint32_t sig, uint64_t c)
 	return false;
 }
 
-/* the first rank of class cls on grid g (its box's lowest corner), or -1 */
-static int64_t class_rank(const struct grid *g, uint32_t cls)
+/* law l's one value on every rank of class cls on grid g (its box's ranks that are of the class),
+ * in *v; false when the class has no rank or the law differs among its ranks */
+static bool class_value(const struct grid *g, uint32_t cls, const struct rank_law *l, int64_t *v)
 {
-	int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS], rank = 0;
+	int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS], c[LAW_MAX_DIMS];
+	bool any = false;
 	if (!topology_class_box(g, cls, lo, hi))
-		return -1;
+		return false;
 	for (uint32_t k = 0; k < g->ndims; k++)
-		rank = rank * g->dims[k] + lo[k];
-	return rank;
+		c[k] = lo[k];
+	for (;;) {
+		int64_t rank = 0;
+		for (uint32_t k = 0; k < g->ndims; k++)
+			rank = rank * g->dims[k] + c[k];
+		if (topology_class(g, rank) == cls) {
+			int64_t x = rank_law_eval(l, (uint64_t)rank);
+			if (any && x != *v)
+				return false;
+			*v = x, any = true;
+		}
+		int k = (int)g->ndims - 1;
+		while (k >= 0 && ++c[k] > hi[k])
+			c[k] = lo[k], k--;
+		if (k < 0)
+			return any;
+	}
 }
 
-/* cell c's value at rung i as the class's first rank reads it: a law of the rank evaluated there */
+/* cell c's value at rung i for the class's ranks: a law of the rank that gives them one value */
 static bool cell_value(const struct class_rungs *cr, const struct run_stream *s, size_t i, uint32_t cls, uint64_t c,
 		       int64_t *v)
 {
 	*v = s->cells[c];
-	for (uint32_t k = 0; k < s->nlaws; k++) {
-		if (s->laws[k].cell != c)
-			continue;
-		int64_t rank = class_rank(&cr->grids[i], cls);
-		if (rank < 0)
+	for (uint32_t k = 0; k < s->nlaws; k++)
+		if (s->laws[k].cell == c && !class_value(&cr->grids[i], cls, &s->laws[k].law, v))
 			return false;
-		*v = rank_law_eval(&s->laws[k].law, (uint64_t)rank);
-	}
 	return true;
 }
 

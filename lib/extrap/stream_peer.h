@@ -18,9 +18,10 @@
 
 /* Cell c of the class's streams at[i] of signature sigs[i] (rung i of cr), when it is a relative
  * peer (a streamed peer or source of a call that streams a fixed number of values) that is one
- * move at every rung — a cell given by a law of the rank read at the class's first rank: its
- * value at the target in *out, the same for every rank of the class (stream_at.c states a law
- * cell so as a law without terms). False otherwise. */
+ * move at every rung — a cell given by a law of the rank when the law gives every rank of the
+ * class one value — and no dimension may wrap: its value at the target in *out, the same for
+ * every rank of the class (stream_at.c states a law cell so as a law without terms, where the
+ * law's own terms do not read on the grid). False otherwise. */
 bool stream_peer_at_target(uint32_t cls, const struct class_rungs *cr, const uint32_t *sigs,
 			   const struct run_stream *const *at, uint64_t c, const struct grid *target, int64_t *out);
 
