@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "extrap/stream_peer.h"
 #include "extrap/topology.h"
 #include "extrap/value.h"
 #include "mpi/signature.h"
@@ -293,9 +294,9 @@ static void no_move_why(const struct no_move *m, const struct class_rungs *cr, c
  * *undecided the lowest dimension a term moves along by 1 where it has 2 ranks at every rung (a
  * neighbour at -1 or +1), else UINT32_MAX; *no_move the first term whose shift is no move on the
  * grid */
-static void coord_numbers(const struct class_rungs *cr, const uint32_t *sigs, const struct run_stream *const *at,
-			  const struct grid *target, bool *skip, struct rank_law *known, bool *is_known,
-			  uint32_t *undecided, struct no_move *no_move)
+static void coord_numbers(uint32_t cls, const struct class_rungs *cr, const uint32_t *sigs,
+			  const struct run_stream *const *at, const struct grid *target, bool *skip, struct rank_law *known,
+			  bool *is_known, uint32_t *undecided, struct no_move *no_move)
 {
 	*undecided = UINT32_MAX;
 	uint64_t j = 1 + run_stream_cells(at[0]);
@@ -304,18 +305,29 @@ static void coord_numbers(const struct class_rungs *cr, const uint32_t *sigs, co
 		is_known[k] = coord_known(cr, sigs, at, k, target, &known[k]);
 		for (uint64_t i = 0; i < width; i++)
 			skip[j + i] = is_known[k];
-		for (uint32_t t = 0; !is_known[k] && t < at[0]->laws[k].law.nterms; t++) {   /* terms read on the grid */
-			uint32_t dim = UINT32_MAX;
-			bool ambiguous = false;
-			bool read = grid_term(cr, at, k, t, target, &known[k].terms[t], &dim, &ambiguous);
-			if (dim < *undecided)
-				*undecided = dim;
-			if (ambiguous && !no_move->law) {
+		uint32_t nterms = at[0]->laws[k].law.nterms, dims[RANK_LAW_MAX_TERMS];
+		bool read[RANK_LAW_MAX_TERMS], ambiguous[RANK_LAW_MAX_TERMS], all = true;
+		for (uint32_t t = 0; !is_known[k] && t < nterms; t++) {   /* terms read on the grid */
+			dims[t] = UINT32_MAX, ambiguous[t] = false;
+			read[t] = grid_term(cr, at, k, t, target, &known[k].terms[t], &dims[t], &ambiguous[t]);
+			all = all && read[t] && dims[t] == UINT32_MAX;
+		}
+		int64_t peer;   /* else a peer that is one move on the grid (stream_peer.h) */
+		if (!is_known[k] && !all && stream_peer_at_target(cls, cr, sigs, at, at[0]->laws[k].cell, target, &peer)) {
+			known[k] = (struct rank_law){.base = peer};
+			is_known[k] = true;
+			for (uint64_t i = 0; i < width; i++)
+				skip[j + i] = true;
+		}
+		for (uint32_t t = 0; !is_known[k] && t < nterms; t++) {
+			if (dims[t] < *undecided)
+				*undecided = dims[t];
+			if (ambiguous[t] && !no_move->law) {
 				no_move->law = &at[0]->laws[k].law, no_move->term = t;
 				no_move->dim = (uint32_t)term_dim(cr, at, k, t);
 			}
 			for (uint64_t i = 0; i < 4; i++)
-				skip[j + 1 + 4 * t + i] = read;
+				skip[j + 1 + 4 * t + i] = read[t];
 		}
 		j += width;
 	}
@@ -346,7 +358,7 @@ bool stream_at_target(uint32_t cls, const struct class_rungs *cr, const uint32_t
 		known = xcalloc(at[0]->nlaws + 1, sizeof *known);
 		uint32_t undecided;
 		struct no_move no_move = {0};
-		coord_numbers(cr, sigs, at, target, skip, known, is_known, &undecided, &no_move);
+		coord_numbers(cls, cr, sigs, at, target, skip, known, is_known, &undecided, &no_move);
 		if (undecided != UINT32_MAX) {
 			step_undecided_why(undecided, why, whylen);
 			ok = false;
@@ -355,8 +367,9 @@ bool stream_at_target(uint32_t cls, const struct class_rungs *cr, const uint32_t
 			ok = false;
 		}
 	}
-	for (uint64_t j = 0; ok && j < count; j++)
-		ok = skip[j] || decide(cr, all, count, j, target, &v[j], why, whylen);
+	for (uint64_t j = 0; ok && j < count; j++)   /* a cell that is a peer: a move on the grid (stream_peer.h) */
+		ok = skip[j] || (j && j <= run_stream_cells(at[0]) && stream_peer_at_target(cls, cr, sigs, at, j - 1, target, &v[j])) ||
+		     decide(cr, all, count, j, target, &v[j], why, whylen);
 	if (ok)
 		from_numbers(at[0], v, out);
 	for (uint32_t k = 0; ok && k < out->nlaws; k++) {

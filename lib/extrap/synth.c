@@ -26,6 +26,7 @@
 #include "extrap/topology.h"
 #include "run/histogram.h"
 #include "run/merge.h"
+#include "run/refold.h"
 #include "util/xalloc.h"
 
 struct sigtab {
@@ -587,7 +588,13 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 	}
 	struct grid *grids = xcalloc(n, sizeof *grids), target = o->target_grid;
 	bool periodic[LAW_MAX_DIMS];
-	bool ok = same_vocabulary(rungs, n, why, whylen) && classes_grids(rungs, n, grids, periodic, why, whylen);
+	/* rungs where a call site kept its values literal and rungs where it streamed them: one form */
+	uint32_t refolded;
+	char refold[300];
+	bool ok = refold_ladder(rungs, n, &refolded, refold, sizeof refold);
+	if (!ok)
+		snprintf(why, whylen, "%s", refold);
+	ok = ok && same_vocabulary(rungs, n, why, whylen) && classes_grids(rungs, n, grids, periodic, why, whylen);
 	char rule[200] = "named by --target";
 	if (ok && !target.ndims)
 		ok = grid_rule_target(grids, n, o->target, dims_create_called(rungs, n), &target, rule, sizeof rule, why,
@@ -627,6 +634,8 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		stamp(out, &target);
 		record_commands(rungs, n, (uint64_t)o->target, out, notes);
 		run_set_attr(out, "grid_rule", rule);
+		if (refolded)   /* the rungs' literal calls of streaming call sites, per rung */
+			run_set_attr(out, "refolded", refold);
 		if (extrap_notes_lossy(notes))
 			record_lossy(out, notes);
 	}

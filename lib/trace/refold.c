@@ -13,48 +13,27 @@
  * call on (run_signature_req_key by base), so no name changes. Ranks whose grid positions differ
  * only in data-dependent values then have the same grammar; the trace is what stream_after 0
  * records, without keeping the streamed values of bases that never change. Costs O(calls of the
- * rank), paid only when some base refolds.
+ * rank), paid only when some base refolds. The streaming form and the values one call moves are
+ * run/refold.h's, which `ladder extrap` uses to refold rungs offline.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace/tracer.h"
+#include "run/refold.h"
 #include "run/stream.h"
 #include "util/xalloc.h"
 
-/* calls the group of parameter kind k at vals[i] of a signature: the number of its values */
-typedef void (*group_fn)(enum param_kind k, const int64_t *vals, uint32_t i, uint32_t w, void *arg);
-
-static void each_group(const struct call_signature *s, group_fn fn, void *arg)
-{
-	PARAM_FOR (w, &ladder_functions[s->fn], s->vals, s->nvals)
-		fn(w.kind, s->vals, w.at, w.width, arg);
-}
-
 /* ---- the streaming form of a literal signature ------------------------------------------------ */
-
-struct form {
-	int64_t *v;
-	uint32_t n;
-};
-
-static void form_group(enum param_kind k, const int64_t *vals, uint32_t i, uint32_t w, void *arg)
-{
-	struct form *f = arg;
-	bool streamed = vals[i] == SV_STREAMED || param_kind_adaptive(k);
-	uint32_t n = streamed && param_kind_is_array(k) ? 1 : w;
-	for (uint32_t j = 0; j < n; j++)
-		f->v[f->n++] = streamed ? SV_STREAMED : vals[i + j];
-}
 
 /* the signature the base's calls have once it streams: as build_signature makes it (record.c) */
 static uint32_t streaming_term(const struct call_signature *lit)
 {
-	struct form f = {xmalloc((lit->nvals + 1) * sizeof *f.v), 0};
-	each_group(lit, form_group, &f);
-	struct call_signature *s = trace_signature(lit->fn, lit->flags, lit->callsite, f.v, f.n);
+	int64_t *v = xmalloc((lit->nvals + 1) * sizeof *v);
+	uint32_t n = refold_streaming_form(&ladder_functions[lit->fn], lit->vals, lit->nvals, v);
+	struct call_signature *s = trace_signature(lit->fn, lit->flags, lit->callsite, v, n);
 	s->base = lit->base;
-	free(f.v);
+	free(v);
 	return s->term;
 }
 
@@ -111,12 +90,6 @@ static void stream_put1(struct tstream *s, int64_t x)
 		try_fold(s);
 }
 
-static void stream_put(struct tstream *s, const int64_t *v, uint64_t n)
-{
-	for (uint64_t i = 0; i < n; i++)
-		stream_put1(s, v[i]);
-}
-
 /* one call's values moving from a terminal's old stream (at *at) to a new one */
 struct move {
 	const struct tstream *from;
@@ -124,48 +97,23 @@ struct move {
 	struct tstream *to;
 };
 
-static void move_values(struct move *m, uint64_t n)
-{
-	if (*m->at + n > m->from->n)   /* cannot happen for a stream the tracer wrote */
-		n = m->from->n - *m->at;
-	stream_put(m->to, m->from->v + *m->at, n);
-	*m->at += n;
-}
-
-/* a streamed group's values: an array's length, then its elements */
-static void move_group(struct move *m, enum param_kind k, uint32_t w)
-{
-	if (!param_kind_is_array(k)) {
-		move_values(m, w);
-		return;
-	}
-	int64_t len = *m->at < m->from->n ? m->from->v[*m->at] : 0;
-	uint64_t elems = sv_is_symbolic(len) || len <= 0 ? 0 : (uint64_t)len * (uint64_t)param_kind_width(k);
-	move_values(m, 1 + elems);
-}
-
-static void streaming_group(enum param_kind k, const int64_t *vals, uint32_t i, uint32_t w, void *arg)
-{
-	if (vals[i] == SV_STREAMED)
-		move_group(arg, k, w);
-}
-
-static void literal_group(enum param_kind k, const int64_t *vals, uint32_t i, uint32_t w, void *arg)
+static bool move_next(void *arg, int64_t *v)
 {
 	struct move *m = arg;
-	if (vals[i] == SV_STREAMED)
-		move_group(m, k, w);
-	else if (param_kind_adaptive(k))
-		stream_put(m->to, vals + i, w);
+	if (*m->at >= m->from->n)   /* cannot happen for a stream the tracer wrote */
+		return false;
+	*v = m->from->v[(*m->at)++];
+	return true;
 }
 
-/* one call of signature s: its values, in the order record.c pushes them (a failed poll's repeat
- * count first, then the streamed groups in order), literal data-dependent values included */
+static void move_put(void *arg, int64_t v) { stream_put1(((struct move *)arg)->to, v); }
+
+/* one call of signature s: its values, in the order record.c pushes them, literal data-dependent
+ * values included (run/refold.h) */
 static void move_call(const struct call_signature *s, struct move *m)
 {
-	if (s->flags & SIGF_FAILED_POLL)
-		move_values(m, 1);
-	each_group(s, s->folds ? literal_group : streaming_group, m);
+	struct refold_move rm = {move_next, move_put, m};
+	refold_move_call(&ladder_functions[s->fn], s->flags, s->vals, s->nvals, s->folds, &rm);
 }
 
 /* ---- timing ------------------------------------------------------------------------------------ */

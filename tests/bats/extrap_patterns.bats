@@ -173,3 +173,38 @@ U25="--scaling strong --size 25 --iterations 2"
 		{ echo "$output"; return 1; }
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
+
+# Rungs traced with default options (issue 30, patterns 2 and 6): no --stream-after. A 27-point
+# halo posts 26 requests per loop, more variants of its call site than the tracer keeps literal, so
+# its peers are streamed at every rung and extrap reads each streamed peer as a move on the grid
+# (lib/extrap/stream_peer.c), as it reads a peer kept in a signature.
+D27="--dims 3 --points 27 --scaling weak --size 3 --iterations 2 --allreduce-every 2"
+
+@test "default options: a 27-point halo's streamed peers as moves on the grid: 4, 8, 12, 16, 18, 24 to 32" {
+	# shellcheck disable=SC2086
+	ladder d27 "4 8 12 16 18 24" $D27 > /dev/null
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/d27-24.h5"
+	[[ "$output" == *"stream_after=8;"* ]]
+	# shellcheck disable=SC2086
+	matches d27 32 $D27
+}
+
+# A 27-point halo that skips the neighbours beyond a non-periodic edge: a corner posts 7 requests
+# per loop (the tracer keeps them literal), an edge 11 and the centre 26 (streamed). At 8 ranks
+# every rank is a corner and the trace has no stream; from 12 ranks some ranks stream and the
+# corners do not, and the tracer refolds neither. extrap refolds every rung offline
+# (lib/run/refold_ladder.c) so the rungs have one form (label refolded).
+S27="--dims 3 --points 27 --skip-edges --order z-fastest --scaling weak --size 3 --iterations 2 --allreduce-every 2"
+
+@test "default options, rungs of different structure (literal at 8, streamed from 12): refolded offline, 8, 12, 18, 24, 27 to 32" {
+	# shellcheck disable=SC2086
+	ladder s27 "8 12 18 24 27" $S27 > /dev/null
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s27-8.h5"
+	[[ "$output" == *"streams     0 streamed values"* ]] || { echo "$output"; return 1; }
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s27-12.h5"
+	[[ "$output" != *"streams     0 streamed values"* ]] || { echo "$output"; return 1; }
+	# shellcheck disable=SC2086
+	matches s27 32 $S27
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s27-e32.h5"
+	[[ "$output" == *"refolded=p8: "*", p12: "* ]] || { echo "$output"; return 1; }
+}
