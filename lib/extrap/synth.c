@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "extrap/alike.h"
-#include "extrap/balance.h"
+#include "meet/balance.h"
 #include "extrap/classes.h"
 #include "extrap/commands.h"
 #include "extrap/evaluate.h"
