@@ -21,6 +21,7 @@
 #include "extrap/loss_at.h"
 #include "extrap/lossy_gaps.h"
 #include "extrap/origin.h"
+#include "extrap/partners.h"
 #include "extrap/profile.h"
 #include "extrap/timing.h"
 #include "extrap/topology.h"
@@ -575,6 +576,31 @@ static bool dims_create_called(struct run *const *rungs, size_t n)
 	return false;
 }
 
+/* where the position classes do not line up (exact mode), the partner families of partners.h: out
+ * holds their run and target their grid, or why says why they did not explain the ladder either */
+static bool try_partners(struct run *const *rungs, size_t n, size_t ref, const struct extrap_options *o,
+			 struct run *out, struct grid *target, char *rule, size_t rulelen, char *why, size_t whylen)
+{
+	char w[700], families[600];
+	struct grid t = o->target_grid;
+	run_free(out);
+	clone_header(rungs[ref], out);
+	for (size_t i = 0; i < n; i++)
+		if (rungs[i]->cpu_time < out->cpu_time)
+			out->cpu_time = rungs[i]->cpu_time;
+	if (partners_build(rungs, n, o, out, &t, rule, rulelen, families, sizeof families, w, sizeof w)) {
+		*target = t;
+		run_set_attr(out, "partner_families", families);
+		run_set_attr(out, "timing", "pmnf: 0 histograms modeled, every one as at the largest rung (partner families)");
+		return true;
+	}
+	run_free(out);
+	run_init(out);
+	size_t used = strlen(why);
+	snprintf(why + used, whylen - used, "; nor do partner families explain the ladder: %s", w);
+	return false;
+}
+
 bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_options *o, struct run *out,
 		  struct extrap_notes *notes, char *why, size_t whylen)
 {
@@ -621,6 +647,8 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		if (rungs[i]->cpu_time < out->cpu_time)
 			out->cpu_time = rungs[i]->cpu_time;
 	ok = ok && build_classes(rungs, grids, periodic, n, &target, &coord, o, out, notes, why, whylen);
+	if (!ok && !o->lossy && n >= 2)
+		ok = try_partners(rungs, n, ref, o, out, &target, rule, sizeof rule, why, whylen);
 	if (ok) {
 		out->nranks = (uint32_t)o->target;
 		empty_profile(out);

@@ -139,3 +139,30 @@ S2D="--dims 2 --scaling weak --size 4 --iterations 2 --allreduce-every 2 --split
 	ladder s2w49 "4 9" --scaling weak --size 8 --iterations 3 --allreduce-every 2 > /dev/null
 	matches s2w49 36 --scaling weak --size 8 --iterations 3 --allreduce-every 2
 }
+
+# ---- partners that follow a law of the rank (issue 30, pattern 3): partner families searched on
+# every rung (lib/extrap/partners.c, partner_family.c), loops of log2 of a grid width
+
+@test "butterfly weak on MPI_Cart_create: XOR 2^k partners in loops of log2(d) calls, 4 to 32 ranks to 64" {
+	export APP=butterfly
+	BF="--scaling weak --size 64 --iterations 2"
+	# shellcheck disable=SC2086
+	ladder bfw "4 8 16 32" $BF > /dev/null
+	# shellcheck disable=SC2086
+	matches bfw 64 $BF
+	out=$(cat "$BATS_FILE_TMPDIR/bfw-e64.out")
+	[[ "$out" == *"partner families: MPI_Sendrecv: loops of log2(d1) calls, partners xor 2^k in dimension 1 (k = j)"* ]]
+	[[ "$out" == *"loops of log2(d0) calls, partners xor 2^k in dimension 0 (k = L-1-j)"* ]]
+	run "$LADDER" inspect --json "$BATS_FILE_TMPDIR/bfw-e64.h5"
+	[[ "$output" == *'"partner_families":"MPI_Sendrecv: loops of log2(d1) calls'* ]]
+}
+
+@test "butterfly strong by hand: recursive halving, counts halved k times, grid from the rule: 4 to 32 ranks to 64" {
+	export APP=butterfly
+	BF="--scaling strong --size 4096 --iterations 2 --manual-neighbours"
+	# shellcheck disable=SC2086
+	ladder bfs "4 8 16 32" $BF > /dev/null
+	# shellcheck disable=SC2086
+	matches bfs 64 $BF
+	grep -q "grid 8x8: MPI_Dims_create's order" "$BATS_FILE_TMPDIR/bfs-e64.out"
+}
