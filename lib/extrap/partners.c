@@ -154,12 +154,15 @@ static bool skeleton(struct prung *pr, size_t n, uint32_t cls, struct tclass *tc
 				nruns = k;
 				continue;
 			}
-			bool same = k == nruns;
-			for (size_t i = 0; same && i < k; i++)
-				same = same_site(&s->c[s->start[i]], &ref->c[ref->start[i]]);
-			if (!same) {
-				snprintf(why, whylen, "rank %u at p%u makes its calls at other call sites, or in another "
-					 "order, than rank %u at p%u", q, pr[r].r->nranks, tc->rep, pr[0].r->nranks);
+			size_t i = 0;
+			while (i < k && i < nruns && same_site(&s->c[s->start[i]], &ref->c[ref->start[i]]))
+				i++;
+			if (i < k || i < nruns) {
+				const char *fn = i < k ? pr[r].r->fns[s->c[s->start[i]].fn].name : "its last call";
+				snprintf(why, whylen, "rank %u at p%u makes its calls in %zu runs at one call site each, rank %u "
+					 "at p%u in %zu; they part at run %zu (%s): a loop whose body calls at several call "
+					 "sites, or calls only some ranks of the class make, is no run of calls ladder can "
+					 "carry as a law", q, pr[r].r->nranks, k, tc->rep, pr[0].r->nranks, nruns, i, fn);
 				return false;
 			}
 		}

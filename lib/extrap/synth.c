@@ -647,6 +647,10 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		if (rungs[i]->cpu_time < out->cpu_time)
 			out->cpu_time = rungs[i]->cpu_time;
 	ok = ok && build_classes(rungs, grids, periodic, n, &target, &coord, o, out, notes, why, whylen);
+	if (!ok && alike[0] && strstr(why, "behave differently")) {   /* why they were not united */
+		size_t used = strlen(why);
+		snprintf(why + used, whylen - used, " (%s)", alike);
+	}
 	if (!ok && !o->lossy && n >= 2)
 		ok = try_partners(rungs, n, ref, o, out, &target, rule, sizeof rule, why, whylen);
 	if (ok) {
@@ -659,10 +663,6 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 			record_lossy(out, notes);
 	}
 	free(coord.v);
-	if (!ok && alike[0] && strstr(why, "behave differently")) {   /* why they were not united */
-		size_t used = strlen(why);
-		snprintf(why + used, whylen - used, " (%s)", alike);
-	}
 	if (!ok || !run_check(out, why, whylen) ||
 	    (add_profile(rungs[ref], o, out, notes) && !run_check(out, why, whylen)) ||
 	    !check_calls_meet(out, &target, o, notes, why, whylen)) {
