@@ -145,7 +145,7 @@ S2D="--dims 2 --scaling weak --size 4 --iterations 2 --allreduce-every 2 --split
 
 @test "butterfly weak on MPI_Cart_create: XOR 2^k partners in loops of log2(d) calls, 4 to 32 ranks to 64" {
 	export APP=butterfly
-	BF="--scaling weak --size 64 --iterations 2"
+	BF="--scaling weak --size 1024 --iterations 2"
 	# shellcheck disable=SC2086
 	ladder bfw "4 8 16 32" $BF > /dev/null
 	# shellcheck disable=SC2086
@@ -155,6 +155,13 @@ S2D="--dims 2 --scaling weak --size 4 --iterations 2 --allreduce-every 2 --split
 	[[ "$out" == *"loops of log2(d0) calls, partners xor 2^k in dimension 0 (k = L-1-j)"* ]]
 	run "$LADDER" inspect --json "$BATS_FILE_TMPDIR/bfw-e64.h5"
 	[[ "$output" == *'"partner_families":"MPI_Sendrecv: loops of log2(d1) calls'* ]]
+	# a million ranks: 20 loop calls per iteration instead of 6, in a container of about the same size
+	run "$LADDER" extrap "$BATS_FILE_TMPDIR/bfw.h5" --target 1048576 --profile-limit 0 -o "$BATS_FILE_TMPDIR/bfw-1m.h5"
+	[ "$status" -eq 0 ] && [[ "$output" == *"grid 1024x1024"* ]]
+	small=$(stat -c %s "$BATS_FILE_TMPDIR/bfw-e64.h5") large=$(stat -c %s "$BATS_FILE_TMPDIR/bfw-1m.h5")
+	[ "$large" -lt $((small * 3 / 2)) ]
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/bfw-1m.h5"
+	[[ "$output" == *"2 groups"* ]]
 }
 
 @test "butterfly strong by hand: recursive halving, counts halved k times, grid from the rule: 4 to 32 ranks to 64" {
