@@ -612,7 +612,7 @@ static void grow_items(struct sigitems **items, size_t *cap, size_t need)
 	*cap = n;
 }
 
-static bool class_calls(struct build *b, const struct tclass *tc, const struct prung *ref, size_t nref,
+static bool class_calls(struct build *b, const struct tclass *tc, const struct prung *ref,
 			const struct grid *target, struct tcall **calls, size_t *ncalls, struct sigitems **items,
 			char *why, size_t whylen)
 {
@@ -630,8 +630,7 @@ static bool class_calls(struct build *b, const struct tclass *tc, const struct p
 			bool streamed[64] = {false};
 			if (t->nvals > 64) {
 				snprintf(why, whylen, "%s: calls of more than 64 values", d->name);
-				free(vals);
-				return false;
+				goto fail;
 			}
 			for (uint32_t s = 0; s < t->nvals; s++) {
 				const struct vlaw *v = &t->v[s];
@@ -641,8 +640,7 @@ static bool class_calls(struct build *b, const struct tclass *tc, const struct p
 					if (!partner_rank_law(&v->fam, target, (uint64_t)j, (uint64_t)t->target, &slot_item[s].l,
 							      w, sizeof w)) {
 						snprintf(why, whylen, "%s at the target: %s", d->name, w);
-						free(vals);
-						return false;
+						goto fail;
 					}
 					slot_item[s].law = true;
 					vals[s] = 0;
@@ -650,8 +648,7 @@ static bool class_calls(struct build *b, const struct tclass *tc, const struct p
 					snprintf(why, whylen, "value %u of %s: %s halved %llu times is no integer at the "
 						 "target", s, d->name, v->text,
 						 (unsigned long long)(k_of(v->down, (uint64_t)j, (uint64_t)t->target) + v->extra));
-					free(vals);
-					return false;
+					goto fail;
 				} else {
 					slot_item[s].value = vals[s];
 				}
@@ -665,8 +662,7 @@ static bool class_calls(struct build *b, const struct tclass *tc, const struct p
 					continue;
 				if (param_kind_is_array(w.kind)) {
 					snprintf(why, whylen, "%s: a partner law in an array", d->name);
-					free(vals);
-					return false;
+					goto fail;
 				}
 				for (uint32_t s = w.at; s < w.at + w.width; s++)
 					streamed[s] = any = true;
@@ -692,10 +688,18 @@ static bool class_calls(struct build *b, const struct tclass *tc, const struct p
 			(*calls)[(*ncalls)++] = (struct tcall){sig, rl ? rs->c[rs->start[i] + rj].sig : UINT32_MAX};
 		}
 	}
-	(void)nref;
 	grow_items(items, &capitems, b->out->nsigs + 1);
 	free(vals);
 	return true;
+fail:
+	free(vals);
+	free(*calls);
+	*calls = NULL;
+	for (size_t s = 0; *items && s < capitems; s++)
+		free((*items)[s].ids);
+	free(*items);
+	*items = NULL;
+	return false;
 }
 
 /* the class's streams: one per signature with streamed values, read by the class's ranks */
@@ -831,7 +835,7 @@ static bool build_target(struct prung *pr, size_t n, struct tclass *tcs, const s
 		struct tcall *calls;
 		size_t ncalls;
 		struct sigitems *items;
-		ok = class_calls(&b, &tcs[c], &pr[ref], n, target, &calls, &ncalls, &items, why, whylen);
+		ok = class_calls(&b, &tcs[c], &pr[ref], target, &calls, &ncalls, &items, why, whylen);
 		if (!ok)
 			break;
 		struct run_group *g = &out->groups[out->ngroups++];
