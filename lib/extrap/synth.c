@@ -576,29 +576,60 @@ static bool dims_create_called(struct run *const *rungs, size_t n)
 	return false;
 }
 
-/* where the position classes do not line up (exact mode), the partner families of partners.h: out
- * holds their run and target their grid, or why says why they did not explain the ladder either */
+/* the run of the partner families of partners.h in alt (its header cloned from the reference
+ * rung), target their grid and rule how it was found (left as it is when --target named it); false
+ * with why */
+static bool partners_run(struct run *const *rungs, size_t n, size_t ref, const struct extrap_options *o,
+			 struct run *alt, struct grid *target, char *rule, size_t rulelen, char *why, size_t whylen)
+{
+	char families[600], found[200] = "";
+	struct grid t = o->target_grid;
+	clone_header(rungs[ref], alt);
+	for (size_t i = 0; i < n; i++)
+		if (rungs[i]->cpu_time < alt->cpu_time)
+			alt->cpu_time = rungs[i]->cpu_time;
+	if (!partners_build(rungs, n, o, alt, &t, found, sizeof found, families, sizeof families, why, whylen)) {
+		run_free(alt);
+		run_init(alt);
+		return false;
+	}
+	*target = t;
+	if (found[0])
+		snprintf(rule, rulelen, "%s", found);
+	run_set_attr(alt, "partner_families", families);
+	run_set_attr(alt, "timing", "pmnf: 0 histograms modeled, every one as at the largest rung (partner families)");
+	return true;
+}
+
+/* where the position classes do not line up, the partner families: out holds their
+ * run, or why says why they did not explain the ladder either */
 static bool try_partners(struct run *const *rungs, size_t n, size_t ref, const struct extrap_options *o,
 			 struct run *out, struct grid *target, char *rule, size_t rulelen, char *why, size_t whylen)
 {
-	char w[700], families[600];
-	struct grid t = o->target_grid;
-	run_free(out);
-	clone_header(rungs[ref], out);
-	for (size_t i = 0; i < n; i++)
-		if (rungs[i]->cpu_time < out->cpu_time)
-			out->cpu_time = rungs[i]->cpu_time;
-	if (partners_build(rungs, n, o, out, &t, rule, rulelen, families, sizeof families, w, sizeof w)) {
-		*target = t;
-		run_set_attr(out, "partner_families", families);
-		run_set_attr(out, "timing", "pmnf: 0 histograms modeled, every one as at the largest rung (partner families)");
+	char w[700];
+	struct run alt;
+	if (partners_run(rungs, n, ref, o, &alt, target, rule, rulelen, w, sizeof w)) {
+		run_free(out);
+		*out = alt;
 		return true;
 	}
-	run_free(out);
-	run_init(out);
 	size_t used = strlen(why);
 	snprintf(why + used, whylen - used, "; nor do partner families explain the ladder: %s", w);
 	return false;
+}
+
+/* lossy mode, when the run left calls out or stated some by rule: the partner families' exact run
+ * instead, where they explain the ladder */
+static void prefer_partners(struct run *const *rungs, size_t n, size_t ref, const struct extrap_options *o,
+			    struct run *out, struct grid *target, char *rule, size_t rulelen, struct extrap_notes *notes)
+{
+	char w[700];
+	struct run alt;
+	if (!partners_run(rungs, n, ref, o, &alt, target, rule, rulelen, w, sizeof w))
+		return;
+	run_free(out);
+	*out = alt;
+	memset(notes, 0, sizeof *notes);
 }
 
 bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_options *o, struct run *out,
@@ -651,8 +682,10 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		size_t used = strlen(why);
 		snprintf(why + used, whylen - used, " (%s)", alike);
 	}
-	if (!ok && !o->lossy && n >= 2)
+	if (!ok && n >= 2)
 		ok = try_partners(rungs, n, ref, o, out, &target, rule, sizeof rule, why, whylen);
+	else if (ok && extrap_notes_lossy(notes))
+		prefer_partners(rungs, n, ref, o, out, &target, rule, sizeof rule, notes);
 	if (ok) {
 		out->nranks = (uint32_t)o->target;
 		empty_profile(out);

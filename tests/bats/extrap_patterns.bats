@@ -172,4 +172,9 @@ S2D="--dims 2 --scaling weak --size 4 --iterations 2 --allreduce-every 2 --split
 	# shellcheck disable=SC2086
 	matches bfs 64 $BF
 	grep -q "grid 8x8: MPI_Dims_create's order" "$BATS_FILE_TMPDIR/bfs-e64.out"
+	# --lossy takes the exact run of the partner families over one that drops calls
+	run "$LADDER" extrap "$BATS_FILE_TMPDIR/bfs.h5" --target 64 --lossy -o "$BATS_FILE_TMPDIR/bfs-l.h5"
+	[ "$status" -eq 0 ] && [[ "$output" == *"partner families:"* && "$output" != *"lossy"* ]]
+	run "$LADDER" compare "$BATS_FILE_TMPDIR/bfs-l.h5" "$BATS_FILE_TMPDIR/bfs-64.h5"
+	[ "$status" -eq 0 ] && [[ "$output" == *"equal:"* ]]
 }
