@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/replayable.h"
+#include "meet/replayable.h"
 #include "run/events.h"
 #include "replay/replay.h"
 #include "store/store.h"

@@ -1,12 +1,12 @@
 /*
- * ladder compare — are two runs semantically equal? The logic is lib/replay/compare.c; this
+ * ladder compare — are two runs semantically equal? The logic is lib/compare/compare.c; this
  * command reads the two containers, prints the verdict and the first differences, and answers
  * with its exit status.
  */
 #include <stdio.h>
 
 #include "command.h"
-#include "replay/compare.h"
+#include "compare/compare.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/log.h"

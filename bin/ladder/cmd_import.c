@@ -9,12 +9,21 @@
 #include <string.h>
 
 #include "command.h"
+#include "run/fn_check.h"
 #include "run/run.h"
 #include "store/store.h"
 #include "util/exitcode.h"
 #include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
+
+/* run_check_functions' report: the first line it gives */
+static void keep_first_line(const char *line, void *arg)
+{
+	char *first = arg;
+	if (!first[0])
+		snprintf(first, 400, "%s", line);
+}
 
 static int run_import(int argc, char **argv)
 {
@@ -55,6 +64,13 @@ static int run_import(int argc, char **argv)
 	}
 	if (!run_check(&r, why, sizeof why)) {
 		log_error("%s: inconsistent raw trace: %s", raw, why);
+		run_free(&r);
+		return EXIT_FAIL;
+	}
+	/* the names of a table other than ladder's reach nothing: no container is written */
+	char differs[400] = "";
+	if (run_check_functions(&r, 1, keep_first_line, differs)) {
+		log_error("%s: %s (a function table other than ladder's is not read)", raw, differs);
 		run_free(&r);
 		return EXIT_FAIL;
 	}

@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 
 #include "command.h"
-#include "run/replayable.h"
+#include "meet/replayable.h"
 #include "proxy/proxy.h"
 #include "store/store.h"
 #include "util/exitcode.h"

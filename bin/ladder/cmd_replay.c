@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "command.h"
-#include "extrap/balance.h"
-#include "run/replayable.h"
+#include "meet/balance.h"
+#include "meet/replayable.h"
 #include "replay/clock.h"
 #include "run/events.h"
 #include "store/store.h"

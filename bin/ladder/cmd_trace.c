@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "launcher.h"
 #include "util/buf.h"
 #include "util/exitcode.h"
 #include "util/log.h"
@@ -121,32 +122,6 @@ static int reported_time(const char *report_path, const char *token, double *sec
 	return found;
 }
 
-
-/* Open MPI's launchers, by their base name */
-static bool is_mpirun(const char *command)
-{
-	const char *base = strrchr(command, '/');
-	base = base ? base + 1 : command;
-	return !strcmp(base, "mpirun") || !strcmp(base, "mpiexec") || !strcmp(base, "orterun");
-}
-
-/* the rank count an Open MPI launcher's -n/-np/--np/-c option gives (before the program), 0 when it gives none */
-static long launcher_ranks(int argc, char **argv)
-{
-	if (argc < 1 || !is_mpirun(argv[0]))
-		return 0;
-	for (int i = 1; i + 1 < argc; i++) {
-		const char *o = argv[i];
-		if (!strcmp(o, "-n") || !strcmp(o, "-np") || !strcmp(o, "--np") || !strcmp(o, "-c") || !strcmp(o, "--ntasks")) {
-			char *end;
-			long n = strtol(argv[i + 1], &end, 10);
-			return *end || n <= 0 ? 0 : n;
-		}
-		if (o[0] != '-')
-			break;   /* the program: its own options are not the launcher's */
-	}
-	return 0;
-}
 
 /* a label's key (before '='): stored as an HDF5 attribute name, so checked before the run starts */
 static bool label_key_ok(const char *label)
@@ -269,7 +244,7 @@ static char **forwarding_command(char **command, int n)
 {
 	size_t nforward;
 	char **forward = forwarded_names(&nforward);
-	if (!is_mpirun(command[0]) || getenv("OMPI_MCA_mca_base_env_list")) {
+	if (!launcher_is_mpirun(command[0]) || getenv("OMPI_MCA_mca_base_env_list")) {
 		for (size_t i = 0; i < nforward; i++)
 			prepend_env("OMPI_MCA_mca_base_env_list", forward[i], ";");
 		return command;
@@ -483,7 +458,9 @@ const struct command command_time = {
 	"proxies against the timed runs.\n"
 	"\n"
 	"Prints the time on stdout. The exit status is COMMAND's, or 1 when COMMAND succeeded but\n"
-	"reported no time (no process called MPI_Init with the library, or none reached MPI_Finalize).\n"
+	"reported no time (no process called MPI_Init with the library, or none reached MPI_Finalize),\n"
+	"or when the rank count reported differs from the one COMMAND's mpirun line gives (-n, -np or -c,\n"
+	"summed over the contexts of an MPI_COMM_WORLD of several programs, A : B).\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE   also write the time as JSON: time (s), ranks, measured, command, host,\n"

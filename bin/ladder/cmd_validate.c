@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "command.h"
-#include "extrap/balance.h"
+#include "meet/balance.h"
 #include "store/schema.h"
 #include "store/campaign_extrap.h"
 #include "store/campaign_h5.h"
@@ -41,7 +41,7 @@ static int campaign_extraps_unmet(const char *campaign)
 	return bad;
 }
 
-/* a synthetic run whose calls would not meet (extrap/balance.h) and that does not say so in its
+/* a synthetic run whose calls would not meet (meet/balance.h) and that does not say so in its
  * label not_replayable, or a campaign that records one: 1 with the violation reported, else 0 */
 static int synthetic_calls_unmet(const char *path)
 {

@@ -69,16 +69,16 @@ static void print_overview(FILE *out)
 		"\n"
 		"Commands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
+		fprintf(out, "  %-14s %s\n", commands[i]->name, commands[i]->summary);
 	if (topics[0]) {
 		fprintf(out, "\nHelp topics (ladder help TOPIC):\n");
 		for (size_t i = 0; topics[i]; i++)
-			fprintf(out, "  %-12s %s\n", topics[i]->name, topics[i]->summary);
+			fprintf(out, "  %-14s %s\n", topics[i]->name, topics[i]->summary);
 	}
 	fprintf(out,
 		"\nGlobal options:\n"
-		"  --debug      show library error stacks and debugging detail\n"
-		"  --quiet      no progress or informational output\n"
+		"  --debug        show library error stacks and debugging detail\n"
+		"  --quiet        no progress or informational output\n"
 		"\nEnvironment:\n"
 		"  LADDER_MAX_CALLS=N  no command walks more than N calls of a rank (default 10^9; the\n"
 		"                      commands that walk traces take --max-calls N too)\n"

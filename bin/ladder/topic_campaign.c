@@ -1,6 +1,7 @@
 /*
- * The help topics of campaigns: `ladder help workflow` (the workflow file) and `ladder help site`
- * (the site file and the state file). The parsers are lib/campaign/workflow.c and site.c.
+ * The help topics of campaigns: `ladder help workflow` (the workflow file), `workflow-stages` (its
+ * stages and placeholders) and `ladder help site` (the site file and the state file). The parsers
+ * are lib/campaign/workflow.c and site.c.
  */
 #include "command.h"
 
@@ -61,6 +62,19 @@ const struct topic topic_workflow = {
 	"                run larger than max-ranks runs alone.\n"
 	"  trace         tracer options: timestamps (lossless timing), callsite-depth 1..16,\n"
 	"                stream-after N (see 'ladder help trace')\n"
+	"  stages        names or mappings, in order: see 'ladder help workflow-stages'\n"
+	"  vars          name: value pairs usable as {name} in every command\n"
+	"  acceptance    name: number pairs; {acceptance} is \"name=value,...\"\n"
+	"\n"
+	"Stages, placeholders and how commands are quoted: 'ladder help workflow-stages'.\n",
+};
+
+const struct topic topic_workflow_stages = {
+	"workflow-stages", "the stages of a workflow, the placeholders of its commands, their quoting",
+	"The stages of a workflow ('ladder help workflow'), the placeholders of its commands and how they\n"
+	"are quoted.\n"
+	"\n"
+	"Fields:\n"
 	"  stages        names or mappings, in order. Known names and their commands:\n"
 	"                  merge   ladder merge -o {campaign} {runs}          (always; may be overridden)\n"
 	"                  model   ladder model {campaign} --target {target_max}\n"
@@ -87,8 +101,6 @@ const struct topic topic_workflow = {
 	"                through the site's launcher). A stage whose program is not part of this\n"
 	"                build (e.g. 'ladder report' before it exists) is left out with a note;\n"
 	"                stages after it then depend on what it would have consumed.\n"
-	"  vars          name: value pairs usable as {name} in every command\n"
-	"  acceptance    name: number pairs; {acceptance} is \"name=value,...\"\n"
 	"\n"
 	"Placeholders:\n"
 	"  everywhere    {prefix} (ladder's build or install prefix: bin/, lib/, apps/),\n"

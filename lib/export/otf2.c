@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <uthash.h>
 
-#include "export/call_facts.h"
-#include "export/comms.h"
+#include "meet/call_facts.h"
+#include "meet/comms.h"
 #include "export/timeline.h"
 #include "mpi/signature.h"
 #include "util/log.h"
@@ -291,17 +291,23 @@ static OTF2_RegionRole region_role(const struct fn_desc *f)
 	return OTF2_REGION_ROLE_FUNCTION;
 }
 
-static void define_locations(struct defs *d, const struct run *r, const uint64_t *events)
+/* the selected ranks only: a location is a file of its own in the archive */
+static void define_locations(struct defs *d, const struct run *r, const struct export_options *o,
+			     const uint64_t *events)
 {
 	OTF2_GlobalDefWriter_WriteSystemTreeNode(d->w, 0, string(d, r->host && r->host[0] ? r->host : "host"),
 						 string(d, "machine"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+	uint32_t group = 0;   /* location groups are numbered densely, locations by rank */
 	for (uint32_t q = 0; q < r->nranks; q++) {
+		if (!export_rank_selected(o, q))
+			continue;
 		char name[32];
 		snprintf(name, sizeof name, "MPI rank %u", q);
 		OTF2_StringRef s = string(d, name);
-		OTF2_GlobalDefWriter_WriteLocationGroup(d->w, q, s, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+		OTF2_GlobalDefWriter_WriteLocationGroup(d->w, group, s, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
 							OTF2_UNDEFINED_LOCATION_GROUP);
-		OTF2_GlobalDefWriter_WriteLocation(d->w, q, s, OTF2_LOCATION_TYPE_CPU_THREAD, events[q], q);
+		OTF2_GlobalDefWriter_WriteLocation(d->w, q, s, OTF2_LOCATION_TYPE_CPU_THREAD, events[q], group);
+		group++;
 	}
 }
 
@@ -351,7 +357,7 @@ static void define_communicators(struct defs *d, const struct run *r, const stru
 }
 
 static bool write_definitions(OTF2_Archive *archive, const struct run *r, const struct comm_table *comms,
-			      const uint64_t *events, double end)
+			      const struct export_options *o, const uint64_t *events, double end)
 {
 	struct defs d = {OTF2_Archive_GetGlobalDefWriter(archive), 0};
 	if (!d.w)
@@ -359,18 +365,20 @@ static bool write_definitions(OTF2_Archive *archive, const struct run *r, const 
 	OTF2_GlobalDefWriter_WriteClockProperties(d.w, (uint64_t)NS_PER_SECOND, ticks(r->t_start), ticks(end),
 						  OTF2_UNDEFINED_TIMESTAMP);
 	OTF2_GlobalDefWriter_WriteParadigm(d.w, OTF2_PARADIGM_MPI, string(&d, "MPI"), OTF2_PARADIGM_CLASS_PROCESS);
-	define_locations(&d, r, events);
+	define_locations(&d, r, o, events);
 	define_regions(&d, r);
 	define_communicators(&d, r, comms);
 	return true;
 }
 
 /* every location needs its (here empty) local definitions */
-static bool write_local_definitions(OTF2_Archive *archive, const struct run *r)
+static bool write_local_definitions(OTF2_Archive *archive, const struct run *r, const struct export_options *o)
 {
 	if (OTF2_Archive_OpenDefFiles(archive) != OTF2_SUCCESS)
 		return false;
 	for (uint32_t q = 0; q < r->nranks; q++) {
+		if (!export_rank_selected(o, q))
+			continue;
 		OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(archive, q);
 		if (!w || OTF2_Archive_CloseDefWriter(archive, w) != OTF2_SUCCESS)
 			return false;
@@ -449,11 +457,11 @@ bool export_otf2(const struct run *r, const char *dir, const struct export_optio
 	uint64_t *events = xcalloc(r->nranks ? r->nranks : 1, sizeof *events);
 	double end = 0;
 	bool ok = write_events(archive, r, &comms, o, st, events, &end, why, whylen);
-	if (ok && !write_local_definitions(archive, r)) {
+	if (ok && !write_local_definitions(archive, r, o)) {
 		snprintf(why, whylen, "%s: OTF2 could not write the local definitions", dir);
 		ok = false;
 	}
-	if (ok && !write_definitions(archive, r, &comms, events, end)) {
+	if (ok && !write_definitions(archive, r, &comms, o, events, end)) {
 		snprintf(why, whylen, "%s: OTF2 could not write the global definitions", dir);
 		ok = false;
 	}

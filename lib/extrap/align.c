@@ -550,7 +550,7 @@ bool align_class(uint32_t cls, const struct class_rungs *cr, const struct grid *
 				return false;
 	}
 	grammar_end(&out->g);
-	if (!name_creators(out, why, whylen) || !family_decide(out, target, why, whylen))
+	if (!name_creators(out, why, whylen) || !family_decide(out, cr->others, cr->nothers, target, why, whylen))
 		return false;
 	aligned_class_receive_room(out);
 	return true;

@@ -68,6 +68,9 @@ struct class_rungs {
 					      it (lcs.h), or NULL for the group's own */
 	const struct alike_laws *coord;   /* laws of values in the rungs' grid coordinates (alike.h) */
 	bool lossy;            /* in: take the group most of the class's ranks are in */
+	const struct aligned_class *const *others;   /* classes aligned before, whose laws may decide a tie
+							of this one's (family.h); nothers of them */
+	size_t nothers;
 	uint64_t replaced;     /* out: ranks of the rungs whose own group was not taken */
 };
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "extrap/family.h"
+#include "extrap/remainder_law.h"
 #include "extrap/topology.h"
 #include "util/xalloc.h"
 
@@ -241,6 +242,79 @@ static void groups_difference(const struct run *r, uint32_t a, uint32_t b, char 
 		}
 }
 
+/* where groups a and b of r, of one shape, first differ by a value: rule k, symbol i, value j of
+ * the terminal's signature in a */
+static bool first_value_difference(const struct run *r, uint32_t a, uint32_t b, uint32_t *k, uint64_t *i, uint32_t *j)
+{
+	const struct grammar *ga = &r->groups[a].g, *gb = &r->groups[b].g;
+	for (*k = 0; ga->nrules == gb->nrules && *k < ga->nrules; (*k)++)
+		for (*i = 0; grammar_rule_len(ga, *k) == grammar_rule_len(gb, *k) && *i < grammar_rule_len(ga, *k); (*i)++) {
+			struct gsymbol x = grammar_rule_syms(ga, *k)[*i], y = grammar_rule_syms(gb, *k)[*i];
+			if (gsym_is_rule(x) || gsym_is_rule(y) || x.val == y.val)
+				continue;
+			const struct run_signature *sx = &r->sigs[x.val], *sy = &r->sigs[y.val];
+			if (sx->fn != sy->fn || sx->callsite != sy->callsite || sx->nvals != sy->nvals)
+				return false;
+			for (*j = 0; *j < sx->nvals; (*j)++)
+				if (r->sigvals[sx->voff + *j] != r->sigvals[sy->voff + *j])
+					return true;
+		}
+	return false;
+}
+
+/* the value j of the terminal at rule k, symbol i of rank's group at a rung, when it is a call of
+ * the function and call site of signature like (of another rung) */
+static bool value_at(const struct run *q, const uint32_t *group_of, uint32_t rank, uint32_t k, uint64_t i, uint32_t j,
+		     const struct run_signature *like, int64_t *v)
+{
+	const struct grammar *g = &q->groups[group_of[rank]].g;
+	if (k >= g->nrules || i >= grammar_rule_len(g, k) || gsym_is_rule(grammar_rule_syms(g, k)[i]))
+		return false;
+	const struct run_signature *s = &q->sigs[grammar_rule_syms(g, k)[i].val];
+	if (s->fn != like->fn || s->callsite != like->callsite || s->nvals != like->nvals)
+		return false;
+	*v = q->sigvals[s->voff + j];
+	return true;
+}
+
+/* The value in which groups a and b of class cls at rung r differ, across every rank of the
+ * class at every rung: the share of a remainder dealt to the first coordinates (remainder_law.h),
+ * said in out; false when it is none. */
+static bool remainder_of_class(uint32_t cls, struct run *const *rungs, const struct grid *grids, size_t n,
+			       const struct run *r, uint32_t a, uint32_t b, char *out, size_t outlen)
+{
+	uint32_t k, j;
+	uint64_t i;
+	if (!first_value_difference(r, a, b, &k, &i, &j))
+		return false;
+	const struct run_signature *like = &r->sigs[grammar_rule_syms(&r->groups[a].g, k)[i].val];
+	size_t cap = 1, m = 0;
+	for (size_t q = 0; q < n; q++)
+		cap += rungs[q]->nranks;
+	struct grid *g = xmalloc(cap * sizeof *g);
+	int64_t *ranks = xmalloc(cap * sizeof *ranks), *values = xmalloc(cap * sizeof *values);
+	bool ok = true;
+	for (size_t q = 0; ok && q < n; q++) {
+		uint32_t *group_of = run_group_index(rungs[q]);
+		for (uint32_t rank = 0; ok && rank < rungs[q]->nranks; rank++)
+			if (topology_class(&grids[q], rank) == cls) {
+				ok = value_at(rungs[q], group_of, rank, k, i, j, like, &values[m]);
+				g[m] = grids[q], ranks[m++] = rank;
+			}
+		free(group_of);
+	}
+	struct coord_points pts = {g, ranks, values, m};
+	struct remainder_law law;
+	ok = ok && remainder_law_fit(&pts, &law);
+	if (ok)
+		snprintf(out, outlen, "; at every rung it is %s, a remainder dealt to the first coordinates, which a "
+			 "synthetic run cannot state yet", law.text);
+	free(g);
+	free(ranks);
+	free(values);
+	return ok;
+}
+
 /* lossy mode: the group most of the class's ranks are in (UINT32_MAX when none); the others are
  * counted as replaced */
 static uint32_t dominant_group(const struct run *r, const struct grid *g, uint32_t cls, uint64_t *replaced)
@@ -280,13 +354,14 @@ bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *gr
 			if (topology_class(&grids[i], rank) != cls)
 				continue;
 			if (group != UINT32_MAX && group_of[rank] != group) {
-				char how[320];
+				char how[320], rem[240] = "";
 				groups_difference(r, group_of[rank], group, how, sizeof how);
+				remainder_of_class(cls, rungs, grids, n, r, group_of[rank], group, rem, sizeof rem);
 				snprintf(why, whylen,
 					 "class %s at p%u: ranks of the same grid position behave differently (rank %u "
-					 "in group %u, others in group %u: %s): not SPMD over the grid (--lossy takes "
+					 "in group %u, others in group %u: %s%s): not SPMD over the grid (--lossy takes "
 					 "the group most of them are in)",
-					 name, r->nranks, rank, group_of[rank], group, how);
+					 name, r->nranks, rank, group_of[rank], group, how, rem);
 				free(group_of);
 				return false;
 			}

@@ -123,7 +123,7 @@ static bool family_law(const struct aligned_class *a, const struct family *f, ui
 			if (i == n)
 				v[n] = x, g[n] = a->grids[q], k[n++] = f->dims[m];
 		}
-	struct law_points pts = {v, g, k, n};
+	struct law_points pts = {.values = v, .grids = g, .dims = k, .n = n, .counts = true};
 	bool ok = consistent && n >= 2;
 	if (ok)
 		law_solve_points(&pts, target, 0, law);
@@ -255,26 +255,64 @@ static bool constant_among_varying(const struct aligned_class *a, uint32_t o, ui
 	return true;
 }
 
-/* a value that differs across rungs and has no family law: a law of its own; in lossy mode a
- * count without one (data-dependent) is approximated */
-static bool decide_own(struct aligned_class *a, uint32_t o, uint32_t j, const struct grid *target, char *why,
-		       size_t whylen)
+/* the law value j of occurrence o has in another class, the same function, call site and value,
+ * that reproduces every rung of a and gives one value at the target (not negative for a count):
+ * the first such law (its member dimension in *dim); NULL when none does or two disagree at the
+ * target */
+static const struct law *law_of_site(const struct aligned_class *a, uint32_t o, uint32_t j, bool count,
+				     const struct aligned_class *const *others, size_t nothers, const struct grid *target,
+				     int8_t *dim)
+{
+	const struct law *found = NULL;
+	int64_t at = 0;
+	for (size_t c = 0; c < nothers; c++)
+		for (uint32_t m = 0; m < others[c]->nocc; m++) {
+			const struct occurrence *x = &others[c]->occ[m];
+			if (x->dropped || x->fn != a->occ[o].fn || x->callsite != a->occ[o].callsite || x->nvals != a->occ[o].nvals ||
+			    x->x[j].kind != XV_LAW)
+				continue;
+			const struct law *l = x->x[j].law;
+			bool fits = true;
+			int64_t v, t;
+			for (size_t q = 0; fits && q < a->nrungs; q++)
+				fits = law_eval(l, &a->grids[q], x->x[j].dim, &v) && v == rung_value(a, o, q, j);
+			if (!fits || !law_eval(l, target, x->x[j].dim, &t) || (count && t < 0))
+				continue;
+			if (found && t != at)
+				return NULL;
+			if (!found)
+				found = l, at = t, *dim = x->x[j].dim;
+		}
+	return found;
+}
+
+/* a value that differs across rungs and has no family law: a law of its own, or the law of its
+ * call site in another class when its own is not decided; in lossy mode a count without one
+ * (data-dependent) is approximated */
+static bool decide_own(struct aligned_class *a, uint32_t o, uint32_t j, const struct aligned_class *const *others,
+		       size_t nothers, const struct grid *target, char *why, size_t whylen)
 {
 	int64_t *v = xmalloc(a->nrungs * sizeof *v);
 	bool streamed = false;
+	uint32_t e;
 	for (size_t q = 0; q < a->nrungs; q++) {
 		v[q] = rung_value(a, o, q, j);
 		streamed = streamed || v[q] == SV_STREAMED;
 	}
 	struct law law = {.status = LAW_NO_FIT};
+	struct law_points pts = {.values = v, .grids = a->grids, .n = a->nrungs,
+				 .counts = value_kind(a, o, j, &e) == PK_COUNT};
 	if (!streamed)
-		law_solve(v, a->grids, a->nrungs, target, &law);
+		law_solve_points(&pts, target, LAW_NO_DIM, &law);
 	free(v);
 	struct xval *x = &a->occ[o].x[j];
-	if (law.status == LAW_OK) {
-		x->kind = XV_LAW, x->dim = LAW_NO_DIM;
+	int8_t dim = LAW_NO_DIM;
+	const struct law *site = streamed || law.status == LAW_OK ? NULL
+				 : law_of_site(a, o, j, pts.counts, others, nothers, target, &dim);
+	if (law.status == LAW_OK || site) {
+		x->kind = XV_LAW, x->dim = site ? dim : LAW_NO_DIM;
 		x->law = xmalloc(sizeof *x->law);
-		*x->law = law;
+		*x->law = site ? *site : law;
 		return true;
 	}
 	int used = describe(a, o, j, why, whylen);
@@ -282,14 +320,14 @@ static bool decide_own(struct aligned_class *a, uint32_t o, uint32_t j, const st
 		snprintf(why + used, whylen - (size_t)used, ": data-dependent (streamed: it changes from call to call)");
 	else
 		snprintf(why + used, whylen - (size_t)used, ": %s: %s", law_status_name(law.status), law.text);
-	uint32_t e;
 	if (!a->lossy || value_kind(a, o, j, &e) != PK_COUNT)
 		return false;
 	aligned_class_approximate(a, o, j, why);
 	return true;
 }
 
-bool family_decide(struct aligned_class *a, const struct grid *target, char *why, size_t whylen)
+bool family_decide(struct aligned_class *a, const struct aligned_class *const *others, size_t nothers,
+		   const struct grid *target, char *why, size_t whylen)
 {
 	bool *done = xcalloc(a->nocc + 1, sizeof *done), ok = true;
 	for (uint32_t o = 0; o < a->nocc; o++)
@@ -301,7 +339,7 @@ bool family_decide(struct aligned_class *a, const struct grid *target, char *why
 				continue;
 			bool undetermined = !a->lossy && value_kind(a, o, j, &e) == PK_COUNT &&
 					    constant_among_varying(a, o, j, target, why, whylen);
-			bool fine = !undetermined && decide_own(a, o, j, target, why, whylen);
+			bool fine = !undetermined && decide_own(a, o, j, others, nothers, target, why, whylen);
 			if (!fine && a->lossy)
 				aligned_class_drop(a, o, why);
 			ok = fine || a->lossy;

@@ -25,9 +25,14 @@
 #include "extrap/align.h"
 
 /* Decide every XV_PENDING value of the class: counts by their family's law where one fits, the
- * rest by a law of their own. False with why (class, call, parameter, values, the law's trouble);
- * in lossy mode the call is dropped instead. */
-bool family_decide(struct aligned_class *a, const struct grid *target, char *why, size_t whylen);
+ * rest by a law of their own. A law of its own that is not decided — two laws reproduce the
+ * class's rungs and differ at the target, as a class seen at fewer rungs than another often has
+ * (an interior is not at the smallest rung) — is decided by the law the same value of the same
+ * call site has in another class (others, nothers of them), when that law reproduces every rung
+ * of this one and every such law agrees at the target. False with why (class, call, parameter,
+ * values, the law's trouble); in lossy mode the call is dropped instead. */
+bool family_decide(struct aligned_class *a, const struct aligned_class *const *others, size_t nothers,
+		   const struct grid *target, char *why, size_t whylen);
 /* Decide the directions of moves that are undecided, from the pattern of their family. */
 void family_orient(struct aligned_class *a, uint32_t ndims);
 

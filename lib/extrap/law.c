@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "extrap/law_tie.h"
+#include "extrap/rounded_law.h"
 #include "intlaw/intfit.h"
 #include "util/xalloc.h"
 
@@ -39,7 +41,8 @@ void grid_format(const struct grid *g, char *out, size_t outlen)
 
 const char *law_status_name(enum law_status s)
 {
-	static const char *const names[] = {"ok", "too few rungs", "no law fits", "ambiguous", "not an integer"};
+	static const char *const names[] = {"ok", "too few rungs", "no law fits", "ambiguous", "not an integer",
+					    "negative"};
 	return names[s];
 }
 
@@ -110,6 +113,8 @@ static bool evaluate(const struct law_term *t, const int64_t *coef, size_t s, co
 
 bool law_eval(const struct law *l, const struct grid *g, int32_t dim, int64_t *out)
 {
+	if (rounded_law_is(l))
+		return rounded_law_eval(l, g, dim, out);
 	if (!l->nterms) {
 		*out = l->predicted;
 		return true;
@@ -201,22 +206,34 @@ bool law_same_at(const struct law *a, const struct law *b, const struct grid *ta
 	return !memcmp(va, vb, (a->family ? target->ndims : 1) * sizeof *va);
 }
 
-/* the first law that fits is kept; a later one that disagrees at the target makes it ambiguous */
-static void consider(struct law *out, bool *found, const struct law *cand, const struct grid *target,
-		     int32_t target_dim)
+/* is a law's value at the target one a count can have (pts->counts: not negative)? */
+static bool fit_for_target(const struct law_points *pts, const struct law *l, const int64_t *v, const struct grid *target)
+{
+	for (uint32_t k = 0; pts->counts && k < (l->family ? target->ndims : 1); k++)
+		if (v[k] < 0)
+			return false;
+	return true;
+}
+
+/* the first law that fits is kept; a later one that disagrees at the target makes it ambiguous. A
+ * law with no integer at the target or a negative count is no candidate: the first such is kept
+ * (its status says why) only while no other law fits. */
+static void consider(struct law *out, bool *found, const struct law *cand, const struct law_points *pts,
+		     const struct grid *target, int32_t target_dim)
 {
 	int64_t v[LAW_MAX_DIMS];
-	bool integral = predictions(cand, target, v);
-	if (!*found) {
+	bool integral = predictions(cand, target, v), usable = integral && fit_for_target(pts, cand, v, target);
+	if (!*found || (out->status != LAW_OK && out->status != LAW_AMBIGUOUS && usable)) {
+		if (*found && !usable)
+			return;
 		*found = true;
 		*out = *cand;
-		out->status = integral ? LAW_OK : LAW_NOT_INTEGRAL;
+		out->status = usable ? LAW_OK : integral ? LAW_NEGATIVE : LAW_NOT_INTEGRAL;
 		out->predicted = integral ? v[cand->family && target_dim >= 0 ? target_dim : 0] : 0;
-	} else if (out->status == LAW_OK && !law_same_at(out, cand, target)) {
-		char first[128];
-		snprintf(first, sizeof first, "%s", out->text);
+	} else if (out->status == LAW_OK && usable && !law_same_at(out, cand, target)) {
+		struct law first = *out;
 		out->status = LAW_AMBIGUOUS;
-		snprintf(out->text, sizeof out->text, "%.60s or %.60s", first, cand->text);
+		law_tie_text(&first, cand->text, cand, pts, target, out->text, sizeof out->text);
 	}
 }
 
@@ -235,7 +252,7 @@ static bool solve_size(size_t s, const struct law_term *all, size_t m, const str
 		if (!fit_subset(cand.terms, s, pts, cand.coef))
 			continue;
 		law_text(cand.terms, cand.coef, s, cand.text, sizeof cand.text);
-		consider(out, &found, &cand, target, target_dim);
+		consider(out, &found, &cand, pts, target, target_dim);
 	} while (intfit_next_subset(idx, s, m));
 	return found;
 }
@@ -251,6 +268,30 @@ static bool constant(const struct law_points *pts, struct law *out)
 	out->predicted = pts->values[0];
 	snprintf(out->text, sizeof out->text, "%lld", (long long)pts->values[0]);
 	return true;
+}
+
+/* The rounded law of an uneven decomposition (two unknowns, a and N) beside the linear one in out:
+ * the law where no linear law is usable, the same law where both agree at the target, a tie where
+ * they do not. A linear law of fewer unknowns (a constant, 48/d1) is the simpler and wins. */
+static void weigh_rounded(const struct law_points *p, const struct grid *target, int32_t target_dim, struct law *out)
+{
+	struct law r;
+	memset(&r, 0, sizeof r);
+	if (out->status == LAW_AMBIGUOUS || (out->status == LAW_OK && out->nterms < 2) ||
+	    !rounded_law_solve(p, target, target_dim, &r))
+		return;
+	if (out->status != LAW_OK) {
+		*out = r;
+		return;
+	}
+	if (r.status == LAW_OK && law_same_at(out, &r, target))
+		return;
+	struct law linear = *out;
+	out->status = LAW_AMBIGUOUS;
+	if (r.status == LAW_AMBIGUOUS)   /* its text names the rung that decides among the rounded laws */
+		snprintf(out->text, sizeof out->text, "%.60s or %.130s", linear.text, r.text);
+	else
+		law_tie_text(&linear, r.text, &r, p, target, out->text, sizeof out->text);
 }
 
 void law_solve_points(const struct law_points *pts, const struct grid *target, int32_t target_dim, struct law *out)
@@ -279,10 +320,11 @@ void law_solve_points(const struct law_points *pts, const struct grid *target, i
 			 p.dims ? "1, d_k, P, P/d_k, 1/d_k, 1/P, d_k/P, 1/P^2" : "1, d_j, P, 1/d_j, 1/P, 1/P^2");
 	}
 	gsl_set_error_handler(old);
+	weigh_rounded(&p, target, target_dim, out);
 }
 
 void law_solve(const int64_t *values, const struct grid *grids, size_t n, const struct grid *target, struct law *out)
 {
-	struct law_points pts = {values, grids, NULL, n};
+	struct law_points pts = {.values = values, .grids = grids, .n = n};
 	law_solve_points(&pts, target, LAW_NO_DIM, out);
 }

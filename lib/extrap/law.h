@@ -44,6 +44,7 @@ enum law_status {
 	LAW_NO_FIT,         /* no law of up to LAW_MAX_TERMS terms reproduces the rungs */
 	LAW_AMBIGUOUS,      /* several equally small laws fit and disagree at the target */
 	LAW_NOT_INTEGRAL,   /* the law does not give an integer at the target (1/d with d not dividing) */
+	LAW_NEGATIVE,       /* a count whose law is negative at the target */
 };
 
 struct law_term {
@@ -58,19 +59,26 @@ struct law {
 	struct law_term terms[LAW_MAX_TERMS];
 	int64_t coef[LAW_MAX_TERMS];
 	int64_t predicted;  /* at the target (a family law: for the target dimension asked) */
-	char text[128];     /* the law as people read it: "48/d1", "144*d_k/P", "1 - d1"; or the conflict */
+	char text[200];     /* the law as people read it: "48/d1", "144*d_k/P", "1 - d1", "2*ceil(25/d1)"; or
+			       the conflict and the rung that would decide it */
 };
 
 /* points of a fit: values[i] observed on grids[i]; dims[i] the dimension the member concerns
- * (family laws), or NULL for a law of the grid alone */
+ * (family laws), or NULL for a law of the grid alone; counts: the values are counts, so a law
+ * negative at the target is no candidate */
 struct law_points {
 	const int64_t *values;
 	const struct grid *grids;
 	const int32_t *dims;
 	size_t n;
+	bool counts;
 };
 
-/* Fit values[i] observed on grids[i] (n points) and evaluate at target. */
+/* Fit values[i] observed on grids[i] (n points) and evaluate at target. Beside the linear laws,
+ * the rounded quotients of uneven decompositions (rounded_law.h) are candidates: one that fits
+ * where no linear law does is the law; one that fits beside a linear law and disagrees with it
+ * at the target is a tie (LAW_AMBIGUOUS), whose text names the rung that would decide it
+ * (law_tie.h). A law that gives no integer at the target, or a negative count, is never chosen. */
 void law_solve(const int64_t *values, const struct grid *grids, size_t n, const struct grid *target,
 	       struct law *out);
 /* The same for any points; for a family law, target_dim is the dimension `predicted` is for, and

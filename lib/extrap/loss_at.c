@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/call_facts.h"
-#include "export/comms.h"
+#include "meet/call_facts.h"
+#include "meet/comms.h"
 #include "extrap/law.h"
 #include "run/events.h"
 #include "util/buf.h"

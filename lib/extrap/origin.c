@@ -143,7 +143,13 @@ void origins_free(struct origins *o)
  * many) or it does not align */
 static struct aligned_class *aligned(struct origins *o, uint32_t cls, size_t *rungs, char *why, size_t whylen)
 {
-	struct class_rungs cr = {.periodic = o->periodic, .coord = o->coord, .lossy = o->lossy};
+	const struct aligned_class *built[TOPOLOGY_MAX_CLASSES];
+	size_t nbuilt = 0;
+	for (uint32_t c = 0; c < TOPOLOGY_MAX_CLASSES; c++)
+		if (o->state[c] == BUILT && c != cls)
+			built[nbuilt++] = &o->cls[c];
+	struct class_rungs cr = {.periodic = o->periodic, .coord = o->coord, .lossy = o->lossy, .others = built,
+				 .nothers = nbuilt};
 	bool ok = classes_rungs(cls, o->rungs, o->grids, o->pruned, o->n, &cr, why, whylen);
 	*rungs = ok ? cr.n : 0;
 	if (ok && cr.n < 2)

@@ -49,7 +49,7 @@ struct vlaw {   /* one value of the j-th call of a run */
 	uint8_t extra;             /* halved k + extra times */
 	int64_t delta;             /* linear: the step per k */
 	int64_t base;              /* the law's base at the target */
-	char text[128];            /* the base's law */
+	char text[sizeof(((struct law *)0)->text) + 16];   /* the base's law */
 	struct partner_family fam;
 };
 
@@ -58,7 +58,7 @@ struct trun {   /* one run of a class */
 	uint64_t callsite;
 	int64_t *len;              /* per rung */
 	int64_t target;            /* its length at the target */
-	char lentext[160];
+	char lentext[sizeof(((struct law *)0)->text) + 16];
 	struct vlaw *v;
 };
 
@@ -212,7 +212,7 @@ static bool fit_length(struct trun *t, const struct grid *grids, size_t n, const
 		       size_t whylen)
 {
 	int64_t cand[LAW_MAX_DIMS + 2];
-	char text[LAW_MAX_DIMS + 2][160];
+	char text[LAW_MAX_DIMS + 2][sizeof(((struct law *)0)->text) + 16];
 	size_t nc = 0;
 	bool same = true;
 	for (size_t r = 1; r < n; r++)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/comms.h"
+#include "meet/comms.h"
 #include "mpi/fninfo.h"
 #include "run/events.h"
 #include "run/share.h"

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "extrap/law_tie.h"
+
 #define MAX_DIVISORS 4096   /* the multipliers a tried: divisors of the values' gcd up to this */
 
 bool rounded_law_is(const struct law *l)
@@ -17,8 +19,10 @@ bool rounded_law_is(const struct law *l)
 /* the divisor x of a point: the member's dimension (family), dimension j, or P */
 static int64_t divisor_of(uint8_t over, bool family, const struct grid *g, int32_t dim)
 {
+	if (family && (dim < 0 || (uint32_t)dim >= g->ndims))
+		return 0;
 	if (family)
-		return dim >= 0 && (uint32_t)dim < g->ndims ? g->dims[dim] : 0;
+		return over == ROUNDED_OVER_CODIM ? grid_size(g) / g->dims[dim] : g->dims[dim];
 	if (over == ROUNDED_OVER_P)
 		return grid_size(g);
 	return over < g->ndims ? g->dims[over] : 0;
@@ -72,7 +76,7 @@ static void text_of(const struct law *l, char *out, size_t len)
 {
 	char x[16];
 	if (l->family)
-		snprintf(x, sizeof x, "d_k");
+		snprintf(x, sizeof x, l->terms[0].dim == ROUNDED_OVER_CODIM ? "(P/d_k)" : "d_k");
 	else if (l->terms[0].dim == ROUNDED_OVER_P)
 		snprintf(x, sizeof x, "P");
 	else
@@ -109,9 +113,9 @@ bool rounded_law_solve(const struct law_points *pts, const struct grid *target, 
 	int64_t first_v[LAW_MAX_DIMS];
 	uint32_t nv = 0;
 	bool found = false;
-	const uint32_t nover = family ? 1 : pts->grids[0].ndims + 1;
+	const uint32_t nover = family ? 2 : pts->grids[0].ndims + 1;
 	for (uint32_t o = 0; o < nover; o++) {
-		uint8_t over = family ? 0 : o == pts->grids[0].ndims ? ROUNDED_OVER_P : (uint8_t)o;
+		uint8_t over = family ? (o ? ROUNDED_OVER_CODIM : 0) : o == pts->grids[0].ndims ? ROUNDED_OVER_P : (uint8_t)o;
 		for (int kind = ROUNDED_CEIL; kind <= ROUNDED_FLOOR; kind++)
 			for (int64_t a = 1; a <= g && a <= MAX_DIVISORS; a++) {
 				int64_t lo, hi;
@@ -133,9 +137,10 @@ bool rounded_law_solve(const struct law_points *pts, const struct grid *target, 
 				if (memcmp(vl, vh, n * sizeof *vl)) {
 					*out = lo_law;
 					out->status = LAW_AMBIGUOUS;
-					snprintf(out->text, sizeof out->text,
-						 "%.32s for N from %lld to %lld fits every rung; at the target %lld or %lld", t,
-						 (long long)lo, (long long)hi, (long long)vl[0], (long long)vh[n - 1]);
+					snprintf(lo_law.text, sizeof lo_law.text, "%.40s (N from %lld to %lld fits every rung)", t,
+						 (long long)lo, (long long)hi);
+					text_of(&hi_law, hi_law.text, sizeof hi_law.text);
+					law_tie_text(&lo_law, hi_law.text, &hi_law, pts, target, out->text, sizeof out->text);
 					return true;
 				}
 				if (!found) {
@@ -151,7 +156,7 @@ bool rounded_law_solve(const struct law_points *pts, const struct grid *target, 
 				} else if (memcmp(first_v, vl, nv * sizeof *vl)) {
 					*out = first;
 					out->status = LAW_AMBIGUOUS;
-					snprintf(out->text, sizeof out->text, "%.60s or %.60s", first.text, t);
+					law_tie_text(&first, t, &lo_law, pts, target, out->text, sizeof out->text);
 					return true;
 				}
 			}

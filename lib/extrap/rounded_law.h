@@ -4,7 +4,8 @@
  *
  *     v = a * ceil(N / x)     or     v = a * floor(N / x),
  *
- * with x a dimension size d_j, P, or (a family law) the member's dimension d_k; a >= 1 and N >= 1
+ * with x a dimension size d_j, P, or (a family law) the member's dimension d_k or P / d_k (the face
+ * normal to dimension k of a 2-D block holds a share of the other dimension); a >= 1 and N >= 1
  * integers. A code that deals N cells over d ranks and sizes a buffer for the largest share sends
  * 2 * ceil(N / d); the first coordinate of a dimension holds ceil(N / d) cells when the remainder
  * goes to the first N mod d coordinates, the last floor(N / d).
@@ -16,10 +17,8 @@
  * fit, give one value at the target (a quotient rounded is never fractional nor, with a and N
  * positive, negative). Otherwise it is ambiguous, and the text says which N and which values: a
  * rung whose x splits them would decide. Two unknowns (a and N): three points at least, one left
- * over to check. Not called by the extrapolation yet: tried in law_solve_points after the linear
- * laws, the uneven app (N = 25, ladder 4 9 16 25, target 36) came out with counts 3 and 6 where
- * the real run has ceil(25/6) = 5 and 10, so some consumer of struct law does not go through
- * law_eval (or the points are not what they seem) and must be found first.
+ * over to check; the rung that would decide a tie is named (law_tie.h). law_solve_points weighs
+ * these laws against the linear ones (law.h).
  */
 #ifndef LADDER_EXTRAP_ROUNDED_LAW_H
 #define LADDER_EXTRAP_ROUNDED_LAW_H
@@ -35,6 +34,7 @@ enum {
 	ROUNDED_FLOOR = 0xc1,
 };
 #define ROUNDED_OVER_P 0xff
+#define ROUNDED_OVER_CODIM 0xfe   /* a family law's P / d_k: in 2-D the other dimension */
 
 /* is l a rounded law? */
 bool rounded_law_is(const struct law *l);

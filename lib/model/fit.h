@@ -71,12 +71,18 @@ void fit_problem_set_values(struct fit_problem *p, const double *y);
 /* the weighted total sum of squares of y about its weighted mean */
 double fit_weighted_tss(size_t n, const double *y, const double *sw);
 /* The critical F values depend only on the points, the candidates and the noise's degrees of
- * freedom, and take a root search each: problems alike share them through this cache. */
+ * freedom, and take a root search each: problems alike share them through this cache. It keeps
+ * a few sets, the most recent replacing the oldest: the metrics of one call path alternate
+ * between noise with degrees of freedom (times) and none (counts). Zero it to start. */
+#define FIT_CRITICAL_SETS 4
 struct fit_critical {
-	bool valid;
-	size_t n, ncand;
-	double dof;
-	double fcrit[PMNF_MAX_TERMS + 2], fadd[PMNF_MAX_TERMS + 1];
+	struct fit_critical_set {
+		bool valid;
+		size_t n, ncand;
+		double dof;
+		double fcrit[PMNF_MAX_TERMS + 2], fadd[PMNF_MAX_TERMS + 1];
+	} set[FIT_CRITICAL_SETS];
+	unsigned next;   /* the set replaced next */
 };
 /* Set noise_var and noise_dof and the critical F values (n and ncand set first); cache may be
  * NULL. */

@@ -28,16 +28,21 @@ void fit_noise_init(struct fit_problem *p, double noise_var, double noise_dof, s
 {
 	p->noise_var = noise_var;
 	p->noise_dof = noise_dof;
-	if (cache && cache->valid && cache->n == p->n && cache->ncand == p->ncand && cache->dof == noise_dof) {
-		memcpy(p->fcrit, cache->fcrit, sizeof p->fcrit);
-		memcpy(p->fadd, cache->fadd, sizeof p->fadd);
-		return;
+	for (unsigned k = 0; cache && k < FIT_CRITICAL_SETS; k++) {
+		const struct fit_critical_set *c = &cache->set[k];
+		if (c->valid && c->n == p->n && c->ncand == p->ncand && c->dof == noise_dof) {
+			memcpy(p->fcrit, c->fcrit, sizeof p->fcrit);
+			memcpy(p->fadd, c->fadd, sizeof p->fadd);
+			return;
+		}
 	}
 	critical_values(p->n, p->ncand, noise_dof, p->fcrit, p->fadd);
 	if (cache) {
-		*cache = (struct fit_critical){.valid = true, .n = p->n, .ncand = p->ncand, .dof = noise_dof};
-		memcpy(cache->fcrit, p->fcrit, sizeof p->fcrit);
-		memcpy(cache->fadd, p->fadd, sizeof p->fadd);
+		struct fit_critical_set *c = &cache->set[cache->next];
+		cache->next = (cache->next + 1) % FIT_CRITICAL_SETS;
+		*c = (struct fit_critical_set){.valid = true, .n = p->n, .ncand = p->ncand, .dof = noise_dof};
+		memcpy(c->fcrit, p->fcrit, sizeof p->fcrit);
+		memcpy(c->fadd, p->fadd, sizeof p->fadd);
 	}
 }
 

@@ -327,3 +327,50 @@ int search_best(const struct fit_problem *p, const struct search_options *o, str
 	r->tried = tried;
 	return 0;
 }
+
+unsigned long search_count(unsigned long ncand, unsigned k)
+{
+	return binomial(ncand, k);
+}
+
+/* the prediction of base + c when it qualifies as a rival (search_rival_of_size), else NAN */
+static double rival_extension(const struct fit_problem *p, const struct fit_base *fb, unsigned c, double rss_limit,
+			      double lo, double hi, double factor)
+{
+	struct fit_extension x;
+	if (!fit_extend(p, fb, c, &x) || !(x.rss <= rss_limit))
+		return NAN;
+	for (size_t j = 0; j < p->ncheck; j++)
+		if (!(x.pred[j] > 0))
+			return NAN;
+	return x.pred[0] > factor * hi || x.pred[0] * factor < lo ? x.pred[0] : NAN;
+}
+
+double search_rival_of_size(const struct fit_problem *p, unsigned k, double rss_limit, double lo, double hi,
+			    double factor)
+{
+	if (k < 1 || k > PMNF_MAX_TERMS || k > p->ncand || !p->ncheck)
+		return NAN;
+	size_t n = p->n;
+	double q[(PMNF_MAX_TERMS + 1) * n], res[n];
+	struct hypothesis base = {.constant = true, .nterms = k - 1};
+	for (unsigned i = 0; i + 1 < k; i++)
+		base.idx[i] = i;
+	for (;;) {
+		struct fit_base fb = {.q = q, .res = res};
+		if (fit_base_init(p, &base, &fb))
+			for (unsigned c = base.nterms ? base.idx[base.nterms - 1] + 1 : 0; c < p->ncand; c++) {
+				double r = rival_extension(p, &fb, c, rss_limit, lo, hi, factor);
+				if (isfinite(r))
+					return r;
+			}
+		int i = (int)k - 2;
+		while (i >= 0 && base.idx[i] == p->ncand - (k - 1) + (unsigned)i)
+			i--;
+		if (i < 0)
+			return NAN;
+		base.idx[i]++;
+		for (unsigned j = (unsigned)i + 1; j + 1 < k; j++)
+			base.idx[j] = base.idx[j - 1] + 1;
+	}
+}

@@ -96,6 +96,16 @@ struct search_result {
 int search_best(const struct fit_problem *p, const struct search_options *o, struct search_result *r,
 		struct fit_work *w);
 
+/* how many hypotheses of k terms ncand candidates make (beyond exhaustive_limit a stage is a beam) */
+unsigned long search_count(unsigned long ncand, unsigned k);
+
+/* Every hypothesis of k terms and a constant, screened by exact updates (a stage the search
+ * searched with its beam saw only some): the prediction at the target of the first whose weighted
+ * RSS is at most rss_limit, positive at the check points, and more than `factor` outside
+ * [lo, hi]; NAN when none. */
+double search_rival_of_size(const struct fit_problem *p, unsigned k, double rss_limit, double lo, double hi,
+			    double factor);
+
 /* The refinement rule, shared with the bootstrap: a larger hypothesis replaces the current
  * selection when the current one does not yet fit within the noise of the repetitions, and the
  * larger one raises the adjusted R^2, lowers the cross-validation error and fits significantly

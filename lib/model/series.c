@@ -22,6 +22,7 @@
 #include "model/exact.h"
 #include "model/interval.h"
 #include "model/multiparam.h"
+#include "model/neighbours.h"
 #include "model/posterior.h"
 #include "model/problem.h"
 #include "model/support.h"
@@ -300,21 +301,25 @@ static void average_over_hypotheses(const struct fit_problem *fsel, const struct
  * of one term times the noise of a per-point value, and whose prediction at the target lies more
  * than SUPPORT_RIVAL_FACTOR outside the interval (c + a p^(1/2) + b p^2 at 5% noise on p = 4..64
  * fitted as c + a p^(1/2) log2(p)^2: the p^2 term is 16% of the largest rung and 40x at 64x).
- * Its prediction, or NAN when there is none. */
-static double rival_outside(const struct fit_problem *fsel, const struct search_result *r, double lo, double hi)
+ * Its prediction, or NAN when there is none; ns receives the noise and the critical value the
+ * neighbours of a multi-parameter model are judged with (neighbours.h). */
+static double rival_outside(const struct fit_problem *fsel, const struct search_result *r, double lo, double hi,
+			    struct neighbour_spec *ns)
 {
 	const struct hypothesis *best = &r->best;
 	size_t m = best->nterms + (best->constant ? 1 : 0);
 	if (fsel->n <= m)
 		return NAN;
 	bool measured = fsel->noise_dof > 0 && fsel->noise_var > 0;
-	double s2 = measured ? fsel->noise_var : best->rss / (double)(fsel->n - m);
-	double crit = critical_f(0.05, 1, measured ? fsel->noise_dof : (double)(fsel->n - m));
-	if (!isfinite(crit))
-		crit = 4.0;
+	ns->s2 = measured ? fsel->noise_var : best->rss / (double)(fsel->n - m);
+	ns->dof = measured ? fsel->noise_dof : (double)(fsel->n - m);
+	ns->crit = critical_f(0.05, 1, ns->dof);
+	if (!isfinite(ns->crit))
+		ns->crit = 4.0;
+	double limit = best->rss + ns->crit * ns->s2;
 	for (unsigned k = 0; k < r->nrecords; k++) {
 		const struct search_record *h = &r->record[k];
-		if (h->nterms > best->nterms + 1 || !(h->rss <= best->rss + crit * s2) || !(h->pred > 0))
+		if (h->nterms > best->nterms + 1 || !(h->rss <= limit) || !(h->pred > 0))
 			continue;
 		if (h->pred > SUPPORT_RIVAL_FACTOR * hi || h->pred * SUPPORT_RIVAL_FACTOR < lo)
 			return h->pred;
@@ -322,12 +327,42 @@ static double rival_outside(const struct fit_problem *fsel, const struct search_
 	return NAN;
 }
 
-/* does the ladder support the prediction (support.h); a note when not */
-static void judge_support(const struct series_context *ctx, size_t n, struct model_result *out)
+/* One parameter: the rivals of the model's size, and of one term more, that the search's beam did
+ * not screen (stages of more than exhaustive_limit hypotheses), every one of them screened now,
+ * up to BEAM_RIVAL_TERMS terms: of the model's size when it fits within the critical F of one
+ * term of the model (as rival_outside), of one term more only when it fits significantly better
+ * among all those tried (Bonferroni, as the search judges an added term: any term added lowers
+ * the RSS). 173.2 p^(-1/2) + 0.009962 p log2(p) + 8.545e-07 p^3 through seven exact rungs
+ * (p = 6..384) was fitted as 14.67 + 101.8/p + 91.08 log2(p)/p + 6.7e-06 p^2 log2(p)^2, 15x low
+ * at 64x with an interval of 7x, while its own three terms, never screened, reproduce the rungs.
+ * NAN when none. */
+#define BEAM_RIVAL_TERMS 3
+static double beam_rival_outside(const struct fit_problem *fsel, const struct hypothesis *best,
+				 const struct neighbour_spec *ns, const struct search_options *so, double lo, double hi)
+{
+	for (unsigned k = best->nterms; k <= best->nterms + 1 && k <= BEAM_RIVAL_TERMS; k++) {
+		unsigned long count = search_count(fsel->ncand, k);
+		if (k < 1 || count <= so->exhaustive_limit)
+			continue;
+		double limit = best->rss + ns->crit * ns->s2;
+		if (k > best->nterms) {
+			double crit = critical_f(FIT_ALPHA / (double)count, 1, ns->dof);
+			limit = isfinite(crit) ? best->rss - crit * ns->s2 : -INFINITY;
+		}
+		double r = search_rival_of_size(fsel, k, limit, lo, hi, SUPPORT_RIVAL_FACTOR);
+		if (isfinite(r))
+			return r;
+	}
+	return NAN;
+}
+
+/* does the ladder support the prediction (support.h); a note when not; loo: the leave-one-out
+ * range when computed already, or NULL */
+static void judge_support(const struct series_context *ctx, size_t n, const double *loo, struct model_result *out)
 {
 	struct model_prediction *p = &out->prediction;
 	struct support s;
-	support_judge(&out->fn, ctx->pts, ctx->y, n, ctx->target, p->has_interval, p->lo, p->hi, p->level, &s);
+	support_judge(&out->fn, ctx->pts, ctx->y, n, ctx->target, p->has_interval, p->lo, p->hi, p->level, loo, &s);
 	p->supported = s.supported;
 	if (out->status == MODEL_OK && !s.supported)
 		model_note(out, "the ladder does not support this prediction: %s", s.why);
@@ -391,20 +426,23 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 	quality(ctx, n, &out->fn, best.cv, &out->quality);
 	out->prediction.value = pmnf_eval(&out->fn, ctx->target);
 	out->prediction.level = o->level;
-	double rival = NAN;
+	double rival = NAN, loo[2];
+	bool have_loo = false;
+	struct neighbour_spec ns = {.problem = &ps, .ysel = ctx->ysel, .exponents = &o->exponents, .best = &r.best,
+				    .s2 = NAN, .critical = &ctx->neighbour_critical};
 	if (best.cv < 1e-20 && noise_var == 0) {
 		/* exact data reproduced exactly: nothing to be uncertain about */
 		out->prediction.has_interval = true;
 		out->prediction.lo = out->prediction.hi = out->prediction.value;
 		/* unless the model merely interpolates: its terms fitted without each rung in turn must
 		 * agree, and where they part the interval says how far */
-		double lo, hi;
-		if (!support_loo_range(&out->fn, ctx->pts, ctx->y, n, ctx->target, &lo, &hi)) {
+		if (!support_loo_range(&out->fn, ctx->pts, ctx->y, n, ctx->target, &loo[0], &loo[1])) {
 			out->prediction.has_interval = false;
 		} else {
-			out->prediction.lo = fmax(0.0, fmin(out->prediction.lo, lo));
-			out->prediction.hi = fmax(out->prediction.hi, hi);
+			out->prediction.lo = fmax(0.0, fmin(out->prediction.lo, loo[0]));
+			out->prediction.hi = fmax(out->prediction.hi, loo[1]);
 		}
+		have_loo = true;
 	} else if (!o->basic) {
 		struct hypothesis fin[(PMNF_MAX_TERMS + 1) * SEARCH_KEEP + 1];
 		struct interval_spec is = {
@@ -416,7 +454,8 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		out->prediction.has_interval =
 			o->bootstrap && !interval_bootstrap(&is, ctx->w, &out->prediction.lo, &out->prediction.hi);
 		average_over_hypotheses(&fsel, &r, value_var, o->level, &out->prediction);
-		rival = out->prediction.has_interval ? rival_outside(&fsel, &r, out->prediction.lo, out->prediction.hi) : NAN;
+		if (out->prediction.has_interval)
+			rival = rival_outside(&fsel, &r, out->prediction.lo, out->prediction.hi, &ns);
 	}
 	out->status = MODEL_OK;
 	if (out->quality.smape > MODEL_POOR_SMAPE) {
@@ -425,7 +464,16 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 			 "the best model misses the measured values by %.0f%% on average (SMAPE); its prediction is "
 			 "not to be trusted", out->quality.smape);
 	}
-	judge_support(ctx, n, out);
+	judge_support(ctx, n, have_loo ? loo : NULL, out);
+	/* several parameters: the search saw only the products of the factors the line searches
+	 * chose; the model's neighbours in the whole space compete too, where they could still take
+	 * the support away (neighbours.h). One parameter: the search's records hold every
+	 * hypothesis of up to two terms and the beam's beyond; on the four sets of accuracy_model
+	 * the neighbours there took no support away. */
+	if (e->nparams > 1 && out->prediction.supported && isnan(rival) && isfinite(ns.s2))
+		rival = neighbour_rival_outside(&ns, out->prediction.lo, out->prediction.hi, SUPPORT_RIVAL_FACTOR);
+	if (e->nparams == 1 && out->prediction.supported && isnan(rival) && isfinite(ns.s2))
+		rival = beam_rival_outside(&fsel, &r.best, &ns, &so, out->prediction.lo, out->prediction.hi);
 	if (out->prediction.supported && isfinite(rival)) {
 		out->prediction.supported = false;
 		if (out->status == MODEL_OK)

@@ -19,6 +19,7 @@ struct series_context {
 	const double *target;
 	struct fit_work *w;
 	struct fit_critical critical;      /* the critical F values, shared by series alike */
+	struct fit_critical neighbour_critical;   /* those of the neighbours' problems (neighbours.h) */
 	/* scratch, sized for the experiment */
 	double *pts, *y, *ysel, *sorted;   /* ysel: the values terms are selected with */
 	const double **reps;

@@ -48,27 +48,26 @@ int support_unconstrained_term(const struct pmnf *fn, const double *pts, size_t 
 	return worst;
 }
 
+/* the GSL objects of one leave-one-out pass: every refit has the same size */
+struct refit_work {
+	gsl_vector *c;
+	gsl_matrix *cov;
+	gsl_multifit_linear_workspace *w;
+};
+
 /* weighted least squares of fn's shape over the rows of x (n x m), the prediction at x0 */
-static bool refit_predict(const double *x, const double *y, const double *wt, size_t n, size_t m, const double *x0,
-			  double *pred)
+static bool refit_predict(struct refit_work *rw, const double *x, const double *y, const double *wt, size_t n,
+			  size_t m, const double *x0, double *pred)
 {
-	if (n < m || !m)
-		return false;
 	gsl_matrix_const_view xv = gsl_matrix_const_view_array(x, n, m);
 	gsl_vector_const_view yv = gsl_vector_const_view_array(y, n), wv = gsl_vector_const_view_array(wt, n);
-	gsl_vector *c = gsl_vector_alloc(m);
-	gsl_matrix *cov = gsl_matrix_alloc(m, m);
-	gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(n, m);
 	double chisq;
 	gsl_error_handler_t *old = gsl_set_error_handler_off();
-	bool ok = gsl_multifit_wlinear(&xv.matrix, &wv.vector, &yv.vector, c, cov, &chisq, w) == GSL_SUCCESS;
+	bool ok = gsl_multifit_wlinear(&xv.matrix, &wv.vector, &yv.vector, rw->c, rw->cov, &chisq, rw->w) == GSL_SUCCESS;
 	gsl_set_error_handler(old);
 	*pred = 0;
 	for (size_t j = 0; ok && j < m; j++)
-		*pred += gsl_vector_get(c, j) * x0[j];
-	gsl_multifit_linear_free(w);
-	gsl_matrix_free(cov);
-	gsl_vector_free(c);
+		*pred += gsl_vector_get(rw->c, j) * x0[j];
 	return ok && isfinite(*pred);
 }
 
@@ -83,6 +82,29 @@ static size_t columns(const struct pmnf *fn, const double *p, double *row)
 	return m;
 }
 
+/* the leave-one-out prediction at x0 without row `leave` of x (n x m), by an explicit refit */
+static bool refit_without(struct refit_work *rw, const double *x, const double *y, const double *wt, size_t n,
+			  size_t m, size_t leave, const double *x0, double *pred)
+{
+	double xs[(n - 1) * m], ys[n - 1], ws[n - 1];
+	for (size_t i = 0, k = 0; i < n; i++)
+		if (i != leave) {
+			memcpy(xs + k * m, x + i * m, m * sizeof *xs);
+			ys[k] = y[i];
+			ws[k++] = wt[i];
+		}
+	if (!rw->w) {
+		rw->c = gsl_vector_alloc(m);
+		rw->cov = gsl_matrix_alloc(m, m);
+		rw->w = gsl_multifit_linear_alloc(n - 1, m);
+	}
+	return refit_predict(rw, xs, ys, ws, n - 1, m, x0, pred);
+}
+
+/* A rung whose leverage is this close to 1 holds a term up alone: its leave-one-out fit is refitted
+ * explicitly (and may be rank-deficient) rather than updated. */
+#define LEVERAGE_ONE (1 - 1e-8)
+
 bool support_loo_range(const struct pmnf *fn, const double *pts, const double *y, size_t n, const double *target,
 		       double *lo, double *hi)
 {
@@ -90,32 +112,66 @@ bool support_loo_range(const struct pmnf *fn, const double *pts, const double *y
 	*lo = *hi = NAN;
 	if (!m || n < 2)
 		return false;
-	double x[n * (PMNF_MAX_TERMS + 1)], yy[n], wt[n], x0[PMNF_MAX_TERMS + 1];
+	if (n - 1 < m)
+		return false;
+	double x[n * (PMNF_MAX_TERMS + 1)], wt[n], x0[PMNF_MAX_TERMS + 1];
 	columns(fn, target, x0);
-	for (size_t leave = 0; leave < n; leave++) {
-		size_t k = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (i == leave)
-				continue;
-			columns(fn, pts + i * fn->nparams, x + k * m);
-			yy[k] = y[i];
-			wt[k] = y[i] != 0 ? 1.0 / (y[i] * y[i]) : 1.0;
-			k++;
-		}
-		double pred;
-		if (!refit_predict(x, yy, wt, k, m, x0, &pred))
-			return false;
-		*lo = leave ? fmin(*lo, pred) : pred;
-		*hi = leave ? fmax(*hi, pred) : pred;
+	for (size_t i = 0; i < n; i++) {
+		columns(fn, pts + i * fn->nparams, x + i * m);
+		wt[i] = y[i] != 0 ? 1.0 / (y[i] * y[i]) : 1.0;
 	}
-	return true;
+	/* one fit of all rungs; each leave-one-out prediction is its update without the rung:
+	 * pred - (x0' C x_i) w_i e_i / (1 - h_ii), C = (X'WX)^-1, h_ii = w_i x_i' C x_i */
+	struct refit_work all = {gsl_vector_alloc(m), gsl_matrix_alloc(m, m), gsl_multifit_linear_alloc(n, m)}, one = {0};
+	double pred;
+	bool ok = refit_predict(&all, x, y, wt, n, m, x0, &pred);
+	for (size_t leave = 0; ok && leave < n; leave++) {
+		const double *xi = x + leave * m;
+		double fit = 0, h = 0, g = 0, p;
+		for (size_t a = 0; a < m; a++) {
+			double q = 0;   /* (C x_i)_a */
+			for (size_t b = 0; b < m; b++)
+				q += gsl_matrix_get(all.cov, a, b) * xi[b];
+			fit += gsl_vector_get(all.c, a) * xi[a];
+			h += xi[a] * q;
+			g += x0[a] * q;
+		}
+		h *= wt[leave];
+		if (h < LEVERAGE_ONE) {
+			p = pred - g * wt[leave] * (y[leave] - fit) / (1 - h);
+			ok = isfinite(p);
+		} else {
+			ok = refit_without(&one, x, y, wt, n, m, leave, x0, &p);
+		}
+		*lo = leave ? fmin(*lo, p) : p;
+		*hi = leave ? fmax(*hi, p) : p;
+	}
+	for (int k = 0; k < 2; k++) {
+		struct refit_work *rw = k ? &one : &all;
+		if (rw->w)
+			gsl_multifit_linear_free(rw->w);
+		if (rw->cov)
+			gsl_matrix_free(rw->cov);
+		if (rw->c)
+			gsl_vector_free(rw->c);
+	}
+	if (!ok)
+		*lo = *hi = NAN;
+	return ok;
 }
 
 void support_judge(const struct pmnf *fn, const double *pts, const double *y, size_t n, const double *target,
-		   bool has_interval, double lo, double hi, double level, struct support *out)
+		   bool has_interval, double lo, double hi, double level, const double *loo, struct support *out)
 {
 	memset(out, 0, sizeof *out);
 	out->loo_lo = out->loo_hi = NAN;
+	size_t m = (fn->constant != 0) + fn->nterms;
+	if (n < m + SUPPORT_MIN_CHECKS) {
+		snprintf(out->why, sizeof out->why,
+			 "%zu rung%s beyond its %zu coefficients check%s the model; an exact law needs %d", n > m ? n - m : 0,
+			 n - m == 1 ? "" : "s", m, n - m == 1 ? "s" : "", SUPPORT_MIN_CHECKS);
+		return;
+	}
 	double at = 0, most = 0;
 	int t = support_unconstrained_term(fn, pts, n, target, &at, &most);
 	if (t >= 0) {
@@ -128,9 +184,24 @@ void support_judge(const struct pmnf *fn, const double *pts, const double *y, si
 		snprintf(out->why, sizeof out->why, "no interval");
 		return;
 	}
-	bool loo = support_loo_range(fn, pts, y, n, target, &out->loo_lo, &out->loo_hi);
+	/* the span first: when it says no, the leave-one-out refits cannot change the verdict */
+	if (!(hi <= MODEL_SUPPORT_SPAN * lo)) {
+		if (lo > 0)
+			snprintf(out->why, sizeof out->why, "its %.0f%% interval spans %.0fx", 100 * level, hi / lo);
+		else
+			snprintf(out->why, sizeof out->why, "its %.0f%% interval reaches 0", 100 * level);
+		return;
+	}
+	bool fitted = true;
+	if (loo) {
+		out->loo_lo = loo[0];
+		out->loo_hi = loo[1];
+		fitted = isfinite(loo[0]) && isfinite(loo[1]);
+	} else {
+		fitted = support_loo_range(fn, pts, y, n, target, &out->loo_lo, &out->loo_hi);
+	}
 	double width = hi - lo, tol = 1e-6 * fmax(fabs(hi), fabs(lo));
-	if (!loo) {
+	if (!fitted) {
 		snprintf(out->why, sizeof out->why, "its terms cannot be fitted without each rung in turn");
 		return;
 	}
@@ -138,13 +209,6 @@ void support_judge(const struct pmnf *fn, const double *pts, const double *y, si
 		snprintf(out->why, sizeof out->why,
 			 "the leave-one-out fits predict %.4g to %.4g at the target, more apart than the interval is wide",
 			 out->loo_lo, out->loo_hi);
-		return;
-	}
-	if (!(hi <= MODEL_SUPPORT_SPAN * lo)) {
-		if (lo > 0)
-			snprintf(out->why, sizeof out->why, "its %.0f%% interval spans %.0fx", 100 * level, hi / lo);
-		else
-			snprintf(out->why, sizeof out->why, "its %.0f%% interval reaches 0", 100 * level);
 		return;
 	}
 	out->supported = true;

@@ -1,7 +1,11 @@
 /*
- * support — does the ladder support a model's prediction at the target? Four tests, each of
+ * support — does the ladder support a model's prediction at the target? Five tests, each of
  * which can say no:
  *
+ *   - the rungs check the model: at least SUPPORT_MIN_CHECKS rungs beyond its coefficients, as
+ *     an exact law of counts needs (exact.h: a law one rung checks could be luck among the many
+ *     sets of terms; c + 806/p + a p^2 + b p^2 log2(p) through five rungs of 841/p +
+ *     0.0034 p log2(p)^2 + 6.1e-06 p^3 at 2% noise, 23x low at 64x with an interval of 8x);
  *   - every term is constrained by the ladder: a term whose share of the prediction at the
  *     target is most of it, and far larger than its largest share of the model on any rung
  *     (SUPPORT_SHARE_RATIO times), was fitted where it hardly shows and rules where nobody
@@ -12,10 +16,11 @@
  *     as many coefficients as rungs but one, parts as soon as one rung is left out);
  *   - the interval spans at most MODEL_SUPPORT_SPAN (modeler.h);
  *   - (series.c, which has the search's hypotheses) no rival that fits the rungs as well predicts
- *     more than SUPPORT_RIVAL_FACTOR outside the interval.
+ *     more than SUPPORT_RIVAL_FACTOR outside the interval; with several parameters the rivals
+ *     include the model's neighbours in the whole space, which its search never saw (neighbours.h).
  *
  *     struct support s;
- *     support_judge(&fn, pts, y, n, target, true, lo, hi, 0.95, &s);
+ *     support_judge(&fn, pts, y, n, target, true, lo, hi, 0.95, NULL, &s);
  *     if (!s.supported) ... s.why ...
  */
 #ifndef LADDER_MODEL_SUPPORT_H
@@ -29,6 +34,8 @@
 /* a rival that fits the rungs as well (series.c) and predicts more than this factor outside the
  * interval makes the prediction unsupported */
 #define SUPPORT_RIVAL_FACTOR 3.0
+/* rungs beyond the coefficients a model needs to support a prediction (EXACT_MIN_CHECKS) */
+#define SUPPORT_MIN_CHECKS 2
 /* a term is most of the prediction at the target from this share on */
 #define SUPPORT_SHARE_LEADS 0.5
 /* and unconstrained when that is more than this many times its largest share on the ladder */
@@ -50,8 +57,9 @@ int support_unconstrained_term(const struct pmnf *fn, const double *pts, size_t 
 bool support_loo_range(const struct pmnf *fn, const double *pts, const double *y, size_t n, const double *target,
 		       double *lo, double *hi);
 
-/* All three tests; lo, hi: the prediction interval at level (has_interval false: none). */
+/* The tests but the rival's; lo, hi: the prediction interval at level (has_interval false: none);
+ * loo: support_loo_range's {lo, hi} when the caller has them (NAN: a refit failed), or NULL. */
 void support_judge(const struct pmnf *fn, const double *pts, const double *y, size_t n, const double *target,
-		   bool has_interval, double lo, double hi, double level, struct support *out);
+		   bool has_interval, double lo, double hi, double level, const double *loo, struct support *out);
 
 #endif

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "extrap/balance.h"
-#include "run/replayable.h"
+#include "meet/balance.h"
+#include "meet/replayable.h"
 #include "proxy/proxy.h"
 #include "run/ranklist.h"
 #include "util/escape.h"

@@ -189,7 +189,7 @@ char **answer_prediction(const struct report *r, const struct answer *a)
 		snprintf(hi, sizeof hi, "%.3g", a->upper);
 		char *s = xasprintf("Its MPI and compute time per rank is predicted at %s s (interval %s to %s s, the sum of "
 				    "the call paths' models%s)", t, lo, hi,
-				    a->time_supported ? "" : "; NOT SUPPORTED by the ladder: a leading term is unconstrained");
+				    a->time_supported ? "" : "; NOT SUPPORTED by the ladder: see the models' notes");
 		for (size_t i = 0; i < a->nkernels; i++) {
 			const struct report_model *m = a->kernels[i];
 			char *x = xasprintf("%s%s %s %.3g s (%.0f%%%s)", s, i ? "," : ", dominated by", m->callpath,

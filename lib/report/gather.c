@@ -21,6 +21,7 @@
 #include "report/report.h"
 #include "report/validation.h"
 #include "store/h5.h"
+#include "store/peek.h"
 #include "store/store.h"
 #include "util/xalloc.h"
 
@@ -32,19 +33,6 @@ static struct report_target *target_of(struct report *r, long ranks)
 	r->targets = xrealloc(r->targets, (r->ntargets + 1) * sizeof *r->targets);
 	target_init(&r->targets[r->ntargets], ranks);
 	return &r->targets[r->ntargets++];
-}
-
-/* the rank count of a run container, 0 when it cannot be read (the error comes later) */
-static long ranks_of_run(const char *path)
-{
-	struct h5_err e;
-	hid_t f = h5_open(path, false, &e);
-	uint32_t n = 0;
-	if (f >= 0) {
-		h5_get_attr_u32(f, "ranks", &n);
-		H5Fclose(f);
-	}
-	return n;
 }
 
 /* the rank count a timing report (replay, proxy, ladder time) names inside, 0 when it cannot be
@@ -81,7 +69,7 @@ static void collect_targets(struct report *r, const struct report_inputs *in, co
 		free(pat);
 	}
 	for (size_t i = 0; i < in->ntruth; i++) {
-		struct report_target *t = target_of(r, ranks_of_run(in->truth[i]));
+		struct report_target *t = target_of(r, store_peek_ranks(in->truth[i]));
 		t->truth = xrealloc(t->truth, (t->ntruth + 1) * sizeof *t->truth);
 		t->truth[t->ntruth++] = xstrdup(in->truth[i]);
 	}
@@ -91,7 +79,7 @@ static void collect_targets(struct report *r, const struct report_inputs *in, co
 		t->timed[t->ntimed++] = xstrdup(in->timed[i]);
 	}
 	for (size_t i = 0; i < in->nextrap; i++) {
-		struct report_target *t = target_of(r, ranks_of_run(in->extrap[i]));
+		struct report_target *t = target_of(r, store_peek_ranks(in->extrap[i]));
 		free(t->extrap);
 		t->extrap = xstrdup(in->extrap[i]);
 	}
@@ -115,13 +103,10 @@ static bool read_campaign(struct report *r, const char *campaign, char *why, siz
 		snprintf(why, whylen, "%s", e.msg);
 		return false;
 	}
-	hid_t f = h5_open(campaign, false, &e);
-	if (f < 0) {
+	if (!store_peek_application(campaign, &r->application, &e)) {
 		snprintf(why, whylen, "%s", e.msg);
 		return false;
 	}
-	r->application = h5_get_attr_str(f, "application");
-	H5Fclose(f);
 	if (!r->application)
 		r->application = xstrdup("");
 	struct campaign_model *rows;

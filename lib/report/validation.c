@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "replay/compare.h"
+#include "compare/compare.h"
 #include "report/accuracy.h"
 #include "run/summary.h"
 #include "store/store.h"

@@ -22,7 +22,7 @@
 #define CAMPAIGN_SCHEMA "ladder-campaign"
 #define CAMPAIGN_SCHEMA_MAJOR 1
 #define CAMPAIGN_SCHEMA_MINOR 0
-#define HISTORY_SCHEMA_NAME "ladder-history"     /* lib/report/history.c writes it */
+#define HISTORY_SCHEMA_NAME "ladder-history"     /* store/history_h5.c writes it */
 
 /* What a file claims to be: its schema name and version (from the root attributes). */
 struct store_identity {

@@ -253,10 +253,13 @@ b" --dry-run
 	assert_output --partial "cannot be named in #SBATCH lines: it contains '%'"
 }
 
-@test "help: the campaign command, the workflow and site topics" {
+@test "help: the campaign command, the workflow, workflow-stages and site topics" {
 	run "$LADDER" help workflow
 	assert_success
 	assert_output --partial "ladder:"
+	assert_output --partial "workflow-stages"
+	run "$LADDER" help workflow-stages
+	assert_success
 	assert_output --partial "{outdir}"
 	run "$LADDER" help site
 	assert_success

@@ -63,6 +63,19 @@ load helper
 	done
 }
 
+@test "every command and help topic fits a screen: at most 60 lines" {
+	listed=$("$LADDER" --help | awk '/^(Commands|Help topics)/{f=1;next} /^$/{f=0} f{print $1}')
+	topics=$(sed -n 's/^TOPIC(\(.*\))$/\1/p' "$TOP/bin/ladder/commands.def" | tr _ -)
+	[ -n "$topics" ]
+	for t in $topics; do grep -qx -- "$t" <<< "$listed" || { echo "topic $t is not listed by ladder --help"; return 1; }; done
+	for t in $listed; do
+		run --separate-stderr "$LADDER" help "$t"
+		assert_success
+		n=$(printf '%s\n' "$output" | wc -l)
+		[ "$n" -le 60 ] || { echo "ladder help $t is $n lines, more than a screen (60)"; return 1; }
+	done
+}
+
 @test "no command at all prints the overview and exits 2" {
 	run "$LADDER"
 	assert_failure 2

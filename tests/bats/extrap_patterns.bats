@@ -2,7 +2,8 @@
 # Extrapolation of codes that decompose by hand (ladder extrap on ownhalo): grids in the code's own
 # axis order and factorisation found from the peers of every rung, the target's grid from the
 # code's rule (said in the output and the label grid_rule), non-periodic 27-point halos on
-# cube-only rank counts, communicators that are world or no grid dimension. Each ladder's largest
+# cube-only rank counts, communicators that are world or no grid dimension, uneven decompositions
+# (counts that are a quotient rounded up or down). Each ladder's largest
 # rung is at most 27; the extrapolated runs are compared event by event (ladder compare) and by
 # calls and bytes per rank and function (compare --counts) with real traced runs.
 
@@ -138,6 +139,39 @@ S2D="--dims 2 --scaling weak --size 4 --iterations 2 --allreduce-every 2 --split
 	# shellcheck disable=SC2086
 	ladder s2w49 "4 9" --scaling weak --size 8 --iterations 3 --allreduce-every 2 > /dev/null
 	matches s2w49 36 --scaling weak --size 8 --iterations 3 --allreduce-every 2
+}
+
+U25="--scaling strong --size 25 --iterations 2"
+
+@test "uneven decomposition, 25 cells over d: ceil(25/d) and floor(25/d) counts from 4, 9, 16, 25 to 36 and 64" {
+	export APP=uneven
+	# shellcheck disable=SC2086
+	ladder u25 "4 9 16 25" $U25 > /dev/null
+	# shellcheck disable=SC2086
+	matches u25 36 $U25
+	# shellcheck disable=SC2086
+	matches u25 64 $U25
+}
+
+@test "uneven decomposition from 9, 16, 25: a linear law and a rounded one tie; refused naming the rung that decides" {
+	export APP=uneven
+	# shellcheck disable=SC2086
+	c=$(TRACES=u25 ladder u25tie "9 16 25" $U25)
+	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"(9 at p9, 7 at p16, 5 at p25): ambiguous: 15 - 2*d0 or ceil(25/d0)"*"a rung of 18 ranks (6x3) would decide"* ]] ||
+		{ echo "$output"; return 1; }
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
+}
+
+@test "uneven decomposition, 50 cells over d: refused, naming the remainder over the first coordinates" {
+	export APP=uneven
+	c=$(ladder u50 "4 9 16 25" --scaling strong --size 50 --iterations 2)
+	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"behave differently"*"at every rung it is floor(50/d1) + (c1 < 50 mod d1), a remainder dealt to the first coordinates"* ]] ||
+		{ echo "$output"; return 1; }
+	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
 
 # ---- partners that follow a law of the rank (issue 30, pattern 3): partner families searched on

@@ -59,6 +59,35 @@ PAYLOAD=$'app */\n#include <stdlib.h>\n__attribute__((constructor)) static void 
 	done
 }
 
+# import_refuses N EXPECT RAWFN_ARGS...: a raw trace edited by rawfn (rawfn/tN.raw) is refused by
+# import with one line naming the file, the field and EXPECT, no control character in it
+import_refuses() {
+	local t=$1 expect=$2
+	shift 2
+	"$BUILD_DIR/tests/rawfn" rawfn/base.h5.raw "$@" > "rawfn/t$t.raw"
+	run --separate-stderr "$LADDER" -q import "rawfn/t$t.raw" -o "rawfn/t$t.h5"
+	echo "$stderr"
+	assert_failure 1
+	[[ $stderr == "ladder: rawfn/t$t.raw: /trace/functions: "*"$expect"* ]]
+	[[ $stderr == *"(a function table other than ladder's is not read)" ]]
+	! printf '%s' "$stderr" | grep -q $'\e'
+	[ "$(printf '%s\n' "$stderr" | grep -c .)" -eq 1 ]
+}
+
+@test "import refuses a raw trace whose function table holds C, naming the file and the field; nothing is written" {
+	cd "$DIR"
+	rm -rf rawfn && mkdir rawfn
+	LADDER_TRACE_CONVERT=0 "$LADDER" -q trace -o rawfn/base.h5 -- mpirun -np 2 "$BUILD_DIR/apps/stencil1d" --iterations 2 >/dev/null
+	import_refuses 1 "MPI_Barrier has parameters 'comm;\x0a#define MPI_Barrier system:comm'" \
+		MPI_Barrier 0 $'comm;\n#define MPI_Barrier system'
+	import_refuses 2 "is 'MPI_Barrier\x0a#define x system', not an MPI function ladder traces" \
+		MPI_Barrier $'MPI_Barrier\n#define x system'
+	import_refuses 3 "MPI_Send has parameters 'buf:buf,count */ system(\"id\"); /* \x1b[2J:" \
+		MPI_Send 1 $'count */ system("id"); /* \e[2J'
+	# nothing written: no container, no temporary file beside it
+	[ "$(ls rawfn)" = "$(printf '%s\n' base.h5.raw t1.raw t2.raw t3.raw)" ]
+}
+
 @test "proxy --build uses the generated Makefile, never a GNUmakefile or makefile found in DIR" {
 	cd "$DIR"
 	rm -rf mk HIJACKED && mkdir mk
@@ -170,6 +199,25 @@ PAYLOAD=$'app */\n#include <stdlib.h>\n__attribute__((constructor)) static void 
 	assert_success
 }
 
+@test "export's set-up is proportional to the selected ranks: --ranks 0-3 of a million-rank run" {
+	cd "$DIR"
+	rm -rf million*
+	"$LADDER" -q extrap camp.h5 --target 1000000 -o million.h5 2>/dev/null
+	# the OTF2 archive defined a location (a file of its own) for every rank of the run: minutes
+	local f user sys
+	for f in "otf2 -o million.otf2" "chrome -o million.json"; do
+		/usr/bin/time -f '%U %S' -o usage timeout 60 "$LADDER" -q export -f $f --ranks 0-3 million.h5
+		read -r user sys < usage
+		echo "export -f $f: $user s + $sys s of CPU"
+		awk -v u="$user" -v s="$sys" 'BEGIN { exit !(u + s <= 5) }'
+	done
+	[ "$(ls million.otf2/traces | grep -c '\.def$')" -eq 4 ]
+	[ "$(otf2-print million.otf2/traces.otf2 2>&1 >/dev/null | grep -c .)" -eq 0 ]
+	[ "$(otf2-print million.otf2/traces.otf2 | grep -c '^ENTER')" -gt 0 ]
+	[ "$(jq -r '[.traceEvents[] | select(.ph == "X") | .tid] | unique | join(",")' million.json)" = "0,1,2,3" ]
+	rm -rf million*
+}
+
 # ---- outputs written whole ----------------------------------------------------------------------
 
 @test "export -f chrome replaces its output whole instead of writing into the earlier file" {
@@ -204,4 +252,30 @@ PAYLOAD=$'app */\n#include <stdlib.h>\n__attribute__((constructor)) static void 
 		"$BUILD_DIR/apps/stencil1d"
 	assert_failure 1
 	[[ $stderr == *"reported more than one time"* ]]
+}
+
+@test "ladder time reads mpirun's rank count past its other options and their values, over every MPMD context" {
+	cd "$DIR"
+	# one process that is no MPI program writes the tracer's line (it knows the token) with a forged
+	# rank count: the count mpirun launched gives it away wherever -np stands on mpirun's line
+	local forge='echo "time 0.000001 4096 $LADDER_TRACE_TOKEN" >> "$LADDER_TRACE_REPORT"' line
+	for line in "--map-by slot -np 1" "-x FORGED=1 --np 1" "--mca btl self,vader -c 1" "--bind-to none -n 1" \
+		"-np 1 --oversubscribe"; do
+		rm -f forged.json
+		# shellcheck disable=SC2086
+		run --separate-stderr "$LADDER" time -o forged.json -- mpirun $line sh -c "$forge"
+		echo "mpirun $line: $stderr"
+		assert_failure 1
+		[[ $stderr == *"the tracer reported 4096 ranks, but 'mpirun' launched 1"* ]]
+		[ ! -e forged.json ]
+	done
+	# an MPMD line: its contexts' counts add up
+	run --separate-stderr "$LADDER" time -o forged.json -- mpirun -np 1 sh -c "$forge" : --map-by slot -np 2 true
+	assert_failure 1
+	[[ $stderr == *"but 'mpirun' launched 3"* ]]
+	# the honest run with options before and after its count is timed
+	run --separate-stderr "$LADDER" time -o t.json -- mpirun --map-by slot -x TIMED=1 -np 2 --bind-to none \
+		"$BUILD_DIR/apps/stencil1d" --iterations 3
+	assert_success
+	[ "$(jq .ranks t.json)" = 2 ]
 }

@@ -13,16 +13,16 @@ FUZZ_RUN    := $(wildcard lib/grammar/*.c lib/run/*.c) \
                lib/util/log.c lib/util/escape.c lib/util/xalloc.c lib/util/buf.c lib/util/idpool.c lib/util/path.c lib/util/file.c \
                $(BUILD)/gen/mpi/functions.c $(BUILD)/gen/mpi/fninfo.c
 FUZZ_STORE  := $(FUZZ_RUN) $(wildcard lib/store/*.c)
-FUZZ_SPEC   := $(addprefix lib/campaign/,workflow.c site.c yaml_spec.c template.c campaign_error.c rungs.c \
+FUZZ_SPEC   := $(addprefix lib/campaign/,workflow.c workflow_grid.c grid.c site.c yaml_spec.c template.c campaign_error.c rungs.c \
                shquote.c statefile.c jobgraph.c) lib/util/log.c lib/util/escape.c lib/util/xalloc.c lib/util/buf.c lib/util/path.c \
                lib/util/file.c lib/util/spawn.c
-FUZZ_MODEL  := $(filter-out lib/model/from_campaign.c,$(wildcard lib/model/*.c)) lib/util/log.c lib/util/escape.c lib/util/xalloc.c lib/util/buf.c lib/util/path.c lib/util/file.c
+FUZZ_MODEL  := $(filter-out lib/model/from_campaign.c,$(wildcard lib/model/*.c)) $(wildcard lib/intlaw/*.c) lib/util/log.c lib/util/escape.c lib/util/xalloc.c lib/util/buf.c lib/util/path.c lib/util/file.c
 
 fuzz_objs = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out $(BUILD)/%,$(1))) \
             $(patsubst $(BUILD)/gen/%.c,$(FUZZ_DIR)/obj/gen/%.o,$(filter $(BUILD)/gen/%,$(1)))
 
 FUZZ_PROXY  := $(FUZZ_STORE) $(filter-out lib/proxy/proxygen.c,$(wildcard lib/proxy/*.c)) $(wildcard lib/extrap/*.c) \
-               $(wildcard lib/model/*.c) lib/export/comms.c lib/export/call_facts.c \
+               $(wildcard lib/model/*.c) $(wildcard lib/intlaw/*.c) $(wildcard lib/meet/*.c) \
                $(BUILD)/gen/proxy/shapes.c $(BUILD)/gen/proxy/runtime.c
 
 FUZZ_TARGETS := $(FUZZ_DIR)/fuzz_raw $(FUZZ_DIR)/fuzz_container $(FUZZ_DIR)/fuzz_spec $(FUZZ_DIR)/fuzz_extrap \

@@ -25,7 +25,7 @@ $(MODEL_STUDY): $(BUILD)/obj/tests/model/study_model.o $(BUILD)/obj/tests/model/
 	$(call say,CC,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(MODEL_ACCURACY): $(BUILD)/obj/tests/model/accuracy_model.o $(BUILD)/obj/tests/model/heldout.o $(BUILD)/obj/tests/model/fresh.o $(BUILD)/obj/tests/model/tell.o $(SYNTH_OBJS) $(LIBLADDER)
+$(MODEL_ACCURACY): $(BUILD)/obj/tests/model/accuracy_model.o $(BUILD)/obj/tests/model/heldout.o $(BUILD)/obj/tests/model/fresh.o $(BUILD)/obj/tests/model/verify.o $(BUILD)/obj/tests/model/tell.o $(SYNTH_OBJS) $(LIBLADDER)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)

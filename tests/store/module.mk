@@ -13,3 +13,11 @@ $(BUILD)/tests/runv1: tests/store/runv1.c $(LIBLADDER)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< $(LIBLADDER) $(PKG_LIBS)
+
+# test helper renaming a function, or a parameter, in a raw trace's function table
+TEST_HELPERS += $(BUILD)/tests/rawfn
+
+$(BUILD)/tests/rawfn: tests/store/rawfn.c $(LIBLADDER)
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< $(LIBLADDER) $(PKG_LIBS)

@@ -1,4 +1,4 @@
-/* Unit tests for replay/compare: runs built in memory (one signature per call, one group per rank)
+/* Unit tests for compare/compare: runs built in memory (one signature per call, one group per rank)
  * and compared; what must be equal despite call sites, poll counts and completion order, and what
  * must differ. */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include "mpi/predefined.h"
 #include "run/run.h"
 #include "grammar/sequitur.h"
-#include "replay/compare.h"
+#include "compare/compare.h"
 #include "util/xalloc.h"
 
 #define MAXR 4

@@ -14,9 +14,9 @@
 #include <cmocka.h>
 
 #include "exchange_run.h"
-#include "export/call_facts.h"
+#include "meet/call_facts.h"
 #include "export/chrome.h"
-#include "export/comms.h"
+#include "meet/comms.h"
 #include "export/timeline.h"
 
 enum { N = 5 };   /* messages of the exchange */

@@ -2,7 +2,8 @@
  * dimensions share a count law (a strong-scaling stencil's faces on a ladder whose dimensions 1
  * and 2 never vary), a constant among varying counts without a shared law is refused, and the
  * directions a periodic dimension of 2 leaves undecided follow the pattern a decided dimension
- * shows. Classes are built by hand (extrap_fake.h). */
+ * shows; a count whose own rungs tie two laws takes the law its call site has in another class.
+ * Classes are built by hand (extrap_fake.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,7 +50,7 @@ static void strong_faces_share_one_law(void **state)
 	stencil_class(&a, runs, face);
 	struct grid t = {3, {4, 3, 3}, 0};
 	char why[600] = "";
-	assert_true(family_decide(&a, &t, why, sizeof why));
+	assert_true(family_decide(&a, NULL, 0, &t, why, sizeof why));
 	static const int64_t want[3] = {16, 12, 12};   /* (12/d1)(12/d2), ... at 4x3x3 */
 	for (uint32_t m = 0; m < 6; m++) {
 		const struct xval *x = &a.occ[m].x[0];
@@ -72,7 +73,7 @@ static void constant_among_varying_is_refused(void **state)
 	stencil_class(&a, runs, face);
 	struct grid t = {3, {4, 3, 3}, 0};
 	char why[600] = "";
-	assert_false(family_decide(&a, &t, why, sizeof why));
+	assert_false(family_decide(&a, NULL, 0, &t, why, sizeof why));
 	assert_non_null(strstr(why, "MPI_Irecv count (36 at p8, 36 at p12, 36 at p16) is the same at every rung"));
 	assert_non_null(strstr(why, "cannot be told from a constant"));
 	assert_non_null(strstr(why, "add rungs that widen it, e.g. 18, 24, 27 ranks"));   /* 3x3x2, 4x3x2, 3x3x3 */
@@ -133,9 +134,56 @@ static void directions_across_call_sites_of_one_function(void **state)
 	aligned_class_free(&a);
 }
 
+/* a class of one reduction (call site 7) whose count is values[q] on the grids g[0..n) */
+static void reduce_class(struct aligned_class *a, struct fake_run *runs, const struct grid *g, const int64_t *values,
+			 size_t n)
+{
+	uint32_t sigs[4];
+	for (size_t q = 0; q < n; q++) {
+		fake_init(&runs[q], g[q]);
+		sigs[q] = fake_sig(&runs[q], FAKE_REDUCE, 7, 0, values[q], 0);
+	}
+	fake_class(a, 0, runs, n, 1);
+	struct xval x[3] = {xconst(0), xpending(), xconst(0)};
+	fake_occurrence(&a->occ[0], FAKE_REDUCE, 7, sigs, n, x, 3);
+}
+
+/* 2 * ceil(25 / d): the corner, seen at 2x2 .. 5x5, has the law; an interior seen at 3x3 .. 5x5
+ * only (18, 14, 10, also 30 - 4d) takes it from the corner, and is refused without it */
+static void tie_decided_by_the_call_site_in_another_class(void **state)
+{
+	(void)state;
+	static const struct grid g[4] = {{2, {2, 2}, 0}, {2, {3, 3}, 0}, {2, {4, 4}, 0}, {2, {5, 5}, 0}};
+	static const int64_t corner_v[4] = {26, 18, 14, 10};
+	struct fake_run cr[4], ir[3];
+	struct aligned_class corner, inner;
+	struct grid t = {2, {6, 6}, 0};
+	char why[600] = "";
+	reduce_class(&corner, cr, g, corner_v, 4);
+	assert_true(family_decide(&corner, NULL, 0, &t, why, sizeof why));
+	assert_string_equal(corner.occ[0].x[1].law->text, "2*ceil(25/d0)");
+
+	reduce_class(&inner, ir, g + 1, corner_v + 1, 3);
+	assert_false(family_decide(&inner, NULL, 0, &t, why, sizeof why));
+	assert_non_null(strstr(why, "ambiguous: 30 - 4*d0 or 2*ceil(25/d0)"));
+	assert_non_null(strstr(why, "would decide"));
+	aligned_class_free(&inner);
+
+	const struct aligned_class *others[1] = {&corner};
+	reduce_class(&inner, ir, g + 1, corner_v + 1, 3);
+	assert_true(family_decide(&inner, others, 1, &t, why, sizeof why));
+	int64_t v;
+	assert_int_equal(inner.occ[0].x[1].kind, XV_LAW);
+	assert_true(law_eval(inner.occ[0].x[1].law, &t, inner.occ[0].x[1].dim, &v));
+	assert_int_equal(v, 10);   /* not 30 - 4 * 6 */
+	aligned_class_free(&inner);
+	aligned_class_free(&corner);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tie_decided_by_the_call_site_in_another_class),
 		cmocka_unit_test(strong_faces_share_one_law),
 		cmocka_unit_test(constant_among_varying_is_refused),
 		cmocka_unit_test(directions_follow_the_decided_dimension),

@@ -1,4 +1,4 @@
-/* Unit tests for run/share (count arrays stated by rule) and its check in extrap/balance: the even
+/* Unit tests for run/share (count arrays stated by rule) and its check in meet/balance: the even
  * split with a rotated remainder gives every pair of ranks the same number on both sides, for
  * several rank counts and totals (below, at and above the rank count, with and without a
  * remainder); rows and columns sum to the total; displacements are prefix sums; a hand-made
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "extrap/balance.h"
+#include "meet/balance.h"
 #include "grammar/sequitur.h"
 #include "run/events.h"
 #include "run/share.h"

@@ -1,16 +1,17 @@
 /*
- * call_facts — what an exporter needs to know of one recorded call, read from its values by their
- * parameter kinds: the communicator, the partner (absolute world rank; the actual source of a
- * wildcard receive), tag, message size, root, the bytes the call moves by the project's byte
- * accounting (mpi/volume.h), the request it creates and the requests it completes.
+ * call_facts — what the exporters and the check that calls meet need to know of one recorded
+ * call, read from its values by their parameter kinds: the communicator, the partner (absolute
+ * world rank; the actual source of a wildcard receive), tag, message size, root, the bytes the
+ * call moves by the project's byte accounting (mpi/volume.h), the request it creates and the
+ * requests it completes.
  */
-#ifndef LADDER_EXPORT_CALL_FACTS_H
-#define LADDER_EXPORT_CALL_FACTS_H
+#ifndef LADDER_MEET_CALL_FACTS_H
+#define LADDER_MEET_CALL_FACTS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "export/comms.h"
+#include "meet/comms.h"
 #include "mpi/volume.h"
 #include "run/events.h"
 

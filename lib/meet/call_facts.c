@@ -1,7 +1,7 @@
 /*
  * call_facts — one call's communication facts from its values. See call_facts.h.
  */
-#include "export/call_facts.h"
+#include "meet/call_facts.h"
 
 #include <string.h>
 
@@ -102,6 +102,22 @@ static void account(struct call_facts *f, const struct rp_fninfo *info, const in
 	}
 }
 
+/* the function's id in ladder's table: fn_lookup searches the table name by name, too slow for
+ * every call of an export, so the id found for a descriptor is kept and checked by its name */
+static int function_id(const struct fn_desc *d)
+{
+	static struct {
+		const struct fn_desc *d;
+		int id;
+	} kept[64];
+	size_t h = ((uintptr_t)d / sizeof *d) % (sizeof kept / sizeof *kept);
+	if (kept[h].d == d && kept[h].id >= 0 && !strcmp(ladder_functions[kept[h].id].name, d->name))
+		return kept[h].id;
+	kept[h].d = d;
+	kept[h].id = fn_lookup(d->name);
+	return kept[h].id;
+}
+
 void call_facts_read(const struct event *ev, uint32_t rank, const struct comm_table *comms,
 		     struct call_facts *f)
 {
@@ -116,7 +132,7 @@ void call_facts_read(const struct event *ev, uint32_t rank, const struct comm_ta
 			groups[w.p] = w.v;
 		read_group(f, w.kind, w.v, rank, &after_dest);
 	}
-	int id = fn_lookup(d->name);
+	int id = function_id(d);
 	if (id < 0 || (uint32_t)id >= rp_nfninfo)
 		return;
 	f->fn_flags = ladder_functions[id].flags;

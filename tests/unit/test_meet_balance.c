@@ -1,4 +1,4 @@
-/* Unit tests for extrap/balance: hand-made two-rank runs whose sends and receives meet or do not
+/* Unit tests for meet/balance: hand-made two-rank runs whose sends and receives meet or do not
  * (a tag that differs, a wildcard tag or source, a message too many, a collective one rank skips). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "extrap/balance.h"
+#include "meet/balance.h"
 #include "grammar/sequitur.h"
 #include "util/xalloc.h"
 

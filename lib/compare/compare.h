@@ -31,8 +31,8 @@
  * bytes sent and received (the calls of functions that poll are left out: they are timing, like
  * failed polls; functions the tracer only counted are reported, not compared).
  */
-#ifndef LADDER_REPLAY_COMPARE_H
-#define LADDER_REPLAY_COMPARE_H
+#ifndef LADDER_COMPARE_COMPARE_H
+#define LADDER_COMPARE_COMPARE_H
 
 #include <stdbool.h>
 #include <stdint.h>

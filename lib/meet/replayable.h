@@ -2,8 +2,8 @@
  * replayable — can a run be replayed faithfully at all? Asked by `ladder replay` before it
  * launches anything and by the replayer before MPI_Init.
  */
-#ifndef LADDER_RUN_REPLAYABLE_H
-#define LADDER_RUN_REPLAYABLE_H
+#ifndef LADDER_MEET_REPLAYABLE_H
+#define LADDER_MEET_REPLAYABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -9,7 +9,7 @@
  * wildcard group; units are compared in turn and the first unit that differs on a rank is that
  * rank's difference; a bag not empty at the end is one too.
  */
-#include "replay/compare.h"
+#include "compare/compare.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

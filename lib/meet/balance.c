@@ -2,18 +2,18 @@
  * balance — the counts of a run's point-to-point and collective calls, matched per communicator
  * instance. See balance.h.
  */
-#include "extrap/balance.h"
+#include "meet/balance.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
 
-#include "export/call_facts.h"
-#include "export/comms.h"
+#include "meet/call_facts.h"
+#include "meet/comms.h"
 #include "run/events.h"
 #include "util/hash.h"
-#include "run/replayable.h"
+#include "meet/replayable.h"
 #include "util/xalloc.h"
 
 #define ANY INT64_MIN   /* a key's sender or tag taken as any */

@@ -1,7 +1,7 @@
 /*
  * replayable — the checks that decide whether a run can be replayed faithfully. See replayable.h.
  */
-#include "run/replayable.h"
+#include "meet/replayable.h"
 
 #include "run/events.h"
 

@@ -1,7 +1,7 @@
 /*
  * comms — communicator instances from the communicator-creating calls. See comms.h.
  */
-#include "export/comms.h"
+#include "meet/comms.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * comms — the communicators of a run and their members, for exporters that must name a message's
+ * comms — the communicators of a run and their members, for whatever must name a message's
  * partner by its rank in the call's communicator and define every communicator.
  *
  * The trace names communicators by symbolic ids that SPMD ranks agree on: every row communicator
@@ -11,8 +11,8 @@
  * (Comm_dup, Cart_create without reordering, Comm_split with the world rank as key) and consistent
  * within an export otherwise. Instance 0 is MPI_COMM_WORLD.
  */
-#ifndef LADDER_EXPORT_COMMS_H
-#define LADDER_EXPORT_COMMS_H
+#ifndef LADDER_MEET_COMMS_H
+#define LADDER_MEET_COMMS_H
 
 #include <stdint.h>
 

@@ -1,0 +1,144 @@
+/*
+ * neighbours — the selected model with one term moved elsewhere in the space, screened as rivals.
+ * See neighbours.h.
+ */
+#include "model/neighbours.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "model/critical.h"
+#include "model/fit_screen.h"
+#include "util/xalloc.h"
+
+/* parameters whose factor a neighbour may change at once */
+#define NEIGHBOUR_CHANGES 2
+
+static bool same_term(const struct pmnf_term *a, const struct pmnf_term *b, unsigned nparams)
+{
+	for (unsigned l = 0; l < nparams; l++)
+		if (pmnf_factor_cmp(a->f[l], b->f[l]))
+			return false;
+	return true;
+}
+
+/* factor k of the space: the exponent set's, or none (k == ex->n) */
+static struct pmnf_factor factor_at(const struct exponent_set *ex, size_t k)
+{
+	return k < ex->n ? ex->f[k] : (struct pmnf_factor){0, 0};
+}
+
+/* v appended to out[0..*n) unless it is all ones or one of best's terms */
+static void offer_term(const struct pmnf_term *v, const struct candidates *cand, const struct hypothesis *best,
+		       struct pmnf_term *out, size_t *n)
+{
+	unsigned np = cand->nparams;
+	bool one = true;
+	for (unsigned l = 0; l < np; l++)
+		one &= pmnf_factor_is_one(v->f[l]);
+	for (unsigned j = 0; !one && j < best->nterms; j++)
+		if (same_term(v, &cand->term[best->idx[j]], np))
+			return;
+	if (!one)
+		out[(*n)++] = *v;
+}
+
+/* Every term made of t by changing the factors of one parameter or of two (NEIGHBOUR_CHANGES),
+ * neither all ones nor one of best's terms, into out (allocated); returns how many. */
+static size_t moved_terms(const struct pmnf_term *t, const struct candidates *cand, const struct hypothesis *best,
+			  const struct exponent_set *ex, struct pmnf_term **out)
+{
+	unsigned np = cand->nparams;
+	size_t per = ex->n + 1, cap = np * per + (size_t)np * (np - 1) / 2 * per * per, n = 0;
+	*out = xmalloc((cap ? cap : 1) * sizeof **out);
+	for (unsigned a = 0; a < np; a++)
+		for (size_t fa = 0; fa < per; fa++) {
+			struct pmnf_term v = *t;
+			v.f[a] = factor_at(ex, fa);
+			if (!pmnf_factor_cmp(v.f[a], t->f[a]))
+				continue;
+			offer_term(&v, cand, best, *out, &n);
+			for (unsigned b = a + 1; NEIGHBOUR_CHANGES > 1 && b < np; b++)
+				for (size_t fb = 0; fb < per; fb++) {
+					struct pmnf_term w = v;
+					w.f[b] = factor_at(ex, fb);
+					if (pmnf_factor_cmp(w.f[b], t->f[b]))
+						offer_term(&w, cand, best, *out, &n);
+				}
+		}
+	return n;
+}
+
+/* The neighbours that replace best's term `drop` (none: drop = best->nterms, they add a term) by
+ * moved[0..nmoved), a batch at a time: the prediction of the first that qualifies (neighbours.h),
+ * NAN when none does. rss_below: a neighbour's weighted RSS must be below it. */
+static double screen_moved(const struct problem_spec *spec, struct fit_critical *critical, const struct hypothesis *best,
+			   unsigned drop, const struct pmnf_term *moved, size_t nmoved, const double *ysel, double rss_below,
+			   double lo, double hi, double factor)
+{
+	size_t n = spec->n;
+	for (size_t from = 0; from < nmoved;) {
+		struct candidates c = {.nparams = spec->cand->nparams};
+		struct hypothesis base = {.constant = true};
+		for (unsigned k = 0; k < best->nterms; k++)
+			if (k != drop) {
+				base.idx[base.nterms++] = (unsigned)c.n;
+				c.term[c.n++] = spec->cand->term[best->idx[k]];
+			}
+		unsigned first = (unsigned)c.n;
+		while (from < nmoved && c.n < CANDIDATES_MAX)
+			c.term[c.n++] = moved[from++];
+		struct problem_spec ps = *spec;
+		ps.cand = &c;
+		ps.basis = NULL;
+		/* only the RSS and the predictions are wanted: the critical values of the problem's own
+		 * tests come from a cache of their own, so that they do not evict the search's */
+		ps.critical = critical;
+		struct problem pr;
+		problem_init(&pr, &ps);
+		fit_problem_set_values(&pr.fp, ysel);
+		double q[(PMNF_MAX_TERMS + 1) * n], res[n], found = NAN;
+		struct fit_base fb = {.q = q, .res = res};
+		if (fit_base_init(&pr.fp, &base, &fb))
+			for (unsigned k = first; k < c.n && isnan(found); k++) {
+				struct fit_extension x;
+				if (!fit_extend(&pr.fp, &fb, k, &x) || !(x.rss <= rss_below) || !(x.pred[0] > 0) ||
+				    !(x.pred[1] > 0))
+					continue;
+				if (x.pred[0] > factor * hi || x.pred[0] * factor < lo)
+					found = x.pred[0];
+			}
+		problem_free(&pr);
+		if (isfinite(found))
+			return found;
+	}
+	return NAN;
+}
+
+double neighbour_rival_outside(const struct neighbour_spec *s, double lo, double hi, double factor)
+{
+	const struct hypothesis *best = s->best;
+	const struct candidates *cand = s->problem->cand;
+	if (best->nterms >= PMNF_MAX_TERMS)
+		return NAN;
+	/* each term moved, then (drop == nterms) a term of at most two parameters added */
+	struct pmnf_term none = {.coef = 1};
+	for (unsigned drop = 0; drop <= best->nterms; drop++) {
+		struct pmnf_term *moved;
+		const struct pmnf_term *from = drop < best->nterms ? &cand->term[best->idx[drop]] : &none;
+		size_t nmoved = moved_terms(from, cand, best, s->exponents, &moved);
+		double below = best->rss + s->crit * s->s2;
+		if (drop == best->nterms) {
+			/* an added term must be significant among all those tried, as the search would judge
+			 * it (fit_significant): any term added lowers the RSS */
+			double crit = critical_f(FIT_ALPHA / (double)(nmoved ? nmoved : 1), 1, s->dof);
+			below = isfinite(crit) ? best->rss - crit * s->s2 : -INFINITY;
+		}
+		double found = screen_moved(s->problem, s->critical, best, drop, moved, nmoved, s->ysel, below, lo, hi, factor);
+		free(moved);
+		if (isfinite(found))
+			return found;
+	}
+	return NAN;
+}
