@@ -15,6 +15,7 @@
 #include "store/campaign_extrap.h"
 #include "store/campaign_h5.h"
 #include "store/store.h"
+#include "util/escape.h"
 #include "util/exitcode.h"
 #include "util/file.h"
 #include "util/log.h"
@@ -129,6 +130,8 @@ static void print_result(const char *campaign, const char *output, const struct 
 	       out->ngroups, out->nsigs);
 	if (run_attr(out, "grid") && run_attr(out, "grid_rule"))
 		printf("grid %s: %s\n", run_attr(out, "grid"), run_attr(out, "grid_rule"));
+	if (run_attr(out, "partner_families"))
+		printf("partner families: %s\n", term_safe(run_attr(out, "partner_families")));
 	if (notes->replaced)
 		printf("lossy: %llu rank%s of the rungs behaved unlike most of their grid position and were left "
 		       "out of the laws\n", (unsigned long long)notes->replaced, notes->replaced == 1 ? "" : "s");

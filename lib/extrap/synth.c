@@ -21,6 +21,7 @@
 #include "extrap/loss_at.h"
 #include "extrap/lossy_gaps.h"
 #include "extrap/origin.h"
+#include "extrap/partners.h"
 #include "extrap/profile.h"
 #include "extrap/timing.h"
 #include "extrap/topology.h"
@@ -576,6 +577,62 @@ static bool dims_create_called(struct run *const *rungs, size_t n)
 	return false;
 }
 
+/* the run of the partner families of partners.h in alt (its header cloned from the reference
+ * rung), target their grid and rule how it was found (left as it is when --target named it); false
+ * with why */
+static bool partners_run(struct run *const *rungs, size_t n, size_t ref, const struct extrap_options *o,
+			 struct run *alt, struct grid *target, char *rule, size_t rulelen, char *why, size_t whylen)
+{
+	char families[600], found[200] = "";
+	struct grid t = o->target_grid;
+	clone_header(rungs[ref], alt);
+	for (size_t i = 0; i < n; i++)
+		if (rungs[i]->cpu_time < alt->cpu_time)
+			alt->cpu_time = rungs[i]->cpu_time;
+	if (!partners_build(rungs, n, o, alt, &t, found, sizeof found, families, sizeof families, why, whylen)) {
+		run_free(alt);
+		run_init(alt);
+		return false;
+	}
+	*target = t;
+	if (found[0])
+		snprintf(rule, rulelen, "%s", found);
+	run_set_attr(alt, "partner_families", families);
+	run_set_attr(alt, "timing", "pmnf: 0 histograms modeled, every one as at the largest rung (partner families)");
+	return true;
+}
+
+/* where the position classes do not line up, the partner families: out holds their
+ * run, or why says why they did not explain the ladder either */
+static bool try_partners(struct run *const *rungs, size_t n, size_t ref, const struct extrap_options *o,
+			 struct run *out, struct grid *target, char *rule, size_t rulelen, char *why, size_t whylen)
+{
+	char w[700];
+	struct run alt;
+	if (partners_run(rungs, n, ref, o, &alt, target, rule, rulelen, w, sizeof w)) {
+		run_free(out);
+		*out = alt;
+		return true;
+	}
+	size_t used = strlen(why);
+	snprintf(why + used, whylen - used, "; nor do partner families explain the ladder: %s", w);
+	return false;
+}
+
+/* lossy mode, when the run left calls out or stated some by rule: the partner families' exact run
+ * instead, where they explain the ladder */
+static void prefer_partners(struct run *const *rungs, size_t n, size_t ref, const struct extrap_options *o,
+			    struct run *out, struct grid *target, char *rule, size_t rulelen, struct extrap_notes *notes)
+{
+	char w[700];
+	struct run alt;
+	if (!partners_run(rungs, n, ref, o, &alt, target, rule, rulelen, w, sizeof w))
+		return;
+	run_free(out);
+	*out = alt;
+	memset(notes, 0, sizeof *notes);
+}
+
 bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_options *o, struct run *out,
 		  struct extrap_notes *notes, char *why, size_t whylen)
 {
@@ -628,6 +685,14 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		if (rungs[i]->cpu_time < out->cpu_time)
 			out->cpu_time = rungs[i]->cpu_time;
 	ok = ok && build_classes(rungs, grids, periodic, n, &target, &coord, o, out, notes, why, whylen);
+	if (!ok && alike[0] && strstr(why, "behave differently")) {   /* why they were not united */
+		size_t used = strlen(why);
+		snprintf(why + used, whylen - used, " (%s)", alike);
+	}
+	if (!ok && n >= 2)
+		ok = try_partners(rungs, n, ref, o, out, &target, rule, sizeof rule, why, whylen);
+	else if (ok && extrap_notes_lossy(notes))
+		prefer_partners(rungs, n, ref, o, out, &target, rule, sizeof rule, notes);
 	if (ok) {
 		out->nranks = (uint32_t)o->target;
 		empty_profile(out);
@@ -640,10 +705,6 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 			record_lossy(out, notes);
 	}
 	free(coord.v);
-	if (!ok && alike[0] && strstr(why, "behave differently")) {   /* why they were not united */
-		size_t used = strlen(why);
-		snprintf(why + used, whylen - used, " (%s)", alike);
-	}
 	if (!ok || !run_check(out, why, whylen) ||
 	    (add_profile(rungs[ref], o, out, notes) && !run_check(out, why, whylen)) ||
 	    !check_calls_meet(out, &target, o, notes, why, whylen)) {

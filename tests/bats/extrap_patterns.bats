@@ -208,3 +208,42 @@ S27="--dims 3 --points 27 --skip-edges --order z-fastest --scaling weak --size 3
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s27-e32.h5"
 	[[ "$output" == *"refolded=p8: "*", p12: "* ]] || { echo "$output"; return 1; }
 }
+
+# ---- partners that follow a law of the rank (issue 30, pattern 3): partner families searched on
+# every rung (lib/extrap/partners.c, partner_family.c), loops of log2 of a grid width
+
+@test "butterfly weak on MPI_Cart_create: XOR 2^k partners in loops of log2(d) calls, 4 to 32 ranks to 64" {
+	export APP=butterfly
+	BF="--scaling weak --size 1024 --iterations 2"
+	# shellcheck disable=SC2086
+	ladder bfw "4 8 16 32" $BF > /dev/null
+	# shellcheck disable=SC2086
+	matches bfw 64 $BF
+	out=$(cat "$BATS_FILE_TMPDIR/bfw-e64.out")
+	[[ "$out" == *"partner families: MPI_Sendrecv: loops of log2(d1) calls, partners xor 2^k in dimension 1 (k = j)"* ]]
+	[[ "$out" == *"loops of log2(d0) calls, partners xor 2^k in dimension 0 (k = L-1-j)"* ]]
+	run "$LADDER" inspect --json "$BATS_FILE_TMPDIR/bfw-e64.h5"
+	[[ "$output" == *'"partner_families":"MPI_Sendrecv: loops of log2(d1) calls'* ]]
+	# a million ranks: 20 loop calls per iteration instead of 6, in a container of about the same size
+	run "$LADDER" extrap "$BATS_FILE_TMPDIR/bfw.h5" --target 1048576 --profile-limit 0 -o "$BATS_FILE_TMPDIR/bfw-1m.h5"
+	[ "$status" -eq 0 ] && [[ "$output" == *"grid 1024x1024"* ]]
+	small=$(stat -c %s "$BATS_FILE_TMPDIR/bfw-e64.h5") large=$(stat -c %s "$BATS_FILE_TMPDIR/bfw-1m.h5")
+	[ "$large" -lt $((small * 3 / 2)) ]
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/bfw-1m.h5"
+	[[ "$output" == *"2 groups"* ]]
+}
+
+@test "butterfly strong by hand: recursive halving, counts halved k times, grid from the rule: 4 to 32 ranks to 64" {
+	export APP=butterfly
+	BF="--scaling strong --size 4096 --iterations 2 --manual-neighbours"
+	# shellcheck disable=SC2086
+	ladder bfs "4 8 16 32" $BF > /dev/null
+	# shellcheck disable=SC2086
+	matches bfs 64 $BF
+	grep -q "grid 8x8: MPI_Dims_create's order" "$BATS_FILE_TMPDIR/bfs-e64.out"
+	# --lossy takes the exact run of the partner families over one that drops calls
+	run "$LADDER" extrap "$BATS_FILE_TMPDIR/bfs.h5" --target 64 --lossy -o "$BATS_FILE_TMPDIR/bfs-l.h5"
+	[ "$status" -eq 0 ] && [[ "$output" == *"partner families:"* && "$output" != *"lossy"* ]]
+	run "$LADDER" compare "$BATS_FILE_TMPDIR/bfs-l.h5" "$BATS_FILE_TMPDIR/bfs-64.h5"
+	[ "$status" -eq 0 ] && [[ "$output" == *"equal:"* ]]
+}
