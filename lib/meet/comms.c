@@ -18,11 +18,15 @@ struct creation {
 	bool colored;           /* Comm_split-like: the color (streamed) partitions the parent */
 };
 
+/* hashed by its bytes, so it has no padding: every byte is a member's */
 struct instance_key {
 	int64_t id;
-	uint32_t parent;
 	int64_t color;
+	uint32_t parent;
+	uint32_t zero;
 };
+_Static_assert(sizeof(struct instance_key) == 2 * sizeof(int64_t) + 2 * sizeof(uint32_t),
+	       "struct instance_key has padding");
 
 struct instance_entry {
 	struct instance_key key;
@@ -109,6 +113,11 @@ static int64_t color_of(const struct run *r, uint32_t rank, uint32_t sig)
 	return s && s->length ? run_stream_value(s, rank, 0) : 0;
 }
 
+static struct instance_key instance_key_of(int64_t id, uint32_t parent, int64_t color)
+{
+	return (struct instance_key){.id = id, .color = color, .parent = parent, .zero = 0};
+}
+
 static uint32_t instance_for(struct builder *b, struct instance_key key)
 {
 	struct instance_entry *e = NULL;
@@ -158,11 +167,8 @@ static void build_rank(struct builder *b, const struct run *r, uint32_t q, const
 	add_pair(b, COMM_ID_WORLD, 0);
 	for (uint32_t i = 0; i < ncs; i++) {
 		int64_t parent = cs[i].parent == COMM_ID_WORLD ? 0 : pair_lookup(b->pairs, b->npairs, cs[i].parent);
-		struct instance_key key;
-		memset(&key, 0, sizeof key);
-		key.id = cs[i].id;
-		key.parent = parent < 0 ? UINT32_MAX : (uint32_t)parent;
-		key.color = cs[i].colored ? color_of(r, q, cs[i].sig) : 0;
+		struct instance_key key = instance_key_of(cs[i].id, parent < 0 ? UINT32_MAX : (uint32_t)parent,
+							  cs[i].colored ? color_of(r, q, cs[i].sig) : 0);
 		uint32_t in = instance_for(b, key);
 		if (pair_lookup(b->pairs, b->npairs, key.id) < 0) {
 			add_member(&b->t->instances[in], q);
@@ -182,7 +188,7 @@ void comm_table_build(struct comm_table *t, const struct run *r)
 	t->nranks = r->nranks;
 	t->first = xcalloc((size_t)r->nranks + 1, sizeof *t->first);
 	struct builder b = {t, 0, NULL, NULL, 0, 0};
-	instance_for(&b, (struct instance_key){COMM_ID_WORLD, UINT32_MAX, 0});
+	instance_for(&b, instance_key_of(COMM_ID_WORLD, UINT32_MAX, 0));
 	t->instances[0].n = r->nranks;
 	struct creation **creations = xcalloc(r->ngroups ? r->ngroups : 1, sizeof *creations);
 	uint32_t *ncreations = xcalloc(r->ngroups ? r->ngroups : 1, sizeof *ncreations);
