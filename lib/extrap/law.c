@@ -286,14 +286,25 @@ static bool constant(const struct law_points *pts, struct law *out)
 	return true;
 }
 
+/* does the law have the term floor(sqrt(P))? */
+static bool has_width(const struct law *l)
+{
+	for (uint32_t i = 0; !rounded_law_is(l) && i < l->nterms; i++)
+		if (l->terms[i].kind == T_SQRT_SIZE)
+			return true;
+	return false;
+}
+
 /* The rounded law of an uneven decomposition (two unknowns, a and N) beside the linear one in out:
  * the law where no linear law is usable, the same law where both agree at the target, a tie where
- * they do not. A linear law of fewer unknowns (a constant, 48/d1) is the simpler and wins. */
+ * they do not. A linear law of fewer unknowns (a constant, 48/d1) is the simpler and wins; one
+ * with a width, found only where no other reproduces the rungs, is not: a rounded law that fits
+ * beside it and disagrees at the target ties with it. */
 static void weigh_rounded(const struct law_points *p, const struct grid *target, int32_t target_dim, struct law *out)
 {
 	struct law r;
 	memset(&r, 0, sizeof r);
-	if (out->status == LAW_AMBIGUOUS || (out->status == LAW_OK && out->nterms < 2) ||
+	if (out->status == LAW_AMBIGUOUS || (out->status == LAW_OK && out->nterms < 2 && !has_width(out)) ||
 	    !rounded_law_solve(p, target, target_dim, &r))
 		return;
 	if (out->status != LAW_OK) {
@@ -347,7 +358,9 @@ void law_solve_points(const struct law_points *pts, const struct grid *target, i
 		return;
 	gsl_error_handler_t *old = gsl_set_error_handler_off();
 	search_laws(&p, target, target_dim, false, out);
-	if (out->status != LAW_OK && out->status != LAW_AMBIGUOUS) {   /* a trip count that grows as a grid's width */
+	/* a trip count that grows as a grid's width, where no law reproduces the rungs (one that does
+	 * but gives no count at the target stays, for the rounded laws to weigh) */
+	if (out->status == LAW_TOO_FEW || out->status == LAW_NO_FIT) {
 		struct law w;
 		search_laws(&p, target, target_dim, true, &w);
 		if (w.status == LAW_OK || w.status == LAW_AMBIGUOUS)

@@ -16,7 +16,7 @@
  * two equally small laws that predict different values at the target are ambiguous. A value equal
  * at every point is that constant.
  *
- * Where no law of these terms fits, the search is made again with one more term, floor(sqrt(P)):
+ * Where no law of these terms reproduces the points, the search is made again with one more term, floor(sqrt(P)):
  * the width of a square grid of the ranks, the trip count of a loop that grows with P (the cells
  * per rank of a diagonal multipartitioning, the depth of a pipeline across such a grid). It comes
  * last so that it never displaces, nor makes ambiguous, a law of the grid's own dimensions.
