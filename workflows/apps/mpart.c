@@ -28,16 +28,24 @@
 
 static int array_dims = 3;   /* --array-dims: 3, floor(sqrt(P)) cells per rank; 4, floor(cbrt(P)) */
 
+static long power(long q, int e)
+{
+	long v = 1;
+	while (e-- > 0)
+		v *= q;
+	return v;
+}
+
 /* the largest q with q^(array_dims - 1) <= P */
 static int cells_of(int P)
 {
 	const int e = array_dims - 1;
-	int q = (int)floor(pow((double)P, 1.0 / e));
-	while (q > 1 && (e == 2 ? (long)q * q : (long)q * q * q) > P)
+	long q = (long)floor(pow((double)P, 1.0 / e));
+	while (q > 1 && power(q, e) > P)
 		q--;
-	while ((e == 2 ? (long)(q + 1) * (q + 1) : (long)(q + 1) * (q + 1) * (q + 1)) <= P)
+	while (power(q + 1, e) <= P)
 		q++;
-	return q;
+	return (int)q;
 }
 
 static int mpart_check(const struct params *p, int P, char *msg, size_t len)
