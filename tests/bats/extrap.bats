@@ -9,46 +9,7 @@
 # tests/extrap-matrix runs the whole cross product and prints it as a table.
 
 load helper
-
-APPS_BIN="$BUILD_DIR/apps"
-T=${LADDER_TEST_TIMEOUT:-300}
-
-# trace NAME P APP ARGS...: $BATS_FILE_TMPDIR/NAME-P.h5, traced once
-trace() {
-	local name=$1 P=$2 app=$3 f="$BATS_FILE_TMPDIR/$1-$2.h5"
-	shift 3
-	if [ ! -s "$f" ]; then
-		timeout "$T" "$LADDER" --quiet trace -o "$f" -- mpirun --oversubscribe -np "$P" "$APPS_BIN/$app" "$@" \
-			> "$f.out" 2> "$f.err" || { cat "$f.err" >&2; return 1; }
-	fi
-	echo "$f"
-}
-
-# ladder NAME "P..." APP ARGS...: the campaign $BATS_FILE_TMPDIR/NAME.h5 of those rungs
-ladder() {
-	local name=$1 rungs=$2 c="$BATS_FILE_TMPDIR/$1.h5" runs=() P
-	shift 2
-	for P in $rungs; do runs+=("$(trace "$name" "$P" "$@")"); done
-	[ -s "$c" ] || "$LADDER" merge -o "$c" "${runs[@]}" > /dev/null 2>&1
-	echo "$c"
-}
-
-# matches NAME TARGET APP ARGS...: extrapolate NAME's campaign to TARGET, compare with the real run
-matches() {
-	local name=$1 target=$2 c="$BATS_FILE_TMPDIR/$1.h5" e="$BATS_FILE_TMPDIR/$1-e$2.h5" real
-	shift 2
-	real=$(trace "$name" "$target" "$@")
-	run "$LADDER" extrap "$c" --target "$target" -o "$e"
-	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
-	[[ "$output" == *"extrapolated"* && "$output" != *"note:"* && "$output" != *"not replayable"* ]] ||
-		{ echo "$output"; return 1; }
-	run "$LADDER" compare "$e" "$real"
-	[ "$status" -eq 0 ] || { echo "$name at $target ranks:"; echo "$output"; return 1; }
-	[[ "$output" == *"equal:"* ]]
-	run "$LADDER" compare --counts "$e" "$real"
-	[ "$status" -eq 0 ] || { echo "$name at $target ranks (counts):"; echo "$output"; return 1; }
-	[[ "$output" == *"equal:"* ]]
-}
+load extrap_helper
 
 S2W="stencil2d --scaling weak --size 8 --iterations 4 --allreduce-every 2"
 S2S="stencil2d --scaling strong --size 48 --iterations 4 --allreduce-every 3"

@@ -8,60 +8,17 @@
 # calls and bytes per rank and function (compare --counts) with real traced runs.
 
 load helper
-
-APPS_BIN="$BUILD_DIR/apps"
-T=${LADDER_TEST_TIMEOUT:-300}
-
-# trace NAME P ARGS...: $BATS_FILE_TMPDIR/NAME-P.h5 of $APP (default ownhalo) ARGS, traced once
-# ($TRACE_OPTIONS: options of ladder trace)
-trace() {
-	local name=$1 P=$2 f="$BATS_FILE_TMPDIR/$1-$2.h5"
-	shift 2
-	if [ ! -s "$f" ]; then
-		# shellcheck disable=SC2086
-		timeout "$T" "$LADDER" --quiet trace ${TRACE_OPTIONS:-} -o "$f" -- mpirun --oversubscribe -np "$P" \
-			"$APPS_BIN/${APP:-ownhalo}" "$@" > "$f.out" 2> "$f.err" || { cat "$f.err" >&2; return 1; }
-	fi
-	echo "$f"
-}
-
-# ladder NAME "P..." ARGS...: the campaign $BATS_FILE_TMPDIR/NAME.h5 of those rungs (the traces
-# of campaign $TRACES when set)
-ladder() {
-	local name=$1 rungs=$2 c="$BATS_FILE_TMPDIR/$1.h5" runs=() P
-	shift 2
-	for P in $rungs; do runs+=("$(trace "${TRACES:-$name}" "$P" "$@")"); done
-	[ -s "$c" ] || "$LADDER" merge -o "$c" "${runs[@]}" > /dev/null 2>&1
-	echo "$c"
-}
-
-# matches NAME TARGET ARGS...: extrapolate NAME's campaign to TARGET, compare with the real run;
-# the extrap output is left in $BATS_FILE_TMPDIR/NAME-e$TARGET.out
-matches() {
-	local name=$1 target=$2 c="$BATS_FILE_TMPDIR/$1.h5" e="$BATS_FILE_TMPDIR/$1-e$2.h5" real
-	shift 2
-	real=$(trace "$name" "$target" "$@")
-	run "$LADDER" extrap "$c" --target "$target" -o "$e"
-	echo "$output" > "$BATS_FILE_TMPDIR/$name-e$target.out"
-	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
-	[[ "$output" == *"extrapolated"* && "$output" != *"note:"* && "$output" != *"not replayable"* ]] ||
-		{ echo "$output"; return 1; }
-	run "$LADDER" compare "$e" "$real"
-	[ "$status" -eq 0 ] && [[ "$output" == *"equal:"* ]] || { echo "$name at $target ranks:"; echo "$output"; return 1; }
-	run "$LADDER" compare --counts "$e" "$real"
-	[ "$status" -eq 0 ] && [[ "$output" == *"equal:"* ]] ||
-		{ echo "$name at $target ranks (counts):"; echo "$output"; return 1; }
-}
+load extrap_helper
 
 X2="--dims 2 --order x-fastest --scaling weak --size 4 --iterations 2 --allreduce-every 2"
 
 @test "2-D grid laid 2 rows x 4 columns at 8 ranks (x fastest, largest last): 4, 8, 12, 16 to 48 and 64" {
 	# shellcheck disable=SC2086
-	ladder x2 "4 8 12 16" $X2 > /dev/null
+	ladder x2 "4 8 12 16" ownhalo $X2 > /dev/null
 	# shellcheck disable=SC2086
-	matches x2 48 $X2
+	matches x2 48 ownhalo $X2
 	# shellcheck disable=SC2086
-	matches x2 64 $X2
+	matches x2 64 ownhalo $X2
 	grep -q "grid 6x8: balanced factors, largest last" "$BATS_FILE_TMPDIR/x2-e48.out"
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/x2-e48.h5"
 	[[ "$output" == *"grid=6x8"* && "$output" == *"grid_rule=balanced factors, largest last"* ]]
@@ -71,24 +28,24 @@ X3="--dims 3 --order x-fastest --scaling weak --size 3 --iterations 2 --allreduc
 
 @test "3-D x fastest, smallest rung 2x2x1: 4, 8, 12, 16, 24, 27 to 36 and 64 (interiors only 24 or 27 has: the union of their sides)" {
 	# shellcheck disable=SC2086
-	ladder x3 "4 8 12 16 24 27" $X3 > /dev/null
+	ladder x3 "4 8 12 16 24 27" ownhalo $X3 > /dev/null
 	# shellcheck disable=SC2086
-	matches x3 36 $X3
+	matches x3 36 ownhalo $X3
 	grep -q "grid 3x3x4: balanced factors, largest last" "$BATS_FILE_TMPDIR/x3-e36.out"
 	# shellcheck disable=SC2086
-	matches x3 64 $X3
+	matches x3 64 ownhalo $X3
 }
 
 @test "3-D x fastest from 8, 12, 16, 27: two rules fit the rungs and differ at 48: refused naming 4; --target 3x4x4 decides" {
 	# shellcheck disable=SC2086
-	c=$(TRACES=x3 ladder x3tie "8 12 16 27" $X3)
+	c=$(TRACES=x3 ladder x3tie "8 12 16 27" ownhalo $X3)
 	run "$LADDER" extrap "$c" --target 48 -o "$BATS_FILE_TMPDIR/never.h5"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"fit two rules of the code's decomposition that differ at 48 ranks"* ]]
 	[[ "$output" == *"largest last"*"(3x4x4)"*"(4x3x4)"*"a rung of 4 ranks would decide (1x2x2 against 2x1x2)"* ]]
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 	# shellcheck disable=SC2086
-	real=$(trace x3 48 $X3)
+	real=$(trace x3 48 ownhalo $X3)
 	run "$LADDER" extrap "$c" --target 3x4x4 -o "$BATS_FILE_TMPDIR/x3tie-e48.h5"
 	[ "$status" -eq 0 ] && [[ "$output" == *"grid 3x4x4: named by --target"* ]] || { echo "$output"; return 1; }
 	run "$LADDER" compare "$BATS_FILE_TMPDIR/x3tie-e48.h5" "$real"
@@ -100,9 +57,9 @@ H27="--dims 3 --points 27 --scaling weak --size 3 --iterations 2 --allreduce-eve
 @test "27-point non-periodic halo on cubes only: 1, 8, 27 to 64 (a corner talks to 7: no torus; 3x3x3 tells)" {
 	export TRACE_OPTIONS="--stream-after 32"
 	# shellcheck disable=SC2086
-	ladder h27 "1 8 27" $H27 > /dev/null
+	ladder h27 "1 8 27" ownhalo $H27 > /dev/null
 	# shellcheck disable=SC2086
-	matches h27 64 $H27
+	matches h27 64 ownhalo $H27
 	grep -q "grid 4x4x4" "$BATS_FILE_TMPDIR/h27-e64.out"
 }
 
@@ -110,14 +67,13 @@ S2D="--dims 2 --scaling weak --size 4 --iterations 2 --allreduce-every 2 --split
 
 @test "communicators: halo on a dup of world, splits with one colour and with colour = rank are no grid dimension" {
 	# shellcheck disable=SC2086
-	ladder dup "4 8 12 16" $S2D > /dev/null
+	ladder dup "4 8 12 16" ownhalo $S2D > /dev/null
 	# shellcheck disable=SC2086
-	matches dup 48 $S2D
+	matches dup 48 ownhalo $S2D
 }
 
 @test "communicators: a bucket sort over a dup of world has its Alltoallv count arrays by rule, as over world" {
-	export APP=is
-	c=$(ladder isdup "4 9 16" --scaling weak --size 256 --iterations 2 --comm dup)
+	c=$(ladder isdup "4 9 16" is --scaling weak --size 256 --iterations 2 --comm dup)
 	run "$LADDER" extrap "$c" --target 36 --lossy -o "$BATS_FILE_TMPDIR/isdup-e36.h5"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	[[ "$output" == *"stated the count arrays of 72 of 540 calls"*"by rule"* && "$output" != *"dropped"* ]] ||
@@ -125,8 +81,7 @@ S2D="--dims 2 --scaling weak --size 4 --iterations 2 --allreduce-every 2 --split
 }
 
 @test "refused: master-worker peers; the refusal names each decomposition tested, the rung and who talks to whom" {
-	export APP=mw
-	c=$(ladder mw "4 9" --size 24 --iterations 1)
+	c=$(ladder mw "4 9" mw --size 24 --iterations 1)
 	run "$LADDER" extrap "$c" --target 16 -o "$BATS_FILE_TMPDIR/never.h5"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"no rule of a decomposition by hand explains the peers of every rung: 1-D 4 at p4: rank 0 talks to rank 2"* ]]
@@ -135,28 +90,25 @@ S2D="--dims 2 --scaling weak --size 4 --iterations 2 --allreduce-every 2 --split
 }
 
 @test "a class only one rung has, composed from its sides and checked there: stencil2d weak from 4, 9 to 36" {
-	export APP=stencil2d
 	# shellcheck disable=SC2086
-	ladder s2w49 "4 9" --scaling weak --size 8 --iterations 3 --allreduce-every 2 > /dev/null
-	matches s2w49 36 --scaling weak --size 8 --iterations 3 --allreduce-every 2
+	ladder s2w49 "4 9" stencil2d --scaling weak --size 8 --iterations 3 --allreduce-every 2 > /dev/null
+	matches s2w49 36 stencil2d --scaling weak --size 8 --iterations 3 --allreduce-every 2
 }
 
 U25="--scaling strong --size 25 --iterations 2"
 
 @test "uneven decomposition, 25 cells over d: ceil(25/d) and floor(25/d) counts from 4, 9, 16, 25 to 36 and 64" {
-	export APP=uneven
 	# shellcheck disable=SC2086
-	ladder u25 "4 9 16 25" $U25 > /dev/null
+	ladder u25 "4 9 16 25" uneven $U25 > /dev/null
 	# shellcheck disable=SC2086
-	matches u25 36 $U25
+	matches u25 36 uneven $U25
 	# shellcheck disable=SC2086
-	matches u25 64 $U25
+	matches u25 64 uneven $U25
 }
 
 @test "uneven decomposition from 9, 16, 25: a linear law and a rounded one tie; refused naming the rung that decides" {
-	export APP=uneven
 	# shellcheck disable=SC2086
-	c=$(TRACES=u25 ladder u25tie "9 16 25" $U25)
+	c=$(TRACES=u25 ladder u25tie "9 16 25" uneven $U25)
 	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"(9 at p9, 7 at p16, 5 at p25): ambiguous: 15 - 2*d0 or ceil(25/d0)"*"a rung of 18 ranks (6x3) would decide"* ]] ||
@@ -165,8 +117,7 @@ U25="--scaling strong --size 25 --iterations 2"
 }
 
 @test "uneven decomposition, 50 cells over d: refused, naming the remainder over the first coordinates" {
-	export APP=uneven
-	c=$(ladder u50 "4 9 16 25" --scaling strong --size 50 --iterations 2)
+	c=$(ladder u50 "4 9 16 25" uneven --scaling strong --size 50 --iterations 2)
 	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"behave differently"*"at every rung it is floor(50/d1) + (c1 < 50 mod d1), a remainder dealt to the first coordinates"* ]] ||
@@ -182,11 +133,11 @@ D27="--dims 3 --points 27 --scaling weak --size 3 --iterations 2 --allreduce-eve
 
 @test "default options: a 27-point halo's streamed peers as moves on the grid: 4, 8, 12, 16, 18, 24 to 32" {
 	# shellcheck disable=SC2086
-	ladder d27 "4 8 12 16 18 24" $D27 > /dev/null
+	ladder d27 "4 8 12 16 18 24" ownhalo $D27 > /dev/null
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/d27-24.h5"
 	[[ "$output" == *"stream_after=8;"* ]]
 	# shellcheck disable=SC2086
-	matches d27 32 $D27
+	matches d27 32 ownhalo $D27
 }
 
 # A 27-point halo that skips the neighbours beyond a non-periodic edge: a corner posts 7 requests
@@ -198,13 +149,13 @@ S27="--dims 3 --points 27 --skip-edges --order z-fastest --scaling weak --size 3
 
 @test "default options, rungs of different structure (literal at 8, streamed from 12): refolded offline, 8, 12, 18, 24, 27 to 32" {
 	# shellcheck disable=SC2086
-	ladder s27 "8 12 18 24 27" $S27 > /dev/null
+	ladder s27 "8 12 18 24 27" ownhalo $S27 > /dev/null
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s27-8.h5"
 	[[ "$output" == *"streams     0 streamed values"* ]] || { echo "$output"; return 1; }
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s27-12.h5"
 	[[ "$output" != *"streams     0 streamed values"* ]] || { echo "$output"; return 1; }
 	# shellcheck disable=SC2086
-	matches s27 32 $S27
+	matches s27 32 ownhalo $S27
 	run "$LADDER" inspect "$BATS_FILE_TMPDIR/s27-e32.h5"
 	[[ "$output" == *"refolded=p8: "*", p12: "* ]] || { echo "$output"; return 1; }
 }
@@ -213,12 +164,11 @@ S27="--dims 3 --points 27 --skip-edges --order z-fastest --scaling weak --size 3
 # every rung (lib/extrap/partners.c, partner_family.c), loops of log2 of a grid width
 
 @test "butterfly weak on MPI_Cart_create: XOR 2^k partners in loops of log2(d) calls, 4 to 32 ranks to 64" {
-	export APP=butterfly
 	BF="--scaling weak --size 1024 --iterations 2"
 	# shellcheck disable=SC2086
-	ladder bfw "4 8 16 32" $BF > /dev/null
+	ladder bfw "4 8 16 32" butterfly $BF > /dev/null
 	# shellcheck disable=SC2086
-	matches bfw 64 $BF
+	matches bfw 64 butterfly $BF
 	out=$(cat "$BATS_FILE_TMPDIR/bfw-e64.out")
 	[[ "$out" == *"partner families: MPI_Sendrecv: loops of log2(d1) calls, partners xor 2^k in dimension 1 (k = j)"* ]]
 	[[ "$out" == *"loops of log2(d0) calls, partners xor 2^k in dimension 0 (k = L-1-j)"* ]]
@@ -234,12 +184,11 @@ S27="--dims 3 --points 27 --skip-edges --order z-fastest --scaling weak --size 3
 }
 
 @test "butterfly strong by hand: recursive halving, counts halved k times, grid from the rule: 4 to 32 ranks to 64" {
-	export APP=butterfly
 	BF="--scaling strong --size 4096 --iterations 2 --manual-neighbours"
 	# shellcheck disable=SC2086
-	ladder bfs "4 8 16 32" $BF > /dev/null
+	ladder bfs "4 8 16 32" butterfly $BF > /dev/null
 	# shellcheck disable=SC2086
-	matches bfs 64 $BF
+	matches bfs 64 butterfly $BF
 	grep -q "grid 8x8: MPI_Dims_create's order" "$BATS_FILE_TMPDIR/bfs-e64.out"
 	# --lossy takes the exact run of the partner families over one that drops calls
 	run "$LADDER" extrap "$BATS_FILE_TMPDIR/bfs.h5" --target 64 --lossy -o "$BATS_FILE_TMPDIR/bfs-l.h5"
