@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extrap/family.h"
 #include "mpi/fninfo.h"
+#include "mpi/signature.h"
 #include "run/events.h"
 #include "util/xalloc.h"
 
@@ -84,7 +84,7 @@ static int param_of(const struct aligned_class *a, uint32_t o, uint32_t j)
 	const struct fn_desc *d = &a->ref->fns[a->occ[o].fn];
 	const struct run_signature *s = &a->ref->sigs[a->occ[o].ref_sig];
 	uint32_t p, e;
-	return value_param(d, a->ref->sigvals + s->voff, s->nvals, j, &p, &e) ? (int)p : -1;
+	return param_walk_value_at(d, a->ref->sigvals + s->voff, s->nvals, j, &p, &e) ? (int)p : -1;
 }
 
 /* is value j of occurrence o a collective's count? */
