@@ -100,9 +100,9 @@ static bool collective_count(const struct aligned_class *a, uint32_t o, uint32_t
 static bool received_into(const struct aligned_class *a, uint32_t o, uint32_t j)
 {
 	int id = fn_lookup(a->ref->fns[a->occ[o].fn].name), p = param_of(a, o, j);
-	if (id < 0 || (uint32_t)id >= rp_nfninfo || p < 0)
+	if (id < 0 || (uint32_t)id >= mpi_nfninfo || p < 0)
 		return false;
-	const struct rp_fninfo *f = &rp_fninfo[id];
+	const struct mpi_fninfo *f = &mpi_fninfo[id];
 	if (f->vol == VOL_RECV || f->vol == VOL_MRECV)
 		return f->vol_args[0] == p;
 	return f->vol == VOL_SENDRECV && f->vol_args[3] == p;
