@@ -19,9 +19,10 @@
 enum term_kind {
 	T_ONE, T_DIM, T_SIZE, T_CODIM, T_KDIM, T_KCODIM,                       /* integers */
 	T_INV_DIM, T_INV_SIZE, T_INV_CODIM, T_INV_KDIM, T_INV_KCODIM, T_INV_SIZE_SQ,   /* fractions */
+	T_SQRT_SIZE,   /* floor(sqrt(P)): the width of a square grid of the P ranks */
 };
 
-#define MAX_TERMS (4 + 4 * LAW_MAX_DIMS + 4)
+#define MAX_TERMS (4 + 4 * LAW_MAX_DIMS + 4 + 1)
 
 int64_t grid_size(const struct grid *g)
 {
@@ -48,8 +49,9 @@ const char *law_status_name(enum law_status s)
 
 /* the candidate terms, simplest first. P and 1/P only mean something for more than one
  * dimension, the products of two dimensions (P/d_j) for three; a family's terms replace the
- * fixed dimensions by the member's (families exist from two dimensions on). */
-static size_t terms_of(uint32_t ndims, bool family, struct law_term *t)
+ * fixed dimensions by the member's (families exist from two dimensions on). With widths, the
+ * width of a square grid of the ranks, floor(sqrt(P)), joins them last. */
+static size_t terms_of(uint32_t ndims, bool family, bool widths, struct law_term *t)
 {
 	static const uint8_t fixed[] = {T_ONE, T_DIM, T_SIZE, T_CODIM, T_INV_DIM, T_INV_SIZE, T_INV_CODIM, T_INV_SIZE_SQ};
 	static const uint8_t relative[] = {T_ONE, T_KDIM, T_SIZE, T_KCODIM, T_INV_KDIM, T_INV_SIZE, T_INV_KCODIM,
@@ -68,7 +70,20 @@ static size_t terms_of(uint32_t ndims, bool family, struct law_term *t)
 		for (uint32_t j = 0; j < (per_dim ? ndims : 1); j++)
 			t[n++] = (struct law_term){k, (uint8_t)j};
 	}
+	if (widths)
+		t[n++] = (struct law_term){T_SQRT_SIZE, 0};
 	return n;
+}
+
+/* floor(sqrt(p)) exactly, for p >= 0 */
+static int64_t isqrt64(int64_t p)
+{
+	int64_t q = (int64_t)sqrt((double)p);
+	while (q > 0 && q * q > p)
+		q--;
+	while ((q + 1) * (q + 1) <= p)
+		q++;
+	return q;
 }
 
 /* the term's value num/den on g for member dimension k */
@@ -88,6 +103,7 @@ static void term_ratio(const struct law_term *t, const struct grid *g, int32_t k
 	case T_INV_KDIM: *den = dk; break;
 	case T_INV_KCODIM: *num = dk, *den = p; break;
 	case T_INV_SIZE_SQ: *den = p * p; break;
+	case T_SQRT_SIZE: *num = isqrt64(p); break;
 	default: break;
 	}
 }
@@ -153,7 +169,7 @@ static void term_base(const struct law_term *t, char *base, size_t len)
 {
 	static const char *const names[] = {
 		[T_SIZE] = "P", [T_INV_SIZE] = "P", [T_INV_SIZE_SQ] = "P^2", [T_KDIM] = "d_k", [T_INV_KDIM] = "d_k",
-		[T_KCODIM] = "P/d_k", [T_INV_KCODIM] = "d_k/P",
+		[T_KCODIM] = "P/d_k", [T_INV_KCODIM] = "d_k/P", [T_SQRT_SIZE] = "floor(sqrt(P))",
 	};
 	if (t->kind == T_DIM || t->kind == T_INV_DIM)
 		snprintf(base, len, "d%u", t->dim);
@@ -170,7 +186,7 @@ static void law_text(const struct law_term *t, const int64_t *coef, size_t s, ch
 	size_t used = 0;
 	out[0] = 0;
 	for (size_t i = 0; i < s && used < outlen; i++) {
-		char base[16];
+		char base[24];
 		term_base(&t[i], base, sizeof base);
 		const char *sep = i == 0 ? (coef[i] < 0 ? "-" : "") : (coef[i] < 0 ? " - " : " + ");
 		long long a = coef[i] < 0 ? -(long long)coef[i] : (long long)coef[i];
@@ -179,7 +195,7 @@ static void law_text(const struct law_term *t, const int64_t *coef, size_t s, ch
 			used += (size_t)snprintf(out + used, outlen - used, "%s%lld", sep, a);
 		else if (ratio)
 			used += (size_t)snprintf(out + used, outlen - used, "%s%lld*%s", sep, a, base);
-		else if (t[i].kind >= T_INV_DIM)
+		else if (t[i].kind >= T_INV_DIM && t[i].kind != T_SQRT_SIZE)
 			used += (size_t)snprintf(out + used, outlen - used, "%s%lld/%s", sep, a, base);
 		else if (a == 1)
 			used += (size_t)snprintf(out + used, outlen - used, "%s%s", sep, base);
@@ -270,14 +286,25 @@ static bool constant(const struct law_points *pts, struct law *out)
 	return true;
 }
 
+/* does the law have the term floor(sqrt(P))? */
+static bool has_width(const struct law *l)
+{
+	for (uint32_t i = 0; !rounded_law_is(l) && i < l->nterms; i++)
+		if (l->terms[i].kind == T_SQRT_SIZE)
+			return true;
+	return false;
+}
+
 /* The rounded law of an uneven decomposition (two unknowns, a and N) beside the linear one in out:
  * the law where no linear law is usable, the same law where both agree at the target, a tie where
- * they do not. A linear law of fewer unknowns (a constant, 48/d1) is the simpler and wins. */
+ * they do not. A linear law of fewer unknowns (a constant, 48/d1) is the simpler and wins; one
+ * with a width, found only where no other reproduces the rungs, is not: a rounded law that fits
+ * beside it and disagrees at the target ties with it. */
 static void weigh_rounded(const struct law_points *p, const struct grid *target, int32_t target_dim, struct law *out)
 {
 	struct law r;
 	memset(&r, 0, sizeof r);
-	if (out->status == LAW_AMBIGUOUS || (out->status == LAW_OK && out->nterms < 2) ||
+	if (out->status == LAW_AMBIGUOUS || (out->status == LAW_OK && out->nterms < 2 && !has_width(out)) ||
 	    !rounded_law_solve(p, target, target_dim, &r))
 		return;
 	if (out->status != LAW_OK) {
@@ -294,30 +321,50 @@ static void weigh_rounded(const struct law_points *p, const struct grid *target,
 		law_tie_text(&linear, r.text, &r, p, target, out->text, sizeof out->text);
 }
 
-void law_solve_points(const struct law_points *pts, const struct grid *target, int32_t target_dim, struct law *out)
+/* the smallest laws of the terms (with widths: and floor(sqrt(P))) that reproduce the points. A
+ * width is a step of P (1 up to 3 ranks, 2 up to 8) that small rungs match by chance, so a law
+ * with it needs a second point beyond its unknowns to check it. */
+static void search_laws(const struct law_points *p, const struct grid *target, int32_t target_dim, bool widths,
+			struct law *out)
 {
 	struct law_term all[MAX_TERMS];
+	size_t m = terms_of(target->ndims, p->dims != NULL, widths, all), spare = widths ? 2 : 1;
+	memset(out, 0, sizeof *out);
+	out->status = LAW_TOO_FEW;
+	for (size_t s = 1; s <= LAW_MAX_TERMS && s <= m; s++) {
+		if (s + spare > p->n) {   /* too few points left to check the law */
+			out->status = LAW_TOO_FEW;
+			snprintf(out->text, sizeof out->text, "%zu rung%s cannot confirm a law of %zu unknown%s", p->n,
+				 p->n == 1 ? "" : "s", s, s == 1 ? "" : "s");
+			break;
+		}
+		if (solve_size(s, all, m, p, target, target_dim, out))
+			break;
+		out->status = LAW_NO_FIT;
+		snprintf(out->text, sizeof out->text, "no law of up to %zu terms in %s%s fits", s,
+			 p->dims ? "1, d_k, P, P/d_k, 1/d_k, 1/P, d_k/P, 1/P^2" : "1, d_j, P, 1/d_j, 1/P, 1/P^2",
+			 widths ? ", floor(sqrt(P))" : "");
+	}
+}
+
+void law_solve_points(const struct law_points *pts, const struct grid *target, int32_t target_dim, struct law *out)
+{
 	struct law_points p = *pts;
 	if (target->ndims < 2)
 		p.dims = NULL;   /* in one dimension the member's dimension is the grid */
-	size_t m = terms_of(target->ndims, p.dims != NULL, all);
 	memset(out, 0, sizeof *out);
 	out->status = LAW_TOO_FEW;
 	if (constant(&p, out))   /* zero included, which a fitted coefficient cannot be */
 		return;
 	gsl_error_handler_t *old = gsl_set_error_handler_off();
-	for (size_t s = 1; s <= LAW_MAX_TERMS && s <= m; s++) {
-		if (s >= p.n) {   /* as many unknowns as points: none left to check the law */
-			out->status = LAW_TOO_FEW;
-			snprintf(out->text, sizeof out->text, "%zu rung%s cannot confirm a law of %zu unknown%s", p.n,
-				 p.n == 1 ? "" : "s", s, s == 1 ? "" : "s");
-			break;
-		}
-		if (solve_size(s, all, m, &p, target, target_dim, out))
-			break;
-		out->status = LAW_NO_FIT;
-		snprintf(out->text, sizeof out->text, "no law of up to %zu terms in %s fits", s,
-			 p.dims ? "1, d_k, P, P/d_k, 1/d_k, 1/P, d_k/P, 1/P^2" : "1, d_j, P, 1/d_j, 1/P, 1/P^2");
+	search_laws(&p, target, target_dim, false, out);
+	/* a trip count that grows as a grid's width, where no law reproduces the rungs (one that does
+	 * but gives no count at the target stays, for the rounded laws to weigh) */
+	if (out->status == LAW_TOO_FEW || out->status == LAW_NO_FIT) {
+		struct law w;
+		search_laws(&p, target, target_dim, true, &w);
+		if (w.status == LAW_OK || w.status == LAW_AMBIGUOUS)
+			*out = w;
 	}
 	gsl_set_error_handler(old);
 	weigh_rounded(&p, target, target_dim, out);

@@ -15,6 +15,11 @@
  * (the extra point is the check: the residual decides). The smallest set of terms that fits wins;
  * two equally small laws that predict different values at the target are ambiguous. A value equal
  * at every point is that constant.
+ *
+ * Where no law of these terms reproduces the points, the search is made again with one more term, floor(sqrt(P)):
+ * the width of a square grid of the ranks, the trip count of a loop that grows with P (the cells
+ * per rank of a diagonal multipartitioning, the depth of a pipeline across such a grid). It comes
+ * last so that it never displaces, nor makes ambiguous, a law of the grid's own dimensions.
  */
 #ifndef LADDER_EXTRAP_LAW_H
 #define LADDER_EXTRAP_LAW_H

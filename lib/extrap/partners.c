@@ -460,7 +460,7 @@ static bool fit_value(struct prung *pr, size_t n, uint32_t cls, const struct tcl
 	if (t->len[0] > 0 && peer_slot(&pr[0].r->fns[t->fn], vals0, t->nvals, slot))   /* a partner family first */
 		ok = fit_partner(v, pr, n, cls, i, slot, t, target, why, whylen);
 	if (!ok && uniform) {   /* every form that fits, which must agree at the target */
-		struct vlaw forms[8];
+		struct vlaw forms[1 + 2 * 4];   /* the constant, and per direction 4 forms */
 		size_t nf = 0;
 		forms[nf++] = (struct vlaw){.form = FORM_CONST};
 		for (int down = 0; twice && down < 2; down++) {

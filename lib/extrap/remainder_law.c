@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/gcd.h"
+
 #define MAX_MULTIPLE 4096   /* the multiples a tried: divisors of the values' gcd up to this */
 
 /* the coordinate of rank in dimension j of g (row-major, the last dimension fastest) */
@@ -15,16 +17,6 @@ static int64_t coordinate(const struct grid *g, int64_t rank, uint32_t j)
 	for (uint32_t k = j + 1; k < g->ndims; k++)
 		stride *= g->dims[k];
 	return (rank / stride) % g->dims[j];
-}
-
-static int64_t gcd(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
 }
 
 /* the interval of N over which a * ceil((N - c_j) / d_j) reproduces every point; false when empty */
@@ -57,7 +49,7 @@ bool remainder_law_fit(const struct coord_points *p, struct remainder_law *out)
 	for (size_t i = 0; i < p->n; i++) {
 		if (p->values[i] <= 0)
 			return false;
-		g = gcd(p->values[i], g);
+		g = gcd_int64(p->values[i], g);
 	}
 	for (uint32_t j = 0; j < p->grids[0].ndims; j++)
 		for (int64_t a = 1; a <= g && a <= MAX_MULTIPLE; a++) {

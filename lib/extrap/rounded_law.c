@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "extrap/law_tie.h"
+#include "util/gcd.h"
 
 #define MAX_DIVISORS 4096   /* the multipliers a tried: divisors of the values' gcd up to this */
 
@@ -40,16 +41,6 @@ bool rounded_law_eval(const struct law *l, const struct grid *g, int32_t dim, in
 		return false;
 	*out = l->coef[0] * rounded(l->terms[0].kind, l->coef[1], x);
 	return true;
-}
-
-static int64_t gcd(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
 }
 
 /* the interval of N over which kind(N / x) * a reproduces every point; false when empty */
@@ -107,7 +98,7 @@ bool rounded_law_solve(const struct law_points *pts, const struct grid *target, 
 	for (size_t i = 0; i < pts->n; i++) {
 		if (pts->values[i] <= 0)
 			return false;
-		g = gcd(pts->values[i], g);
+		g = gcd_int64(pts->values[i], g);
 	}
 	struct law first = {0};
 	int64_t first_v[LAW_MAX_DIMS];

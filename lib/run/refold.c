@@ -272,7 +272,8 @@ static void durs_remap(struct run_group *g, const uint32_t *to)
 {
 	for (uint32_t i = 0; i < g->ndurs; i++)
 		g->durs[i].sig = to[g->durs[i].sig];
-	qsort(g->durs, g->ndurs, sizeof *g->durs, run_dur_order);
+	if (g->ndurs)
+		qsort(g->durs, g->ndurs, sizeof *g->durs, run_dur_order);
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < g->ndurs; i++) {
 		struct run_dur *x = &g->durs[i], *y = n ? &g->durs[n - 1] : NULL;
@@ -296,7 +297,8 @@ static void gaps_remap(struct run_group *g, const uint32_t *to, uint32_t maxbins
 		x->sig = to[x->sig];
 		x->prev = x->prev == RUN_NO_PREV ? RUN_NO_PREV : to[x->prev];
 	}
-	qsort(g->gaps, g->ngaps, sizeof *g->gaps, run_gap_order);
+	if (g->ngaps)
+		qsort(g->gaps, g->ngaps, sizeof *g->gaps, run_gap_order);
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < g->ngaps; i++) {
 		struct run_gap *x = &g->gaps[i];

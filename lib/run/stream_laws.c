@@ -20,6 +20,7 @@
 
 #include "run/run.h"
 #include "run/stream.h"
+#include "util/gcd.h"
 #include "util/xalloc.h"
 
 /* the streams of one signature that may become one */
@@ -32,16 +33,6 @@ struct law_set {
 	bool *fits;                /* per grid: every varying cell has a law on it */
 };
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* a head and period in which every stream of the set can be read: the longest head and the
  * least common multiple of the periods when every stream has one and they fit, else all head */
 static void common_shape(struct law_set *x)
@@ -53,7 +44,7 @@ static void common_shape(struct law_set *x)
 			break;
 		}
 		h = x->streams[k]->nhead > h ? x->streams[k]->nhead : h;
-		uint64_t m = x->streams[k]->nperiod / gcd(p, x->streams[k]->nperiod);
+		uint64_t m = x->streams[k]->nperiod / gcd_uint64(p, x->streams[k]->nperiod);
 		p = p > length / m ? 0 : p * m;   /* longer than the stream: no common period */
 	}
 	bool shaped = p && h <= length - p;

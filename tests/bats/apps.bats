@@ -155,6 +155,14 @@ check_strong_checksums() {
 	done
 }
 
+@test "mpart (floor(sqrt P) cells) and mpart --array-dims 4 (floor(cbrt P)): calls and bytes equal --expect at 4, 8, 9" {
+	for P in 4 8 9; do
+		counts_match "$P" mpart --scaling weak --size 16 --iterations 2
+		counts_match "$P" mpart --scaling weak --size 16 --iterations 2 --array-dims 4
+	done
+	usage_error mpart "--array-dims expects 3 or 4" --expect --ranks 4 --array-dims 5
+}
+
 @test "weak scaling: every app's calls and bytes equal --expect at 4 ranks" {
 	for app in $ALL_APPS; do
 		# shellcheck disable=SC2046

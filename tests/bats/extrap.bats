@@ -436,13 +436,23 @@ calls() {
 	"$LADDER" inspect "$1" | awk '$1 == "calls" { print $2 }'
 }
 
-@test "lossy mpart (sqrt(P) cells per rank) from 4, 9, 16 to 64: the loss stated against the application's calls at 64" {
+@test "mpart (floor(sqrt P) cells per rank on a ring) from 4, 9, 16 to 36 and 64: exact, the trip count a width" {
 	MP="mpart --scaling weak --size 16 --iterations 3"
 	# shellcheck disable=SC2086
-	c=$(ladder mpart "4 9 16" $MP)
+	ladder mpart "4 9 16" $MP > /dev/null
 	# shellcheck disable=SC2086
-	real=$(trace mpart 64 $MP)
-	e="$BATS_FILE_TMPDIR/mpart-e64.h5"
+	matches mpart 36 $MP
+	# shellcheck disable=SC2086
+	matches mpart 64 $MP
+}
+
+@test "lossy mpart (cbrt(P) cells per rank, a 4-D array) from 1, 8, 27 to 64: the loss stated against the application's calls at 64" {
+	MP="mpart --array-dims 4 --scaling weak --size 16 --iterations 3"
+	# shellcheck disable=SC2086
+	c=$(ladder mpart4 "1 8 27" $MP)
+	# shellcheck disable=SC2086
+	real=$(trace mpart4 64 $MP)
+	e="$BATS_FILE_TMPDIR/mpart4-e64.h5"
 	run "$LADDER" extrap "$c" --target 64 --lossy -o "$e"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	[[ "$output" == *"lossy: keeps "*"% of the "*" calls"*"the application is expected to make at 64 ranks"* ]] ||
@@ -458,15 +468,15 @@ calls() {
 	awk -v x="$expected" -v r="$real_calls" 'BEGIN { exit !(x > 0.99 * r && x < 1.01 * r) }'
 	awk -v s="$share" -v k="$kept_calls" -v r="$real_calls" 'BEGIN { d = s - k / r; exit !(d < 0.01 && d > -0.01) }'
 	# the sweep's Sendrecv went, and the Get_count that reads its status with it
-	[[ ";$by_fn;" == *";MPI_Sendrecv 0 1536 "* && ";$by_fn;" == *";MPI_Get_count 0 1536 "* ]]
+	[[ ";$by_fn;" == *";MPI_Sendrecv 0 768 "* && ";$by_fn;" == *";MPI_Get_count 0 768 "* ]]
 	run "$LADDER" inspect "$e"
 	[[ "$output" == *"lossy       keeps a share $share of the $expected calls"*"not the application's calls"* ]]
-	run "$LADDER" proxy "$e" -o "$BATS_FILE_TMPDIR/mpart-proxy"
+	run "$LADDER" proxy "$e" -o "$BATS_FILE_TMPDIR/mpart4-proxy"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	[[ "$output" == *"keeps a share $share of the calls"*"not the application's calls"* ]]
-	run grep -c "the MPI calls the application made" "$BATS_FILE_TMPDIR/mpart-proxy/proxy.c"
+	run grep -c "the MPI calls the application made" "$BATS_FILE_TMPDIR/mpart4-proxy/proxy.c"
 	[ "$output" = 0 ]
-	grep -q "It makes a share $share of the MPI calls" "$BATS_FILE_TMPDIR/mpart-proxy/proxy.c"
+	grep -q "It makes a share $share of the MPI calls" "$BATS_FILE_TMPDIR/mpart4-proxy/proxy.c"
 }
 
 @test "lossy halo3d_count from 8, 12, 16 to 64: the Sendrecv dropped takes the MPI_Get_count that reads its status" {

@@ -57,6 +57,35 @@ static void strong_scaling_count(void **state)
 	assert_non_null(strstr(law.text, "would decide"));
 }
 
+/* a trip count of floor(sqrt(P)) cells per rank on a 1-D ring (a multipartitioning): no law of
+ * the ring's size fits 6, 9, 12 at 4, 9, 16 ranks; the width of a square grid of the ranks does,
+ * also where P is no square (floor(sqrt(48)) = 6) */
+static void width_of_a_square_grid(void **state)
+{
+	(void)state;
+	struct grid grids[3] = {g1(4), g1(9), g1(16)}, target = g1(64), not_square = g1(48);
+	int64_t v[3] = {6, 9, 12};
+	struct law law;
+	law_solve(v, grids, 3, &target, &law);
+	assert_int_equal(law.status, LAW_OK);
+	assert_int_equal(law.predicted, 24);
+	assert_string_equal(law.text, "3*floor(sqrt(P))");
+	law_solve(v, grids, 3, &not_square, &law);
+	assert_int_equal(law.status, LAW_OK);
+	assert_int_equal(law.predicted, 18);
+	/* two rungs cannot confirm it */
+	law_solve(v, grids, 2, &target, &law);
+	assert_int_equal(law.status, LAW_TOO_FEW);
+	/* a law of the dimensions that fits comes first: on 2x2x2, 3x2x2, 4x2x2, d0 and floor(sqrt(P))
+	 * are both 2, 3, 4, and the count is d0 (4 at 4x3x3, where the width would say 6) */
+	struct grid r3[3] = {g3(2, 2, 2), g3(3, 2, 2), g3(4, 2, 2)}, t3 = g3(4, 3, 3);
+	int64_t w[3] = {2, 3, 4};
+	law_solve(w, r3, 3, &t3, &law);
+	assert_int_equal(law.status, LAW_OK);
+	assert_int_equal(law.predicted, 4);
+	assert_null(strstr(law.text, "sqrt"));
+}
+
 static void product_of_dimensions(void **state)
 {
 	(void)state;
@@ -204,6 +233,7 @@ int main(void)
 		cmocka_unit_test(family_law_ambiguous_on_square_rungs),
 		cmocka_unit_test(degenerate_ladder_is_ambiguous_not_guessed),
 		cmocka_unit_test(laws_compared_at_the_target),
+		cmocka_unit_test(width_of_a_square_grid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /*
  * mpart — a multipartition-style sweep whose per-rank work grows with the rank count: every rank
- * owns floor(sqrt(P)) cells (as in a diagonal multipartitioning, where each of the P ranks holds
- * sqrt(P) of the P*sqrt(P) blocks), and a sweep passes each of them along a periodic ring.
+ * owns floor(sqrt(P)) cells (as in a diagonal multipartitioning of a 3-D array, where each of the
+ * P ranks holds sqrt(P) of the P*sqrt(P) blocks), and a sweep passes each of them along a periodic
+ * ring. Own option --array-dims 4: the multipartitioning of a 4-D array, floor(cbrt(P)) cells per
+ * rank.
  *
  * The ring is a 1-D periodic MPI_Cart_create of the P ranks, its neighbours from MPI_Cart_shift.
  * Per iteration, for each of the rank's cells: compute the cell's face, one MPI_Sendrecv of --size
@@ -9,9 +11,10 @@
  * the end of the iteration an MPI_Allreduce (SUM) of the received sums. The Cartesian communicator
  * is freed at the end. Weak scaling only (--size is the face of a cell).
  *
- * The sweep's trip count, floor(sqrt(P)), is no law of the ring's size: a lossy extrapolation
- * leaves the sweep out, and what it keeps of the application's calls at the target is a small
- * share that grows smaller with P (the loss it must state).
+ * The sweep's trip count floor(sqrt(P)) is the width of a square grid of the ranks, a law the
+ * extrapolation finds. floor(cbrt(P)) (--array-dims 4) is none: a lossy extrapolation leaves the
+ * sweep out, and what it keeps of the application's calls at the target is a small share that
+ * grows smaller with P (the loss it must state).
  *
  * The data: element e of cell k's face at iteration i is a hash of (sender, k, i, e); the receiver
  * sums what Get_count says arrived into the checksum (order-independent).
@@ -19,17 +22,30 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
 
+static int array_dims = 3;   /* --array-dims: 3, floor(sqrt(P)) cells per rank; 4, floor(cbrt(P)) */
+
+static long power(long q, int e)
+{
+	long v = 1;
+	while (e-- > 0)
+		v *= q;
+	return v;
+}
+
+/* the largest q with q^(array_dims - 1) <= P */
 static int cells_of(int P)
 {
-	int q = (int)floor(sqrt((double)P));
-	while ((q + 1) * (q + 1) <= P)
-		q++;
-	while (q * q > P)
+	const int e = array_dims - 1;
+	long q = (long)floor(pow((double)P, 1.0 / e));
+	while (q > 1 && power(q, e) > P)
 		q--;
-	return q;
+	while (power(q + 1, e) <= P)
+		q++;
+	return (int)q;
 }
 
 static int mpart_check(const struct params *p, int P, char *msg, size_t len)
@@ -95,11 +111,34 @@ static void mpart_run(const struct params *p, struct run *r)
 	free(rbuf);
 }
 
+/* this app's own option, taken out of argv before the common ones are parsed; 0, or 2 after a
+ * usage message */
+static int own_options(int *argc, char **argv)
+{
+	int out = 1;
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i], *v = i + 1 < *argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--array-dims") && v && (!strcmp(v, "3") || !strcmp(v, "4"))) {
+			array_dims = atoi(v);
+			i++;
+		} else if (!strcmp(a, "--array-dims")) {
+			fprintf(stderr, "mpart: --array-dims expects 3 or 4\n");
+			return 2;
+		} else {
+			argv[out++] = argv[i];
+		}
+	}
+	*argc = out;
+	argv[out] = NULL;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct app app = {
 		.name = "mpart",
-		.summary = "multipartition-style sweep on a periodic ring: floor(sqrt(P)) Sendrecv + Get_count per rank and iteration.",
+		.summary = "multipartition-style sweep on a periodic ring: floor(sqrt(P)) Sendrecv + Get_count per rank and "
+			   "iteration; own option --array-dims 3|4 (4: floor(cbrt(P)))",
 		.size_help = "doubles in a cell's face (weak scaling only)",
 		.rule = "any P (weak scaling only)",
 		.default_size = 64,
@@ -108,5 +147,7 @@ int main(int argc, char **argv)
 		.expect = mpart_expect,
 		.run = mpart_run,
 	};
+	if (own_options(&argc, argv))
+		return 2;
 	return app_main(&app, argc, argv);
 }
