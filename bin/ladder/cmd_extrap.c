@@ -128,10 +128,10 @@ static void print_result(const char *campaign, const char *output, const struct 
 {
 	printf("extrapolated %s to %u ranks: %s (%u groups, %u signatures)\n", campaign, out->nranks, output,
 	       out->ngroups, out->nsigs);
-	if (run_attr(out, "grid") && run_attr(out, "grid_rule"))
-		printf("grid %s: %s\n", run_attr(out, "grid"), run_attr(out, "grid_rule"));
-	if (run_attr(out, "partner_families"))
-		printf("partner families: %s\n", term_safe(run_attr(out, "partner_families")));
+	if (run_label(out, "grid") && run_label(out, "grid_rule"))
+		printf("grid %s: %s\n", run_label(out, "grid"), run_label(out, "grid_rule"));
+	if (run_label(out, "partner_families"))
+		printf("partner families: %s\n", term_safe(run_label(out, "partner_families")));
 	if (notes->replaced)
 		printf("lossy: %llu rank%s of the rungs behaved unlike most of their grid position and were left "
 		       "out of the laws\n", (unsigned long long)notes->replaced, notes->replaced == 1 ? "" : "s");
@@ -178,7 +178,7 @@ static bool store_result(const char *campaign, const struct ladder *l, const cha
 			 const struct extrap_notes *notes)
 {
 	struct h5_err e;
-	const char *grid = run_attr(out, "grid");
+	const char *grid = run_label(out, "grid");
 	if (!store_replace_run(output, out, l->inputs, l->ninputs, &e)) {
 		log_error("%s", e.msg);
 		return false;

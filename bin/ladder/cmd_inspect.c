@@ -133,8 +133,8 @@ static bool print_run_json(const char *path, const struct run *r, off_t size, co
 	/* the slowest rank's wall time from MPI_Init's return to MPI_Finalize (the report's T_app) */
 	json_object_set_new(o, "wall_time", json_real(r->t_end - r->t_start));
 	json_t *labels = json_object();
-	for (uint32_t i = 0; i < r->nattrs; i++)
-		json_object_set_new(labels, r->attrs[i].key, json_string(r->attrs[i].value));
+	for (uint32_t i = 0; i < r->nlabels; i++)
+		json_object_set_new(labels, r->labels[i].key, json_string(r->labels[i].value));
 	json_object_set_new(o, "labels", labels);
 	json_object_set_new(o, "predicted_histograms", json_integer(r->nintervals));
 	json_t *fns = json_array();
@@ -166,19 +166,19 @@ static void print_groups(const struct run *r)
  * the application's calls at its scale that it keeps */
 static void print_synthetic(const struct run *r)
 {
-	const char *t = run_attr(r, "timing_modeled_s"), *lo = run_attr(r, "timing_modeled_lo_s");
-	const char *hi = run_attr(r, "timing_modeled_hi_s");
+	const char *t = run_label(r, "timing_modeled_s"), *lo = run_label(r, "timing_modeled_lo_s");
+	const char *hi = run_label(r, "timing_modeled_hi_s");
 	if (t && lo && hi)
 		printf("time        predicted %s s of modeled calls and gaps (95%% range %s to %s s); no rank ran it\n", t, lo,
 		       hi);
 	else
 		printf("time        not predicted (fewer rungs than a model needs); no rank ran it\n");
-	const char *calls = run_attr(r, "lossy_kept_calls_share"), *bytes = run_attr(r, "lossy_kept_bytes_share");
-	const char *expected = run_attr(r, "lossy_expected_calls");
+	const char *calls = run_label(r, "lossy_kept_calls_share"), *bytes = run_label(r, "lossy_kept_bytes_share");
+	const char *expected = run_label(r, "lossy_expected_calls");
 	if (calls && bytes && expected)
 		printf("lossy       keeps a share %s of the %s calls and %s of the bytes the application is expected to "
 		       "make at %u ranks: not the application's calls\n", calls, expected, bytes, r->nranks);
-	else if (run_attr(r, "lossy_dropped_calls") || run_attr(r, "lossy_unaligned"))
+	else if (run_label(r, "lossy_dropped_calls") || run_label(r, "lossy_unaligned"))
 		printf("lossy       leaves calls out; the share of the application's calls it keeps was not measured\n");
 }
 
@@ -204,10 +204,10 @@ static void print_run_text(const char *path, const struct store_identity *id, co
 		printf("wall time   %.6f s (the slowest rank, from MPI_Init's return to MPI_Finalize, without the tracer's time)\n", r->t_end - r->t_start);
 	if (r->options[0])
 		printf("tracer      %s\n", term_safe(r->options));
-	if (r->nattrs) {
+	if (r->nlabels) {
 		printf("labels     ");
-		for (uint32_t i = 0; i < r->nattrs; i++)
-			printf(" %s=%s", term_safe(r->attrs[i].key), term_safe(r->attrs[i].value));
+		for (uint32_t i = 0; i < r->nlabels; i++)
+			printf(" %s=%s", term_safe(r->labels[i].key), term_safe(r->labels[i].value));
 		printf("\n");
 	}
 	printf("calls       %.0f (%.1f per rank), %.2f bytes of container per call\n", calls,

@@ -57,7 +57,7 @@ static int synthetic_calls_unmet(const char *path)
 	if (!store_read_run(path, &r, &e))
 		return 0;   /* the schema check has said why */
 	char why[600];
-	int bad = r.synthetic && !run_attr(&r, "not_replayable") && !run_p2p_balanced(&r, why, sizeof why);
+	int bad = r.synthetic && !run_label(&r, "not_replayable") && !run_p2p_balanced(&r, why, sizeof why);
 	if (bad)
 		fprintf(stderr, "%s: a synthetic run whose calls would not meet (and not labelled not_replayable): %s\n",
 			path, why);

@@ -86,7 +86,7 @@ static bool streamed_ok(const struct run *r, const struct run_signature *s, uint
 {
 	uint32_t p, e;
 	const struct fn_desc *d = &r->fns[s->fn];
-	return lossy && value_param(d, r->sigvals + s->voff, s->nvals, j, &p, &e) && d->params[p].kind == PK_COUNT;
+	return lossy && param_walk_value_at(d, r->sigvals + s->voff, s->nvals, j, &p, &e) && d->params[p].kind == PK_COUNT;
 }
 
 static const char *signature_problem(const struct run *r0, const struct run_signature *a, const struct run *ri,

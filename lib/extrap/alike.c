@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "extrap/coord_law.h"
-#include "extrap/family.h"
 #include "mpi/signature.h"
 #include "run/merge.h"
 #include "util/xalloc.h"
@@ -71,7 +70,7 @@ static bool streamable(const struct run *r, uint32_t s, uint32_t j)
 	const struct run_signature *x = &r->sigs[s];
 	const int64_t *v = r->sigvals + x->voff;
 	uint32_t p, e;
-	if (!value_param(&r->fns[x->fn], v, x->nvals, j, &p, &e))
+	if (!param_walk_value_at(&r->fns[x->fn], v, x->nvals, j, &p, &e))
 		return false;
 	enum param_kind k = r->fns[x->fn].params[p].kind;
 	return (k == PK_PEER || k == PK_SRC || k == PK_TAG || k == PK_COUNT) && !sv_is_symbolic(v[j]);
@@ -165,10 +164,10 @@ static bool differing_slots(const struct run *r, const struct set *st, uint32_t 
 				return false;
 			if (fv[j] == mv[j] || mask[j])
 				continue;
-			if (!value_param(&r->fns[f->fn], fv, f->nvals, j, &p, &e))
+			if (!param_walk_value_at(&r->fns[f->fn], fv, f->nvals, j, &p, &e))
 				return false;
 			for (uint32_t i = 0; i < f->nvals; i++)   /* the whole parameter group is streamed */
-				if (value_param(&r->fns[f->fn], fv, f->nvals, i, &q, &e2) && q == p)
+				if (param_walk_value_at(&r->fns[f->fn], fv, f->nvals, i, &q, &e2) && q == p)
 					mask[i] = true;
 		}
 	}

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extrap/family.h"
 #include "mpi/fninfo.h"
+#include "mpi/signature.h"
 #include "run/events.h"
 #include "util/xalloc.h"
 
@@ -84,7 +84,7 @@ static int param_of(const struct aligned_class *a, uint32_t o, uint32_t j)
 	const struct fn_desc *d = &a->ref->fns[a->occ[o].fn];
 	const struct run_signature *s = &a->ref->sigs[a->occ[o].ref_sig];
 	uint32_t p, e;
-	return value_param(d, a->ref->sigvals + s->voff, s->nvals, j, &p, &e) ? (int)p : -1;
+	return param_walk_value_at(d, a->ref->sigvals + s->voff, s->nvals, j, &p, &e) ? (int)p : -1;
 }
 
 /* is value j of occurrence o a collective's count? */
@@ -100,9 +100,9 @@ static bool collective_count(const struct aligned_class *a, uint32_t o, uint32_t
 static bool received_into(const struct aligned_class *a, uint32_t o, uint32_t j)
 {
 	int id = fn_lookup(a->ref->fns[a->occ[o].fn].name), p = param_of(a, o, j);
-	if (id < 0 || (uint32_t)id >= rp_nfninfo || p < 0)
+	if (id < 0 || (uint32_t)id >= mpi_nfninfo || p < 0)
 		return false;
-	const struct rp_fninfo *f = &rp_fninfo[id];
+	const struct mpi_fninfo *f = &mpi_fninfo[id];
 	if (f->vol == VOL_RECV || f->vol == VOL_MRECV)
 		return f->vol_args[0] == p;
 	return f->vol == VOL_SENDRECV && f->vol_args[3] == p;

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extrap/family.h"
 #include "extrap/remainder_law.h"
 #include "extrap/topology.h"
+#include "mpi/signature.h"
 #include "util/xalloc.h"
 
 /* does the run split communicators (row/column communicators of a hand-made grid)? */
@@ -205,7 +205,7 @@ static bool value_difference(const struct run *r, uint32_t a, uint32_t b, char *
 	for (uint32_t j = 0; j < x->nvals; j++) {
 		int64_t u = r->sigvals[x->voff + j], v = r->sigvals[y->voff + j];
 		uint32_t p = 0, e = 0;
-		if (u == v || !value_param(&r->fns[x->fn], r->sigvals + x->voff, x->nvals, j, &p, &e))
+		if (u == v || !param_walk_value_at(&r->fns[x->fn], r->sigvals + x->voff, x->nvals, j, &p, &e))
 			continue;
 		char nu[24], nv[24];
 		snprintf(out, outlen, "%s %s %s against %s", r->fns[x->fn].name, r->fns[x->fn].params[p].name,

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extrap/family.h"
 #include "extrap/stream_at.h"
 #include "extrap/topology.h"
+#include "mpi/signature.h"
 #include "util/xalloc.h"
 
 /* the absolute root of the occurrence's rooted call, or -1 */
@@ -21,7 +21,7 @@ static int64_t root_of(const struct aligned_class *a, uint32_t o)
 	const struct fn_desc *d = &a->ref->fns[oc->fn];
 	for (uint32_t j = 0; j < oc->nvals; j++) {
 		uint32_t p, e;
-		if (value_param(d, a->ref->sigvals + s->voff, s->nvals, j, &p, &e) && d->params[p].kind == PK_ROOT &&
+		if (param_walk_value_at(d, a->ref->sigvals + s->voff, s->nvals, j, &p, &e) && d->params[p].kind == PK_ROOT &&
 		    oc->x[j].kind == XV_CONST && !sv_is_symbolic(oc->x[j].v))
 			return oc->x[j].v;
 	}
@@ -33,7 +33,7 @@ static bool is_count(const struct aligned_class *a, uint32_t o, uint32_t j)
 	const struct run_signature *s = &a->ref->sigs[a->occ[o].ref_sig];
 	const struct fn_desc *d = &a->ref->fns[a->occ[o].fn];
 	uint32_t p, e;
-	return value_param(d, a->ref->sigvals + s->voff, s->nvals, j, &p, &e) && d->params[p].kind == PK_COUNT;
+	return param_walk_value_at(d, a->ref->sigvals + s->voff, s->nvals, j, &p, &e) && d->params[p].kind == PK_COUNT;
 }
 
 /* does the class hold rank `root` at every rung it was seen at? */

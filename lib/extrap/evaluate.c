@@ -16,7 +16,7 @@ static int call_where(const struct aligned_class *a, uint32_t o, uint32_t j, cha
 	const struct run_signature *s = &a->ref->sigs[a->occ[o].ref_sig];
 	const struct fn_desc *d = &a->ref->fns[s->fn];
 	uint32_t p = 0, e = 0;
-	value_param(d, a->ref->sigvals + s->voff, s->nvals, j, &p, &e);
+	param_walk_value_at(d, a->ref->sigvals + s->voff, s->nvals, j, &p, &e);
 	int used = align_where(a->cls, a->grids[0].ndims, why, whylen);
 	return used + snprintf(why + used, whylen - (size_t)used, " (%s), call %u: %s %s: ", a->origin, o, d->name,
 			       d->params[p].name);

@@ -12,16 +12,6 @@
 
 #define MAX_PER_DIM 64
 
-bool value_param(const struct fn_desc *d, const int64_t *vals, uint32_t nvals, uint32_t j, uint32_t *p, uint32_t *e)
-{
-	PARAM_FOR (w, d, vals, nvals)
-		if (j < w.at + w.width) {
-			*p = w.p, *e = j - w.at;
-			return true;
-		}
-	return false;
-}
-
 static const int64_t *ref_vals(const struct aligned_class *a, uint32_t o)
 {
 	return a->ref->sigvals + a->ref->sigs[a->occ[o].ref_sig].voff;
@@ -37,7 +27,7 @@ static enum param_kind value_kind(const struct aligned_class *a, uint32_t o, uin
 {
 	const struct fn_desc *d = &a->ref->fns[a->occ[o].fn];
 	uint32_t p;
-	if (!value_param(d, ref_vals(a, o), a->occ[o].nvals, j, &p, e))
+	if (!param_walk_value_at(d, ref_vals(a, o), a->occ[o].nvals, j, &p, e))
 		return PK_IGNORE;
 	return d->params[p].kind;
 }
@@ -213,7 +203,7 @@ static int describe(const struct aligned_class *a, uint32_t o, uint32_t j, char 
 {
 	const struct fn_desc *d = &a->ref->fns[a->occ[o].fn];
 	uint32_t p = 0, e = 0;
-	value_param(d, ref_vals(a, o), a->occ[o].nvals, j, &p, &e);
+	param_walk_value_at(d, ref_vals(a, o), a->occ[o].nvals, j, &p, &e);
 	int used = align_where(a->cls, a->grids[0].ndims, why, whylen);
 	used += snprintf(why + used, whylen - (size_t)used, ", call %u: %s %s", o, d->name, d->params[p].name);
 	if (e)

@@ -36,7 +36,4 @@ bool family_decide(struct aligned_class *a, const struct aligned_class *const *o
 /* Decide the directions of moves that are undecided, from the pattern of their family. */
 void family_orient(struct aligned_class *a, uint32_t ndims);
 
-/* the parameter and element of value j of a signature's values */
-bool value_param(const struct fn_desc *d, const int64_t *vals, uint32_t nvals, uint32_t j, uint32_t *p, uint32_t *e);
-
 #endif

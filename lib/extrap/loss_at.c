@@ -135,13 +135,13 @@ void loss_at_record(struct run *const *rungs, const struct grid *grids, size_t n
 	sum->bytes_share = share(sum->kept_bytes, sum->expected_bytes);
 	char v[64];
 	snprintf(v, sizeof v, "%llu", (unsigned long long)sum->expected_calls);
-	run_set_attr(out, "lossy_expected_calls", v);
+	run_set_label(out, "lossy_expected_calls", v);
 	snprintf(v, sizeof v, "%llu", (unsigned long long)sum->expected_bytes);
-	run_set_attr(out, "lossy_expected_bytes", v);
+	run_set_label(out, "lossy_expected_bytes", v);
 	snprintf(v, sizeof v, "%.4f", sum->calls_share);
-	run_set_attr(out, "lossy_kept_calls_share", v);
+	run_set_label(out, "lossy_kept_calls_share", v);
 	snprintf(v, sizeof v, "%.4f", sum->bytes_share);
-	run_set_attr(out, "lossy_kept_bytes_share", v);
-	run_set_attr(out, "lossy_kept_by_function", (const char *)list.data);
+	run_set_label(out, "lossy_kept_bytes_share", v);
+	run_set_label(out, "lossy_kept_by_function", (const char *)list.data);
 	buf_free(&list);
 }

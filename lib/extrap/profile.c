@@ -97,7 +97,7 @@ static bool count_calls(const struct counting *c, const struct fn_desc *d, const
 {
 	int id = fn_lookup(d->name);
 	m[RUN_PC_VISITS] += calls;
-	if (id < 0 || (uint32_t)id >= rp_nfninfo || rp_fninfo[id].vol == VOL_NONE)
+	if (id < 0 || (uint32_t)id >= mpi_nfninfo || mpi_fninfo[id].vol == VOL_NONE)
 		return true;
 	const int64_t *params[FN_MAXPARAMS] = {0};
 	size_t cap = 0;
@@ -115,7 +115,7 @@ static bool count_calls(const struct counting *c, const struct fn_desc *d, const
 		ctx.size = comm_size(c->table, rank, comm[0]);
 		ctx.rank = comm_rank_of(c->table, rank, comm[0], rank);
 	}
-	enum vol_class k = rp_fninfo[id].vol;
+	enum vol_class k = mpi_fninfo[id].vol;
 	if (!ctx.size && k != VOL_SEND && k != VOL_RECV && k != VOL_SENDRECV && k != VOL_MRECV) {
 		snprintf(why, whylen, "the size of the communicator %s uses at the target is not known", d->name);
 		free(v);
@@ -133,7 +133,7 @@ static bool count_calls(const struct counting *c, const struct fn_desc *d, const
 static bool streams_volume(const struct run *out, const struct run_signature *s)
 {
 	int id = fn_lookup(out->fns[s->fn].name);
-	if (id < 0 || (uint32_t)id >= rp_nfninfo || rp_fninfo[id].vol == VOL_NONE)
+	if (id < 0 || (uint32_t)id >= mpi_nfninfo || mpi_fninfo[id].vol == VOL_NONE)
 		return false;
 	for (uint32_t i = 0; i < s->nvals; i++)
 		if (out->sigvals[s->voff + i] == SV_STREAMED)

@@ -243,7 +243,7 @@ static void clone_header(const struct run *ref, struct run *out)
 	keep.nodes = NULL, keep.counts = NULL, keep.time_stats = NULL, keep.time = NULL, keep.timestamps = NULL;
 	keep.nsigs = keep.ngroups = keep.nstreams = keep.nnodes = keep.ntimestamps = 0;
 	keep.nsigvals = 0;
-	out->nattrs = 0, out->attrs = NULL, out->nfns = 0, out->fns = NULL, out->nstrings = 0, out->strings = NULL;
+	out->nlabels = 0, out->labels = NULL, out->nfns = 0, out->fns = NULL, out->nstrings = 0, out->strings = NULL;
 	out->ncallsites = 0, out->callsites = NULL, out->command = out->host = out->slurm_job_id = NULL;
 	out->tool_version = out->created = out->options = NULL;
 	run_free(out);
@@ -299,13 +299,13 @@ static void record_timing_range(struct run *out, const struct timing_summary *t)
 		return;
 	char v[64];
 	snprintf(v, sizeof v, "%.6g", t->seconds);
-	run_set_attr(out, "timing_modeled_s", v);
+	run_set_label(out, "timing_modeled_s", v);
 	snprintf(v, sizeof v, "%.6g", t->lo);
-	run_set_attr(out, "timing_modeled_lo_s", v);
+	run_set_label(out, "timing_modeled_lo_s", v);
 	snprintf(v, sizeof v, "%.6g", t->hi);
-	run_set_attr(out, "timing_modeled_hi_s", v);
+	run_set_label(out, "timing_modeled_hi_s", v);
 	snprintf(v, sizeof v, "%u of %u", t->intervals, t->modeled);
-	run_set_attr(out, "timing_intervals", v);
+	run_set_label(out, "timing_intervals", v);
 }
 
 /* one class of the target: evaluated, counted, placed */
@@ -361,7 +361,7 @@ static bool build_classes(struct run *const *rungs, const struct grid *grids, co
 	char text[200];
 	snprintf(text, sizeof text, "pmnf: %u histograms modeled (%u by a law of three rungs, fewer than the search needs), "
 		 "%u as at the largest rung", timing.modeled, timing.powers, timing.kept);
-	run_set_attr(out, "timing", text);
+	run_set_label(out, "timing", text);
 	record_timing_range(out, &timing);
 	out->intervals = timing.rows, out->nintervals = timing.nrows;
 	out->streams = streams.s ? streams.s : xcalloc(1, sizeof *out->streams);
@@ -409,30 +409,30 @@ static void record_lossy(struct run *out, const struct extrap_notes *notes)
 {
 	char text[64];
 	snprintf(text, sizeof text, "%llu", (unsigned long long)notes->dropped);
-	run_set_attr(out, "lossy_dropped_calls", text);
+	run_set_label(out, "lossy_dropped_calls", text);
 	snprintf(text, sizeof text, "%.6f", (double)notes->dropped / (double)notes->calls);
-	run_set_attr(out, "lossy_dropped_share", text);
-	run_set_attr(out, "lossy_first_dropped", notes->lossy);
+	run_set_label(out, "lossy_dropped_share", text);
+	run_set_label(out, "lossy_first_dropped", notes->lossy);
 	snprintf(text, sizeof text, "%llu", (unsigned long long)notes->replaced);
-	run_set_attr(out, "lossy_replaced_rung_ranks", text);
+	run_set_label(out, "lossy_replaced_rung_ranks", text);
 	if (notes->approximated) {
 		snprintf(text, sizeof text, "%llu", (unsigned long long)notes->approximated);
-		run_set_attr(out, "lossy_approximated_calls", text);
+		run_set_label(out, "lossy_approximated_calls", text);
 		snprintf(text, sizeof text, "%.6f", (double)notes->approximated / (double)notes->calls);
-		run_set_attr(out, "lossy_approximated_share", text);
-		run_set_attr(out, "lossy_first_approximated", notes->approximate);
+		run_set_label(out, "lossy_approximated_share", text);
+		run_set_label(out, "lossy_first_approximated", notes->approximate);
 	}
 	if (notes->shared) {
 		snprintf(text, sizeof text, "%llu", (unsigned long long)notes->shared);
-		run_set_attr(out, "lossy_shared_calls", text);
+		run_set_label(out, "lossy_shared_calls", text);
 		snprintf(text, sizeof text, "%.6f", (double)notes->shared / (double)notes->calls);
-		run_set_attr(out, "lossy_shared_share", text);
-		run_set_attr(out, "lossy_first_shared", notes->share);
+		run_set_label(out, "lossy_shared_share", text);
+		run_set_label(out, "lossy_first_shared", notes->share);
 	}
 	if (notes->nrungs) {
 		char list[EXTRAP_MAX_RUNGS * 48];
 		extrap_unaligned_text(notes, list, sizeof list);
-		run_set_attr(out, "lossy_unaligned", list);
+		run_set_label(out, "lossy_unaligned", list);
 	}
 }
 
@@ -463,16 +463,16 @@ static void stamp(struct run *out, const struct grid *target)
 	free(out->slurm_job_id);
 	out->slurm_job_id = xstrdup("");
 	out->synthetic = true;
-	for (uint32_t i = 0; i < out->nattrs; i++)   /* a synthetic run is no repetition, nor traced */
-		if (!strcmp(out->attrs[i].key, "repetition") || !strcmp(out->attrs[i].key, "tracer_time")) {
-			free(out->attrs[i].key);
-			free(out->attrs[i].value);
-			out->attrs[i--] = out->attrs[--out->nattrs];
+	for (uint32_t i = 0; i < out->nlabels; i++)   /* a synthetic run is no repetition, nor traced */
+		if (!strcmp(out->labels[i].key, "repetition") || !strcmp(out->labels[i].key, "tracer_time")) {
+			free(out->labels[i].key);
+			free(out->labels[i].value);
+			out->labels[i--] = out->labels[--out->nlabels];
 		}
 	grid_format(target, text, sizeof text);
-	run_set_attr(out, "grid", text);
+	run_set_label(out, "grid", text);
 	snprintf(text, sizeof text, "%u", out->nranks);
-	run_set_attr(out, "rung", text);
+	run_set_label(out, "rung", text);
 }
 
 static bool same_law(const struct rank_law *a, const struct rank_law *b)
@@ -538,10 +538,10 @@ static bool check_calls_meet(struct run *out, const struct grid *target, const s
 		snprintf(notes->meet_unchecked, sizeof notes->meet_unchecked, "a run of %lld ranks, above "
 			 "--profile-limit %lld: whether its calls meet was not checked", (long long)o->target,
 			 (long long)o->profile_limit);
-		run_set_attr(out, "meet_unchecked", notes->meet_unchecked);
+		run_set_label(out, "meet_unchecked", notes->meet_unchecked);
 		return true;
 	}
-	run_set_attr(out, "not_replayable", text);
+	run_set_label(out, "not_replayable", text);
 	snprintf(notes->not_replayable, sizeof notes->not_replayable, "%s", text);
 	return true;
 }
@@ -556,7 +556,7 @@ static void record_commands(struct run *const *rungs, size_t n, uint64_t target,
 	for (size_t i = 0; i < n; i++)
 		cmds[i] = rungs[i]->command, ranks[i] = rungs[i]->nranks;
 	char *list = commands_list(cmds, ranks, n), *at = NULL;
-	run_set_attr(out, "rung_commands", list);
+	run_set_label(out, "rung_commands", list);
 	free(list);
 	free(out->command);
 	if (commands_at_target(cmds, ranks, n, target, &at, notes->commands_differ, sizeof notes->commands_differ)) {
@@ -597,8 +597,8 @@ static bool partners_run(struct run *const *rungs, size_t n, size_t ref, const s
 	*target = t;
 	if (found[0])
 		snprintf(rule, rulelen, "%s", found);
-	run_set_attr(alt, "partner_families", families);
-	run_set_attr(alt, "timing", "pmnf: 0 histograms modeled, every one as at the largest rung (partner families)");
+	run_set_label(alt, "partner_families", families);
+	run_set_label(alt, "timing", "pmnf: 0 histograms modeled, every one as at the largest rung (partner families)");
 	return true;
 }
 
@@ -698,9 +698,9 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		empty_profile(out);
 		stamp(out, &target);
 		record_commands(rungs, n, (uint64_t)o->target, out, notes);
-		run_set_attr(out, "grid_rule", rule);
+		run_set_label(out, "grid_rule", rule);
 		if (refolded)   /* the rungs' literal calls of streaming call sites, per rung */
-			run_set_attr(out, "refolded", refold);
+			run_set_label(out, "refolded", refold);
 		if (extrap_notes_lossy(notes))
 			record_lossy(out, notes);
 	}

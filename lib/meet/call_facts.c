@@ -71,7 +71,7 @@ static void read_group(struct call_facts *f, enum param_kind k, const int64_t *v
 	}
 }
 
-static void account(struct call_facts *f, const struct rp_fninfo *info, const int64_t *const *groups,
+static void account(struct call_facts *f, const struct mpi_fninfo *info, const int64_t *const *groups,
 		    uint32_t rank, const struct comm_table *comms)
 {
 	const int64_t *args[VOL_MAXARGS] = {0};
@@ -133,10 +133,10 @@ void call_facts_read(const struct event *ev, uint32_t rank, const struct comm_ta
 		read_group(f, w.kind, w.v, rank, &after_dest);
 	}
 	int id = function_id(d);
-	if (id < 0 || (uint32_t)id >= rp_nfninfo)
+	if (id < 0 || (uint32_t)id >= mpi_nfninfo)
 		return;
 	f->fn_flags = ladder_functions[id].flags;
-	f->vol_class = rp_fninfo[id].vol;
+	f->vol_class = mpi_fninfo[id].vol;
 	if (f->vol_class != VOL_NONE)
-		account(f, &rp_fninfo[id], groups, rank, comms);
+		account(f, &mpi_fninfo[id], groups, rank, comms);
 }

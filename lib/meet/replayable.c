@@ -19,10 +19,10 @@ static bool share_of(const char *text, double *out)
 
 bool run_kept_shares(const struct run *r, double *calls, double *bytes, bool *lossy)
 {
-	*lossy = r->synthetic && (run_attr(r, "lossy_dropped_calls") || run_attr(r, "lossy_unaligned") ||
-				  run_attr(r, "lossy_kept_calls_share"));
-	return r->synthetic && share_of(run_attr(r, "lossy_kept_calls_share"), calls) &&
-	       share_of(run_attr(r, "lossy_kept_bytes_share"), bytes);
+	*lossy = r->synthetic && (run_label(r, "lossy_dropped_calls") || run_label(r, "lossy_unaligned") ||
+				  run_label(r, "lossy_kept_calls_share"));
+	return r->synthetic && share_of(run_label(r, "lossy_kept_calls_share"), calls) &&
+	       share_of(run_label(r, "lossy_kept_bytes_share"), bytes);
 }
 
 void run_kept_text(const struct run *r, char *out, size_t outlen)
@@ -43,12 +43,12 @@ bool run_replayable(const struct run *r, char *why, size_t why_size)
 {
 	if (!event_calls_bounded(r, why, why_size))
 		return false;
-	const char *unmet = run_attr(r, "not_replayable");
+	const char *unmet = run_label(r, "not_replayable");
 	if (unmet) {
 		snprintf(why, why_size, "not replayable: %s", unmet);
 		return false;
 	}
-	const char *threads = run_attr(r, "mpi_threads");
+	const char *threads = run_label(r, "mpi_threads");
 	long n = threads ? strtol(threads, NULL, 10) : 1;
 	if (n <= 1)
 		return true;

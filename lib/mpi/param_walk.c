@@ -34,6 +34,17 @@ bool param_walk_next(struct param_walk *w)
 	return false;
 }
 
+bool param_walk_value_at(const struct fn_desc *d, const int64_t *vals, uint32_t nvals, uint32_t j, uint32_t *p,
+			 uint32_t *e)
+{
+	PARAM_FOR (w, d, vals, nvals)
+		if (j < w.at + w.width) {
+			*p = w.p, *e = j - w.at;
+			return true;
+		}
+	return false;
+}
+
 const int64_t *group_of_kind(const struct fn_desc *d, const int64_t *vals, uint32_t n, enum param_kind k)
 {
 	PARAM_FOR (w, d, vals, n)

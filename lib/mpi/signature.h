@@ -249,6 +249,10 @@ struct param_walk param_walk(const struct fn_desc *d, const int64_t *vals, uint3
 bool param_walk_next(struct param_walk *w);
 #define PARAM_FOR(w, d, vals, nvals) \
 	for (struct param_walk w = param_walk((d), (vals), (nvals)); param_walk_next(&w);)
+/* the parameter p and the element e within its group of value j of a call's values (vals as
+ * above); false when the values end before j */
+bool param_walk_value_at(const struct fn_desc *d, const int64_t *vals, uint32_t nvals, uint32_t j, uint32_t *p,
+			 uint32_t *e);
 
 /* The values of a call's first parameter of kind k (vals as events hold them: parameters in
  * order, ignored ones and statuses left out), or NULL when it has none or the values run out. */

@@ -229,9 +229,9 @@ void vol_account(enum vol_class c, const int64_t *const *a, const struct vol_ctx
 void vol_account_call(uint32_t fn, const int64_t *const *params, const struct vol_ctx *ctx,
 		      struct vol *out)
 {
-	if (fn >= rp_nfninfo || rp_fninfo[fn].vol == VOL_NONE)
+	if (fn >= mpi_nfninfo || mpi_fninfo[fn].vol == VOL_NONE)
 		return;
-	const struct rp_fninfo *info = &rp_fninfo[fn];
+	const struct mpi_fninfo *info = &mpi_fninfo[fn];
 	const int64_t *args[VOL_MAXARGS] = {0};
 	for (int a = 0; a < VOL_MAXARGS && info->vol_args[a] >= 0; a++)
 		args[a] = params[info->vol_args[a]];

@@ -11,7 +11,7 @@
  *
  * Each traced function names its accounting class and the parameters the class reads in the
  * function table (lib/mpi/mpi-functions.tbl, vol=CLASS(args)); replaygen turns that into
- * rp_fninfo[] (mpi/fninfo.h). The caller supplies what the values alone do not say: the size
+ * mpi_fninfo[] (mpi/fninfo.h). The caller supplies what the values alone do not say: the size
  * of the call's communicator, the caller's rank in it and world rank, and its neighbour counts.
  */
 #ifndef LADDER_MPI_VOLUME_H
@@ -61,7 +61,7 @@ void vol_account(enum vol_class c, const int64_t *const *args, const struct vol_
 
 /* the same for one call of traced function fn (an id of mpi/fnids.h): params[p] holds the values
  * of its p-th parameter, NULL when not recorded; the class and its arguments come from
- * rp_fninfo[fn]. Adds to *out; nothing for functions that move no data. */
+ * mpi_fninfo[fn]. Adds to *out; nothing for functions that move no data. */
 void vol_account_call(uint32_t fn, const int64_t *const *params, const struct vol_ctx *ctx,
 		      struct vol *out);
 

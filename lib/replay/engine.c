@@ -154,7 +154,7 @@ bool rp_call_error(struct rp *x, const struct event *ev, const char *why)
 
 static void account(struct rp *x, struct rp_call *k)
 {
-	const struct rp_fninfo *info = &rp_fninfo[k->fn];
+	const struct mpi_fninfo *info = &mpi_fninfo[k->fn];
 	struct rp_stat *st = &x->stats[k->fn];
 	st->calls++;
 	if (k->d->flags & FNF_START) {         /* a persistent request's bytes, at each start */
@@ -217,7 +217,7 @@ static bool issue(struct rp *x, struct rp_call *k)
 	x->stats[k->fn].time += end - k->t_start;
 	account(x, k);
 	rp_requests_after(x, k);
-	rp_forget(x, k, rp_fninfo[k->fn].flags);
+	rp_forget(x, k, mpi_fninfo[k->fn].flags);
 	rp_call_blocks_free(k);
 	return true;
 }

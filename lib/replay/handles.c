@@ -403,14 +403,14 @@ void rp_forget(struct rp *x, struct rp_call *k, uint32_t rpflags)
 		if (!valid_id(id))
 			continue;
 		enum param_kind kind = k->d->params[p].kind;
-		if (kind == PK_COMM && (rpflags & RPF_FREE_COMM) && id >= COMM_ID_FIRST_USER &&
+		if (kind == PK_COMM && (rpflags & FNINFO_FREE_COMM) && id >= COMM_ID_FIRST_USER &&
 		    (size_t)id < x->hd.ncomms)
 			comm_clear(&x->hd.comms[id]);
-		else if (kind == PK_DTYPE && (rpflags & RPF_FREE_TYPE) && (size_t)id < x->hd.ntypes)
+		else if (kind == PK_DTYPE && (rpflags & FNINFO_FREE_TYPE) && (size_t)id < x->hd.ntypes)
 			x->hd.types[id].set = false;
-		else if (kind == PK_GROUP && (rpflags & RPF_FREE_GROUP) && (size_t)id < x->hd.ngroups)
+		else if (kind == PK_GROUP && (rpflags & FNINFO_FREE_GROUP) && (size_t)id < x->hd.ngroups)
 			x->hd.groups[id] = MPI_GROUP_NULL;
-		else if (kind == PK_OP && (rpflags & RPF_FREE_OP) && (size_t)id < x->hd.nops)
+		else if (kind == PK_OP && (rpflags & FNINFO_FREE_OP) && (size_t)id < x->hd.nops)
 			x->hd.ops[id] = MPI_OP_NULL;
 	}
 }

@@ -11,11 +11,11 @@
 
 #include "util/xalloc.h"
 
-static const char *label(const struct run_attr *attrs, size_t n, const char *key)
+static const char *label(const struct run_label *labels, size_t n, const char *key)
 {
 	for (size_t i = 0; i < n; i++)
-		if (attrs[i].key && !strcmp(attrs[i].key, key))
-			return attrs[i].value;
+		if (labels[i].key && !strcmp(labels[i].key, key))
+			return labels[i].value;
 	return NULL;
 }
 
@@ -107,16 +107,16 @@ static void set_problem(struct lossy *l, const char *key)
 		l->problem = xasprintf("label '%s' is missing or malformed", key);
 }
 
-void lossy_from_labels(const struct run_attr *attrs, size_t n, struct lossy *l)
+void lossy_from_labels(const struct run_label *labels, size_t n, struct lossy *l)
 {
 	memset(l, 0, sizeof *l);
 	for (size_t i = 0; i < n && !l->lossy; i++)
-		l->lossy = attrs[i].key && !strncmp(attrs[i].key, "lossy_", 6);
+		l->lossy = labels[i].key && !strncmp(labels[i].key, "lossy_", 6);
 	if (!l->lossy)
 		return;
-	const char *ec = label(attrs, n, "lossy_expected_calls"), *eb = label(attrs, n, "lossy_expected_bytes");
-	const char *kc = label(attrs, n, "lossy_kept_calls_share"), *kb = label(attrs, n, "lossy_kept_bytes_share");
-	const char *fn = label(attrs, n, "lossy_kept_by_function");
+	const char *ec = label(labels, n, "lossy_expected_calls"), *eb = label(labels, n, "lossy_expected_bytes");
+	const char *kc = label(labels, n, "lossy_kept_calls_share"), *kb = label(labels, n, "lossy_kept_bytes_share");
+	const char *fn = label(labels, n, "lossy_kept_by_function");
 	if (!ec || !parse_count(ec, ec + strlen(ec), &l->expected_calls))
 		set_problem(l, "lossy_expected_calls");
 	if (!eb || !parse_count(eb, eb + strlen(eb), &l->expected_bytes))

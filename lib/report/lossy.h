@@ -33,8 +33,8 @@ struct lossy {
 	size_t nfns;
 };
 
-/* Read the labels of a run (attrs, n); l is always filled (free with lossy_free). */
-void lossy_from_labels(const struct run_attr *attrs, size_t n, struct lossy *l);
+/* Read the labels of a run (labels, n); l is always filled (free with lossy_free). */
+void lossy_from_labels(const struct run_label *labels, size_t n, struct lossy *l);
 void lossy_free(struct lossy *l);
 
 #endif

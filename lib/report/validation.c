@@ -193,7 +193,7 @@ static void check_events(struct report_target *t, const struct run *truth)
 		return;
 	}
 	t->extrap_synthetic = x.synthetic;
-	lossy_from_labels(x.attrs, x.nattrs, &t->lossy);
+	lossy_from_labels(x.labels, x.nlabels, &t->lossy);
 	count_extrapolated(t, &x);
 	if (!truth)
 		goto out;

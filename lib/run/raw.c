@@ -34,10 +34,10 @@ static void put_header(const struct run *r, struct buf *b)
 		case RUN_VALUE_U64: buf_put_uv(b, *(const uint64_t *)p); break;
 		}
 	}
-	buf_put_uv(b, r->nattrs);
-	for (uint32_t i = 0; i < r->nattrs; i++) {
-		buf_put_str(b, r->attrs[i].key);
-		buf_put_str(b, r->attrs[i].value);
+	buf_put_uv(b, r->nlabels);
+	for (uint32_t i = 0; i < r->nlabels; i++) {
+		buf_put_str(b, r->labels[i].key);
+		buf_put_str(b, r->labels[i].value);
 	}
 }
 
@@ -55,11 +55,11 @@ static bool get_header(struct run *r, struct reader *rd, char *why, size_t whyle
 		case RUN_VALUE_U64: *(uint64_t *)p = get_uv(rd); break;
 		}
 	}
-	r->nattrs = (uint32_t)get_count(rd, LIMIT(rd, 2));
-	r->attrs = xcalloc(r->nattrs, sizeof *r->attrs);
-	for (uint32_t i = 0; i < r->nattrs && !rd->bad; i++) {
-		r->attrs[i].key = get_str(rd);
-		r->attrs[i].value = get_str(rd);
+	r->nlabels = (uint32_t)get_count(rd, LIMIT(rd, 2));
+	r->labels = xcalloc(r->nlabels, sizeof *r->labels);
+	for (uint32_t i = 0; i < r->nlabels && !rd->bad; i++) {
+		r->labels[i].key = get_str(rd);
+		r->labels[i].value = get_str(rd);
 	}
 	return true;
 }

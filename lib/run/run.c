@@ -25,11 +25,11 @@ void run_free(struct run *r)
 	free(r->tool_version);
 	free(r->created);
 	free(r->options);
-	for (uint32_t i = 0; i < r->nattrs; i++) {
-		free(r->attrs[i].key);
-		free(r->attrs[i].value);
+	for (uint32_t i = 0; i < r->nlabels; i++) {
+		free(r->labels[i].key);
+		free(r->labels[i].value);
 	}
-	free(r->attrs);
+	free(r->labels);
 	for (uint32_t i = 0; i < r->nfns; i++) {
 		for (uint32_t p = 0; p < r->fns[i].nparams; p++)
 			free((char *)r->fns[i].params[p].name);
@@ -100,26 +100,26 @@ void run_group_free(struct run_group *g)
 	memset(g, 0, sizeof *g);
 }
 
-const char *run_attr(const struct run *r, const char *key)
+const char *run_label(const struct run *r, const char *key)
 {
-	for (uint32_t i = 0; i < r->nattrs; i++)
-		if (!strcmp(r->attrs[i].key, key))
-			return r->attrs[i].value;
+	for (uint32_t i = 0; i < r->nlabels; i++)
+		if (!strcmp(r->labels[i].key, key))
+			return r->labels[i].value;
 	return NULL;
 }
 
-void run_set_attr(struct run *r, const char *key, const char *value)
+void run_set_label(struct run *r, const char *key, const char *value)
 {
-	for (uint32_t i = 0; i < r->nattrs; i++)
-		if (!strcmp(r->attrs[i].key, key)) {
-			free(r->attrs[i].value);
-			r->attrs[i].value = xstrdup(value);
+	for (uint32_t i = 0; i < r->nlabels; i++)
+		if (!strcmp(r->labels[i].key, key)) {
+			free(r->labels[i].value);
+			r->labels[i].value = xstrdup(value);
 			return;
 		}
-	r->attrs = xrealloc(r->attrs, (r->nattrs + 1) * sizeof *r->attrs);
-	r->attrs[r->nattrs].key = xstrdup(key);
-	r->attrs[r->nattrs].value = xstrdup(value);
-	r->nattrs++;
+	r->labels = xrealloc(r->labels, (r->nlabels + 1) * sizeof *r->labels);
+	r->labels[r->nlabels].key = xstrdup(key);
+	r->labels[r->nlabels].value = xstrdup(value);
+	r->nlabels++;
 }
 
 static int cmp_double(const void *a, const void *b)

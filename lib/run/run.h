@@ -118,7 +118,7 @@ struct run_timestamps {    /* lossless mode: every call's start and duration, se
 	double *start, *dur;
 };
 
-struct run_attr {
+struct run_label {
 	char *key, *value;
 };
 
@@ -147,8 +147,8 @@ struct run {
 	char *command, *host, *slurm_job_id, *tool_version, *created, *options;
 	double t_start, t_end;     /* unix seconds */
 	bool synthetic;
-	uint32_t nattrs;
-	struct run_attr *attrs;    /* labels set by campaigns: rung, repetition, size ... */
+	uint32_t nlabels;
+	struct run_label *labels;  /* labels set by campaigns: rung, repetition, size ... */
 	/* vocabulary */
 	uint32_t nfns;
 	struct fn_desc *fns;       /* as recorded; strings owned by the run */
@@ -184,8 +184,8 @@ struct run {
 
 void run_init(struct run *r);
 void run_free(struct run *r);
-const char *run_attr(const struct run *r, const char *key);
-void run_set_attr(struct run *r, const char *key, const char *value);
+const char *run_label(const struct run *r, const char *key);
+void run_set_label(struct run *r, const char *key, const char *value);
 
 void run_serialize(const struct run *r, struct buf *b);
 /* in the raw format of an older version this ladder reads (1: literal streams, no CPU times), as

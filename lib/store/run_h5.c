@@ -235,8 +235,8 @@ static bool write_header(hid_t f, const struct run *r)
 	for (int i = 0; i < RUN_HEADER_FIELDS && ok; i++)
 		ok = write_header_field(f, r, &run_header_fields[run_header_attribute_order[i]]);
 	hid_t labels = h5_group(f, "labels");
-	for (uint32_t i = 0; i < r->nattrs && ok; i++)
-		ok = h5_attr_str(labels, r->attrs[i].key, r->attrs[i].value);
+	for (uint32_t i = 0; i < r->nlabels && ok; i++)
+		ok = h5_attr_str(labels, r->labels[i].key, r->labels[i].value);
 	H5Gclose(labels);
 	return ok;
 }
@@ -697,8 +697,8 @@ static herr_t add_label(hid_t labels, const char *name, const H5A_info_t *info, 
 	char *value = h5_get_attr_str(labels, name);
 	if (!value)
 		return 0;
-	XGROW(lr->r->attrs, lr->capacity, lr->r->nattrs + 1);
-	lr->r->attrs[lr->r->nattrs++] = (struct run_attr){xstrdup(name), value};
+	XGROW(lr->r->labels, lr->capacity, lr->r->nlabels + 1);
+	lr->r->labels[lr->r->nlabels++] = (struct run_label){xstrdup(name), value};
 	return 0;
 }
 

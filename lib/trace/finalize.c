@@ -327,11 +327,11 @@ static void fill_header(struct run *r, double t_end_wall)
 	r->t_start = t_end_wall - slowest[0];
 	char own[32];
 	snprintf(own, sizeof own, "%.6f", slowest[1]);
-	run_set_attr(r, "tracer_time", own);
+	run_set_label(r, "tracer_time", own);
 	if (tracer.multithreaded) {
 		char text[16];
 		snprintf(text, sizeof text, "%d", most_mpi_threads);
-		run_set_attr(r, "mpi_threads", text);
+		run_set_label(r, "mpi_threads", text);
 	}
 	const char *attrs = getenv("LADDER_RUN_ATTRS");
 	if (attrs) {
@@ -341,7 +341,7 @@ static void fill_header(struct run *r, double t_end_wall)
 			if (!eq)
 				continue;
 			*eq = 0;
-			run_set_attr(r, kv, eq + 1);
+			run_set_label(r, kv, eq + 1);
 		}
 		free(copy);
 	}

@@ -749,7 +749,7 @@ static void record_call(struct tcall *c)
 
 static void account_volume(struct tcall *c)
 {
-	if (rp_fninfo[c->fn].vol == VOL_NONE)
+	if (mpi_fninfo[c->fn].vol == VOL_NONE)
 		return;   /* most calls: completions, queries, communicator management */
 	const struct fn_desc *d = &ladder_functions[c->fn];
 	const int64_t *params[FN_MAXPARAMS] = {0};

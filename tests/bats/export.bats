@@ -176,7 +176,7 @@ container_counts() {
 		done
 	done
 	"$LADDER" --quiet merge -o campaign.h5 p*-r*.h5
-	"$LADDER" model campaign.h5 --format json --export extrap-json exported.json > from_campaign.json
+	"$LADDER" model campaign.h5 --format json --export extra-p-json exported.json > from_campaign.json
 	"$LADDER" model --input exported.json --format json > from_extrap.json
 	jq -e '.models | length > 0' from_campaign.json
 	# the same call paths, metrics and model formulas both ways

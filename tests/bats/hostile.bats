@@ -101,7 +101,7 @@ fill_disk() {
 	need_root
 	cd "$DIR"
 	make_device devexport.json
-	run --separate-stderr "$LADDER" model --export extrap-json devexport.json camp.h5
+	run --separate-stderr "$LADDER" model --export extra-p-json devexport.json camp.h5
 	assert_failure 1
 	[[ $stderr == *"devexport.json: is a character device, not a regular file"* ]]
 	[ -c devexport.json ]
@@ -122,9 +122,9 @@ fill_disk() {
 	assert_failure 1
 	[[ $stderr == *"samelink.h5: is also an input"* ]]
 	[ "$(md5sum < same.h5)" = "$sum" ]
-	"$LADDER" --quiet model --export extrap-json in.json camp.h5 >/dev/null
+	"$LADDER" --quiet model --export extra-p-json in.json camp.h5 >/dev/null
 	sum=$(md5sum < in.json)
-	run --separate-stderr "$LADDER" model --input in.json --export extrap-json in.json
+	run --separate-stderr "$LADDER" model --input in.json --export extra-p-json in.json
 	assert_failure 1
 	[[ $stderr == *"in.json: is also an input"* ]]
 	[ "$(md5sum < in.json)" = "$sum" ]
@@ -152,7 +152,7 @@ fill_disk() {
 @test "model --export on a full disk fails and leaves no half-written file" {
 	small_disk "$DIR/camp.h5"
 	fill_disk 0
-	run --separate-stderr "$LADDER" model --export extrap-json "$MNT/x.json" "$DIR/camp.h5"
+	run --separate-stderr "$LADDER" model --export extra-p-json "$MNT/x.json" "$DIR/camp.h5"
 	assert_failure 1
 	[[ $stderr == *"No space left on device"* ]]
 	[ ! -e "$MNT/x.json" ]
@@ -829,9 +829,9 @@ bounded() {
 	kill "$feeder" 2>/dev/null || true
 	bounded "is a character device, not a regular file" import /dev/zero -o endless/z.h5
 	ln -s /dev/zero endless/zero.txt
-	bounded "zero.txt:1: a line longer than" model --input endless/zero.txt --export extrap-json endless/x.json
+	bounded "zero.txt:1: a line longer than" model --input endless/zero.txt --export extra-p-json endless/x.json
 	ln -s /dev/zero endless/zero.json
-	bounded "zero.json:1: a line longer than" model --input endless/zero.json --export extrap-json endless/x.json
+	bounded "zero.json:1: a line longer than" model --input endless/zero.json --export extra-p-json endless/x.json
 	ln -s /dev/zero endless/zero.yaml
 	bounded "zero.yaml:1: YAML syntax error" campaign run endless/zero.yaml --site "$TOP/site-configs/local.yaml" --dry-run
 	[ ! -e endless/s.h5 ] && [ ! -e endless/f.h5 ] && [ ! -e endless/z.h5 ] && [ ! -e endless/x.json ]

@@ -123,7 +123,7 @@ import_refuses() {
 	cd "$DIR"
 	rm -f fifo.json
 	mkfifo fifo.json
-	run --separate-stderr timeout 30 "$LADDER" -q model --export extrap-json fifo.json camp.h5
+	run --separate-stderr timeout 30 "$LADDER" -q model --export extra-p-json fifo.json camp.h5
 	assert_failure 1
 	[[ $stderr == *"fifo.json: is a FIFO, not a regular file"* ]]
 	[ -p fifo.json ]

@@ -124,8 +124,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 		for (uint32_t i = 0; i < r.nstrings; i++)
 			only_inert(text, kind, r.strings[i]);
-		for (uint32_t i = 0; i < r.nattrs; i++)
-			only_inert(text, kind, r.attrs[i].value);
+		for (uint32_t i = 0; i < r.nlabels; i++)
+			only_inert(text, kind, r.labels[i].value);
 		free(kind);
 		free(text);
 		char cmd[9000];

@@ -25,7 +25,7 @@ FUZZ_PROXY  := $(FUZZ_STORE) $(filter-out lib/proxy/proxygen.c,$(wildcard lib/pr
                $(wildcard lib/model/*.c) $(wildcard lib/intlaw/*.c) $(wildcard lib/meet/*.c) \
                $(BUILD)/gen/proxy/shapes.c $(BUILD)/gen/proxy/runtime.c
 
-FUZZ_TARGETS := $(FUZZ_DIR)/fuzz_raw $(FUZZ_DIR)/fuzz_container $(FUZZ_DIR)/fuzz_spec $(FUZZ_DIR)/fuzz_extrap \
+FUZZ_TARGETS := $(FUZZ_DIR)/fuzz_raw $(FUZZ_DIR)/fuzz_container $(FUZZ_DIR)/fuzz_spec $(FUZZ_DIR)/fuzz_extra_p \
                 $(FUZZ_DIR)/fuzz_proxy
 
 $(FUZZ_DIR)/obj/gen/%.o: $(BUILD)/gen/%.c
@@ -41,7 +41,7 @@ $(FUZZ_DIR)/obj/%.o: %.c | $(TRACE_GENERATED) $(REPLAY_GEN)
 $(FUZZ_DIR)/fuzz_raw: $(call fuzz_objs,tests/fuzz/fuzz_raw.c tests/fuzz/fuzz_walk.c $(FUZZ_RUN))
 $(FUZZ_DIR)/fuzz_container: $(call fuzz_objs,tests/fuzz/fuzz_container.c tests/fuzz/fuzz_walk.c tests/fuzz/fuzz_file.c $(FUZZ_STORE))
 $(FUZZ_DIR)/fuzz_spec: $(call fuzz_objs,tests/fuzz/fuzz_spec.c tests/fuzz/fuzz_file.c $(FUZZ_SPEC))
-$(FUZZ_DIR)/fuzz_extrap: $(call fuzz_objs,tests/fuzz/fuzz_extrap.c tests/fuzz/fuzz_file.c $(FUZZ_MODEL))
+$(FUZZ_DIR)/fuzz_extra_p: $(call fuzz_objs,tests/fuzz/fuzz_extra_p.c tests/fuzz/fuzz_file.c $(FUZZ_MODEL))
 $(FUZZ_DIR)/fuzz_proxy: $(call fuzz_objs,tests/fuzz/fuzz_proxy.c tests/fuzz/fuzz_file.c $(FUZZ_PROXY))
 $(FUZZ_TARGETS):
 	$(call say,FUZZ,$@)

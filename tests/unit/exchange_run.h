@@ -66,8 +66,8 @@ static inline void exchange_run(struct run *r, int n, struct exchange_sigs *s)
 	b.r.tool_version = xstrdup("test");
 	b.r.created = xstrdup("2026-01-01T00:00:00Z");
 	b.r.options = xstrdup("");
-	run_set_attr(&b.r, "rung", "2");
-	run_set_attr(&b.r, "app", "exchange");
+	run_set_label(&b.r, "rung", "2");
+	run_set_label(&b.r, "app", "exchange");
 	rb_check(&b);
 	*r = b.r;
 }

@@ -28,7 +28,7 @@ static void formula(const struct model_result *r, const struct experiment *e, ch
 	pmnf_format(&r->fn, (const char *const *)e->params, buf, len);
 }
 
-static void models_an_extrap_file(void **state)
+static void models_an_extra_p_file(void **state)
 {
 	struct model_error err;
 	struct experiment *e = extra_p_read(FIX "weak.txt", &err);
@@ -212,7 +212,7 @@ static void models_two_parameters(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(models_an_extrap_file),
+		cmocka_unit_test(models_an_extra_p_file),
 		cmocka_unit_test(reports_series_it_cannot_model),
 		cmocka_unit_test(refuses_experiments_it_cannot_search),
 		cmocka_unit_test(options_change_the_fit),

@@ -17,7 +17,7 @@
 static void test_lossy_share(void **state)
 {
 	(void)state;
-	struct run_attr good[] = {
+	struct run_label good[] = {
 		{"rung", "64"},
 		{"lossy_dropped_calls", "930"},
 		{"lossy_expected_calls", "2000"},
@@ -58,12 +58,12 @@ static void test_lossy_share(void **state)
 		{"lossy_kept_by_function", "MPI_Send  1 2 3 4"},
 	};
 	for (size_t i = 0; i < N(bad); i++) {
-		struct run_attr attrs[N(good)];
-		memcpy(attrs, good, sizeof good);
-		for (size_t k = 0; k < N(attrs); k++)
-			if (!strcmp(attrs[k].key, bad[i].key))
-				attrs[k].value = (char *)bad[i].value;
-		lossy_from_labels(attrs, N(attrs), &l);
+		struct run_label labels[N(good)];
+		memcpy(labels, good, sizeof good);
+		for (size_t k = 0; k < N(labels); k++)
+			if (!strcmp(labels[k].key, bad[i].key))
+				labels[k].value = (char *)bad[i].value;
+		lossy_from_labels(labels, N(labels), &l);
 		assert_true(l.lossy);
 		assert_false(l.has_share);
 		assert_non_null(l.problem);

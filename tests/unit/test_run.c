@@ -50,7 +50,7 @@ static void build(struct run *r)
 	r->tool_version = xstrdup("test");
 	r->created = xstrdup("2026-01-01T00:00:00Z");
 	r->options = xstrdup("");
-	run_set_attr(r, "rung", "4");
+	run_set_label(r, "rung", "4");
 	r->nfns = 2;
 	r->fns = xcalloc(2, sizeof *r->fns);
 	struct param_desc *p0 = xcalloc(2, sizeof *p0), *p1 = xcalloc(1, sizeof *p1);
@@ -173,7 +173,7 @@ static void through_raw(const struct run *r, struct buf *b)
 	assert_true(run_parse(&back, b->data, b->len, why, sizeof why));
 	assert_true(run_check(&back, why, sizeof why));
 	check_decoded(&back);
-	assert_string_equal(run_attr(&back, "rung"), "4");
+	assert_string_equal(run_label(&back, "rung"), "4");
 	assert_int_equal(back.nsigs, 4);
 	/* CPU times and what they are travel too */
 	assert_int_equal(back.cpu_time, RUN_CPU_LONG);

@@ -112,8 +112,8 @@ static void run_container_round_trip(void **state)
 	assert_string_equal(back.command, "./exchange");
 	assert_string_equal(back.host, "host");
 	assert_false(back.synthetic);
-	assert_string_equal(run_attr(&back, "rung"), "2");
-	assert_string_equal(run_attr(&back, "app"), "exchange");
+	assert_string_equal(run_label(&back, "rung"), "2");
+	assert_string_equal(run_label(&back, "app"), "exchange");
 	/* the same calls on every rank, with the same values */
 	for (uint32_t q = 0; q < 2; q++) {
 		char *want = decoded(&r, q), *got = decoded(&back, q);

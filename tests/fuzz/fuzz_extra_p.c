@@ -1,5 +1,5 @@
 /*
- * fuzz_extrap — libFuzzer target for the Extra-P readers (lib/model/extra_p*): the input is
+ * fuzz_extra_p — libFuzzer target for the Extra-P readers (lib/model/extra_p*): the input is
  * written as a file and read as `ladder model --input` does (text, JSON or JSON Lines, told apart
  * by content).
  */
@@ -8,7 +8,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *path = fuzz_file(data, size, ".extrap");
+	const char *path = fuzz_file(data, size, ".extra_p");
 	if (!path)
 		return 0;
 	struct model_error err;
