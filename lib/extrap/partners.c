@@ -21,6 +21,7 @@
 
 #define PARTNERS_MAX_CALLS UINT64_C(4000000)   /* calls read of all the rungs' ranks together */
 #define NCLASSES 2                              /* rank 0, and every other rank */
+#define PARTNER_MAX_LOOP 4096                   /* calls of one loop at the target, at most */
 
 struct pcall {
 	uint32_t fn, flags, sig, nvals;
@@ -275,6 +276,11 @@ static bool fit_length(struct trun *t, const struct grid *grids, size_t n, const
 		snprintf(why, whylen, "a loop runs %s = %lld times at the target", text[0], (long long)cand[0]);
 		return false;
 	}
+	if (cand[0] > PARTNER_MAX_LOOP) {   /* the run is built call by call: its size follows its loops */
+		snprintf(why, whylen, "a loop runs %s = %lld times at the target; partner families carry loops of at "
+			 "most %d calls", text[0], (long long)cand[0], PARTNER_MAX_LOOP);
+		return false;
+	}
 	t->target = cand[0];
 	snprintf(t->lentext, sizeof t->lentext, "%s", text[0]);
 	return true;
@@ -289,7 +295,10 @@ static bool form_eval(const struct vlaw *v, uint64_t j, uint64_t L, int64_t *out
 	uint64_t k = k_of(v->down, j, L);
 	switch (v->form) {
 	case FORM_CONST: *out = v->base; return true;
-	case FORM_LINEAR: *out = v->base + v->delta * (int64_t)k; return true;
+	case FORM_LINEAR: {
+		int64_t step;
+		return !__builtin_mul_overflow(v->delta, (int64_t)k, &step) && !__builtin_add_overflow(v->base, step, out);
+	}
 	case FORM_HALVED: {
 		uint64_t sh = k + v->extra;
 		if (sh >= 62 || v->base % (INT64_C(1) << sh))
@@ -298,10 +307,7 @@ static bool form_eval(const struct vlaw *v, uint64_t j, uint64_t L, int64_t *out
 		return true;
 	}
 	case FORM_DOUBLED:
-		if (k >= 40)
-			return false;
-		*out = v->base * (INT64_C(1) << k);
-		return true;
+		return k < 62 && !__builtin_mul_overflow(v->base, INT64_C(1) << k, out);
 	default: return false;
 	}
 }
@@ -319,9 +325,8 @@ static bool base_at(const struct vlaw *v, const int64_t *u, int64_t L, int64_t *
 		else if (v->form == FORM_LINEAR)
 			b = u[j] - v->delta * (int64_t)k;
 		else if (v->form == FORM_HALVED) {
-			if (u[j] < 0 || k + v->extra >= 40)
+			if (u[j] < 0 || k + v->extra >= 62 || __builtin_mul_overflow(u[j], INT64_C(1) << (k + v->extra), &b))
 				return false;
-			b = u[j] * (INT64_C(1) << (k + v->extra));
 		} else {
 			if (k >= 62 || u[j] % (INT64_C(1) << k))
 				return false;
