@@ -651,7 +651,9 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 	bool ok = refold_ladder(rungs, n, &refolded, refold, sizeof refold);
 	if (!ok)
 		snprintf(why, whylen, "%s", refold);
-	ok = ok && same_vocabulary(rungs, n, why, whylen) && classes_grids(rungs, n, grids, periodic, why, whylen);
+	/* rungs that are not of one form or vocabulary are refused as they are: no partner family reads them */
+	const bool one_form = ok = ok && same_vocabulary(rungs, n, why, whylen);
+	ok = ok && classes_grids(rungs, n, grids, periodic, why, whylen);
 	char rule[200] = "named by --target";
 	if (ok && !target.ndims)
 		ok = grid_rule_target(grids, n, o->target, dims_create_called(rungs, n), &target, rule, sizeof rule, why,
@@ -689,8 +691,10 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 		size_t used = strlen(why);
 		snprintf(why + used, whylen - used, " (%s)", alike);
 	}
-	if (!ok && n >= 2)
-		ok = try_partners(rungs, n, ref, o, out, &target, rule, sizeof rule, why, whylen);
+	if (!ok && one_form && try_partners(rungs, n, ref, o, out, &target, rule, sizeof rule, why, whylen)) {
+		memset(notes, 0, sizeof *notes);   /* what the classes noted before they failed is not this run's */
+		ok = true;
+	}
 	else if (ok && extrap_notes_lossy(notes))
 		prefer_partners(rungs, n, ref, o, out, &target, rule, sizeof rule, notes);
 	if (ok) {
