@@ -18,6 +18,7 @@
 #include "meet/call_facts.h"
 #include "meet/comms.h"
 #include "export/timeline.h"
+#include "util/xalloc.h"
 #include "util/log.h"
 
 static bool put(FILE *out, json_t *j, bool *first)
@@ -104,7 +105,7 @@ static void names_init(struct names *nm, const struct run *r)
 {
 	nm->fns = r->fns;
 	nm->n = r->nfns;
-	nm->json = calloc(r->nfns ? r->nfns : 1, sizeof *nm->json);
+	nm->json = xcalloc(r->nfns ? r->nfns : 1, sizeof *nm->json);
 }
 
 static void names_free(struct names *nm)

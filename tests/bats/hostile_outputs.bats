@@ -70,7 +70,7 @@ import_refuses() {
 	assert_failure 1
 	[[ $stderr == "ladder: rawfn/t$t.raw: /trace/functions: "*"$expect"* ]]
 	[[ $stderr == *"(a function table other than ladder's is not read)" ]]
-	! printf '%s' "$stderr" | grep -q $'\e'
+	[[ $stderr != *$'\e'* ]]
 	[ "$(printf '%s\n' "$stderr" | grep -c .)" -eq 1 ]
 }
 
@@ -161,7 +161,7 @@ import_refuses() {
 	run "$LADDER" -q inspect esc.h5
 	assert_success
 	[[ $output == *'command     app \x1b]0;owned\x07\x1b[2J'* ]]
-	! printf '%s' "$output" | grep -q $'\e'
+	[[ $output != *$'\e'* ]]
 	local barrier
 	barrier=$(H5EDIT find p2.h5 /trace/functions name MPI_Barrier)
 	cp p2.h5 escfn.h5
@@ -169,7 +169,7 @@ import_refuses() {
 	run --separate-stderr "$LADDER" -q decode escfn.h5
 	assert_failure 1
 	[[ $stderr == *'MPI_\x1b[2JBarrier'* ]]
-	! printf '%s' "$stderr" | grep -q $'\e'
+	[[ $stderr != *$'\e'* ]]
 }
 
 # ---- bounds that do not come from the file ------------------------------------------------------
