@@ -15,6 +15,7 @@
 #include "grammar/sequitur.h"
 #include "mpi/signature.h"
 #include "run/events.h"
+#include "run/histogram.h"
 #include "run/ranklist.h"
 #include "run/stream.h"
 #include "util/xalloc.h"
@@ -792,7 +793,7 @@ static void class_timing(const struct tcall *calls, size_t n, const struct run *
 			x->cpu.min = x->cpu.max = cpu < mean ? cpu : mean;
 			x->nbins = 1;
 			x->bins = xcalloc(1, sizeof *x->bins);
-			x->bins[0].bin = mean > 0 ? (int32_t)floor(4 * log2(mean * 1e9)) : 0;
+			x->bins[0].bin = hist_quarter_octave(mean);
 			x->bins[0].min = x->bins[0].max = mean;
 			x->bins[0].cpu = x->cpu;
 		}
