@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "run/run.h"
+#include "util/file.h"
 #include "util/xalloc.h"
 
 /* a signature every rank of group 0 can call again: no streamed value, not a run of polls */
@@ -57,20 +58,18 @@ static void widen(struct grammar *g, uint32_t n, uint32_t s)
 
 int main(int argc, char **argv)
 {
-	FILE *f = argc == 3 ? fopen(argv[1], "rb") : NULL;
-	if (!f) {
+	if (!(argc == 3)) {
 		fprintf(stderr, "usage: mkwide BASE.raw N > WIDE.raw\n");
 		return 2;
 	}
-	struct buf in, out;
-	buf_init(&in);
-	char chunk[1 << 16];
-	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_put(&in, chunk, got);
-	fclose(f);
-	struct run r;
+	struct file_map in;
+	struct buf out;
 	char why[300];
+	if (!file_map_open(argv[1], &in, why, sizeof why)) {
+		fprintf(stderr, "mkwide: %s\n", why);
+		return 1;
+	}
+	struct run r;
 	if (!run_parse(&r, in.data, in.len, why, sizeof why) || !run_check(&r, why, sizeof why)) {
 		fprintf(stderr, "mkwide: %s: %s\n", argv[1], why);
 		return 1;
@@ -89,7 +88,7 @@ int main(int argc, char **argv)
 	buf_init(&out);
 	run_serialize(&r, &out);
 	fwrite(out.data, 1, out.len, stdout);
-	buf_free(&in);
+	file_map_close(&in);
 	buf_free(&out);
 	run_free(&r);
 	return 0;

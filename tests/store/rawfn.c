@@ -12,24 +12,23 @@
 #include <string.h>
 
 #include "run/run.h"
+#include "util/file.h"
 #include "util/xalloc.h"
 
 int main(int argc, char **argv)
 {
-	FILE *f = argc == 4 || argc == 5 ? fopen(argv[1], "rb") : NULL;
-	if (!f) {
+	if (!(argc == 4 || argc == 5)) {
 		fprintf(stderr, "usage: rawfn BASE.raw FUNCTION [PARAM] NAME > OUT.raw\n");
 		return 2;
 	}
-	struct buf in, out;
-	buf_init(&in);
-	char chunk[1 << 16];
-	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_put(&in, chunk, got);
-	fclose(f);
-	struct run r;
+	struct file_map in;
+	struct buf out;
 	char why[300];
+	if (!file_map_open(argv[1], &in, why, sizeof why)) {
+		fprintf(stderr, "rawfn: %s\n", why);
+		return 1;
+	}
+	struct run r;
 	if (!run_parse(&r, in.data, in.len, why, sizeof why)) {
 		fprintf(stderr, "rawfn: %s: %s\n", argv[1], why);
 		return 1;
