@@ -10,6 +10,8 @@ load slurm_helper
 load campaign_helper
 
 setup_file() {
+	# a crashed rank leaves a core in its job's directory, kept with the logs (teardown)
+	ulimit -c unlimited 2> /dev/null || true
 	slurm_up --cpus 8
 	export SITE="$TOP/site-configs/slurm-localhost.yaml"
 }
@@ -31,7 +33,22 @@ teardown() {
 			cp -r "$d" "$keep/$(basename "$(dirname "$d")")/"
 			echo "# job logs kept in $keep" >&3
 		done
+		keep_core_backtraces "$keep"
 	fi
+}
+
+# every core a crashed rank left under the campaigns' directories: its backtrace (all threads)
+# next to the kept logs, so that a rare crash says where it happened
+keep_core_backtraces() {
+	local keep=$1 core exe
+	command -v gdb > /dev/null || return 0
+	find "$BATS_FILE_TMPDIR" -name 'core*' -type f 2> /dev/null | while read -r core; do
+		exe=$(file -b "$core" | sed -n "s/.*execfn: '\([^']*\)'.*/\1/p")
+		mkdir -p "$keep"
+		gdb -batch -ex 'thread apply all bt' ${exe:+"$exe"} "$core" \
+			> "$keep/backtrace-$(basename "$(dirname "$core")").txt" 2>&1 || true
+		echo "# backtrace of $core kept in $keep" >&3
+	done
 }
 
 @test "slurm: the stencil2d campaign is submitted in one go, dependencies in scontrol, all containers valid" {
