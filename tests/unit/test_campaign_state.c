@@ -10,6 +10,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "campaign/jobgraph.h"
 #include "campaign/resume.h"
@@ -124,6 +125,60 @@ static void malformed_state_is_an_error(void **state)
 	campaign_free(&c);
 }
 
+/* the saved state with one edit (a jq-like path set to a JSON value), loaded: false and the message */
+static bool load_edited(const char *object, const char *key, const char *value, char *msg, size_t len)
+{
+	struct campaign c;
+	struct campaign_error e;
+	make_campaign(&c, NULL);
+	assert_true(state_save(&c, &e));
+	campaign_free(&c);
+	char p[128];
+	snprintf(p, sizeof p, "%s/state.json", dir);
+	json_error_t je;
+	json_t *root = json_load_file(p, 0, &je), *o = root;
+	assert_non_null(root);
+	if (!strcmp(object, "jobs[1]"))
+		o = json_array_get(json_object_get(root, "jobs"), 1);
+	else if (*object)
+		o = json_object_get(root, object);
+	if (value)
+		json_object_set_new(o, key, json_loads(value, JSON_DECODE_ANY, &je));
+	else
+		json_object_del(o, key);
+	assert_int_equal(json_dump_file(root, p, JSON_INDENT(1) | JSON_PRESERVE_ORDER), 0);
+	json_decref(root);
+	campaign_init(&c);
+	bool ok = state_load(dir, &c, &e);
+	campaign_free(&c);
+	snprintf(msg, len, "%s", ok ? "" : e.msg);
+	return ok;
+}
+
+/* every field read from the one table: an error names the file, the object, the field and what
+ * was expected */
+static void a_bad_field_is_named(void **state)
+{
+	char msg[1536];
+	assert_false(load_edited("jobs[1]", "ranks", "\"four\"", msg, sizeof msg));
+	assert_non_null(strstr(msg, "state.json: jobs[1]: 'ranks' is missing or not an integer"));
+	assert_false(load_edited("jobs[1]", "kind", "\"nope\"", msg, sizeof msg));
+	assert_non_null(strstr(msg, "jobs[1]: 'kind' is 'nope', not a job kind; expected build, run, merge or stage"));
+	assert_false(load_edited("jobs[1]", "deps", "[1]", msg, sizeof msg));
+	assert_non_null(strstr(msg, "jobs[1]: 'deps' holds a non-string"));
+	assert_false(load_edited("jobs[1]", "log", "\"../../etc/passwd\"", msg, sizeof msg));
+	assert_non_null(strstr(msg, "jobs[1]: 'log' is '../../etc/passwd', a path outside the campaign directory"));
+	assert_false(load_edited("site", "poll_max", "\"soon\"", msg, sizeof msg));
+	assert_non_null(strstr(msg, "state.json: site: 'poll_max' is missing or not a number"));
+	assert_false(load_edited("campaign", "name", NULL, msg, sizeof msg));
+	assert_non_null(strstr(msg, "state.json: campaign: 'name' is missing or not a string"));
+	assert_false(load_edited("", "counters", NULL, msg, sizeof msg));
+	assert_non_null(strstr(msg, "state.json: counters is missing or not an object"));
+	/* what may be null or missing reads as unset */
+	assert_true(load_edited("jobs[1]", "output", "null", msg, sizeof msg));
+	assert_true(load_edited("site", "accounting", NULL, msg, sizeof msg));
+}
+
 static void the_lock_admits_one_driver(void **state)
 {
 	struct campaign a, b;
@@ -230,6 +285,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(state_round_trips, setup, teardown),
 		cmocka_unit_test_setup_teardown(malformed_state_is_an_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_bad_field_is_named, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_lock_admits_one_driver, setup, teardown),
 		cmocka_unit_test_setup_teardown(resume_keeps_finished_jobs_and_redoes_changed_ones, setup, teardown),
 		cmocka_unit_test_setup_teardown(retry_resets_failures_and_their_dependants, setup, teardown),
