@@ -1,17 +1,20 @@
-/* Unit tests for model/pmnf_parse, the one reader of PMNF formula text: what pmnf_format writes
- * reads back into the same function, and report's evaluator of stored formulas (report/formula)
- * gives the same values as the parsed function. */
+/* Unit tests for model/pmnf_parse, the one reader of PMNF formula text, and the formulas of the
+ * /models rows (model/models_format): what pmnf_format writes reads back into the same function,
+ * and the formula of a row the model writer builds evaluates, read back, to the model's value at
+ * the target. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <math.h>
 #include <cmocka.h>
 
+#include "model/extra_p.h"
+#include "model/models_format.h"
 #include "model/pmnf.h"
-#include "report/formula.h"
 
 static const char *const PN[] = {"p", "n"};
 
@@ -49,22 +52,56 @@ static void formatted_functions_read_back(void **state)
 	}
 }
 
-/* report's evaluator and the parsed function agree, point by point */
-static void both_readers_evaluate_alike(void **state)
+/* the rows `ladder model` writes into /models, their formulas read back and evaluated at the
+ * target: the model's value there, but for the four significant digits of the coefficients */
+static void written_formulas_read_back_at_the_target(void **state)
 {
 	(void)state;
-	for (unsigned k = 0; k < 60; k++) {
-		struct pmnf f = sample(k), g;
-		char text[512], why[256];
-		pmnf_format(&f, PN, text, sizeof text);
-		assert_true(pmnf_parse(text, PN, 2, &g, why, sizeof why));
-		for (double p = 2; p <= 4096; p *= 3) {
-			double x[] = {p, 17}, old;
-			assert_true(formula_eval(text, p, 17, &old, why, sizeof why));
-			double now = pmnf_eval(&g, x);
-			assert_true(fabs(now - old) <= 1e-12 * fabs(old) + 1e-300);
+	struct model_error err;
+	struct experiment *e = extra_p_read("tests/model/fixtures/weak.txt", &err);
+	assert_non_null(e);
+	struct model_options o;
+	model_options_init(&o);
+	o.has_target = true;
+	o.target[0] = 4096;
+	struct model_results *res = model_experiment(e, &o, &err);
+	assert_non_null(res);
+	char target[128], why[256];
+	struct campaign_model *rows = models_rows(res, target, sizeof target);
+	assert_string_equal(target, "p=4096");
+	size_t checked = 0;
+	for (size_t cp = 0; cp < res->ncallpaths; cp++)
+		for (size_t m = 0; m < res->nmetrics; m++) {
+			const struct model_result *r = &res->r[model_index(res, cp, m)];
+			const struct campaign_model *row = &rows[model_index(res, cp, m)];
+			double v;
+			if (!model_status_has_function(r->status)) {
+				assert_false(models_formula_eval(row->model, 4096, 0, &v, why, sizeof why));
+				continue;
+			}
+			assert_true(models_formula_eval(row->model, 4096, 0, &v, why, sizeof why));
+			double want = pmnf_eval(&r->fn, res->target);
+			assert_true(fabs(v - want) <= 1e-3 * fabs(want));
+			checked++;
 		}
-	}
+	assert_true(checked >= 5);
+	models_rows_free(rows, res->ncallpaths * res->nmetrics);
+	model_results_free(res);
+	experiment_free(e);
+}
+
+static void settings_are_read_by_key(void **state)
+{
+	(void)state;
+	const char *s = "params=p;reduce=max;aggregate=median;target=p=64";
+	char *v = models_setting(s, "target");
+	assert_string_equal(v, "p=64");
+	free(v);
+	v = models_setting(s, "reduce");
+	assert_string_equal(v, "max");
+	free(v);
+	assert_null(models_setting(s, "re"));
+	assert_null(models_setting("", "reduce"));
 }
 
 static void what_is_not_a_formula_is_refused(void **state)
@@ -90,7 +127,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(formatted_functions_read_back),
-		cmocka_unit_test(both_readers_evaluate_alike),
+		cmocka_unit_test(written_formulas_read_back_at_the_target),
+		cmocka_unit_test(settings_are_read_by_key),
 		cmocka_unit_test(what_is_not_a_formula_is_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
