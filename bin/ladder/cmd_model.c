@@ -15,6 +15,7 @@
 #include "model/from_campaign.h"
 #include "model/model_json.h"
 #include "model/model_report.h"
+#include "model/models_format.h"
 #include "model/modeler.h"
 #include "store/campaign_h5.h"
 #include "util/escape.h"
@@ -280,52 +281,10 @@ static json_t *advice_json(const struct model_results *res, size_t metric, const
 /* every (call path, metric) result into the campaign's /models */
 static bool store_models(const struct model_cli *cli, const struct model_results *res)
 {
-	const struct experiment *e = res->e;
-	size_t n = res->ncallpaths * res->nmetrics;
-	struct campaign_model *rows = xcalloc(n + 1, sizeof *rows);
-	const char *names[PMNF_MAX_PARAMS];
-	char target[128] = "";
-	for (size_t l = 0; l < e->nparams && l < PMNF_MAX_PARAMS; l++) {
-		names[l] = e->params[l];
-		size_t used = strlen(target);
-		snprintf(target + used, sizeof target - used, "%s%s=%g", l ? "," : "", names[l], res->target[l]);
-	}
-	for (size_t cp = 0; cp < res->ncallpaths; cp++)
-		for (size_t m = 0; m < res->nmetrics; m++) {
-			const struct model_result *r = &res->r[model_index(res, cp, m)];
-			struct campaign_model *row = &rows[model_index(res, cp, m)];
-			char formula[512] = "";
-			if (model_status_has_function(r->status))
-				pmnf_format(&r->fn, names, formula, sizeof formula);
-			row->callpath = (char *)experiment_callpath(e, cp);
-			row->metric = (char *)experiment_metric(e, m);
-			row->status = (char *)model_status_name(r->status);
-			row->model = xstrdup(formula);
-			row->growth = (char *)r->growth;
-			row->note = (char *)r->note;
-			row->target = target;
-			row->points = (uint32_t)r->quality.npoints;
-			row->ar2 = r->quality.ar2;
-			row->smape = r->quality.smape;
-			row->rss = r->quality.rss;
-			row->cv_error = r->quality.cv_error;
-			row->prediction = r->prediction.value;
-			row->lower = r->prediction.has_interval ? r->prediction.lo : NAN;
-			row->upper = r->prediction.has_interval ? r->prediction.hi : NAN;
-			row->level = r->prediction.level;
-			row->wait_state = r->wait_state;
-			row->supported = model_status_has_function(r->status) && r->prediction.supported;
-		}
-	char *settings = xasprintf("params=%s;reduce=%s;aggregate=%s;target=%s", cli->params,
-				   rank_reduction_name(cli->reduce), model_aggregate_name(cli->o.aggregate), target);
-	struct h5_err he;
-	bool ok = campaign_write_models(cli->campaign, rows, (uint32_t)n, settings, &he);
+	struct model_error err;
+	bool ok = models_write(cli->campaign, res, cli->params, cli->reduce, cli->o.aggregate, &err);
 	if (!ok)
-		log_error("%s", he.msg);
-	for (size_t i = 0; i < n; i++)
-		free(rows[i].model);
-	free(rows);
-	free(settings);
+		log_error("%s", err.msg);
 	return ok;
 }
 

@@ -17,7 +17,9 @@
  *                 "state", "id", "pid", "submitted", "started", "ended", "exit_code",
  *                 "attempts", "restarts", "reason", "history" }, ... ] }
  *
- * Times are epoch seconds (0: not yet); "exit_code" is null until known.
+ * Times are epoch seconds (0: not yet); "exit_code" is null until known. The objects' fields are
+ * written and read by walking the tables of campaign/state_fields.h, which say each one's type,
+ * member, whether it may be null and how it is checked.
  *
  * The lock is an flock on DIR/.lock held by whichever process drives the campaign (run, wait,
  * retry, cancel); it holds that process's pid for messages. It is released when the process

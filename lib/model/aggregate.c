@@ -3,6 +3,7 @@
  */
 #include "model/aggregate.h"
 
+#include <assert.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
@@ -14,6 +15,7 @@ static const char *const agg_names[] = {"median", "mean", "min", "max", "midrang
 
 const char *model_aggregate_name(enum model_aggregate a)
 {
+	assert((size_t)a < sizeof agg_names / sizeof agg_names[0]);
 	return agg_names[a];
 }
 
@@ -30,6 +32,7 @@ bool model_aggregate_parse(const char *s, enum model_aggregate *out)
 void point_stats_compute(const double *v, size_t n, enum model_aggregate a, double *sorted,
 			 struct point_stats *out)
 {
+	assert(n > 0);   /* a point without values is no point (experiment_check) */
 	memcpy(sorted, v, n * sizeof *v);
 	gsl_sort(sorted, 1, n);
 	out->nreps = n;
@@ -49,6 +52,7 @@ void point_stats_compute(const double *v, size_t n, enum model_aggregate a, doub
 
 double aggregate_values(double *v, size_t n, enum model_aggregate a)
 {
+	assert(n > 0);
 	switch (a) {
 	case MODEL_AGG_MEAN: return gsl_stats_mean(v, 1, n);
 	case MODEL_AGG_MIN: return gsl_stats_min(v, 1, n);
@@ -69,6 +73,7 @@ static double nth_of_counts(const double *sorted, const unsigned *count, size_t 
 		if (pos < seen)
 			return sorted[k];
 	}
+	assert(!"the position lies past the counts");
 	return sorted[n - 1];
 }
 

@@ -4,6 +4,7 @@
  */
 #include "model/experiment.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -167,6 +168,8 @@ long experiment_find_metric(const struct experiment *e, const char *name)
 
 void experiment_add_values(struct experiment *e, size_t cp, size_t m, size_t pt, const double *v, size_t n)
 {
+	/* the cells are indexed by interned call paths, metrics and points only */
+	assert(cp < e->callpaths.n && m < e->metrics.n && pt < e->npoints);
 	cells_reserve(e, cp + 1, m + 1, pt + 1);
 	struct series *s = &e->cells[(cp * e->cap_m + m) * e->cap_pt + pt];
 	XGROW(s->v, s->cap, s->n + n);

@@ -3,6 +3,7 @@
  */
 #include "model/pmnf.h"
 
+#include <assert.h>
 #include <math.h>
 
 double pmnf_factor_eval(struct pmnf_factor f, double x)
@@ -22,6 +23,7 @@ bool pmnf_factor_is_one(struct pmnf_factor f)
 
 double pmnf_term_basis(const struct pmnf_term *t, unsigned nparams, const double *x)
 {
+	assert(nparams <= PMNF_MAX_PARAMS);
 	double v = 1.0;
 	for (unsigned l = 0; l < nparams; l++)
 		if (!pmnf_factor_is_one(t->f[l]))
@@ -31,6 +33,7 @@ double pmnf_term_basis(const struct pmnf_term *t, unsigned nparams, const double
 
 double pmnf_eval(const struct pmnf *f, const double *x)
 {
+	assert(f->nterms <= PMNF_MAX_TERMS);
 	double v = f->constant;
 	for (unsigned k = 0; k < f->nterms; k++)
 		v += f->term[k].coef * pmnf_term_basis(&f->term[k], f->nparams, x);
@@ -86,6 +89,7 @@ bool pmnf_term_same_shape(const struct pmnf_term *a, const struct pmnf_term *b, 
 unsigned pmnf_leading_terms(const struct pmnf *f, unsigned *idx)
 {
 	static const struct pmnf_term constant_shape;
+	assert(f->nterms <= PMNF_MAX_TERMS && f->nparams <= PMNF_MAX_PARAMS);
 	unsigned n = 0;
 	for (unsigned k = 0; k < f->nterms; k++) {
 		const struct pmnf_term *t = &f->term[k];

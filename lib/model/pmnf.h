@@ -6,7 +6,8 @@
  * for one parameter (rank count p) or several (p x problem size n): each term is a product of
  * one factor per parameter, a factor (0, 0) meaning the parameter does not appear in the term.
  * This file holds the function type, its evaluation and the asymptotic order of terms; the
- * textual forms (formula, growth class) are in pmnf_format.c.
+ * textual forms (formula, growth class) are in pmnf_format.c, the reader of the formula in
+ * pmnf_parse.c.
  */
 #ifndef LADDER_MODEL_PMNF_H
 #define LADDER_MODEL_PMNF_H
@@ -62,5 +63,11 @@ void pmnf_format_factor(struct pmnf_factor f, const char *name, char *buf, size_
 void pmnf_format_exponent(double e, char *buf, size_t len);
 /* "constant", "log p", "p^(1/2) log p", "p^2", "1/p", "p log p * n", ... */
 void pmnf_growth_class(const struct pmnf *f, const char *const *names, char *buf, size_t len);
+
+/* The formula text pmnf_format writes, over the nparams parameters names[], back into *out
+ * (pmnf_parse.c, the one reader of formula text). False, with why saying what and where, when
+ * the text is not such a formula. */
+bool pmnf_parse(const char *text, const char *const *names, unsigned nparams, struct pmnf *out, char *why,
+		size_t whylen);
 
 #endif

@@ -16,7 +16,7 @@
 #include "model/from_campaign.h"
 #include "model/modeler.h"
 #include "report/accuracy.h"
-#include "report/settings.h"
+#include "model/models_format.h"
 #include "store/campaign_h5.h"
 #include "report/report.h"
 #include "report/validation.h"
@@ -109,14 +109,15 @@ static bool read_campaign(struct report *r, const char *campaign, char *why, siz
 	}
 	if (!r->application)
 		r->application = xstrdup("");
-	struct campaign_model *rows;
-	size_t n;
-	if (!campaign_read_models(campaign, &rows, &n, &r->settings, &e)) {
-		snprintf(why, whylen, "%s", e.msg);
+	struct stored_models stored;
+	struct model_error me;
+	if (!models_read(campaign, &stored, &me)) {
+		snprintf(why, whylen, "%s", me.msg);
 		return false;
 	}
-	r->models = xcalloc(n + 1, sizeof *r->models);
-	for (size_t i = 0; i < n; i++) {
+	const struct campaign_model *rows = stored.row;
+	r->models = xcalloc(stored.n + 1, sizeof *r->models);
+	for (size_t i = 0; i < stored.n; i++) {
 		struct report_model *m = &r->models[r->nmodels++];
 		m->callpath = xstrdup(rows[i].callpath);
 		m->metric = xstrdup(rows[i].metric);
@@ -132,14 +133,10 @@ static bool read_campaign(struct report *r, const char *campaign, char *why, siz
 		m->measured = m->accuracy = NAN;
 		m->held = -1;
 	}
-	campaign_models_free(rows, n);
-	r->reduce = settings_value(r->settings, "reduce");
-	if (!r->reduce)
-		r->reduce = xstrdup("max");
-	char *target = settings_value(r->settings, "target");
-	if (target && !strncmp(target, "p=", 2))
-		r->model_target = strtol(target + 2, NULL, 10);
-	free(target);
+	r->settings = xstrdup(stored.settings);
+	r->reduce = xstrdup(stored.reduce ? stored.reduce : "max");
+	r->model_target = stored.target_ranks;
+	stored_models_free(&stored);
 	return true;
 }
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "report/accuracy.h"
-#include "report/formula.h"
+#include "model/models_format.h"
 #include "report/plot.h"
 #include "report/writers.h"
 #include "util/buf.h"
@@ -121,7 +121,7 @@ static void callpath_plot(const struct report *r, const struct report_model *m, 
 	char why[256];
 	bprintf(&b, "$curve << EOD\n");
 	for (double p = 1; p <= top; p *= 1.05)
-		if (formula_eval(m->model, p, 0, &value, why, sizeof why)) {
+		if (models_formula_eval(m->model, p, 0, &value, why, sizeof why)) {
 			bprintf(&b, "%g %.9g\n", p, value);
 			positive &= value > 0;
 		}

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "campaign/jobgraph.h"
 #include "campaign/resume.h"
@@ -124,6 +125,114 @@ static void malformed_state_is_an_error(void **state)
 	campaign_free(&c);
 }
 
+/* the saved state with one edit (a jq-like path set to a JSON value), loaded: false and the message */
+static bool load_edited(const char *object, const char *key, const char *value, char *msg, size_t len)
+{
+	struct campaign c;
+	struct campaign_error e;
+	make_campaign(&c, NULL);
+	assert_true(state_save(&c, &e));
+	campaign_free(&c);
+	char p[128];
+	snprintf(p, sizeof p, "%s/state.json", dir);
+	json_error_t je;
+	json_t *root = json_load_file(p, 0, &je), *o = root;
+	assert_non_null(root);
+	if (!strcmp(object, "jobs[1]"))
+		o = json_array_get(json_object_get(root, "jobs"), 1);
+	else if (*object)
+		o = json_object_get(root, object);
+	if (value)
+		json_object_set_new(o, key, json_loads(value, JSON_DECODE_ANY, &je));
+	else
+		json_object_del(o, key);
+	assert_int_equal(json_dump_file(root, p, JSON_INDENT(1) | JSON_PRESERVE_ORDER), 0);
+	json_decref(root);
+	campaign_init(&c);
+	bool ok = state_load(dir, &c, &e);
+	campaign_free(&c);
+	snprintf(msg, len, "%s", ok ? "" : e.msg);
+	return ok;
+}
+
+/* every field read from the one table: an error names the file, the object, the field and what
+ * was expected */
+static void a_bad_field_is_named(void **state)
+{
+	char msg[1536];
+	assert_false(load_edited("jobs[1]", "ranks", "\"four\"", msg, sizeof msg));
+	assert_non_null(strstr(msg, "state.json: jobs[1]: 'ranks' is missing or not an integer"));
+	assert_false(load_edited("jobs[1]", "kind", "\"nope\"", msg, sizeof msg));
+	assert_non_null(strstr(msg, "jobs[1]: 'kind' is 'nope', not a job kind; expected build, run, merge or stage"));
+	assert_false(load_edited("jobs[1]", "deps", "[1]", msg, sizeof msg));
+	assert_non_null(strstr(msg, "jobs[1]: 'deps' holds a non-string"));
+	assert_false(load_edited("jobs[1]", "log", "\"../../etc/passwd\"", msg, sizeof msg));
+	assert_non_null(strstr(msg, "jobs[1]: 'log' is '../../etc/passwd', a path outside the campaign directory"));
+	assert_false(load_edited("site", "poll_max", "\"soon\"", msg, sizeof msg));
+	assert_non_null(strstr(msg, "state.json: site: 'poll_max' is missing or not a number"));
+	assert_false(load_edited("campaign", "name", NULL, msg, sizeof msg));
+	assert_non_null(strstr(msg, "state.json: campaign: 'name' is missing or not a string"));
+	assert_false(load_edited("", "counters", NULL, msg, sizeof msg));
+	assert_non_null(strstr(msg, "state.json: counters is missing or not an object"));
+	/* what may be null or missing reads as unset */
+	assert_true(load_edited("jobs[1]", "output", "null", msg, sizeof msg));
+	assert_true(load_edited("site", "accounting", NULL, msg, sizeof msg));
+}
+
+/* the lines of a file, those of the campaign's directory and update time left out */
+static char *lines_but_dir_and_update(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char line[512], *out = calloc(1, 1);
+	size_t len = 0;
+	while (fgets(line, sizeof line, f)) {
+		if (strstr(line, "  \"dir\": ") == line || strstr(line, "  \"updated\": ") == line)
+			continue;
+		out = realloc(out, len + strlen(line) + 1);
+		strcpy(out + len, line);
+		len += strlen(line);
+	}
+	fclose(f);
+	return out;
+}
+
+/* a state file the previous reader and writer made (tests/campaign/state-v1.json, a Slurm
+ * campaign with a failed job, a null output and the largest job id) reads, and is written back
+ * byte for byte but for the campaign's directory and the time of the update */
+static void an_earlier_state_file_reads_and_writes_back_alike(void **state)
+{
+	char cmd[256], p[128];
+	snprintf(cmd, sizeof cmd, "cp tests/campaign/state-v1.json %s/state.json", dir);
+	assert_int_equal(system(cmd), 0);
+	struct campaign c;
+	struct campaign_error e;
+	campaign_init(&c);
+	assert_true(state_load(dir, &c, &e));
+	assert_string_equal(c.moved_from, "/nonexistent/small");
+	assert_int_equal(c.sched, SCHED_SLURM);
+	assert_true(c.use_sbatch && c.accounting);
+	assert_string_equal(c.partition, "debug");
+	assert_null(c.workflow_src);
+	assert_int_equal(c.queries, 42);
+	assert_int_equal(c.updated, 1700000000);
+	assert_int_equal(c.njobs, 10);
+	assert_int_equal(c.jobs[1].state, JS_FAILED);
+	assert_false(c.jobs[1].has_exit);
+	assert_string_equal(c.jobs[1].reason, "NodeFail");
+	assert_string_equal(c.jobs[1].history, "17:FAILED 18:RUNNING");
+	assert_null(c.jobs[2].output);
+	assert_int_equal(c.jobs[2].id, 4294967295u);
+	assert_true(c.jobs[0].has_exit && c.jobs[0].exit_code == 0);
+	assert_true(state_save(&c, &e));
+	campaign_free(&c);
+	snprintf(p, sizeof p, "%s/state.json", dir);
+	char *was = lines_but_dir_and_update("tests/campaign/state-v1.json"), *now = lines_but_dir_and_update(p);
+	assert_string_equal(now, was);
+	free(was);
+	free(now);
+}
+
 static void the_lock_admits_one_driver(void **state)
 {
 	struct campaign a, b;
@@ -230,6 +339,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(state_round_trips, setup, teardown),
 		cmocka_unit_test_setup_teardown(malformed_state_is_an_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_bad_field_is_named, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_earlier_state_file_reads_and_writes_back_alike, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_lock_admits_one_driver, setup, teardown),
 		cmocka_unit_test_setup_teardown(resume_keeps_finished_jobs_and_redoes_changed_ones, setup, teardown),
 		cmocka_unit_test_setup_teardown(retry_resets_failures_and_their_dependants, setup, teardown),

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "model/models_format.h"
 #include "report/accuracy.h"
 #include "report/figures.h"
-#include "report/formula.h"
 #include "report/history.h"
 
 static void test_accuracy(void **state)
@@ -88,21 +88,21 @@ static void test_formula(void **state)
 	(void)state;
 	char why[256];
 	double v;
-	assert_true(formula_eval("0.2549 + 0.03995 * log2(p)", 64, 0, &v, why, sizeof why));
+	assert_true(models_formula_eval("0.2549 + 0.03995 * log2(p)", 64, 0, &v, why, sizeof why));
 	assert_float_equal(v, 0.2549 + 0.03995 * 6, 1e-12);
-	assert_true(formula_eval("-6.607e-06 + 8.728e-06 * p^(3/2)", 16, 0, &v, why, sizeof why));
+	assert_true(models_formula_eval("-6.607e-06 + 8.728e-06 * p^(3/2)", 16, 0, &v, why, sizeof why));
 	assert_float_equal(v, -6.607e-06 + 8.728e-06 * 64, 1e-15);
-	assert_true(formula_eval("1 + 2 * p^(1/2) * log2(p)^2", 4, 0, &v, why, sizeof why));
+	assert_true(models_formula_eval("1 + 2 * p^(1/2) * log2(p)^2", 4, 0, &v, why, sizeof why));
 	assert_float_equal(v, 1 + 2 * 2 * 4, 1e-12);
-	assert_true(formula_eval("3 * p^-1 + n", 4, 10, &v, why, sizeof why));
+	assert_true(models_formula_eval("3 * p^-1 + 1 * n", 4, 10, &v, why, sizeof why));
 	assert_float_equal(v, 0.75 + 10, 1e-12);
-	assert_true(formula_eval("0", 4, 0, &v, why, sizeof why));
+	assert_true(models_formula_eval("0", 4, 0, &v, why, sizeof why));
 	assert_float_equal(v, 0, 0);
-	assert_false(formula_eval("2 * q", 4, 0, &v, why, sizeof why));
-	assert_non_null(strstr(why, "unexpected character"));
-	assert_false(formula_eval("log2(p", 4, 0, &v, why, sizeof why));
-	assert_false(formula_eval("", 4, 0, &v, why, sizeof why));
-	assert_false(formula_eval("1 2", 4, 0, &v, why, sizeof why));
+	assert_false(models_formula_eval("2 * q", 4, 0, &v, why, sizeof why));
+	assert_non_null(strstr(why, "expected a parameter name"));
+	assert_false(models_formula_eval("log2(p", 4, 0, &v, why, sizeof why));
+	assert_false(models_formula_eval("", 4, 0, &v, why, sizeof why));
+	assert_false(models_formula_eval("1 2", 4, 0, &v, why, sizeof why));
 }
 
 static void test_thresholds(void **state)

@@ -15,8 +15,8 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "model/models_format.h"
 #include "report/figures.h"
-#include "report/formula.h"
 #include "report/history.h"
 #include "report/report.h"
 #include "report/writers.h"
@@ -141,11 +141,11 @@ static void test_formula_depth(void **state)
 	text[2 * depth + 1] = 0;
 	double v;
 	char why[256];
-	assert_false(formula_eval(text, 4, 0, &v, why, sizeof why));
+	assert_false(models_formula_eval(text, 4, 0, &v, why, sizeof why));
 	memset(text, '-', depth);   /* unary minus nests too */
 	text[depth] = 'p';
 	text[depth + 1] = 0;
-	assert_false(formula_eval(text, 4, 0, &v, why, sizeof why));
+	assert_false(models_formula_eval(text, 4, 0, &v, why, sizeof why));
 	/* log2 nesting */
 	char *logs = malloc(6 * depth + depth + 2), *p = logs;
 	for (size_t i = 0; i < depth; i++)
@@ -153,9 +153,9 @@ static void test_formula_depth(void **state)
 	*p++ = 'p';
 	memset(p, ')', depth);
 	p[depth] = 0;
-	assert_false(formula_eval(logs, 4, 0, &v, why, sizeof why));
-	/* a formula of ordinary depth still reads */
-	assert_true(formula_eval("((2 * (p + 1)))", 3, 0, &v, why, sizeof why));
+	assert_false(models_formula_eval(logs, 4, 0, &v, why, sizeof why));
+	/* a formula of the model writer's form still reads */
+	assert_true(models_formula_eval("2 + 2 * p", 3, 0, &v, why, sizeof why));
 	assert_float_equal(v, 8, 1e-12);
 	free(logs);
 	free(text);
