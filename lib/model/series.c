@@ -394,7 +394,8 @@ static double beam_rival_outside(const struct fit_problem *fsel, const struct hy
  * 2.693e-05 p^2 log2(p)^2 (the p^2 log2(p)^2 term standing in for both growing terms), every
  * extension of it by a faster term with a negative coefficient, supported 32x low at 64x.
  * The largest prediction of such a tail that stays positive far out, when above hi; NAN when
- * none. The interval is widened to it: what the noise cannot rule out it holds. */
+ * none. The interval of a supported prediction is widened to it: what the noise cannot rule
+ * out it holds. */
 struct tail_walk {
 	const struct fit_problem *p;
 	const struct candidates *cand;
@@ -562,13 +563,6 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 			o->bootstrap && !interval_bootstrap(&is, ctx->w, &out->prediction.lo, &out->prediction.hi);
 		average_over_hypotheses(&fsel, &r, value_var, o->level, &out->prediction);
 		rivals = out->prediction.has_interval && rival_noise(&fsel, &r.best, &ns);
-		double tail = rivals && e->nparams == 1
-				      ? faster_tail_bound(&fsel, cand, &r.best, &ns, &so, out->prediction.hi, ctx->w)
-				      : NAN;
-		if (tail > out->prediction.hi) {
-			out->prediction.hi = tail;
-			model_note(out, "a faster tail the noise cannot rule out predicts up to %.4g at the target", tail);
-		}
 	}
 	out->status = MODEL_OK;
 	if (out->quality.smape > MODEL_POOR_SMAPE) {
@@ -596,6 +590,18 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		if (out->status == MODEL_OK)
 			model_note(out, "the ladder does not support this prediction: a rival that fits the rungs as well "
 				   "predicts %.4g at the target", rival);
+	}
+	/* a supported prediction's interval holds what a faster tail the noise cannot rule out
+	 * predicts, and is judged again (an unsupported one, by its span or a rival, says so
+	 * already) */
+	double tail = rivals && e->nparams == 1 && out->prediction.supported
+			      ? faster_tail_bound(&fsel, cand, &r.best, &ns, &so, out->prediction.hi, ctx->w)
+			      : NAN;
+	if (tail > out->prediction.hi) {
+		out->prediction.hi = tail;
+		if (out->status == MODEL_OK)
+			model_note(out, "a faster tail the noise cannot rule out predicts up to %.4g at the target", tail);
+		judge_support(ctx, n, have_loo ? loo : NULL, out);
 	}
 	problem_free(&pr);
 }
