@@ -123,6 +123,7 @@ bool fit_extend(const struct fit_problem *p, const struct fit_base *b, unsigned 
 	if (!(norm > 1e-10 * norm0))
 		return false;
 	out->rss = fmax(0.0, b->rss - proj * proj / (norm * norm));
+	out->norm = norm;
 	out->logdet = b->logdet + 2 * log(norm);
 	/* the coefficient of u is proj / |u|^2; at a check point u is worth x_c - z . k */
 	double gamma = proj / (norm * norm);
@@ -131,6 +132,7 @@ bool fit_extend(const struct fit_problem *p, const struct fit_base *b, unsigned 
 		for (size_t i = 0; i < m; i++)
 			t -= b->z[j][i] * k[i];
 		out->pred[j] = b->pred[j] + gamma * t;
+		out->gain[j] = t;
 		if (j == 0)
 			out->var0 = b->var0 + t * t / (norm * norm);
 	}

@@ -44,6 +44,9 @@ struct fit_extension {
 	double coef[FIT_MAX_COEF];   /* the base's coefficients (its constant first) */
 	double coef_added;                 /* the added term's */
 	double logdet;
+	/* the added coefficient moved by d from its least-squares value raises the weighted RSS by
+	 * (d norm)^2 and moves the prediction at check point j by d gain[j] */
+	double norm, gain[FIT_MAX_CHECKS];
 };
 bool fit_extend(const struct fit_problem *p, const struct fit_base *b, unsigned c, struct fit_extension *out);
 

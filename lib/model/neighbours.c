@@ -10,6 +10,7 @@
 
 #include "model/critical.h"
 #include "model/fit_screen.h"
+#include "model/search.h"
 #include "util/xalloc.h"
 
 /* parameters whose factor a neighbour may change at once */
@@ -72,12 +73,14 @@ static size_t moved_terms(const struct pmnf_term *t, const struct candidates *ca
 
 /* The neighbours that replace best's term `drop` (none: drop = best->nterms, they add a term) by
  * moved[0..nmoved), a batch at a time: the prediction of the first that qualifies (neighbours.h),
- * NAN when none does. rss_below: a neighbour's weighted RSS must be below it. */
-static double screen_moved(const struct problem_spec *spec, struct fit_critical *critical, const struct hypothesis *best,
-			   unsigned drop, const struct pmnf_term *moved, size_t nmoved, const double *ysel, double rss_below,
-			   double lo, double hi, double factor)
+ * NAN when none does. rss_below: a neighbour's weighted RSS must be at most it. */
+static double screen_moved(const struct neighbour_spec *s, unsigned drop, const struct pmnf_term *moved, size_t nmoved,
+			   double rss_below, double lo, double hi, double factor)
 {
+	const struct problem_spec *spec = s->problem;
+	const struct hypothesis *best = s->best;
 	size_t n = spec->n;
+	struct search_rival rv = {.rss_limit = rss_below, .lo = lo, .hi = hi, .factor = factor};
 	for (size_t from = 0; from < nmoved;) {
 		struct candidates c = {.nparams = spec->cand->nparams};
 		struct hypothesis base = {.constant = true};
@@ -94,20 +97,19 @@ static double screen_moved(const struct problem_spec *spec, struct fit_critical 
 		ps.basis = NULL;
 		/* only the RSS and the predictions are wanted: the critical values of the problem's own
 		 * tests come from a cache of their own, so that they do not evict the search's */
-		ps.critical = critical;
+		ps.critical = s->critical;
 		struct problem pr;
 		problem_init(&pr, &ps);
-		fit_problem_set_values(&pr.fp, ysel);
+		fit_problem_set_values(&pr.fp, s->ysel);
 		double q[(PMNF_MAX_TERMS + 1) * n], res[n], found = NAN;
 		struct fit_base fb = {.q = q, .res = res};
 		if (fit_base_init(&pr.fp, &base, &fb))
 			for (unsigned k = first; k < c.n && isnan(found); k++) {
 				struct fit_extension x;
-				if (!fit_extend(&pr.fp, &fb, k, &x) || !(x.rss <= rss_below) || !(x.pred[0] > 0) ||
-				    !(x.pred[1] > 0))
-					continue;
-				if (x.pred[0] > factor * hi || x.pred[0] * factor < lo)
-					found = x.pred[0];
+				double v;
+				/* judged as the search judges its own hypotheses (search_admissible) */
+				if (fit_extend(&pr.fp, &fb, k, &x) && search_rival_qualifies(&pr.fp, &base, &x, k, &rv, s->w, &v))
+					found = v;
 			}
 		problem_free(&pr);
 		if (isfinite(found))
@@ -120,11 +122,11 @@ double neighbour_rival_outside(const struct neighbour_spec *s, double lo, double
 {
 	const struct hypothesis *best = s->best;
 	const struct candidates *cand = s->problem->cand;
-	if (best->nterms >= PMNF_MAX_TERMS)
-		return NAN;
-	/* each term moved, then (drop == nterms) a term of at most two parameters added */
+	/* each term moved, then (drop == nterms) a term of at most two parameters added, unless the
+	 * model has as many terms as a model may */
 	struct pmnf_term none = {.coef = 1};
-	for (unsigned drop = 0; drop <= best->nterms; drop++) {
+	unsigned last = best->nterms < PMNF_MAX_TERMS ? best->nterms : best->nterms - 1;
+	for (unsigned drop = 0; drop <= last; drop++) {
 		struct pmnf_term *moved;
 		const struct pmnf_term *from = drop < best->nterms ? &cand->term[best->idx[drop]] : &none;
 		size_t nmoved = moved_terms(from, cand, best, s->exponents, &moved);
@@ -135,7 +137,7 @@ double neighbour_rival_outside(const struct neighbour_spec *s, double lo, double
 			double crit = critical_f(FIT_ALPHA / (double)(nmoved ? nmoved : 1), 1, s->dof);
 			below = isfinite(crit) ? best->rss - crit * s->s2 : -INFINITY;
 		}
-		double found = screen_moved(s->problem, s->critical, best, drop, moved, nmoved, s->ysel, below, lo, hi, factor);
+		double found = screen_moved(s, drop, moved, nmoved, below, lo, hi, factor);
 		free(moved);
 		if (isfinite(found))
 			return found;

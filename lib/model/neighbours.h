@@ -10,7 +10,11 @@
  * Each neighbour is screened by an exact least-squares update on the values the terms were
  * selected with (fit_screen.h). A moved term is a rival when it fits as well as the model; an
  * added one only when it is significant among all those tried, as the search would have judged
- * it: any term added lowers the RSS, and a term the rungs do not ask for is no rival.
+ * it: any term added lowers the RSS, and a term the rungs do not ask for is no rival. A neighbour
+ * that passes the screen is a rival only when the search would accept it as a hypothesis
+ * (search_admissible: without a constant when the constant comes out negative; no terms that
+ * cancel, none negligible, positive at the check points). A model of PMNF_MAX_TERMS terms has
+ * no neighbours with a term added, but its moved terms compete as any model's.
  *
  *     double r = neighbour_rival_outside(&spec, lo, hi, 3.0);
  *     if (isfinite(r)) ... a neighbour that fits as well predicts r at the target ...
@@ -31,11 +35,13 @@ struct neighbour_spec {
 	double s2, dof;                       /* the noise of a weighted per-point value, its dof */
 	double crit;                          /* a moved term fits as well within crit * s2 of best's RSS */
 	struct fit_critical *critical;        /* a cache for the neighbours' problems (fit.h), or NULL */
+	struct fit_work *w;                   /* for fitting the neighbours that pass the screen, problem->n
+						 points at least */
 };
 
 /* The prediction at the target of the first neighbour that fits the rungs as well (a moved term:
  * weighted RSS within crit * s2 of best's; an added term: lower by more than the critical F of
- * adding one of all those tried, at FIT_ALPHA), positive at the check points, and more than
+ * adding one of all those tried, at FIT_ALPHA), admissible to the search, and more than
  * `factor` outside [lo, hi]; NAN when none. */
 double neighbour_rival_outside(const struct neighbour_spec *s, double lo, double hi, double factor);
 

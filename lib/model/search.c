@@ -206,24 +206,50 @@ static void screen_base(const struct fit_problem *p, const struct hypothesis *ba
 	}
 }
 
-/* all k-subsets: every (k-1)-subset as a base, extended by the candidates after it */
-static void screen_exhaustive(const struct fit_problem *p, unsigned k, struct shortlist *sl, struct search_result *r,
-			      struct fit_work *w, unsigned long *tried)
+bool search_walk_bases(const struct fit_problem *p, unsigned k, bool (*visit)(const struct hypothesis *base, void *arg),
+		       void *arg)
 {
+	if (k < 1 || k > PMNF_MAX_TERMS || k > p->ncand)
+		return false;
 	struct hypothesis base = {.constant = true, .nterms = k - 1};
 	for (unsigned i = 0; i + 1 < k; i++)
 		base.idx[i] = i;
 	for (;;) {
-		screen_base(p, &base, true, sl, r, w, tried);
+		if (visit(&base, arg))
+			return true;
 		int i = (int)k - 2;
 		while (i >= 0 && base.idx[i] == p->ncand - (k - 1) + (unsigned)i)
 			i--;
 		if (i < 0)
-			break;
+			return false;
 		base.idx[i]++;
 		for (unsigned j = (unsigned)i + 1; j + 1 < k; j++)
 			base.idx[j] = base.idx[j - 1] + 1;
 	}
+}
+
+/* what screen_exhaustive's walk screens every base into */
+struct screen_into {
+	const struct fit_problem *p;
+	struct shortlist *sl;
+	struct search_result *r;
+	struct fit_work *w;
+	unsigned long *tried;
+};
+
+static bool screen_visit(const struct hypothesis *base, void *arg)
+{
+	struct screen_into *s = arg;
+	screen_base(s->p, base, true, s->sl, s->r, s->w, s->tried);
+	return false;
+}
+
+/* all k-subsets: every (k-1)-subset as a base, extended by the candidates after it */
+static void screen_exhaustive(const struct fit_problem *p, unsigned k, struct shortlist *sl, struct search_result *r,
+			      struct fit_work *w, unsigned long *tried)
+{
+	struct screen_into s = {p, sl, r, w, tried};
+	search_walk_bases(p, k, screen_visit, &s);
 }
 
 /* stage 1: every single term, fully fitted (and, to record them, screened from the constant) */
@@ -333,44 +359,72 @@ unsigned long search_count(unsigned long ncand, unsigned k)
 	return binomial(ncand, k);
 }
 
-/* the prediction of base + c when it qualifies as a rival (search_rival_of_size), else NAN */
-static double rival_extension(const struct fit_problem *p, const struct fit_base *fb, unsigned c, double rss_limit,
-			      double lo, double hi, double factor)
+double search_prediction(const struct fit_problem *p, const struct hypothesis *h)
 {
-	struct fit_extension x;
-	if (!fit_extend(p, fb, c, &x) || !(x.rss <= rss_limit))
-		return NAN;
-	for (size_t j = 0; j < p->ncheck; j++)
-		if (!(x.pred[j] > 0))
-			return NAN;
-	return x.pred[0] > factor * hi || x.pred[0] * factor < lo ? x.pred[0] : NAN;
+	double v = h->constant ? h->c0 : 0;
+	for (unsigned k = 0; k < h->nterms && p->ncheck; k++)
+		v += h->coef[k] * p->basis_check[h->idx[k] * p->ncheck];
+	return v;
 }
 
-double search_rival_of_size(const struct fit_problem *p, unsigned k, double rss_limit, double lo, double hi,
-			    double factor)
+bool search_admissible(const struct fit_problem *p, struct hypothesis *h, struct fit_work *w)
 {
-	if (k < 1 || k > PMNF_MAX_TERMS || k > p->ncand || !p->ncheck)
-		return NAN;
+	unsigned long tried = 0;
+	fit_either(p, h, w, &tried);
+	return h->valid;
+}
+
+bool search_rival_qualifies(const struct fit_problem *p, const struct hypothesis *base, const struct fit_extension *x,
+			    unsigned c, const struct search_rival *rv, struct fit_work *w, double *pred)
+{
+	/* the exact update fits with a constant: without one the RSS is no lower, and the search
+	 * tries that only when the constant came out negative */
+	if (!(x->rss <= rv->rss_limit))
+		return false;
+	bool outside = x->pred[0] > rv->factor * rv->hi || x->pred[0] * rv->factor < rv->lo;
+	if (!outside && !(x->coef[0] < 0))
+		return false;
+	struct hypothesis h = *base;
+	h.constant = true;
+	insert_sorted(&h, c);
+	if (!search_admissible(p, &h, w) || !(h.rss <= rv->rss_limit))
+		return false;
+	double v = search_prediction(p, &h);
+	if (!(v > rv->factor * rv->hi || v * rv->factor < rv->lo))
+		return false;
+	*pred = v;
+	return true;
+}
+
+/* what search_rival_of_size's walk looks for */
+struct rival_walk {
+	const struct fit_problem *p;
+	const struct search_rival *rv;
+	struct fit_work *w;
+	double found;
+};
+
+static bool rival_visit(const struct hypothesis *base, void *arg)
+{
+	struct rival_walk *s = arg;
+	const struct fit_problem *p = s->p;
 	size_t n = p->n;
 	double q[(PMNF_MAX_TERMS + 1) * n], res[n];
-	struct hypothesis base = {.constant = true, .nterms = k - 1};
-	for (unsigned i = 0; i + 1 < k; i++)
-		base.idx[i] = i;
-	for (;;) {
-		struct fit_base fb = {.q = q, .res = res};
-		if (fit_base_init(p, &base, &fb))
-			for (unsigned c = base.nterms ? base.idx[base.nterms - 1] + 1 : 0; c < p->ncand; c++) {
-				double r = rival_extension(p, &fb, c, rss_limit, lo, hi, factor);
-				if (isfinite(r))
-					return r;
-			}
-		int i = (int)k - 2;
-		while (i >= 0 && base.idx[i] == p->ncand - (k - 1) + (unsigned)i)
-			i--;
-		if (i < 0)
-			return NAN;
-		base.idx[i]++;
-		for (unsigned j = (unsigned)i + 1; j + 1 < k; j++)
-			base.idx[j] = base.idx[j - 1] + 1;
+	struct fit_base fb = {.q = q, .res = res};
+	if (!fit_base_init(p, base, &fb))
+		return false;
+	for (unsigned c = base->nterms ? base->idx[base->nterms - 1] + 1 : 0; c < p->ncand; c++) {
+		struct fit_extension x;
+		if (fit_extend(p, &fb, c, &x) && search_rival_qualifies(p, base, &x, c, s->rv, s->w, &s->found))
+			return true;
 	}
+	return false;
+}
+
+double search_rival_of_size(const struct fit_problem *p, unsigned k, const struct search_rival *rv, struct fit_work *w)
+{
+	if (!p->ncheck)
+		return NAN;
+	struct rival_walk s = {p, rv, w, NAN};
+	return search_walk_bases(p, k, rival_visit, &s) ? s.found : NAN;
 }

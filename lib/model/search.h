@@ -99,12 +99,33 @@ int search_best(const struct fit_problem *p, const struct search_options *o, str
 /* how many hypotheses of k terms ncand candidates make (beyond exhaustive_limit a stage is a beam) */
 unsigned long search_count(unsigned long ncand, unsigned k);
 
-/* Every hypothesis of k terms and a constant, screened by exact updates (a stage the search
- * searched with its beam saw only some): the prediction at the target of the first whose weighted
- * RSS is at most rss_limit, positive at the check points, and more than `factor` outside
- * [lo, hi]; NAN when none. */
-double search_rival_of_size(const struct fit_problem *p, unsigned k, double rss_limit, double lo, double hi,
-			    double factor);
+/* Every hypothesis of k terms and a constant once: visit(base, arg) for every (k-1)-subset of the
+ * candidates (indices ascending), the walk the exhaustive stages screen (each base extended by
+ * the candidates after its last index). Stops when visit returns true, and returns true then. */
+bool search_walk_bases(const struct fit_problem *p, unsigned k, bool (*visit)(const struct hypothesis *base, void *arg),
+		       void *arg);
+
+/* Would the search accept h (nterms and idx set) as it accepts a hypothesis of a stage: fitted
+ * with a constant, or without one when the constant came out negative (as a pure c/p), and valid
+ * (fit_hypothesis: no negligible term, no terms that cancel, positive at the check points)?
+ * h receives the fit. */
+bool search_admissible(const struct fit_problem *p, struct hypothesis *h, struct fit_work *w);
+/* h's prediction at the target (the first check point) */
+double search_prediction(const struct fit_problem *p, const struct hypothesis *h);
+
+/* A rival of a selected model: a hypothesis the search would accept (search_admissible) whose
+ * weighted RSS is at most rss_limit and whose prediction at the target lies more than `factor`
+ * outside [lo, hi]. */
+struct search_rival {
+	double rss_limit, lo, hi, factor;
+};
+/* Is base + candidate c (x: its exact update, fit_screen.h) such a rival? The update screens;
+ * only what passes is fitted. *pred receives its prediction when it is. */
+bool search_rival_qualifies(const struct fit_problem *p, const struct hypothesis *base, const struct fit_extension *x,
+			    unsigned c, const struct search_rival *rv, struct fit_work *w, double *pred);
+/* Every hypothesis of k terms and a constant (a stage the search searched with its beam saw only
+ * some), walked as the exhaustive stages are: the prediction of the first rival; NAN when none. */
+double search_rival_of_size(const struct fit_problem *p, unsigned k, const struct search_rival *rv, struct fit_work *w);
 
 /* The refinement rule, shared with the bootstrap: a larger hypothesis replaces the current
  * selection when the current one does not yet fit within the noise of the repetitions, and the

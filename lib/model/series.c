@@ -296,33 +296,58 @@ static void average_over_hypotheses(const struct fit_problem *fsel, const struct
 	pred->value = fmin(fmax(pred->value, pred->lo), pred->hi);
 }
 
-/* A rival the rungs cannot tell from the selected model: a hypothesis the search screened, with at
- * most one term more, whose weighted RSS exceeds the selected one's by less than the critical F
- * of one term times the noise of a per-point value, and whose prediction at the target lies more
- * than SUPPORT_RIVAL_FACTOR outside the interval (c + a p^(1/2) + b p^2 at 5% noise on p = 4..64
- * fitted as c + a p^(1/2) log2(p)^2: the p^2 term is 16% of the largest rung and 40x at 64x).
- * Its prediction, or NAN when there is none; ns receives the noise and the critical value the
- * neighbours of a multi-parameter model are judged with (neighbours.h). */
-static double rival_outside(const struct fit_problem *fsel, const struct search_result *r, double lo, double hi,
-			    struct neighbour_spec *ns)
+/* The noise the rivals of the selected model are judged with: of a per-point value measured by the
+ * repetitions, or else the residual variance of the model; its degrees of freedom, and the
+ * critical F of one term (neighbours.h). false when the model leaves no degree of freedom. */
+static bool rival_noise(const struct fit_problem *fsel, const struct hypothesis *best, struct neighbour_spec *ns)
 {
-	const struct hypothesis *best = &r->best;
 	size_t m = best->nterms + (best->constant ? 1 : 0);
 	if (fsel->n <= m)
-		return NAN;
+		return false;
 	bool measured = fsel->noise_dof > 0 && fsel->noise_var > 0;
 	ns->s2 = measured ? fsel->noise_var : best->rss / (double)(fsel->n - m);
 	ns->dof = measured ? fsel->noise_dof : (double)(fsel->n - m);
 	ns->crit = critical_f(0.05, 1, ns->dof);
 	if (!isfinite(ns->crit))
 		ns->crit = 4.0;
-	double limit = best->rss + ns->crit * ns->s2;
-	for (unsigned k = 0; k < r->nrecords; k++) {
-		const struct search_record *h = &r->record[k];
-		if (h->nterms > best->nterms + 1 || !(h->rss <= limit) || !(h->pred > 0))
+	return true;
+}
+
+/* A rival the rungs cannot tell from the selected model: a hypothesis the search would accept
+ * (search_admissible), with at most one term more, whose weighted RSS exceeds the selected one's
+ * by less than the critical F of one term times the noise of a per-point value, and whose
+ * prediction at the target lies more than SUPPORT_RIVAL_FACTOR outside the interval (c + a p^(1/2)
+ * + b p^2 at 5% noise on p = 4..64 fitted as c + a p^(1/2) log2(p)^2: the p^2 term is 16% of the
+ * largest rung and 40x at 64x). Every hypothesis of a size the search enumerated is walked again
+ * (search_rival_of_size): the search's records keep SEARCH_RECORDS of them and only those positive
+ * with a constant; of the other sizes the records. Its prediction, or NAN when there is none. */
+static double rival_outside(const struct fit_problem *fsel, const struct search_result *r,
+			    const struct search_options *so, const struct neighbour_spec *ns, double lo, double hi,
+			    struct fit_work *w)
+{
+	const struct hypothesis *best = &r->best;
+	struct search_rival rv = {.rss_limit = best->rss + ns->crit * ns->s2, .lo = lo, .hi = hi,
+				  .factor = SUPPORT_RIVAL_FACTOR};
+	bool walked[PMNF_MAX_TERMS + 2] = {false};
+	for (unsigned k = 1; k <= best->nterms + 1 && k <= PMNF_MAX_TERMS && k <= fsel->ncand; k++) {
+		if (search_count(fsel->ncand, k) > so->exhaustive_limit)
 			continue;
-		if (h->pred > SUPPORT_RIVAL_FACTOR * hi || h->pred * SUPPORT_RIVAL_FACTOR < lo)
-			return h->pred;
+		walked[k] = true;
+		double v = search_rival_of_size(fsel, k, &rv, w);
+		if (isfinite(v))
+			return v;
+	}
+	for (unsigned k = 0; k < r->nrecords; k++) {
+		const struct search_record *x = &r->record[k];
+		if (x->nterms > best->nterms + 1 || walked[x->nterms] || !(x->rss <= rv.rss_limit))
+			continue;
+		struct hypothesis h = {.nterms = x->nterms};
+		memcpy(h.idx, x->idx, x->nterms * sizeof h.idx[0]);
+		if (!search_admissible(fsel, &h, w) || !(h.rss <= rv.rss_limit))
+			continue;
+		double v = search_prediction(fsel, &h);
+		if (v > rv.factor * hi || v * rv.factor < lo)
+			return v;
 	}
 	return NAN;
 }
@@ -338,22 +363,104 @@ static double rival_outside(const struct fit_problem *fsel, const struct search_
  * NAN when none. */
 #define BEAM_RIVAL_TERMS 3
 static double beam_rival_outside(const struct fit_problem *fsel, const struct hypothesis *best,
-				 const struct neighbour_spec *ns, const struct search_options *so, double lo, double hi)
+				 const struct neighbour_spec *ns, const struct search_options *so, double lo, double hi,
+				 struct fit_work *w)
 {
 	for (unsigned k = best->nterms; k <= best->nterms + 1 && k <= BEAM_RIVAL_TERMS; k++) {
 		unsigned long count = search_count(fsel->ncand, k);
 		if (k < 1 || count <= so->exhaustive_limit)
 			continue;
-		double limit = best->rss + ns->crit * ns->s2;
+		struct search_rival rv = {.rss_limit = best->rss + ns->crit * ns->s2, .lo = lo, .hi = hi,
+					  .factor = SUPPORT_RIVAL_FACTOR};
 		if (k > best->nterms) {
 			double crit = critical_f(FIT_ALPHA / (double)count, 1, ns->dof);
-			limit = isfinite(crit) ? best->rss - crit * ns->s2 : -INFINITY;
+			rv.rss_limit = isfinite(crit) ? best->rss - crit * ns->s2 : -INFINITY;
 		}
-		double r = search_rival_of_size(fsel, k, limit, lo, hi, SUPPORT_RIVAL_FACTOR);
+		double r = search_rival_of_size(fsel, k, &rv, w);
 		if (isfinite(r))
 			return r;
 	}
 	return NAN;
+}
+
+/* One parameter: a hypothesis of the selected model's size (any of them, as the search would accept
+ * it) with one term more, of a higher power than any of its own and of the selected model's, whose
+ * coefficient is as large as the noise allows:
+ * its weighted RSS within the critical F of one term times the noise of the selected model's (as
+ * a rival of rival_outside), that coefficient positive, the model without it one the search
+ * would accept. A least-squares coefficient may come out at zero or below while a tail of that
+ * power, a third of the largest rung, still fits about as well: 611.4/p + 0.0127 p^(3/2) +
+ * 7.062e-08 p^3 log2(p)^2 at 2% noise on five rungs was fitted as 6.587 + 521.6 p^(-3/2) log2(p) +
+ * 2.693e-05 p^2 log2(p)^2 (the p^2 log2(p)^2 term standing in for both growing terms), every
+ * extension of it by a faster term with a negative coefficient, supported 32x low at 64x.
+ * The largest prediction of such a tail that stays positive far out, when above hi; NAN when
+ * none. The interval of a supported prediction is widened to it: what the noise cannot rule
+ * out it holds. */
+struct tail_walk {
+	const struct fit_problem *p;
+	const struct candidates *cand;
+	struct pmnf_factor fastest;   /* the selected model's fastest factor */
+	double limit, hi;
+	struct fit_work *w;
+	double found;
+};
+
+static struct pmnf_factor fastest_factor(const struct candidates *cand, const struct hypothesis *h)
+{
+	struct pmnf_factor f = {0, 0};
+	for (unsigned k = 0; k < h->nterms; k++)
+		if (pmnf_factor_cmp(cand->term[h->idx[k]].f[0], f) > 0)
+			f = cand->term[h->idx[k]].f[0];
+	return f;
+}
+
+static bool tail_visit(const struct hypothesis *walked, void *arg)
+{
+	struct tail_walk *t = arg;
+	const struct fit_problem *p = t->p;
+	struct hypothesis base = *walked;
+	size_t n = p->n;
+	double q[(PMNF_MAX_TERMS + 1) * n], res[n];
+	struct fit_base fb = {.q = q, .res = res};
+	struct pmnf_factor from = fastest_factor(t->cand, &base);
+	if (pmnf_factor_cmp(t->fastest, from) > 0)
+		from = t->fastest;
+	if (!fit_base_init(p, &base, &fb))
+		return false;
+	int admissible = -1;   /* the base fitted as the search would, when needed */
+	for (unsigned c = 0; c < p->ncand; c++) {
+		struct fit_extension x;
+		if (pmnf_factor_cmp(t->cand->term[c].f[0], from) <= 0 || !fit_extend(p, &fb, c, &x) || !(x.rss <= t->limit) ||
+		    !(x.norm > 0))
+			continue;
+		double d = sqrt(t->limit - x.rss) / x.norm;
+		double v = x.pred[0] + d * x.gain[0], far = x.pred[p->ncheck - 1] + d * x.gain[p->ncheck - 1];
+		if (!(x.coef_added + d > 0) || !(far > 0) || !(v > t->hi) || !(isnan(t->found) || v > t->found))
+			continue;
+		if (admissible < 0) {
+			struct hypothesis h = base;
+			admissible = base.nterms == 0 || search_admissible(p, &h, t->w);
+		}
+		if (!admissible)
+			return false;
+		t->found = v;
+	}
+	return false;
+}
+
+static double faster_tail_bound(const struct fit_problem *fsel, const struct candidates *cand,
+				 const struct hypothesis *best, const struct neighbour_spec *ns,
+				 const struct search_options *so, double hi, struct fit_work *w)
+{
+	unsigned k = best->nterms + 1;
+	if (cand->nparams != 1 || !fsel->ncheck || k > PMNF_MAX_TERMS || k > fsel->ncand ||
+	    search_count(fsel->ncand, best->nterms) > so->exhaustive_limit)
+		return NAN;
+	struct tail_walk t = {.p = fsel, .cand = cand, .fastest = fastest_factor(cand, best),
+			      .limit = best->rss + ns->crit * ns->s2, .hi = hi, .w = w, .found = NAN};
+	/* every base of the selected model's size: the walk of k terms visits the (k-1)-subsets */
+	search_walk_bases(fsel, k, tail_visit, &t);
+	return t.found;
 }
 
 /* does the ladder support the prediction (support.h); a note when not; loo: the leave-one-out
@@ -429,7 +536,8 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 	double rival = NAN, loo[2];
 	bool have_loo = false;
 	struct neighbour_spec ns = {.problem = &ps, .ysel = ctx->ysel, .exponents = &o->exponents, .best = &r.best,
-				    .s2 = NAN, .critical = &ctx->neighbour_critical};
+				    .s2 = NAN, .critical = &ctx->neighbour_critical, .w = ctx->w};
+	bool rivals = false;
 	if (best.cv < 1e-20 && noise_var == 0) {
 		/* exact data reproduced exactly: nothing to be uncertain about */
 		out->prediction.has_interval = true;
@@ -454,8 +562,7 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 		out->prediction.has_interval =
 			o->bootstrap && !interval_bootstrap(&is, ctx->w, &out->prediction.lo, &out->prediction.hi);
 		average_over_hypotheses(&fsel, &r, value_var, o->level, &out->prediction);
-		if (out->prediction.has_interval)
-			rival = rival_outside(&fsel, &r, out->prediction.lo, out->prediction.hi, &ns);
+		rivals = out->prediction.has_interval && rival_noise(&fsel, &r.best, &ns);
 	}
 	out->status = MODEL_OK;
 	if (out->quality.smape > MODEL_POOR_SMAPE) {
@@ -465,20 +572,36 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 			 "not to be trusted", out->quality.smape);
 	}
 	judge_support(ctx, n, have_loo ? loo : NULL, out);
+	/* the rivals can only take the support away: looked for where there is one to take */
+	double lo = out->prediction.lo, hi = out->prediction.hi;
+	if (rivals && out->prediction.supported)
+		rival = rival_outside(&fsel, &r, &so, &ns, lo, hi, ctx->w);
 	/* several parameters: the search saw only the products of the factors the line searches
 	 * chose; the model's neighbours in the whole space compete too, where they could still take
-	 * the support away (neighbours.h). One parameter: the search's records hold every
-	 * hypothesis of up to two terms and the beam's beyond; on the four sets of accuracy_model
-	 * the neighbours there took no support away. */
-	if (e->nparams > 1 && out->prediction.supported && isnan(rival) && isfinite(ns.s2))
-		rival = neighbour_rival_outside(&ns, out->prediction.lo, out->prediction.hi, SUPPORT_RIVAL_FACTOR);
-	if (e->nparams == 1 && out->prediction.supported && isnan(rival) && isfinite(ns.s2))
-		rival = beam_rival_outside(&fsel, &r.best, &ns, &so, out->prediction.lo, out->prediction.hi);
+	 * the support away (neighbours.h). One parameter: rival_outside walks every hypothesis of
+	 * the sizes the search enumerated; on the four sets of accuracy_model the neighbours there
+	 * took no support away. */
+	if (rivals && e->nparams > 1 && out->prediction.supported && isnan(rival))
+		rival = neighbour_rival_outside(&ns, lo, hi, SUPPORT_RIVAL_FACTOR);
+	if (rivals && e->nparams == 1 && out->prediction.supported && isnan(rival))
+		rival = beam_rival_outside(&fsel, &r.best, &ns, &so, lo, hi, ctx->w);
 	if (out->prediction.supported && isfinite(rival)) {
 		out->prediction.supported = false;
 		if (out->status == MODEL_OK)
 			model_note(out, "the ladder does not support this prediction: a rival that fits the rungs as well "
 				   "predicts %.4g at the target", rival);
+	}
+	/* a supported prediction's interval holds what a faster tail the noise cannot rule out
+	 * predicts, and is judged again (an unsupported one, by its span or a rival, says so
+	 * already) */
+	double tail = rivals && e->nparams == 1 && out->prediction.supported
+			      ? faster_tail_bound(&fsel, cand, &r.best, &ns, &so, out->prediction.hi, ctx->w)
+			      : NAN;
+	if (tail > out->prediction.hi) {
+		out->prediction.hi = tail;
+		if (out->status == MODEL_OK)
+			model_note(out, "a faster tail the noise cannot rule out predicts up to %.4g at the target", tail);
+		judge_support(ctx, n, have_loo ? loo : NULL, out);
 	}
 	problem_free(&pr);
 }

@@ -16,8 +16,11 @@
  *     as many coefficients as rungs but one, parts as soon as one rung is left out);
  *   - the interval spans at most MODEL_SUPPORT_SPAN (modeler.h);
  *   - (series.c, which has the search's hypotheses) no rival that fits the rungs as well predicts
- *     more than SUPPORT_RIVAL_FACTOR outside the interval; with several parameters the rivals
- *     include the model's neighbours in the whole space, which its search never saw (neighbours.h).
+ *     more than SUPPORT_RIVAL_FACTOR outside the interval; a rival is a hypothesis the search
+ *     would accept (search_admissible); with several parameters the rivals include the model's
+ *     neighbours in the whole space, which its search never saw (neighbours.h); with one, the
+ *     largest tail of a faster term the noise cannot rule out widens a supported prediction's
+ *     interval, which this span test then judges again.
  *
  *     struct support s;
  *     support_judge(&fn, pts, y, n, target, true, lo, hi, 0.95, NULL, &s);
