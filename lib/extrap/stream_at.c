@@ -260,23 +260,29 @@ static bool rank_laws_equal(const struct rank_law *a, const struct rank_law *b)
 }
 
 /* law k of the class's streams is, at every rung, a law in the grid coordinates (alike.h) fitted
- * over every rank of every rung: that law on the target grid, in out */
+ * over every rank of every rung, or the share of an uneven decomposition (remainder_law.h): that
+ * law on the target grid, in out */
 static bool coord_known(const struct class_rungs *cr, const uint32_t *sigs, const struct run_stream *const *at,
 			uint32_t k, const struct grid *target, struct rank_law *out)
 {
 	if (!cr->coord || at[0]->nhead)
 		return false;
 	const struct run_signature *s = &cr->runs[0]->sigs[sigs[0]];
-	const struct coord_law *l = alike_law_of(cr->coord, s->fn, s->callsite,
+	const struct alike_law *l = alike_law_of(cr->coord, s->fn, s->callsite, alike_tags(cr->runs[0], sigs[0]),
 						 cell_slot(cr->runs[0], sigs[0], at[0]->laws[k].cell));
 	for (size_t i = 0; l && i < cr->n; i++) {
 		struct rank_law x;
-		coord_law_at(l, &cr->grids[i], &x);
+		if (l->remainder)
+			remainder_law_at(&l->rem, &cr->grids[i], &x);
+		else
+			coord_law_at(&l->law, &cr->grids[i], &x);
 		if (!rank_laws_equal(&x, &at[i]->laws[k].law))
 			return false;
 	}
-	if (l)
-		coord_law_at(l, target, out);
+	if (l && l->remainder)
+		remainder_law_at(&l->rem, target, out);
+	else if (l)
+		coord_law_at(&l->law, target, out);
 	return l != NULL;
 }
 
