@@ -13,15 +13,18 @@
 #include "run/merge.h"
 #include "util/xalloc.h"
 
-/* one value that differs: a slot of the signatures of a function and call site, its points */
+/* one value that differs: a slot of the signatures of a function and call site that keep some
+ * tags, its points */
 struct key {
 	uint32_t fn, slot;
-	uint64_t callsite;
+	uint64_t callsite, tags;
 	size_t n, cap;
 	struct grid *grids;
 	int64_t *ranks, *values;
 	struct coord_law law;
-	bool fits;
+	bool count;                    /* the slot is a count */
+	bool fits, remainder;          /* remainder: the law is rem */
+	struct remainder_law rem;
 };
 
 /* a set of alike groups of one rung: the leader's signatures that differ (fs), and per member the
@@ -64,6 +67,25 @@ static bool groups_alike(const struct run *r, uint32_t a, uint32_t b)
 	return true;
 }
 
+/* do groups a and b of one shape differ only by values that are not symbolic (a peer that is
+ * MPI_PROC_NULL in one is a boundary, no value to unite)? */
+static bool differ_by_numbers(const struct run *r, uint32_t a, uint32_t b)
+{
+	const struct grammar *x = &r->groups[a].g, *y = &r->groups[b].g;
+	for (uint64_t i = 0; i < x->nsyms; i++) {
+		struct gsymbol u = x->syms[i], v = y->syms[i];
+		if (gsym_is_rule(u) || u.val == v.val)
+			continue;
+		const struct run_signature *f = &r->sigs[u.val], *g = &r->sigs[v.val];
+		for (uint32_t j = 0; j < f->nvals; j++) {
+			int64_t p = r->sigvals[f->voff + j], q = r->sigvals[g->voff + j];
+			if (p != q && (sv_is_symbolic(p) || sv_is_symbolic(q)))
+				return false;
+		}
+	}
+	return true;
+}
+
 /* may value j of signature s be streamed as a law (a scalar peer, source, tag or count)? */
 static bool streamable(const struct run *r, uint32_t s, uint32_t j)
 {
@@ -76,16 +98,37 @@ static bool streamable(const struct run *r, uint32_t s, uint32_t j)
 	return (k == PK_PEER || k == PK_SRC || k == PK_TAG || k == PK_COUNT) && !sv_is_symbolic(v[j]);
 }
 
-static struct key *key_of(struct plan *pl, const struct run *r, uint32_t s, uint32_t j)
+/* the values of s's tag parameters that are neither masked nor streamed, as one number */
+static uint64_t tags_of(const struct run *r, uint32_t s, const bool *mask)
 {
 	const struct run_signature *x = &r->sigs[s];
+	const int64_t *v = r->sigvals + x->voff;
+	uint64_t h = 1469598103934665603ull;
+	uint32_t p, e;
+	for (uint32_t j = 0; j < x->nvals; j++)
+		if (!(mask && mask[j]) && v[j] != SV_STREAMED && param_walk_value_at(&r->fns[x->fn], v, x->nvals, j, &p, &e) &&
+		    r->fns[x->fn].params[p].kind == PK_TAG)
+			h = (h ^ (uint64_t)v[j] ^ ((uint64_t)j << 56)) * 1099511628211ull;
+	return h;
+}
+
+uint64_t alike_tags(const struct run *r, uint32_t sig) { return tags_of(r, sig, NULL); }
+
+static struct key *key_of(struct plan *pl, const struct run *r, uint32_t s, uint32_t j, const bool *mask)
+{
+	const struct run_signature *x = &r->sigs[s];
+	uint64_t tags = tags_of(r, s, mask);
 	for (size_t i = 0; i < pl->nkeys; i++)
-		if (pl->keys[i].fn == x->fn && pl->keys[i].callsite == x->callsite && pl->keys[i].slot == j)
+		if (pl->keys[i].fn == x->fn && pl->keys[i].callsite == x->callsite && pl->keys[i].slot == j &&
+		    pl->keys[i].tags == tags)
 			return &pl->keys[i];
 	XGROW(pl->keys, pl->capkeys, pl->nkeys + 1);
 	struct key *k = &pl->keys[pl->nkeys++];
 	memset(k, 0, sizeof *k);
-	k->fn = x->fn, k->callsite = x->callsite, k->slot = j;
+	k->fn = x->fn, k->callsite = x->callsite, k->slot = j, k->tags = tags;
+	uint32_t p, e;
+	k->count = param_walk_value_at(&r->fns[x->fn], r->sigvals + x->voff, x->nvals, j, &p, &e) &&
+		   r->fns[x->fn].params[p].kind == PK_COUNT;
 	return k;
 }
 
@@ -191,7 +234,7 @@ static bool set_points(struct plan *pl, struct set *st)
 		for (uint32_t j = 0; ok && j < f->nvals; j++) {
 			if (!mask[j])
 				continue;
-			struct key *key = key_of(pl, r, st->fs[k], j);
+			struct key *key = key_of(pl, r, st->fs[k], j, mask);
 			for (uint32_t m = 0; m < st->nmembers; m++) {
 				const struct run_group *g = &r->groups[st->members[m]];
 				int64_t v = r->sigvals[r->sigs[st->ms[m * st->nfs + k]].voff + j];
@@ -217,7 +260,7 @@ static void find_sets(struct plan *pl, size_t i)
 			continue;
 		struct set st = {.rung = i, .members = xmalloc((r->ngroups + 1) * sizeof *st.members)};
 		for (uint32_t b = a; b < r->ngroups; b++)
-			if (!taken[b] && (b == a || groups_alike(r, a, b)))
+			if (!taken[b] && (b == a || (groups_alike(r, a, b) && differ_by_numbers(r, a, b))))
 				taken[b] = true, st.members[st.nmembers++] = b;
 		if (st.nmembers < 2) {
 			free(st.members);
@@ -246,10 +289,10 @@ static uint32_t streamed_sig(struct run *r, uint32_t s, const bool *mask)
 }
 
 /* the stream of the new signature ns for the set's ranks: one period of the masked values' laws */
-static void law_stream(struct plan *pl, const struct set *st, uint32_t fs, uint32_t ns, const bool *mask,
+static void law_stream(struct plan *pl, size_t rung, uint32_t fs, uint32_t ns, const bool *mask,
 		       const struct ranklist *ranks, uint32_t nranks, uint64_t calls)
 {
-	struct run *r = pl->rungs[st->rung];
+	struct run *r = pl->rungs[rung];
 	const struct run_signature *f = &r->sigs[fs];
 	uint32_t width = 0;
 	for (uint32_t j = 0; j < f->nvals; j++)
@@ -263,7 +306,11 @@ static void law_stream(struct plan *pl, const struct set *st, uint32_t fs, uint3
 	for (uint32_t j = 0; j < f->nvals; j++)
 		if (mask[j]) {
 			s->laws[s->nlaws].cell = s->nlaws;
-			coord_law_at(&key_of(pl, r, fs, j)->law, &pl->grids[st->rung], &s->laws[s->nlaws].law);
+			const struct key *key = key_of(pl, r, fs, j, mask);
+			if (key->remainder)
+				remainder_law_at(&key->rem, &pl->grids[rung], &s->laws[s->nlaws].law);
+			else
+				coord_law_at(&key->law, &pl->grids[rung], &s->laws[s->nlaws].law);
 			s->nlaws++;
 		}
 }
@@ -305,7 +352,7 @@ static bool set_fits(struct plan *pl, const struct set *st)
 		bool *mask = xcalloc(f->nvals + 1, sizeof *mask);
 		differing_slots(r, st, k, mask);
 		for (uint32_t j = 0; j < f->nvals; j++)
-			fits = fits && (!mask[j] || key_of(pl, r, st->fs[k], j)->fits);
+			fits = fits && (!mask[j] || key_of(pl, r, st->fs[k], j, mask)->fits);
 		free(mask);
 	}
 	return fits;
@@ -326,7 +373,7 @@ static void unite_set(struct plan *pl, const struct set *st, bool *drop)
 		bool *mask = xcalloc(r->sigs[st->fs[k]].nvals + 1, sizeof *mask);
 		differing_slots(r, st, k, mask);
 		map[st->fs[k]] = streamed_sig(r, st->fs[k], mask);
-		law_stream(pl, st, st->fs[k], map[st->fs[k]], mask, &ranks, nranks, calls[st->fs[k]]);
+		law_stream(pl, st->rung, st->fs[k], map[st->fs[k]], mask, &ranks, nranks, calls[st->fs[k]]);
 		free(mask);
 	}
 	lead = &r->groups[st->members[0]];
@@ -336,6 +383,69 @@ static void unite_set(struct plan *pl, const struct set *st, bool *drop)
 	lead->ranks = ranks, lead->nranks = nranks;
 	for (uint32_t m = 1; m < st->nmembers; m++)
 		drop[st->members[m]] = true;
+	free(map);
+	free(calls);
+}
+
+static bool makes_key(const struct run *r, uint32_t s, const struct key *k);
+
+/* the slots of s to stream because they make the call of a key with a remainder law (the whole
+ * parameter group of each), in mask; false when there are none, or one of them has no such law */
+static bool remainder_slots(struct plan *pl, const struct run *r, uint32_t s, bool *mask)
+{
+	const struct run_signature *x = &r->sigs[s];
+	const int64_t *v = r->sigvals + x->voff;
+	bool any = false;
+	uint32_t p, e, q, e2;
+	for (size_t i = 0; i < pl->nkeys; i++) {
+		const struct key *k = &pl->keys[i];
+		if (!k->remainder || !makes_key(r, s, k) || !param_walk_value_at(&r->fns[x->fn], v, x->nvals, k->slot, &p, &e))
+			continue;
+		for (uint32_t j = 0; j < x->nvals; j++)
+			if (param_walk_value_at(&r->fns[x->fn], v, x->nvals, j, &q, &e2) && q == p)
+				mask[j] = any = true;
+	}
+	for (uint32_t j = 0; any && j < x->nvals; j++)
+		if (mask[j] && !key_of(pl, r, s, j, mask)->remainder)
+			return false;
+	return any;
+}
+
+/* in every group of rung i, the calls of keys with a remainder law streamed as that law (groups of
+ * one rank, or alike groups left as they were, too): the class has one form on the ladder */
+static void stream_remainders(struct plan *pl, size_t i)
+{
+	struct run *r = pl->rungs[i];
+	uint32_t nmap = r->nsigs, *made = xmalloc((nmap + 1) * sizeof *made), *map = xmalloc((nmap + 1) * sizeof *map);
+	uint64_t *calls = xcalloc(nmap + 1, sizeof *calls);
+	bool *mask = NULL;
+	for (uint32_t s = 0; s < nmap; s++)
+		made[s] = UINT32_MAX;
+	for (uint32_t g = 0; g < r->ngroups; g++) {
+		bool any = false;
+		memset(calls, 0, (nmap + 1) * sizeof *calls);
+		grammar_terminal_counts(&r->groups[g].g, calls, nmap);
+		for (uint32_t s = 0; s < nmap; s++) {
+			map[s] = s;
+			if (!calls[s])
+				continue;
+			free(mask);
+			mask = xcalloc(r->sigs[s].nvals + 1, sizeof *mask);
+			if (!remainder_slots(pl, r, s, mask))
+				continue;
+			if (made[s] == UINT32_MAX)
+				made[s] = streamed_sig(r, s, mask);
+			map[s] = made[s];
+			law_stream(pl, i, s, made[s], mask, &r->groups[g].ranks, r->groups[g].nranks, calls[s]);
+			any = true;
+		}
+		if (any) {
+			grammar_map_terminals(&r->groups[g].g, map, nmap);
+			remap_timing(&r->groups[g], map, nmap);
+		}
+	}
+	free(mask);
+	free(made);
 	free(map);
 	free(calls);
 }
@@ -369,24 +479,80 @@ static void plan_free(struct plan *pl)
 	free(pl->sets);
 }
 
-/* the keys' laws; the first that has none, in note */
-static void fit_keys(struct plan *pl, const struct grid *target, char *note, size_t notelen)
+/* does literal signature s of r make the call of key k, with a number at its slot? */
+static bool makes_key(const struct run *r, uint32_t s, const struct key *k)
+{
+	const struct run_signature *x = &r->sigs[s];
+	if (x->fn != k->fn || x->callsite != k->callsite || k->slot >= x->nvals)
+		return false;
+	int64_t v = r->sigvals[x->voff + k->slot];
+	return v != SV_STREAMED && !sv_is_symbolic(v) && tags_of(r, s, NULL) == k->tags;
+}
+
+/* every rank of every rung that makes key k's call, with its value: the points of all the ladder
+ * (a rank that makes it with two values gives both) */
+static struct key every_point(const struct plan *pl, size_t nrungs, const struct key *k)
+{
+	struct key all = *k;
+	all.n = all.cap = 0, all.grids = NULL, all.ranks = NULL, all.values = NULL;
+	for (size_t i = 0; i < nrungs; i++) {
+		const struct run *r = pl->rungs[i];
+		uint64_t *calls = xcalloc(r->nsigs + 1, sizeof *calls);
+		for (uint32_t g = 0; g < r->ngroups; g++) {
+			memset(calls, 0, (r->nsigs + 1) * sizeof *calls);
+			grammar_terminal_counts(&r->groups[g].g, calls, r->nsigs);
+			for (uint32_t s = 0; s < r->nsigs; s++) {
+				if (!calls[s] || !makes_key(r, s, k))
+					continue;
+				uint32_t rank;
+				RANKLIST_FOR(rank, &r->groups[g].ranks)
+					key_add(&all, &pl->grids[i], rank, r->sigvals[r->sigs[s].voff + k->slot]);
+			}
+		}
+		free(calls);
+	}
+	return all;
+}
+
+/* the coordinate law of k explains every point of all */
+static bool coord_explains(const struct key *k, const struct key *all)
+{
+	for (size_t i = 0; i < all->n; i++)
+		if (coord_law_eval(&k->law, &all->grids[i], all->ranks[i]) != all->values[i])
+			return false;
+	return true;
+}
+
+/* the keys' laws; the first that has none, in note. A count no coordinate law explains at every
+ * rank of every rung that makes its call may be an uneven decomposition's share (remainder_law.h),
+ * fitted over all of them. */
+static void fit_keys(struct plan *pl, size_t nrungs, const struct grid *target, char *note, size_t notelen)
 {
 	for (size_t i = 0; i < pl->nkeys; i++) {
 		struct key *k = &pl->keys[i];
 		struct coord_points pts = {k->grids, k->ranks, k->values, k->n};
 		k->fits = coord_law_fit(&pts, target, &k->law);
+		struct key all = every_point(pl, nrungs, k);
+		struct coord_points every = {all.grids, all.ranks, all.values, all.n};
+		if (k->count && (!k->fits || !coord_explains(k, &all)) && remainder_law_fit(&every, &k->rem) &&
+		    k->rem.lo == k->rem.hi)
+			k->fits = k->remainder = true;
+		free(all.grids);
+		free(all.ranks);
+		free(all.values);
 		if (!k->fits && !note[0])
 			snprintf(note, notelen, "%s value %u of its call site %llx has no law of the grid coordinates: %s",
 				 pl->rungs[0]->fns[k->fn].name, k->slot, (unsigned long long)k->callsite, k->law.text);
 	}
 }
 
-const struct coord_law *alike_law_of(const struct alike_laws *laws, uint32_t fn, uint64_t callsite, uint32_t slot)
+const struct alike_law *alike_law_of(const struct alike_laws *laws, uint32_t fn, uint64_t callsite, uint64_t tags,
+				     uint32_t slot)
 {
 	for (size_t i = 0; laws && i < laws->n; i++)
-		if (laws->v[i].fn == fn && laws->v[i].callsite == callsite && laws->v[i].slot == slot)
-			return &laws->v[i].law;
+		if (laws->v[i].fn == fn && laws->v[i].callsite == callsite && laws->v[i].slot == slot &&
+		    laws->v[i].tags == tags)
+			return &laws->v[i];
 	return NULL;
 }
 
@@ -398,7 +564,8 @@ static void keep_laws(const struct plan *pl, struct alike_laws *laws)
 	for (size_t i = 0; i < pl->nkeys; i++)
 		if (pl->keys[i].fits)
 			laws->v[laws->n++] = (struct alike_law){pl->keys[i].fn, pl->keys[i].slot, pl->keys[i].callsite,
-								 pl->keys[i].law};
+								 pl->keys[i].tags, pl->keys[i].law, pl->keys[i].remainder,
+								 pl->keys[i].rem};
 }
 
 void alike_unite(struct run *const *rungs, size_t n, const struct grid *grids, const struct grid *target,
@@ -408,7 +575,7 @@ void alike_unite(struct run *const *rungs, size_t n, const struct grid *grids, c
 	note[0] = 0;
 	for (size_t i = 0; i < n; i++)
 		find_sets(&pl, i);
-	fit_keys(&pl, target, note, notelen);
+	fit_keys(&pl, n, target, note, notelen);
 	for (size_t i = 0; i < n; i++) {
 		struct run *r = rungs[i];
 		bool *drop = xcalloc(r->ngroups + 1, sizeof *drop), any = false;
@@ -419,6 +586,9 @@ void alike_unite(struct run *const *rungs, size_t n, const struct grid *grids, c
 			}
 		drop_groups(r, drop);
 		free(drop);
+		size_t before = r->nsigs;
+		stream_remainders(&pl, i);
+		any = any || r->nsigs != before;
 		char why[300];
 		if (any && !run_check(r, why, sizeof why) && !note[0])
 			snprintf(note, notelen, "p%u: its united groups do not check: %s", r->nranks, why);

@@ -307,8 +307,8 @@ static bool remainder_of_class(uint32_t cls, struct run *const *rungs, const str
 	struct remainder_law law;
 	ok = ok && remainder_law_fit(&pts, &law);
 	if (ok)
-		snprintf(out, outlen, "; at every rung it is %s, a remainder dealt to the first coordinates, which a "
-			 "synthetic run cannot state yet", law.text);
+		snprintf(out, outlen, "; at every rung it is %s, a remainder dealt to the first coordinates, not "
+			 "decided by the rungs for every call that holds it", law.text);
 	free(g);
 	free(ranks);
 	free(values);

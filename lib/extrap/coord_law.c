@@ -60,7 +60,7 @@ void coord_law_at(const struct coord_law *l, const struct grid *g, struct rank_l
 	uint64_t stride = 1;
 	out->nterms = g->ndims;
 	for (uint32_t j = g->ndims; j-- > 0;) {
-		out->terms[j] = (struct rank_law_term){0, stride, 0, (uint64_t)g->dims[j]};
+		out->terms[j] = (struct rank_law_term){0, stride, 0, (uint64_t)g->dims[j], 0, 0};
 		stride *= (uint64_t)g->dims[j];
 	}
 	for (uint32_t k = 0; k < l->nterms; k++) {

@@ -72,7 +72,7 @@ int64_t partner_of(const struct partner_family *f, const struct grid *g, int64_t
 
 static void add_term(struct rank_law *l, int64_t coef, int64_t divisor, int64_t shift, int64_t modulus)
 {
-	l->terms[l->nterms++] = (struct rank_law_term){coef, (uint64_t)divisor, (uint64_t)shift, (uint64_t)modulus};
+	l->terms[l->nterms++] = (struct rank_law_term){coef, (uint64_t)divisor, (uint64_t)shift, (uint64_t)modulus, 0, 0};
 }
 
 bool partner_rank_law(const struct partner_family *f, const struct grid *g, uint64_t j, uint64_t L,

@@ -80,3 +80,14 @@ int64_t remainder_law_eval(const struct remainder_law *l, const struct grid *g, 
 	int64_t d = g->dims[l->dim], c = coordinate(g, rank, l->dim), n = l->lo;
 	return l->a * (n / d + (c < n % d));
 }
+
+void remainder_law_at(const struct remainder_law *l, const struct grid *g, struct rank_law *out)
+{
+	int64_t d = g->dims[l->dim], n = l->lo, stride = 1;
+	for (uint32_t k = l->dim + 1; k < g->ndims; k++)
+		stride *= g->dims[k];
+	memset(out, 0, sizeof *out);
+	out->base = l->a * (n / d);
+	out->nterms = 1;
+	out->terms[0] = rank_law_step(l->a, (uint64_t)stride, l->dim ? (uint64_t)d : 0, (uint64_t)(n % d));
+}

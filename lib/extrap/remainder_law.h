@@ -11,11 +11,10 @@
  * point bounds N to an interval, (q - 1) d_j + c_j < N <= q d_j + c_j with q = v / a, and the law
  * holds when the intervals meet.
  *
- * A synthetic run cannot state it yet: it states values that differ inside a position class as
- * laws of the rank (run/rank_law.h), sums of coordinates shifted and wrapped, and (c_j < r) is
- * none of them; a term for it there (and in the store, the replay and the proxy) comes first.
- * Until then the class is refused as not SPMD over the grid, and the refusal names this law when
- * it explains the value its ranks differ in at every rung (classes.h).
+ * A synthetic run states it as a law of the rank (run/rank_law.h): a base a * floor(N / d_j) and
+ * one step term a * (c_j < N mod d_j) reading coordinate j (remainder_law_at). Ranks that make the
+ * same calls with such counts are united by alike.h, which fits this law where no linear law of
+ * the coordinates explains every rank of every rung.
  */
 #ifndef LADDER_EXTRAP_REMAINDER_LAW_H
 #define LADDER_EXTRAP_REMAINDER_LAW_H
@@ -39,5 +38,8 @@ struct remainder_law {
 bool remainder_law_fit(const struct coord_points *p, struct remainder_law *out);
 /* its value at a rank of grid g, for N = l->lo */
 int64_t remainder_law_eval(const struct remainder_law *l, const struct grid *g, int64_t rank);
+/* on grid g, as a law of the rank: base a * floor(N / d_j), one step term a * (c_j < N mod d_j)
+ * (a threshold of 0 when d_j divides N: the same shape on every grid) */
+void remainder_law_at(const struct remainder_law *l, const struct grid *g, struct rank_law *out);
 
 #endif

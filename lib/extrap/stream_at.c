@@ -41,14 +41,22 @@ static bool same_shape(const struct run_stream *a, const struct run_stream *b)
 {
 	if (a->nhead != b->nhead || a->nperiod != b->nperiod || a->nlaws != b->nlaws)
 		return false;
-	for (uint32_t k = 0; k < a->nlaws; k++)
+	for (uint32_t k = 0; k < a->nlaws; k++) {
 		if (a->laws[k].cell != b->laws[k].cell || a->laws[k].law.nterms != b->laws[k].law.nterms)
 			return false;
+		for (uint32_t t = 0; t < a->laws[k].law.nterms; t++)
+			if (a->laws[k].law.terms[t].step != b->laws[k].law.terms[t].step)
+				return false;
+	}
 	return true;
 }
 
+/* the numbers of a law's term: coef, divisor, shift, modulus (read on the grid: grid_term), then
+ * step and below (a step term's threshold, decided like the cells) */
+#define TERM_NUMBERS 6
+
 /* the numbers of one stream in a fixed order: length, cells, then per law base and per term coef,
- * divisor, shift, modulus */
+ * divisor, shift, modulus, step, below */
 static uint64_t numbers(const struct run_stream *s, int64_t *out)
 {
 	uint64_t n = 0, cells = run_stream_cells(s);
@@ -63,10 +71,11 @@ static uint64_t numbers(const struct run_stream *s, int64_t *out)
 		if (out)
 			out[n] = l->base;
 		n++;
-		for (uint32_t t = 0; t < l->nterms; t++, n += 4)
+		for (uint32_t t = 0; t < l->nterms; t++, n += TERM_NUMBERS)
 			if (out) {
 				out[n] = l->terms[t].coef, out[n + 1] = (int64_t)l->terms[t].divisor;
 				out[n + 2] = (int64_t)l->terms[t].shift, out[n + 3] = (int64_t)l->terms[t].modulus;
+				out[n + 4] = (int64_t)l->terms[t].step, out[n + 5] = (int64_t)l->terms[t].below;
 			}
 	}
 	return n;
@@ -88,9 +97,9 @@ static void from_numbers(const struct run_stream *shape, const int64_t *v, struc
 		out->laws[k].cell = shape->laws[k].cell;
 		l->nterms = shape->laws[k].law.nterms;
 		l->base = v[n++];
-		for (uint32_t t = 0; t < l->nterms; t++, n += 4)
+		for (uint32_t t = 0; t < l->nterms; t++, n += TERM_NUMBERS)
 			l->terms[t] = (struct rank_law_term){v[n], (uint64_t)v[n + 1], (uint64_t)v[n + 2],
-							     (uint64_t)v[n + 3]};
+							     (uint64_t)v[n + 3], (uint64_t)v[n + 4], (uint64_t)v[n + 5]};
 	}
 }
 
@@ -215,7 +224,7 @@ static bool grid_term(const struct class_rungs *cr, const struct run_stream *con
 	ok = ok && grid_number(cr, x, stride, stride_of(target, (uint32_t)j), &coef) && shift >= 0 && modulus >= 0;
 	if (ok)
 		*term = (struct rank_law_term){coef, (uint64_t)stride_of(target, (uint32_t)j), (uint64_t)shift,
-					       (uint64_t)modulus};
+					       (uint64_t)modulus, 0, 0};
 	free(x);
 	return ok;
 }
@@ -225,7 +234,7 @@ static uint64_t law_offset(const struct run_stream *s, uint32_t k)
 {
 	uint64_t n = 0;
 	for (uint32_t i = 0; i < k; i++)
-		n += 1 + 4 * (uint64_t)s->laws[i].law.nterms;
+		n += 1 + TERM_NUMBERS * (uint64_t)s->laws[i].law.nterms;
 	return n;
 }
 
@@ -251,23 +260,29 @@ static bool rank_laws_equal(const struct rank_law *a, const struct rank_law *b)
 }
 
 /* law k of the class's streams is, at every rung, a law in the grid coordinates (alike.h) fitted
- * over every rank of every rung: that law on the target grid, in out */
+ * over every rank of every rung, or the share of an uneven decomposition (remainder_law.h): that
+ * law on the target grid, in out */
 static bool coord_known(const struct class_rungs *cr, const uint32_t *sigs, const struct run_stream *const *at,
 			uint32_t k, const struct grid *target, struct rank_law *out)
 {
 	if (!cr->coord || at[0]->nhead)
 		return false;
 	const struct run_signature *s = &cr->runs[0]->sigs[sigs[0]];
-	const struct coord_law *l = alike_law_of(cr->coord, s->fn, s->callsite,
+	const struct alike_law *l = alike_law_of(cr->coord, s->fn, s->callsite, alike_tags(cr->runs[0], sigs[0]),
 						 cell_slot(cr->runs[0], sigs[0], at[0]->laws[k].cell));
 	for (size_t i = 0; l && i < cr->n; i++) {
 		struct rank_law x;
-		coord_law_at(l, &cr->grids[i], &x);
+		if (l->remainder)
+			remainder_law_at(&l->rem, &cr->grids[i], &x);
+		else
+			coord_law_at(&l->law, &cr->grids[i], &x);
 		if (!rank_laws_equal(&x, &at[i]->laws[k].law))
 			return false;
 	}
-	if (l)
-		coord_law_at(l, target, out);
+	if (l && l->remainder)
+		remainder_law_at(&l->rem, target, out);
+	else if (l)
+		coord_law_at(&l->law, target, out);
 	return l != NULL;
 }
 
@@ -301,7 +316,7 @@ static void coord_numbers(uint32_t cls, const struct class_rungs *cr, const uint
 	*undecided = UINT32_MAX;
 	uint64_t j = 1 + run_stream_cells(at[0]);
 	for (uint32_t k = 0; k < at[0]->nlaws; k++) {
-		uint64_t width = 1 + 4 * (uint64_t)at[0]->laws[k].law.nterms;
+		uint64_t width = 1 + TERM_NUMBERS * (uint64_t)at[0]->laws[k].law.nterms;
 		is_known[k] = coord_known(cr, sigs, at, k, target, &known[k]);
 		for (uint64_t i = 0; i < width; i++)
 			skip[j + i] = is_known[k];
@@ -326,8 +341,8 @@ static void coord_numbers(uint32_t cls, const struct class_rungs *cr, const uint
 				no_move->law = &at[0]->laws[k].law, no_move->term = t;
 				no_move->dim = (uint32_t)term_dim(cr, at, k, t);
 			}
-			for (uint64_t i = 0; i < 4; i++)
-				skip[j + 1 + 4 * t + i] = read[t];
+			for (uint64_t i = 0; i < 4; i++)   /* a step's step and below are decided as numbers */
+				skip[j + 1 + TERM_NUMBERS * t + i] = read[t];
 		}
 		j += width;
 	}
@@ -376,8 +391,12 @@ bool stream_at_target(uint32_t cls, const struct class_rungs *cr, const uint32_t
 		if (is_known[k])
 			out->laws[k].law = known[k];
 		for (uint32_t t = 0; !is_known[k] && t < out->laws[k].law.nterms; t++)
-			if (skip[1 + run_stream_cells(at[0]) + law_offset(at[0], k) + 1 + 4 * t])
-				out->laws[k].law.terms[t] = known[k].terms[t];
+			if (skip[1 + run_stream_cells(at[0]) + law_offset(at[0], k) + 1 + TERM_NUMBERS * t]) {
+				struct rank_law_term *x = &out->laws[k].law.terms[t];
+				uint64_t step = x->step, below = x->below;
+				*x = known[k].terms[t];
+				x->step = step, x->below = below;
+			}
 	}
 	free(skip);
 	free(is_known);

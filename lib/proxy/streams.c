@@ -45,7 +45,8 @@ static uint64_t emit_runs(struct proxy_gen *g, const struct run_stream *st, uint
 	return n;
 }
 
-/* the laws as [run, base, nterms, (coef, divisor, shift, modulus) x nterms] records */
+/* the laws as [run, base, nterms, (coef, divisor, shift, modulus, below) x nterms] records (below
+ * a step term's threshold, -1 for other terms) */
 static void emit_laws(struct proxy_gen *g, const struct run_stream *st, uint32_t sig, uint32_t k,
 		      const uint64_t *law_runs)
 {
@@ -57,8 +58,9 @@ static void emit_laws(struct proxy_gen *g, const struct run_stream *st, uint32_t
 		px_printf(&g->text, "%s\n\t/* cell %" PRIu64 ": %s */ %" PRIu64 ", %" PRId64 "LL, %u", i ? "," : "",
 			  st->laws[i].cell, text, law_runs[i], l->base, l->nterms);
 		for (uint32_t t = 0; t < l->nterms; t++)
-			px_printf(&g->text, ", %" PRId64 "LL, %" PRIu64 "ULL, %" PRIu64 "ULL, %" PRIu64 "ULL", l->terms[t].coef,
-				  l->terms[t].divisor, l->terms[t].shift, l->terms[t].modulus);
+			px_printf(&g->text, ", %" PRId64 "LL, %" PRIu64 "ULL, %" PRIu64 "ULL, %" PRIu64 "ULL, %" PRId64 "LL",
+				  l->terms[t].coef, l->terms[t].divisor, l->terms[t].shift, l->terms[t].modulus,
+				  l->terms[t].step ? (int64_t)l->terms[t].below : -1);
 	}
 	px_puts(&g->text, st->nlaws ? "};\n" : "0};\n");
 }

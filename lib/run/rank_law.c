@@ -20,9 +20,16 @@ int64_t rank_law_eval(const struct rank_law *l, uint64_t rank)
 		uint64_t x = rank / (t->divisor ? t->divisor : 1) + t->shift;
 		if (t->modulus)
 			x %= t->modulus;
+		if (t->step)
+			x = x < t->below;
 		v += (uint64_t)t->coef * x;
 	}
 	return (int64_t)v;
+}
+
+struct rank_law_term rank_law_step(int64_t coef, uint64_t divisor, uint64_t modulus, uint64_t below)
+{
+	return (struct rank_law_term){.coef = coef, .divisor = divisor, .modulus = modulus, .step = 1, .below = below};
 }
 
 bool rank_law_check(const struct rank_law *l, char *why, size_t whylen)
@@ -31,11 +38,23 @@ bool rank_law_check(const struct rank_law *l, char *why, size_t whylen)
 		snprintf(why, whylen, "a law of %u terms (at most %d)", l->nterms, RANK_LAW_MAX_TERMS);
 		return false;
 	}
-	for (uint32_t k = 0; k < l->nterms; k++)
-		if (!l->terms[k].divisor) {
+	for (uint32_t k = 0; k < l->nterms; k++) {
+		const struct rank_law_term *t = &l->terms[k];
+		if (!t->divisor) {
 			snprintf(why, whylen, "term %u of a law divides by 0", k);
 			return false;
 		}
+		if (t->step > 1 || (!t->step && t->below)) {
+			snprintf(why, whylen, "term %u of a law is a step %" PRIu64 " below %" PRIu64
+				 " (a step is 0 or 1, a threshold only on a step term)", k, t->step, t->below);
+			return false;
+		}
+		if (t->step && (t->below > INT64_MAX || (t->modulus && t->below > t->modulus))) {
+			snprintf(why, whylen, "term %u of a law is a step below %" PRIu64 ", past its coordinate's %" PRIu64
+				 " values", k, t->below, t->modulus);
+			return false;
+		}
+	}
 	return true;
 }
 
@@ -49,11 +68,14 @@ void rank_law_format(const struct rank_law *l, char *out, size_t outlen)
 			snprintf(x, sizeof x, "(rank/%" PRIu64 "+%" PRIu64 ")", t->divisor, t->shift);
 		else
 			snprintf(x, sizeof x, "rank/%" PRIu64, t->divisor);
-		char mod[32] = "";
+		char mod[32] = "", below[40] = "";
 		if (t->modulus)
 			snprintf(mod, sizeof mod, "%%%" PRIu64, t->modulus);
-		n += (size_t)snprintf(out + n, outlen - n, " %c %" PRIu64 "*%s%s", t->coef < 0 ? '-' : '+',
-				      t->coef < 0 ? -(uint64_t)t->coef : (uint64_t)t->coef, x, mod);
+		if (t->step)
+			snprintf(below, sizeof below, " < %" PRIu64, t->below);
+		n += (size_t)snprintf(out + n, outlen - n, " %c %" PRIu64 "*%s%s%s%s%s", t->coef < 0 ? '-' : '+',
+				      t->coef < 0 ? -(uint64_t)t->coef : (uint64_t)t->coef, t->step ? "(" : "", x, mod,
+				      below, t->step ? ")" : "");
 	}
 }
 
@@ -62,7 +84,7 @@ void rank_law_format(const struct rank_law *l, char *out, size_t outlen)
 static void add_term(struct rank_law *l, int64_t coef, uint64_t divisor, uint64_t shift, uint64_t modulus)
 {
 	if (coef && l->nterms < RANK_LAW_MAX_TERMS)
-		l->terms[l->nterms++] = (struct rank_law_term){coef, divisor, shift, modulus};
+		l->terms[l->nterms++] = (struct rank_law_term){coef, divisor, shift, modulus, 0, 0};
 }
 
 /* a - b without undefined behaviour on overflow (the result is then compared, never trusted) */
@@ -120,7 +142,25 @@ static bool find_wrap(const int64_t *T, uint64_t d, uint64_t try, uint64_t *wrap
 	return breaks == 1;
 }
 
-/* one dimension's function T (T[0] = 0) as terms: linear in the coordinate, or in a shifted one */
+/* T (T[0] = 0) is 0 on coordinates 0..b-1 and h != 0 on b..d-1, 2 <= b <= d - 2: a step inside
+ * the dimension, h - h*(c < b) */
+static bool fit_step(const int64_t *T, uint64_t d, uint64_t stride, bool outermost, struct rank_law *l)
+{
+	uint64_t b = 1;
+	while (b < d && T[b] == 0)
+		b++;
+	if (b < 2 || b + 2 > d || l->nterms + 1 > RANK_LAW_MAX_TERMS || T[b] == INT64_MIN)
+		return false;
+	for (uint64_t c = b; c < d; c++)
+		if (T[c] != T[b])
+			return false;
+	l->terms[l->nterms++] = rank_law_step(-T[b], stride, outermost ? 0 : d, b);
+	l->base += T[b];
+	return true;
+}
+
+/* one dimension's function T (T[0] = 0) as terms: linear in the coordinate, or in a shifted one,
+ * or a step inside it */
 static bool fit_dimension(const int64_t *T, uint64_t d, uint64_t stride, bool outermost, struct rank_law *l)
 {
 	bool zero = true, linear = true;
@@ -147,7 +187,7 @@ static bool fit_dimension(const int64_t *T, uint64_t d, uint64_t stride, bool ou
 		uint64_t wrap = 0, o;
 		int64_t g, a, b, k;
 		if (!find_wrap(T, d, try, &wrap, &g))
-			return false;
+			return fit_step(T, d, stride, outermost, l);
 		if (!solve_shifted(T, d, wrap, g, &a, &b, &o, &k) || l->nterms + 2 > RANK_LAW_MAX_TERMS)
 			continue;
 		add_term(l, a, stride, 0, outermost ? 0 : d);

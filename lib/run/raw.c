@@ -377,18 +377,27 @@ static bool get_groups_v1(struct run *r, struct reader *rd, char *why, size_t wh
 	return groups_parse(r, rd, false, why, whylen);
 }
 
+/* a law's term count with this flag: each term has a fifth number, its step's threshold + 1 or 0
+ * (a reader that does not know steps refuses the law as too long) */
+#define RAW_LAW_STEPS (1u << 16)
+
 /* a stream: signature, its ranks (sorted: differences), length, head and period cells, laws */
 static void put_law(struct buf *b, const struct stream_law *l)
 {
+	bool steps = false;
+	for (uint32_t t = 0; t < l->law.nterms; t++)
+		steps = steps || l->law.terms[t].step;
 	buf_put_uv(b, l->cell);
 	buf_put_sv(b, l->law.base);
-	buf_put_uv(b, l->law.nterms);
+	buf_put_uv(b, l->law.nterms | (steps ? RAW_LAW_STEPS : 0));
 	for (uint32_t t = 0; t < l->law.nterms; t++) {
 		const struct rank_law_term *x = &l->law.terms[t];
 		buf_put_sv(b, x->coef);
 		buf_put_uv(b, x->divisor);
 		buf_put_uv(b, x->shift);
 		buf_put_uv(b, x->modulus);
+		if (steps)
+			buf_put_uv(b, x->step ? x->below + 1 : 0);
 	}
 }
 
@@ -415,6 +424,8 @@ static bool get_law(struct reader *rd, struct stream_law *l, char *why, size_t w
 	l->cell = get_uv(rd);
 	l->law.base = get_sv(rd);
 	uint64_t n = get_uv(rd);
+	bool steps = n & RAW_LAW_STEPS;
+	n &= ~(uint64_t)RAW_LAW_STEPS;
 	if (n > RANK_LAW_MAX_TERMS) {
 		snprintf(why, whylen, "a law of %llu terms (at most %d)", (unsigned long long)n, RANK_LAW_MAX_TERMS);
 		return false;
@@ -426,6 +437,8 @@ static bool get_law(struct reader *rd, struct stream_law *l, char *why, size_t w
 		x->divisor = get_uv(rd);
 		x->shift = get_uv(rd);
 		x->modulus = get_uv(rd);
+		uint64_t below = steps ? get_uv(rd) : 0;
+		x->step = below != 0, x->below = below ? below - 1 : 0;
 	}
 	return true;
 }

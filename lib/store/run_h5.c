@@ -366,13 +366,17 @@ static void flat_put(struct flat *f, int64_t x)
 }
 
 /* the distinct laws, each stored once as [base, nterms, (coef, divisor, shift, modulus) x nterms]
- * (the cells of many streams follow the same law: a neighbour's peer in every iteration) */
+ * (the cells of many streams follow the same law: a neighbour's peer in every iteration); in
+ * memory each term has a fifth number, its step's threshold or -1 (written only for laws with a
+ * step term: write_laws) */
 struct law_table {
 	struct flat records;
 	struct flat offsets;       /* of each law's record */
 	uint64_t *slot;            /* open addressing: law index + 1, 0 when free */
 	size_t cap;
 };
+
+#define LAW_TERM_NUMBERS 5   /* in memory: coef, divisor, shift, modulus, threshold or -1 */
 
 static void law_record(const struct rank_law *l, int64_t *rec, size_t *n)
 {
@@ -385,6 +389,7 @@ static void law_record(const struct rank_law *l, int64_t *rec, size_t *n)
 		rec[(*n)++] = (int64_t)x->divisor;
 		rec[(*n)++] = (int64_t)x->shift;
 		rec[(*n)++] = (int64_t)x->modulus;
+		rec[(*n)++] = x->step ? (int64_t)x->below : -1;
 	}
 }
 
@@ -396,7 +401,7 @@ static void law_table_grow(struct law_table *t)
 		if (!t->slot[i])
 			continue;
 		const int64_t *rec = t->records.v + t->offsets.v[t->slot[i] - 1];
-		size_t at = hash_bytes(rec, (size_t)(2 + 4 * rec[1]) * sizeof *rec, 0) & (cap - 1);
+		size_t at = hash_bytes(rec, (size_t)(2 + LAW_TERM_NUMBERS * rec[1]) * sizeof *rec, 0) & (cap - 1);
 		while (slot[at])
 			at = (at + 1) & (cap - 1);
 		slot[at] = t->slot[i];
@@ -409,7 +414,7 @@ static void law_table_grow(struct law_table *t)
 /* the index of l (in the order laws were first met), added when new */
 static int64_t law_index(struct law_table *t, const struct rank_law *l)
 {
-	int64_t rec[2 + 4 * RANK_LAW_MAX_TERMS];
+	int64_t rec[2 + LAW_TERM_NUMBERS * RANK_LAW_MAX_TERMS];
 	size_t n;
 	law_record(l, rec, &n);
 	if (2 * (t->offsets.n + 1) > t->cap)
@@ -448,6 +453,30 @@ static void stream_row(const struct run_stream *s, struct stream_row *row, struc
 	}
 }
 
+/* /trace/stream_laws from the table's records: four numbers a term; a law with a step term has
+ * five a term (the fifth the threshold, -1 on other terms) and its term count written plus
+ * LAW_STEPS, which readers of schema 2.1 refuse as a malformed law */
+#define LAW_STEPS 256
+
+static bool write_laws(hid_t trace, const struct law_table *t)
+{
+	struct flat laws = {0};
+	for (size_t i = 0; i < t->offsets.n; i++) {
+		const int64_t *rec = t->records.v + t->offsets.v[i];
+		bool steps = false;
+		for (int64_t k = 0; k < rec[1]; k++)
+			steps = steps || rec[2 + LAW_TERM_NUMBERS * k + 4] >= 0;
+		flat_put(&laws, rec[0]);
+		flat_put(&laws, rec[1] + (steps ? LAW_STEPS : 0));
+		for (int64_t k = 0; k < rec[1]; k++)
+			for (int j = 0; j < (steps ? 5 : 4); j++)
+				flat_put(&laws, rec[2 + LAW_TERM_NUMBERS * k + j]);
+	}
+	bool ok = h5_write_i64(trace, "stream_laws", laws.v, laws.n);
+	free(laws.v);
+	return ok;
+}
+
 /* streams, their ranklists and cells; their laws only when some stream has one */
 static bool write_streams(hid_t trace, const struct run *r)
 {
@@ -459,7 +488,7 @@ static bool write_streams(hid_t trace, const struct run *r)
 		  h5_write_i64(trace, "stream_ranklists", f.ranklists.v, f.ranklists.n) &&
 		  h5_write_i64(trace, "stream_values", f.cells.v, f.cells.n) &&
 		  (!f.law_cells.n || (h5_write_i64(trace, "stream_law_cells", f.law_cells.v, f.law_cells.n) &&
-				      h5_write_i64(trace, "stream_laws", f.laws.records.v, f.laws.records.n)));
+				      write_laws(trace, &f.laws)));
 	free(rows);
 	free(f.ranklists.v);
 	free(f.cells.v);
@@ -948,30 +977,54 @@ struct stream_tables {
 	size_t nlaws;
 };
 
-/* the law whose record starts at laws[at]; false when it runs past the table or is malformed */
-static bool parse_law(const int64_t *laws, size_t nlaws, size_t at, struct rank_law *l)
+/* the law whose record starts at laws[at], its length in *len; false with what is wrong in why */
+static bool parse_law(const int64_t *laws, size_t nlaws, size_t at, struct rank_law *l, size_t *len, char *why,
+		      size_t whylen)
 {
-	if (!range_within(at, 2, nlaws) || laws[at + 1] < 0 || laws[at + 1] > RANK_LAW_MAX_TERMS ||
-	    !range_within(at + 2, 4 * (uint64_t)laws[at + 1], nlaws))
+	if (!range_within(at, 2, nlaws)) {
+		snprintf(why, whylen, "cut short");
 		return false;
+	}
+	int64_t n = laws[at + 1];
+	bool steps = n >= LAW_STEPS;
+	n -= steps ? LAW_STEPS : 0;
+	size_t width = steps ? 5 : 4;
+	if (n < 0 || n > RANK_LAW_MAX_TERMS) {
+		snprintf(why, whylen, "%lld terms, expected 0 to %d (plus %d when its terms have thresholds)",
+			 (long long)laws[at + 1], RANK_LAW_MAX_TERMS, LAW_STEPS);
+		return false;
+	}
+	if (!range_within(at + 2, width * (uint64_t)n, nlaws)) {
+		snprintf(why, whylen, "cut short");
+		return false;
+	}
 	memset(l, 0, sizeof *l);
 	l->base = laws[at];
-	l->nterms = (uint32_t)laws[at + 1];
+	l->nterms = (uint32_t)n;
 	for (uint32_t t = 0; t < l->nterms; t++) {
-		const int64_t *x = laws + at + 2 + 4 * t;
-		l->terms[t] = (struct rank_law_term){x[0], (uint64_t)x[1], (uint64_t)x[2], (uint64_t)x[3]};
+		const int64_t *x = laws + at + 2 + width * t;
+		l->terms[t] = (struct rank_law_term){x[0], (uint64_t)x[1], (uint64_t)x[2], (uint64_t)x[3], 0, 0};
+		if (steps && (x[4] < -1 || (x[3] && x[4] > x[3]))) {
+			snprintf(why, whylen, "term %u has the threshold %lld, expected -1 (no step) or 0 to its modulus "
+				 "(%lld; any when 0)", t, (long long)x[4], (long long)x[3]);
+			return false;
+		}
+		if (steps && x[4] >= 0)
+			l->terms[t].step = 1, l->terms[t].below = (uint64_t)x[4];
 	}
+	*len = 2 + width * (size_t)n;
 	return true;
 }
 
 /* /trace/stream_laws: records one after another, to its end */
 static bool parse_laws(const struct source *src, struct stream_tables *t)
 {
-	size_t cap = 0;
-	for (size_t at = 0; at < t->nlaw_records; at += 2 + 4 * (size_t)t->laws[t->nlaws++].nterms) {
+	size_t cap = 0, len = 0;
+	for (size_t at = 0; at < t->nlaw_records; at += len, t->nlaws++) {
 		XGROW(t->laws, cap, t->nlaws + 1);
-		if (!parse_law(t->law_records, t->nlaw_records, at, &t->laws[t->nlaws])) {
-			h5_fail(src->e, src->path, "/trace/stream_laws: law %zu is malformed or cut short", t->nlaws);
+		char why[200];
+		if (!parse_law(t->law_records, t->nlaw_records, at, &t->laws[t->nlaws], &len, why, sizeof why)) {
+			h5_fail(src->e, src->path, "/trace/stream_laws: law %zu is malformed: %s", t->nlaws, why);
 			return false;
 		}
 	}

@@ -15,7 +15,7 @@
 
 #define RUN_SCHEMA "ladder-run"
 #define RUN_SCHEMA_MAJOR 2
-#define RUN_SCHEMA_MINOR 1
+#define RUN_SCHEMA_MINOR 2
 /* still read: 1.x, one literal value stream per rank and per-group timing tables of wall times
  * (hdf5-schema/run-1.yaml) */
 #define RUN_SCHEMA_OLDEST_MAJOR 1

@@ -116,15 +116,6 @@ U25="--scaling strong --size 25 --iterations 2"
 	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
 }
 
-@test "uneven decomposition, 50 cells over d: refused, naming the remainder over the first coordinates" {
-	c=$(ladder u50 "4 9 16 25" uneven --scaling strong --size 50 --iterations 2)
-	run "$LADDER" extrap "$c" --target 36 -o "$BATS_FILE_TMPDIR/never.h5"
-	[ "$status" -eq 1 ]
-	[[ "$output" == *"behave differently"*"at every rung it is floor(50/d1) + (c1 < 50 mod d1), a remainder dealt to the first coordinates"* ]] ||
-		{ echo "$output"; return 1; }
-	[ ! -e "$BATS_FILE_TMPDIR/never.h5" ]
-}
-
 # Rungs traced with default options (issue 30, patterns 2 and 6): no --stream-after. A 27-point
 # halo posts 26 requests per loop, more variants of its call site than the tracer keeps literal, so
 # its peers are streamed at every rung and extrap reads each streamed peer as a move on the grid
@@ -194,5 +185,48 @@ S27="--dims 3 --points 27 --skip-edges --order z-fastest --scaling weak --size 3
 	run "$LADDER" extrap "$BATS_FILE_TMPDIR/bfs.h5" --target 64 --lossy -o "$BATS_FILE_TMPDIR/bfs-l.h5"
 	[ "$status" -eq 0 ] && [[ "$output" == *"partner families:"* && "$output" != *"lossy"* ]]
 	run "$LADDER" compare "$BATS_FILE_TMPDIR/bfs-l.h5" "$BATS_FILE_TMPDIR/bfs-64.h5"
+	[ "$status" -eq 0 ] && [[ "$output" == *"equal:"* ]]
+}
+
+# Uneven decompositions with the remainder over the first coordinates (issue 30, pattern 4): 50
+# cells over d, floor(50/d) each and one more to the first 50 mod d coordinates, so ranks of one
+# position class hold different counts (at 36: coordinates 0 and 1 hold 9, 2 to 5 hold 8). The
+# count is streamed as a law of the rank with a step term, 8 + (c < 2) at 36.
+U50="--scaling strong --size 50 --iterations 2"
+
+@test "uneven decomposition, 50 cells over d (remainder to the first coordinates): exact from 4, 9, 16, 25 to 36 and 64" {
+	# shellcheck disable=SC2086
+	ladder u50 "4 9 16 25" uneven $U50 > /dev/null
+	# shellcheck disable=SC2086
+	matches u50 36 uneven $U50
+	# shellcheck disable=SC2086
+	matches u50 64 uneven $U50
+	# rank 7 (row 1, column 1) receives 9 doubles from each side, rank 14 (row 2, column 2) 8
+	run "$LADDER" decode --rank 7 "$BATS_FILE_TMPDIR/u50-e36.h5"
+	[[ "$output" == *"MPI_Irecv buf=user count=9 "* && "$output" != *"MPI_Irecv buf=user count=8 "* ]] || { echo "$output"; return 1; }
+	run "$LADDER" decode --rank 14 "$BATS_FILE_TMPDIR/u50-e36.h5"
+	[[ "$output" == *"MPI_Irecv buf=user count=8 "* && "$output" != *"MPI_Irecv buf=user count=9 "* ]] || { echo "$output"; return 1; }
+}
+
+@test "uneven decomposition by hand, 50 cells: exact to 36 and 64; replay and proxy of the run at 36 trace equal to it" {
+	# shellcheck disable=SC2086
+	ladder u50m "4 9 16 25" uneven $U50 --manual-neighbours > /dev/null
+	# shellcheck disable=SC2086
+	matches u50m 36 uneven $U50 --manual-neighbours
+	# shellcheck disable=SC2086
+	matches u50m 64 uneven $U50 --manual-neighbours
+	e="$BATS_FILE_TMPDIR/u50m-e36.h5"
+	run timeout "$T" "$LADDER" replay --trace "$BATS_FILE_TMPDIR/u50m-replay36.h5" "$e"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	run "$LADDER" compare "$e" "$BATS_FILE_TMPDIR/u50m-replay36.h5"
+	[ "$status" -eq 0 ] && [[ "$output" == *"equal:"* ]] || { echo "$output"; return 1; }
+	run "$LADDER" proxy "$e" -o "$BATS_FILE_TMPDIR/u50m-proxy" --build
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# the share is a law in the program (base 8, one step term below 2), not a table of 36 ranks
+	grep -q -- '8 + 1\*(rank/1%6 < 2) \*/ 0, 8LL, 1, 1LL, 1ULL, 0ULL, 6ULL, 2LL' "$BATS_FILE_TMPDIR/u50m-proxy/proxy.c"
+	run timeout "$T" "$LADDER" --quiet trace -o "$BATS_FILE_TMPDIR/u50m-proxy36.h5" -- \
+		mpirun --oversubscribe -np 36 "$BATS_FILE_TMPDIR/u50m-proxy/proxy"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	run "$LADDER" compare "$e" "$BATS_FILE_TMPDIR/u50m-proxy36.h5"
 	[ "$status" -eq 0 ] && [[ "$output" == *"equal:"* ]]
 }

@@ -123,14 +123,14 @@ static void grid_of_splits(void **state)
 	struct grid g;
 	char why[200];
 	/* a row's colour rank / 4 and key rank mod 4 on 12 ranks: a 3x4 grid */
-	struct stream_law rowcol[2] = {{0, {0, 1, {{1, 4, 0, 0}}}}, {1, {0, 1, {{1, 1, 0, 4}}}}};
+	struct stream_law rowcol[2] = {{0, {0, 1, {{1, 4, 0, 0, 0, 0}}}}, {1, {0, 1, {{1, 1, 0, 4, 0, 0}}}}};
 	split_run(&r, &sig, &st, rowcol, 12, 2);
 	assert_true(topology_from_splits(&r, &g, why, sizeof why));
 	assert_int_equal(g.ndims, 2);
 	assert_int_equal(g.dims[0], 3);
 	assert_int_equal(g.dims[1], 4);
 	/* a plane's colour rank / 6 and a column's rank mod 3 on 24 ranks: 4x2x3 */
-	struct stream_law planes[2] = {{0, {0, 1, {{1, 6, 0, 0}}}}, {1, {0, 1, {{1, 1, 0, 3}}}}};
+	struct stream_law planes[2] = {{0, {0, 1, {{1, 6, 0, 0, 0, 0}}}}, {1, {0, 1, {{1, 1, 0, 3, 0, 0}}}}};
 	split_run(&r, &sig, &st, planes, 24, 2);
 	assert_true(topology_from_splits(&r, &g, why, sizeof why));
 	assert_int_equal(g.ndims, 3);
@@ -138,17 +138,17 @@ static void grid_of_splits(void **state)
 	assert_int_equal(g.dims[1], 2);
 	assert_int_equal(g.dims[2], 3);
 	/* strides 3 and 4 of 12 ranks are no grid */
-	struct stream_law bad[2] = {{0, {0, 1, {{1, 3, 0, 0}}}}, {1, {0, 1, {{1, 1, 0, 4}}}}};
+	struct stream_law bad[2] = {{0, {0, 1, {{1, 3, 0, 0, 0, 0}}}}, {1, {0, 1, {{1, 1, 0, 4, 0, 0}}}}};
 	split_run(&r, &sig, &st, bad, 12, 2);
 	assert_false(topology_from_splits(&r, &g, why, sizeof why));
 	assert_non_null(strstr(why, "not those of a grid"));
 	/* the rank itself as colour names no grid */
-	struct stream_law rank[1] = {{0, {0, 1, {{1, 1, 0, 0}}}}};
+	struct stream_law rank[1] = {{0, {0, 1, {{1, 1, 0, 0, 0, 0}}}}};
 	split_run(&r, &sig, &st, rank, 12, 1);
 	assert_false(topology_from_splits(&r, &g, why, sizeof why));
 	/* nor when the law writes the rank with a grid's strides (colour = rank at 8, as the tracer
 	 * fits it on 2x2x2): no dimension, not a 3-D grid */
-	struct stream_law mixed[1] = {{0, {0, 3, {{1, 1, 0, 2}, {2, 2, 0, 2}, {4, 4, 0, 0}}}}};
+	struct stream_law mixed[1] = {{0, {0, 3, {{1, 1, 0, 2, 0, 0}, {2, 2, 0, 2, 0, 0}, {4, 4, 0, 0, 0, 0}}}}};
 	split_run(&r, &sig, &st, mixed, 8, 1);
 	assert_false(topology_from_splits(&r, &g, why, sizeof why));
 }
