@@ -384,5 +384,5 @@ const struct command command_campaign = {
 	"\n"
 	"One process drives a campaign at a time (a lock in DIR); killing it loses nothing: run,\n"
 	"wait or retry picks the campaign up where it was, local jobs that kept running included.\n",
-	run_campaign,
+	run_campaign, NULL, NULL,
 };

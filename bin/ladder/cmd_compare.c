@@ -118,5 +118,5 @@ const struct command command_compare = {
 	CMD_MAX_RANKS_HELP("    ")
 	"\n"
 	"Exit status: 0 equal, 1 different (or a file cannot be read), 2 usage error.\n",
-	run_compare,
+	run_compare, NULL, NULL,
 };

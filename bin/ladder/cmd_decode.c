@@ -274,5 +274,5 @@ const struct command command_decode = {
 	"  --format json   one JSON object: ranks, each with its events\n"
 	"  --grammar       print the grammar rules of each group instead\n"
 	CMD_MAX_CALLS_HELP("   "),
-	run_decode,
+	run_decode, NULL, NULL,
 };

@@ -225,5 +225,5 @@ const struct command command_export = {
 	CMD_MAX_CALLS_HELP("       ")
 	CMD_MAX_RANKS_HELP("       ")
 	"                      (not with --max-events: the walk stops at its N)\n",
-	run_export,
+	run_export, NULL, NULL,
 };

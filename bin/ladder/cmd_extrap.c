@@ -253,5 +253,5 @@ const struct command command_extrap = {
 	"\n"
 	"Exit status: 0 written, 1 the ladder cannot support the extrapolation or a file cannot be read,\n"
 	"2 usage error.\n",
-	run_extrap,
+	run_extrap, NULL, NULL,
 };

@@ -97,5 +97,5 @@ const struct command command_import = {
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE   the run container to write (written atomically)\n",
-	run_import,
+	run_import, NULL, NULL,
 };

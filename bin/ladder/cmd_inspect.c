@@ -369,5 +369,5 @@ const struct command command_inspect = {
 	"  --storage  where the bytes go: per group and dataset, the bytes of its object header, of\n"
 	"             its index (chunk index, link and attribute storage) and of its data as stored,\n"
 	"             and the file's size (tab separated)\n",
-	run_inspect,
+	run_inspect, NULL, NULL,
 };

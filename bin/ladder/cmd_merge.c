@@ -82,5 +82,5 @@ const struct command command_merge = {
 	"Options:\n"
 	"  -o, --output FILE   the campaign container (written atomically)\n"
 	"  --copy              copy the runs into the campaign: one self-contained file\n",
-	run_merge,
+	run_merge, NULL, NULL,
 };

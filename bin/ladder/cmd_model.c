@@ -532,5 +532,5 @@ static int cmd_model(int argc, char **argv)
 }
 
 const struct command command_model = {
-	NAME, "fit scaling models per call path and metric, predict and rank at a target scale", help, cmd_model,
+	NAME, "fit scaling models per call path and metric, predict and rank at a target scale", help, cmd_model, NULL, NULL,
 };

@@ -143,5 +143,5 @@ const struct command command_proxy = {
 	"`ladder report` compares its time with the application's and the replay's there.\n"
 	"\n"
 	"Exit: 0 written (and built), 1 unreadable run, refused or failed build, 2 usage.\n",
-	run_proxy,
+	run_proxy, NULL, NULL,
 };

@@ -280,5 +280,5 @@ const struct command command_replay = {
 	"Example: the fixed point of trace and replay\n"
 	"  ladder trace -o app.h5 -- mpirun -np 16 ./app\n"
 	"  ladder replay --trace replay.h5 app.h5 && ladder compare app.h5 replay.h5\n",
-	run_replay,
+	run_replay, NULL, NULL,
 };

@@ -293,5 +293,5 @@ const struct command command_report = {
 	"Example (nightly, from cron):\n"
 	"  ladder report st2d/campaign.h5 -o st2d/report --history nightly.h5 \\\n"
 	"                --thresholds time=0.9,ranking=0.6\n",
-	run_report,
+	run_report, NULL, NULL,
 };

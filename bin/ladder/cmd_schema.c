@@ -42,5 +42,5 @@ const struct command command_schema = {
 	"Print the schema of a container kind (default: run) as Markdown: root attributes, every\n"
 	"group and dataset with its type, shape, fields, units and meaning, and the invariants.\n"
 	"--yaml prints the machine-readable description the validator reads (hdf5-schema/KIND.yaml).\n",
-	run_schema,
+	run_schema, NULL, NULL,
 };

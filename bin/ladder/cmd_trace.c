@@ -465,7 +465,7 @@ const struct command command_time = {
 	"Options:\n"
 	"  -o, --output FILE   also write the time as JSON: time (s), ranks, measured, command, host,\n"
 	"                      created\n",
-	run_time,
+	run_time, NULL, NULL,
 };
 
 const struct command command_trace = {
@@ -525,5 +525,5 @@ const struct command command_trace = {
 	"group, topology, datatype and op calls); other MPI functions are counted, not recorded.\n"
 	"MPI_Wtime, MPI_Wtick and handle conversions are not counted. Fortran calls (every name\n"
 	"mangling Open MPI exports, and the _f08 symbols) are recorded as the C calls they make.\n",
-	run_trace,
+	run_trace, NULL, NULL,
 };

@@ -107,5 +107,5 @@ const struct command command_validate = {
 	"\n"
 	"Options:\n"
 	CMD_MAX_CALLS_HELP("  ") CMD_MAX_RANKS_HELP("  "),
-	run_validate,
+	run_validate, NULL, NULL,
 };
