@@ -33,11 +33,6 @@ struct topic {
 #undef COMMAND
 #undef TOPIC
 
-/* Parse options with getopt_long without getopt's own messages. Returns the option, -1 at the
- * end, or '?' after printing a one-line error ("unknown option", "missing argument").
- * "--help" / "-h" must be in the caller's table as 'h'; cmd_help_requested prints help. */
-int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
-	       const char *cmdname);
 /* print the help of command or topic NAME: EXIT_OK, or EXIT_USAGE when there is none */
 int cmd_print_help(const char *name);
 
@@ -63,10 +58,6 @@ bool cmd_set_max_calls(const char *cmdname, const char *text);
 		     "refuse a rank whose trace has more than N calls (default 10^9, or "           \
 		     "LADDER_MAX_CALLS): a bound that does not come from the file")
 opt_callback cmd_max_calls_option;
-#define CMD_MAX_CALLS_OPTION {"max-calls", required_argument, NULL, 'M'}
-#define CMD_MAX_CALLS_HELP(indent)                                                              \
-	"  --max-calls N" indent "refuse a rank whose trace has more than N calls (default 10^9,\n" \
-	"               " indent "or LADDER_MAX_CALLS): a bound that does not come from the file\n"
 /* before walking a run read from path: false, after a one-line error naming the file, when a
  * rank's calls exceed the bound */
 struct run;
@@ -79,10 +70,6 @@ bool cmd_set_max_ranks(const char *cmdname, const char *text);
 		     "refuse a run of more than N ranks (default 2^20, or LADDER_MAX_RANKS): a bound " \
 		     "that does not come from the file")
 opt_callback cmd_max_ranks_option;
-#define CMD_MAX_RANKS_OPTION {"max-ranks", required_argument, NULL, 'K'}
-#define CMD_MAX_RANKS_HELP(indent)                                                                  \
-	"  --max-ranks N" indent "refuse a run of more than N ranks (default 2^20, or LADDER_MAX_RANKS):\n" \
-	"               " indent "a bound that does not come from the file\n"
 /* the run's ranks within --max-ranks (false after a one-line error); with cmd_walk_bounded too:
  * before walking every rank */
 bool cmd_ranks_bounded(const char *path, const struct run *r);

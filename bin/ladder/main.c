@@ -144,30 +144,6 @@ int cmd_parse_options(const char *name, const struct opt *table, int argc, char 
 	return opt_parse(&p, table);
 }
 
-int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
-	       const char *cmdname)
-{
-	opterr = 0;
-	int prev = optind;
-	char opts[256];
-	snprintf(opts, sizeof opts, ":%s", shortopts);
-	int c = getopt_long(argc, argv, opts, longopts, NULL);
-	if (c == '?') {
-		const char *arg = argv[prev < argc ? prev : argc - 1];
-		if (optopt && optopt != '?')
-			cmd_usage_error(cmdname, "unknown option '-%c'", optopt);
-		else
-			cmd_usage_error(cmdname, "unknown option '%s'", arg);
-		return '?';
-	}
-	if (c == ':') {
-		const char *arg = argv[optind - 1 < argc ? optind - 1 : argc - 1];
-		cmd_usage_error(cmdname, "option '%s' needs a value", arg);
-		return '?';
-	}
-	return c;
-}
-
 bool cmd_parse_long(const char *cmdname, const char *opt, const char *s, long min, long max, long *out)
 {
 	char *end;
