@@ -179,3 +179,11 @@ try_option() {
 	assert_failure 2
 	[ "$stderr" = "ladder model: --export extrap-json needs a FILE (see 'ladder help model')" ]
 }
+
+@test "trace and time: their options end at the command's first word, without '--'" {
+	cd "$BATS_TEST_TMPDIR"
+	# -np is mpirun's: before, getopt_long permuted and took it for ladder's ("unknown option '-n'")
+	run --separate-stderr "$LADDER" time -o t.json mpirun -np 2 /bin/true
+	[[ $stderr != *"unknown option"* ]] || { echo "$stderr"; return 1; }
+	[[ $stderr == *"no time: no process of 'mpirun' called MPI_Init"* ]] || { echo "$stderr"; return 1; }
+}
