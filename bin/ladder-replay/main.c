@@ -9,7 +9,7 @@
  * and MPI_Finalize are the application's own; everything else the replayer needs for itself goes
  * through PMPI, so a tracer preloaded onto the replayer records exactly the application's calls.
  */
-#include <getopt.h>
+#include <getopt.h>   /* optind */
 #include <mpi.h>
 #include <stdio.h>
 #include <math.h>
@@ -23,32 +23,16 @@
 #include "mpi/fnids.h"
 #include "util/exitcode.h"
 #include "util/log.h"
+#include "util/options.h"
 
 static const char usage[] =
 	"usage: mpirun -np N ladder-replay [options] RUN.h5\n"
 	"\n"
 	"Replay a run: each rank issues its recorded MPI calls with the recorded parameters and random\n"
 	"payload, waiting the recorded compute gap before each call (before a send a wildcard receive\n"
-	"took: paced by the recorded order, see ladder help replay). N must be the run's rank count.\n"
-	"\n"
-	"Options:\n"
-	"  --timing mean|sample   gap per call: the histogram's mean (default), or a bin drawn by count\n"
-	"                         and a time uniform around the bin's mean within its range (the\n"
-	"                         draws keep the recorded mean)\n"
-	"  --clock cpu|wall       " RP_CLOCK_HELP
-	"  --seed N               seed of --timing sample and of the payload (default 1)\n"
-	"  --sleep                sleep through gaps (their wall time) instead of computing\n"
-	"  --compute-scale K      multiply every gap by K (default 1)\n"
-	"  --no-compute           no gaps at all\n"
-	"  --message-scale M      multiply every message count by M (at least 1 element where > 0)\n"
-	"  --from FN[:K]          time from the end of the K-th call of FN (K < 0 counts from the end;\n"
-	"                         default: the first replayed call)\n"
-	"  --to FN[:K]            ... to the start of the K-th call of FN (default: the last call)\n"
-	"  --json FILE            also write the report as JSON\n"
-	"  --quiet                no text report\n"
-	"  --max-calls N          refuse a rank whose trace has more than N calls (default 10^9, or\n"
-	"                         LADDER_MAX_CALLS)\n"
-	"\n"
+	"took: paced by the recorded order, see ladder help replay). N must be the run's rank count.\n";
+
+static const char usage_end[] =
 	"Prints the replay time (the longest rank), the emulated compute, and per function the calls\n"
 	"and bytes sent and received over all ranks. Exit status 0 when every call was replayed, 1 when\n"
 	"the run cannot be read or a call cannot be replayed (the message names the rank and the call),\n"
@@ -102,82 +86,161 @@ static bool max_calls(const char *text)
 	return true;
 }
 
-/* 0 to go on, else the exit status */
-static int parse(int argc, char **argv, struct rp_options *o, const char **json, bool *quiet, bool speak)
+/* the command line: the replay's options and the report's */
+struct replay_cli {
+	struct rp_options o;
+	const char *json;
+	bool quiet, clock_given;
+};
+
+static struct rp_options *rp_opts(struct opt_parser *p)
 {
-	static const struct option opts[] = {
-		{"timing", required_argument, NULL, 't'}, {"seed", required_argument, NULL, 'S'},
-		{"clock", required_argument, NULL, 'c'},
-		{"sleep", no_argument, NULL, 's'}, {"compute-scale", required_argument, NULL, 'k'},
-		{"no-compute", no_argument, NULL, 'n'}, {"message-scale", required_argument, NULL, 'm'},
-		{"from", required_argument, NULL, 'f'}, {"to", required_argument, NULL, 'T'},
-		{"json", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
-		{"max-calls", required_argument, NULL, 'M'},
-		{"help", no_argument, NULL, 'h'}, {0}};
-	memset(o, 0, sizeof *o);
+	return &((struct replay_cli *)p->opts)->o;
+}
+
+static bool timing_option(struct opt_parser *p, const char *arg)
+{
+	if (!strcmp(arg, "mean"))
+		rp_opts(p)->timing = RP_TIMING_MEAN;
+	else if (!strcmp(arg, "sample"))
+		rp_opts(p)->timing = RP_TIMING_SAMPLE;
+	else
+		return opt_error(p, "--timing is mean or sample"), false;
+	return true;
+}
+
+static bool clock_option(struct opt_parser *p, const char *arg)
+{
+	((struct replay_cli *)p->opts)->clock_given = true;
+	if (!strcmp(arg, "cpu"))
+		rp_opts(p)->clock = RP_CLOCK_CPU;
+	else if (!strcmp(arg, "wall"))
+		rp_opts(p)->clock = RP_CLOCK_WALL;
+	else
+		return opt_error(p, "--clock is cpu or wall"), false;
+	return true;
+}
+
+static bool seed_option(struct opt_parser *p, const char *arg)
+{
+	char *end;
+	rp_opts(p)->seed = strtoull(arg, &end, 10);
+	if (!*arg || *end)
+		return opt_error(p, "--seed needs a non-negative integer"), false;
+	return true;
+}
+
+static bool sleep_option(struct opt_parser *p, const char *arg)
+{
+	(void)arg;
+	rp_opts(p)->sleep = true;
+	return true;
+}
+
+static bool no_compute_option(struct opt_parser *p, const char *arg)
+{
+	(void)arg;
+	rp_opts(p)->no_compute = true;
+	return true;
+}
+
+static bool compute_scale_option(struct opt_parser *p, const char *arg)
+{
+	if (!parse_scale(arg, &rp_opts(p)->compute_scale))
+		return opt_error(p, "--compute-scale needs a finite number > 0"), false;
+	return true;
+}
+
+static bool message_scale_option(struct opt_parser *p, const char *arg)
+{
+	if (!parse_scale(arg, &rp_opts(p)->message_scale))
+		return opt_error(p, "--message-scale needs a finite number > 0"), false;
+	return true;
+}
+
+static bool from_option(struct opt_parser *p, const char *arg)
+{
+	if (!parse_mark(arg, &rp_opts(p)->from))
+		return opt_error(p, "--from needs FUNCTION[:K], K a non-zero integer"), false;
+	return true;
+}
+
+static bool to_option(struct opt_parser *p, const char *arg)
+{
+	if (!parse_mark(arg, &rp_opts(p)->to))
+		return opt_error(p, "--to needs FUNCTION[:K], K a non-zero integer"), false;
+	return true;
+}
+
+static bool max_calls_option(struct opt_parser *p, const char *arg)
+{
+	if (!max_calls(arg))
+		return opt_error(p, "--max-calls needs an integer >= 1"), false;
+	return true;
+}
+
+static const struct opt replay_options[] = {
+	OPT_CALLBACK(0, "timing", "mean|sample", timing_option,
+		     "gap per call: the histogram's mean (default), or a bin drawn by count and a time uniform "
+		     "around the bin's mean within its range (the draws keep the recorded mean)"),
+	OPT_CALLBACK(0, "clock", "cpu|wall", clock_option, RP_CLOCK_HELP),
+	OPT_CALLBACK(0, "seed", "N", seed_option, "seed of --timing sample and of the payload (default 1)"),
+	OPT_CALLBACK(0, "sleep", NULL, sleep_option, "sleep through gaps (their wall time) instead of computing"),
+	OPT_CALLBACK(0, "compute-scale", "K", compute_scale_option, "multiply every gap by K (default 1)"),
+	OPT_CALLBACK(0, "no-compute", NULL, no_compute_option, "no gaps at all"),
+	OPT_CALLBACK(0, "message-scale", "M", message_scale_option,
+		     "multiply every message count by M (at least 1 element where > 0)"),
+	OPT_CALLBACK(0, "from", "FN[:K]", from_option,
+		     "time from the end of the K-th call of FN (K < 0 counts from the end; default: the first "
+		     "replayed call)"),
+	OPT_CALLBACK(0, "to", "FN[:K]", to_option, "... to the start of the K-th call of FN (default: the last call)"),
+	OPT_STRING(0, "json", "FILE", struct replay_cli, json, "also write the report as JSON"),
+	OPT_FLAG(0, "quiet", struct replay_cli, quiet, "no text report"),
+	OPT_CALLBACK(0, "max-calls", "N", max_calls_option,
+		     "refuse a rank whose trace has more than N calls (default 10^9, or LADDER_MAX_CALLS)"),
+	OPT_END(),
+};
+
+static void print_usage(const struct opt_parser *p)
+{
+	if (p->silent)
+		return;
+	fputs(usage, stdout);
+	fputs("\nOptions:\n", stdout);
+	opt_print_help(stdout, replay_options, 100);
+	printf("\n%s", usage_end);
+}
+
+/* -1 to go on (the run is argv[optind]), else the exit status */
+static int parse(int argc, char **argv, struct replay_cli *cli, bool speak)
+{
+	memset(cli, 0, sizeof *cli);
+	struct rp_options *o = &cli->o;
 	o->compute_scale = o->message_scale = 1;
 	o->seed = 1;
 	o->clock = RP_CLOCK_DEFAULT;
-	bool clock_given = false;
-	opterr = 0;
-	int c;
-	const char *bad = NULL;
+	struct opt_parser p = {.prefix = "ladder-replay", .hint = "see ladder-replay --help", .silent = !speak,
+			       .print_help = print_usage, .opts = cli, .argc = argc, .argv = argv};
 	const char *env = getenv("LADDER_MAX_CALLS");
-	if (env && !max_calls(env))
-		bad = "LADDER_MAX_CALLS needs an integer >= 1";
-	while (!bad && (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		char *end;
-		switch (c) {
-		case 't':
-			if (!strcmp(optarg, "mean"))
-				o->timing = RP_TIMING_MEAN;
-			else if (!strcmp(optarg, "sample"))
-				o->timing = RP_TIMING_SAMPLE;
-			else
-				bad = "--timing is mean or sample";
-			break;
-		case 'c':
-			clock_given = true;
-			if (!strcmp(optarg, "cpu"))
-				o->clock = RP_CLOCK_CPU;
-			else if (!strcmp(optarg, "wall"))
-				o->clock = RP_CLOCK_WALL;
-			else
-				bad = "--clock is cpu or wall";
-			break;
-		case 'S':
-			o->seed = strtoull(optarg, &end, 10);
-			bad = *optarg && !*end ? NULL : "--seed needs a non-negative integer";
-			break;
-		case 's': o->sleep = true; break;
-		case 'n': o->no_compute = true; break;
-		case 'k': bad = parse_scale(optarg, &o->compute_scale) ? NULL : "--compute-scale needs a finite number > 0"; break;
-		case 'm': bad = parse_scale(optarg, &o->message_scale) ? NULL : "--message-scale needs a finite number > 0"; break;
-		case 'f': bad = parse_mark(optarg, &o->from) ? NULL : "--from needs FUNCTION[:K], K a non-zero integer"; break;
-		case 'T': bad = parse_mark(optarg, &o->to) ? NULL : "--to needs FUNCTION[:K], K a non-zero integer"; break;
-		case 'j': *json = optarg; break;
-		case 'q': *quiet = true; break;
-		case 'M': bad = max_calls(optarg) ? NULL : "--max-calls needs an integer >= 1"; break;
-		case 'h':
-			if (speak)
-				fputs(usage, stdout);
-			return -1;
-		case ':': bad = "an option is missing its value"; break;
-		default: bad = "unknown option"; break;
-		}
+	if (env && !max_calls(env)) {
+		opt_error(&p, "LADDER_MAX_CALLS needs an integer >= 1");
+		return EXIT_USAGE;
 	}
-	if (!bad && optind != argc - 1)
+	int rc = opt_parse(&p, replay_options);
+	if (rc >= 0)
+		return rc;
+	const char *bad = NULL;
+	if (optind != argc - 1)
 		bad = "needs exactly one run container";
-	if (!bad && o->sleep && clock_given && o->clock == RP_CLOCK_CPU)
+	else if (o->sleep && cli->clock_given && o->clock == RP_CLOCK_CPU)
 		bad = "--sleep waits on the wall clock; it does not go with --clock cpu";
 	if (o->sleep)
 		o->clock = RP_CLOCK_WALL;
 	if (bad) {
-		if (speak)
-			fprintf(stderr, "ladder-replay: %s (see ladder-replay --help)\n", bad);
+		opt_error(&p, "%s", bad);
 		return EXIT_USAGE;
 	}
-	return 0;
+	return -1;
 }
 
 /* MPI_Init_thread's `required` if the application called it (-1: MPI_Init) */
@@ -198,11 +261,13 @@ int main(int argc, char **argv)
 {
 	log_set_program("ladder-replay");
 	bool speak = launch_rank() == 0, quiet = false;
-	struct rp_options o;
-	const char *json = NULL;
-	int rc = parse(argc, argv, &o, &json, &quiet, speak);
-	if (rc)
-		return rc < 0 ? EXIT_OK : rc;
+	struct replay_cli cli;
+	int rc = parse(argc, argv, &cli, speak);
+	if (rc >= 0)
+		return rc;
+	struct rp_options o = cli.o;
+	const char *json = cli.json;
+	quiet = cli.quiet;
 	const char *path = argv[optind];
 	struct run r;
 	struct h5_err e;

@@ -61,33 +61,78 @@ static int finish(const struct campaign *c, enum drive_result r, const struct ca
 	return campaign_report_end(c, r) ? EXIT_OK : EXIT_FAIL;
 }
 
+/* ---- options ----------------------------------------------------------------------------- */
+
+/* the options of every subcommand */
+struct campaign_cli {
+	const char *site, *dir, *dated, *nightly, *base;
+	bool dry_run, no_wait, json, install;
+	long timeout;
+	char **jobs;
+	size_t njobs;
+};
+
+static bool job_option(struct opt_parser *p, const char *arg)
+{
+	struct campaign_cli *cli = p->opts;
+	cli->jobs = xrealloc(cli->jobs, (cli->njobs + 1) * sizeof *cli->jobs);
+	cli->jobs[cli->njobs++] = (char *)arg;
+	return true;
+}
+
+#define TIMEOUT_OPT(s)                                                                             \
+	OPT_LONG(s, "timeout", "S", struct campaign_cli, timeout, 1, 100L * 24 * 3600,             \
+		 "stop following after S seconds (exit 1; the jobs go on)")
+#define NO_WAIT_OPT                                                                                \
+	OPT_FLAG(0, "no-wait", struct campaign_cli, no_wait,                                        \
+		 "Slurm: return once everything is submitted ('wait' follows it later)")
+#define SITE_OPT OPT_STRING('s', "site", "SITE", struct campaign_cli, site, "the site file (see 'ladder help site')")
+
+static const struct opt campaign_options[] = {
+	OPT_SUBCOMMAND("run"),
+	SITE_OPT,
+	OPT_STRING('d', "dir", "DIR", struct campaign_cli, dir, "the campaign directory"),
+	OPT_STRING(0, "dated", "BASE", struct campaign_cli, dated,
+		   "use BASE/YYYY-MM-DD (today) and point BASE/latest at it (nightly runs)"),
+	OPT_FLAG('n', "dry-run", struct campaign_cli, dry_run, "only write the scripts and print them"),
+	NO_WAIT_OPT,
+	TIMEOUT_OPT('t'),
+	OPT_SUBCOMMAND("status"),
+	OPT_FLAG('j', "json", struct campaign_cli, json, "print the state file"),
+	OPT_SUBCOMMAND("wait"),
+	TIMEOUT_OPT('t'),
+	OPT_SUBCOMMAND("retry"),
+	OPT_CALLBACK('j', "job", "NAME", job_option, "only this job and those depending on it (repeatable)"),
+	NO_WAIT_OPT,
+	TIMEOUT_OPT('t'),
+	OPT_SUBCOMMAND("schedule"),
+	SITE_OPT,
+	OPT_STRING(0, "nightly", "HH:MM", struct campaign_cli, nightly, "the time of day to run it"),
+	OPT_STRING(0, "base", "DIR", struct campaign_cli, base, "where the nights go (default ./NAME-nightly)"),
+	OPT_FLAG(0, "install", struct campaign_cli, install,
+		 "add the entry to your table, replacing this campaign's earlier entry"),
+	OPT_END(),
+};
+
+/* the options of subcommand argv[0] into cli: -1 to go on, else the exit status */
+static int parse_subcommand(int argc, char **argv, struct campaign_cli *cli)
+{
+	static const struct opt none[] = {OPT_END()};   /* cancel */
+	const struct opt *table = opt_subcommand(campaign_options, argv[0]);
+	return cmd_parse_options(CMD, table ? table : none, argc, argv, cli);
+}
+
 /* ---- run --------------------------------------------------------------------------------- */
 
 static int run_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"site", required_argument, NULL, 's'}, {"dir", required_argument, NULL, 'd'},
-		{"dated", required_argument, NULL, 'D'}, {"dry-run", no_argument, NULL, 'n'},
-		{"no-wait", no_argument, NULL, 'W'}, {"timeout", required_argument, NULL, 't'},
-		{"help", no_argument, NULL, 'h'}, {0}};
-	const char *site_path = NULL, *dir_opt = NULL, *dated = NULL;
-	bool dry = false, no_wait = false;
-	long timeout = 0;
-	int c;
-	while ((c = cmd_getopt(argc, argv, "s:d:nt:h", opts, CMD)) != -1) {
-		switch (c) {
-		case 's': site_path = optarg; break;
-		case 'd': dir_opt = optarg; break;
-		case 'D': dated = optarg; break;
-		case 'n': dry = true; break;
-		case 'W': no_wait = true; break;
-		case 't':
-			if (!cmd_parse_long(CMD, "--timeout", optarg, 1, 100L * 24 * 3600, &timeout))
-				return EXIT_USAGE;
-			break;
-		default: return EXIT_USAGE;
-		}
-	}
+	struct campaign_cli cli = {0};
+	int rc = parse_subcommand(argc, argv, &cli);
+	if (rc >= 0)
+		return rc;
+	const char *site_path = cli.site, *dir_opt = cli.dir, *dated = cli.dated;
+	bool dry = cli.dry_run, no_wait = cli.no_wait;
+	long timeout = cli.timeout;
 	if (optind + 1 != argc)
 		return cmd_usage_error(CMD, "run needs exactly one WORKFLOW file");
 	if (!site_path)
@@ -102,7 +147,7 @@ static int run_run(int argc, char **argv)
 	struct prepare_options po = {dir_opt, dated, prefix, self, cmd_exists, dry};
 	struct prepared p;
 	struct campaign_error e;
-	int rc = EXIT_FAIL;
+	rc = EXIT_FAIL;
 	struct campaign *cp = &p.campaign;
 	if (!campaign_prepare(&w, &s, &po, &p, &e)) {
 		log_error("%s", e.msg);
@@ -140,15 +185,11 @@ static const char *dir_arg(int argc, char **argv, const char *what)
 
 static int run_status(int argc, char **argv)
 {
-	static const struct option opts[] = {{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0}};
-	bool json = false;
-	int c;
-	while ((c = cmd_getopt(argc, argv, "jh", opts, CMD)) != -1) {
-		if (c == 'j')
-			json = true;
-		else
-			return EXIT_USAGE;
-	}
+	struct campaign_cli cli = {0};
+	int rc = parse_subcommand(argc, argv, &cli);
+	if (rc >= 0)
+		return rc;
+	bool json = cli.json;
 	const char *dir = dir_arg(argc, argv, "status");
 	if (!dir)
 		return EXIT_USAGE;
@@ -162,7 +203,7 @@ static int run_status(int argc, char **argv)
 	}
 	size_t counts[JS_SKIPPED + 1];
 	campaign_count(&cp, counts);
-	int rc = counts[JS_FAILED] || counts[JS_SKIPPED] || counts[JS_CANCELLED] ? EXIT_FAIL : EXIT_OK;
+	rc = counts[JS_FAILED] || counts[JS_SKIPPED] || counts[JS_CANCELLED] ? EXIT_FAIL : EXIT_OK;
 	if (json) {
 		char *path = campaign_path(&cp, "state.json");
 		char *text = read_file(path);
@@ -180,28 +221,13 @@ static int run_status(int argc, char **argv)
 /* wait and retry (after putting jobs back to WAITING): follow the campaign and report its end */
 static int run_follow(int argc, char **argv)
 {
-	/* wait takes the last two */
-	static const struct option opts[] = {
-		{"job", required_argument, NULL, 'j'}, {"no-wait", no_argument, NULL, 'W'},
-		{"timeout", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'}, {0}};
-	bool retry = !strcmp(argv[0], "retry"), no_wait = false, ok = true;
-	char **jobs = NULL;
-	size_t njobs = 0;
-	long timeout = 0;
-	int c;
-	while (ok && (c = cmd_getopt(argc, argv, retry ? "j:t:h" : "t:h", retry ? opts : opts + 2, CMD)) != -1) {
-		if (c == 'j') {
-			jobs = xrealloc(jobs, (njobs + 1) * sizeof *jobs);
-			jobs[njobs++] = optarg;
-		} else {
-			no_wait |= c == 'W';
-			ok = c == 'W' || (c == 't' && cmd_parse_long(CMD, "--timeout", optarg, 1, 100L * 24 * 3600, &timeout));
-		}
-	}
-	const char *dir = ok ? dir_arg(argc, argv, argv[0]) : NULL;
-	int rc = EXIT_USAGE;
+	struct campaign_cli cli = {0};
+	bool retry = !strcmp(argv[0], "retry");
+	int rc = parse_subcommand(argc, argv, &cli);
+	const char *dir = rc < 0 ? dir_arg(argc, argv, argv[0]) : NULL;
+	rc = rc >= 0 ? rc : EXIT_USAGE;
 	if (dir) {
-		struct follow_request r = {(double)timeout, !no_wait, retry, jobs, njobs};
+		struct follow_request r = {(double)cli.timeout, !cli.no_wait, retry, cli.jobs, cli.njobs};
 		struct campaign cp;
 		struct campaign_error e;
 		enum drive_result result = campaign_follow(dir, &r, &cp, &e);
@@ -210,23 +236,23 @@ static int run_follow(int argc, char **argv)
 		rc = result == DRIVE_NOTHING_TO_RETRY ? EXIT_OK : finish(&cp, result, &e);
 		campaign_free(&cp);
 	}
-	free(jobs);
+	free(cli.jobs);
 	return rc;
 }
 
 static int run_cancel(int argc, char **argv)
 {
-	static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {0}};
-	int c;
-	while ((c = cmd_getopt(argc, argv, "h", opts, CMD)) != -1)
-		return EXIT_USAGE;
+	struct campaign_cli cli = {0};
+	int rc = parse_subcommand(argc, argv, &cli);
+	if (rc >= 0)
+		return rc;
 	const char *dir = dir_arg(argc, argv, "cancel");
 	if (!dir)
 		return EXIT_USAGE;
 	struct campaign cp;
 	struct campaign_error e;
 	pid_t driver;
-	int rc = EXIT_FAIL;
+	rc = EXIT_FAIL;
 	if (!campaign_cancel_dir(dir, &cp, &driver, &e)) {
 		log_error("%s", e.msg);
 	} else {
@@ -244,22 +270,12 @@ static int run_cancel(int argc, char **argv)
 
 static int run_schedule(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"site", required_argument, NULL, 's'}, {"nightly", required_argument, NULL, 'N'},
-		{"base", required_argument, NULL, 'b'}, {"install", no_argument, NULL, 'i'},
-		{"help", no_argument, NULL, 'h'}, {0}};
-	const char *site_path = NULL, *nightly = NULL, *base_opt = NULL;
-	bool install = false;
-	int c;
-	while ((c = cmd_getopt(argc, argv, "s:h", opts, CMD)) != -1) {
-		switch (c) {
-		case 's': site_path = optarg; break;
-		case 'N': nightly = optarg; break;
-		case 'b': base_opt = optarg; break;
-		case 'i': install = true; break;
-		default: return EXIT_USAGE;
-		}
-	}
+	struct campaign_cli cli = {0};
+	int rc = parse_subcommand(argc, argv, &cli);
+	if (rc >= 0)
+		return rc;
+	const char *site_path = cli.site, *nightly = cli.nightly, *base_opt = cli.base;
+	bool install = cli.install;
 	if (optind + 1 != argc)
 		return cmd_usage_error(CMD, "schedule needs exactly one WORKFLOW file");
 	if (!site_path || !nightly)
@@ -272,7 +288,7 @@ static int run_schedule(int argc, char **argv)
 	struct site s;
 	if (!load_specs(argv[optind], site_path, &w, &s))
 		return EXIT_FAIL;
-	int rc = EXIT_FAIL;
+	rc = EXIT_FAIL;
 	char *base_rel = base_opt ? xstrdup(base_opt) : xasprintf("%s-nightly", w.name);
 	char *base = path_absolute(base_rel), *self = ladder_self();
 	free(base_rel);
@@ -342,7 +358,8 @@ const struct command command_campaign = {
 	"what it consumes. SITE (see 'ladder help site') says how: with Slurm the whole campaign is\n"
 	"submitted at once with afterok dependencies; with the local executor the same scripts run\n"
 	"here, at most the site's max-ranks at a time. Stages whose command is not part of this build\n"
-	"are left out with a note.\n"
+	"are left out with a note. The campaign directory, its jobs and their states: 'ladder help\n"
+	"campaign-dir'.\n"
 	"\n"
 	"run       write one script per job into DIR/jobs, then submit/start them and follow the\n"
 	"          campaign to its end (exit 0 when every job completed). Running it again on the same\n"
@@ -351,26 +368,24 @@ const struct command command_campaign = {
 	"          depends on it. A finished job whose output is gone runs again too. DIR defaults to\n"
 	"          ./NAME (the workflow's name); an existing DIR that holds anything else than a\n"
 	"          campaign is refused. A campaign directory moved or copied resumes where it was.\n"
-	"   --dir DIR       the campaign directory\n"
-	"   --dated BASE    use BASE/YYYY-MM-DD (today) and point BASE/latest at it (nightly runs)\n"
-	"   --dry-run       only write the scripts and print them\n"
-	"   --no-wait       Slurm: return once everything is submitted ('wait' follows it later)\n"
-	"   --timeout S     stop following after S seconds (exit 1; the jobs go on)\n"
 	"status    per job: state, Slurm job id (or pid), attempts, times, exit code, log, and why\n"
 	"          (pending reason, failure); a summary with progress. With Slurm and no driver\n"
-	"          running, the scheduler is asked once first. --json prints the state file. Exit 1\n"
-	"          when a job failed, was skipped or cancelled.\n"
+	"          running, the scheduler is asked once first. Exit 1 when a job failed, was skipped\n"
+	"          or cancelled.\n"
 	"wait      follow the campaign until every job is final (after 'run --no-wait', or a driver\n"
 	"          that was stopped); if another driver follows it, watch the state file.\n"
 	"retry     run failed, skipped and cancelled jobs again (or the --job NAMEs), and every job\n"
 	"          depending on them; then follow the campaign.\n"
 	"cancel    cancel every unfinished job (through the driver when one runs).\n"
 	"schedule  print a crontab (local sites) or scrontab (Slurm sites) entry that runs the\n"
-	"          campaign every night at HH:MM into BASE/YYYY-MM-DD (BASE defaults to ./NAME-nightly);\n"
-	"          --install adds it to your table, replacing this campaign's earlier entry. The\n"
-	"          report stage of every night appends to BASE/history.h5 and flags regressions; a\n"
-	"          missed threshold fails it, and so the night's 'campaign run' (exit status 1).\n"
-	"\n"
+	"          campaign every night at HH:MM into BASE/YYYY-MM-DD. The report stage of every\n"
+	"          night appends to BASE/history.h5 and flags regressions; a missed threshold fails\n"
+	"          it, and so the night's 'campaign run' (exit status 1).\n",
+	run_campaign, campaign_options, NULL,
+};
+
+const struct topic topic_campaign_dir = {
+	"campaign-dir", "the directory of a 'ladder campaign', its jobs and their states",
 	"The campaign directory:\n"
 	"  state.json            every job's state, written atomically (see 'ladder help site')\n"
 	"  jobs/NAME.sh          the job scripts;  logs/NAME.log  their output\n"
@@ -384,5 +399,4 @@ const struct command command_campaign = {
 	"\n"
 	"One process drives a campaign at a time (a lock in DIR); killing it loses nothing: run,\n"
 	"wait or retry picks the campaign up where it was, local jobs that kept running included.\n",
-	run_campaign,
 };

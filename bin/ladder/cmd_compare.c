@@ -11,35 +11,33 @@
 #include "util/exitcode.h"
 #include "util/log.h"
 
+struct compare_opts {
+	bool counts, strict;
+	long max_diffs;
+};
+
+static const struct opt compare_options[] = {
+	OPT_FLAG('c', "counts", struct compare_opts, counts,
+		 "compare only calls and bytes sent and received per rank and function, from the profiles "
+		 "(calls of polling functions are not compared, being timing; functions the tracer only counted "
+		 "are listed, not compared)"),
+	OPT_FLAG('s', "strict", struct compare_opts, strict,
+		 "datatypes by their exact names (a replay must reproduce them exactly)"),
+	OPT_LONG('m', "max-diffs", "N", struct compare_opts, max_diffs, 1, 100000, "differences to print (default 10)"),
+	CMD_MAX_CALLS_OPT,
+	CMD_MAX_RANKS_OPT,
+	OPT_END(),
+};
+
 static int run_compare(int argc, char **argv)
 {
-	static const struct option opts[] = {{"counts", no_argument, NULL, 'c'},
-					     {"strict", no_argument, NULL, 's'},
-					     {"max-diffs", required_argument, NULL, 'm'},
-					     CMD_MAX_CALLS_OPTION, CMD_MAX_RANKS_OPTION,
-					     {"help", no_argument, NULL, 'h'}, {0}};
-	bool counts = false;
-	enum cmp_types types = CMP_TYPES_BY_MEANING;
-	long max_diffs = 10;
-	int c;
-	while ((c = cmd_getopt(argc, argv, "csm:h", opts, "compare")) != -1) {
-		if (c == 'c')
-			counts = true;
-		else if (c == 's')
-			types = CMP_TYPES_EXACT;
-		else if (c == 'M') {
-			if (!cmd_set_max_calls("compare", optarg))
-				return EXIT_USAGE;
-		} else if (c == 'K') {
-			if (!cmd_set_max_ranks("compare", optarg))
-				return EXIT_USAGE;
-		}
-		else if (c == 'm') {
-			if (!cmd_parse_long("compare", "--max-diffs", optarg, 1, 100000, &max_diffs))
-				return EXIT_USAGE;
-		} else
-			return EXIT_USAGE;
-	}
+	struct compare_opts o = {.max_diffs = 10};
+	int rc = cmd_parse_options("compare", compare_options, argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	bool counts = o.counts;
+	enum cmp_types types = o.strict ? CMP_TYPES_EXACT : CMP_TYPES_BY_MEANING;
+	long max_diffs = o.max_diffs;
 	if (optind != argc - 2)
 		return cmd_usage_error("compare", "needs two run containers");
 	struct run a, b;
@@ -106,17 +104,7 @@ const struct command command_compare = {
 	"                     MPI_LOGICAL and MPI_C_BOOL stay apart.\n"
 	"\n"
 	"Prints the first difference of each rank (up to --max-diffs): the rank, the call's number in\n"
-	"`ladder decode --rank R` of each run, both calls and what differs.\n"
-	"\n"
-	"Options:\n"
-	"  --counts         compare only calls and bytes sent and received per rank and function, from\n"
-	"                   the profiles (calls of polling functions are not compared, being timing;\n"
-	"                   functions the tracer only counted are listed, not compared)\n"
-	"  --strict         datatypes by their exact names (a replay must reproduce them exactly)\n"
-	"  --max-diffs N    differences to print (default 10)\n"
-	CMD_MAX_CALLS_HELP("    ")
-	CMD_MAX_RANKS_HELP("    ")
-	"\n"
+	"`ladder decode --rank R` of each run, both calls and what differs.\n",
+	run_compare, compare_options,
 	"Exit status: 0 equal, 1 different (or a file cannot be read), 2 usage error.\n",
-	run_compare,
 };

@@ -189,34 +189,38 @@ static void json_opening(struct decode_out *o, const char *path)
 	json_decref(name);
 }
 
+struct decode_opts {
+	long rank;
+	bool json, grammar;
+};
+
+static bool format_option(struct opt_parser *p, const char *arg)
+{
+	struct decode_opts *o = p->opts;
+	if (!strcmp(arg, "json"))
+		o->json = true;
+	else if (strcmp(arg, "text"))
+		return cmd_usage_error("decode", "--format is text or json, not '%s'", arg), false;
+	return true;
+}
+
+static const struct opt decode_options[] = {
+	OPT_LONG('r', "rank", "R", struct decode_opts, rank, 0, 1L << 30, "only rank R (no header line)"),
+	OPT_CALLBACK('f', "format", "text|json", format_option,
+		     "json: one JSON object, ranks, each with its events (default text)"),
+	OPT_FLAG('g', "grammar", struct decode_opts, grammar, "print the grammar rules of each group instead"),
+	CMD_MAX_CALLS_OPT,
+	OPT_END(),
+};
+
 static int run_decode(int argc, char **argv)
 {
-	static const struct option opts[] = {{"rank", required_argument, NULL, 'r'},
-					     {"format", required_argument, NULL, 'f'},
-					     {"grammar", no_argument, NULL, 'g'},
-					     CMD_MAX_CALLS_OPTION,
-					     {"help", no_argument, NULL, 'h'}, {0}};
-	long rank = -1;
-	bool json = false, grammar = false;
-	int c;
-	while ((c = cmd_getopt(argc, argv, "r:f:gh", opts, "decode")) != -1) {
-		if (c == 'M') {
-			if (!cmd_set_max_calls("decode", optarg))
-				return EXIT_USAGE;
-		} else if (c == 'r') {
-			if (!cmd_parse_long("decode", "--rank", optarg, 0, 1L << 30, &rank))
-				return EXIT_USAGE;
-		} else if (c == 'f') {
-			if (!strcmp(optarg, "json"))
-				json = true;
-			else if (strcmp(optarg, "text"))
-				return cmd_usage_error("decode", "--format is text or json, not '%s'", optarg);
-		} else if (c == 'g') {
-			grammar = true;
-		} else {
-			return EXIT_USAGE;
-		}
-	}
+	struct decode_opts o = {.rank = -1};
+	int rc = cmd_parse_options("decode", decode_options, argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	long rank = o.rank;
+	bool json = o.json, grammar = o.grammar;
 	if (optind != argc - 1)
 		return cmd_usage_error("decode", "needs exactly one run container");
 	const char *path = argv[optind];
@@ -267,12 +271,6 @@ const struct command command_decode = {
 	"Expand the compressed trace: every call of every rank in order, one line per call with every\n"
 	"recorded parameter, peers and roots as absolute ranks, requests as POOL.SLOT. The text form\n"
 	"equals the tracer's raw log (LADDER_TRACE_RAW). The grammar is walked, never expanded in\n"
-	"memory, so any trace decodes in constant memory.\n"
-	"\n"
-	"Options:\n"
-	"  --rank R        only rank R (no header line)\n"
-	"  --format json   one JSON object: ranks, each with its events\n"
-	"  --grammar       print the grammar rules of each group instead\n"
-	CMD_MAX_CALLS_HELP("   "),
-	run_decode,
+	"memory, so any trace decodes in constant memory.\n",
+	run_decode, decode_options, NULL,
 };

@@ -59,38 +59,30 @@ struct export_request {
 	long max_events;
 };
 
+static const struct opt export_options[] = {
+	OPT_STRING('f', "format", "F", struct export_request, format, "otf2 or chrome"),
+	OPT_STRING('o', "output", "OUT", struct export_request, output,
+		   "the archive directory (otf2) or the JSON file (chrome)"),
+	OPT_STRING('r', "ranks", "LIST", struct export_request, ranks, "only these ranks, e.g. 0-3,8"),
+	OPT_DOUBLE('F', "from", "S", struct export_request, from,
+		   "only calls overlapping the window from S to --to, in seconds since the run's start"),
+	OPT_DOUBLE('T', "to", "S", struct export_request, to, "the window's end (default: the run's end)"),
+	OPT_LONG('m', "max-events", "N", struct export_request, max_events, 1, 1L << 62,
+		 "at most N calls per rank, the rest left out"),
+	OPT_CALLBACK(0, "max-calls", "N", cmd_max_calls_option,
+		     "refuse a rank whose trace has more than N calls (default 10^9, or LADDER_MAX_CALLS): a "
+		     "bound that does not come from the file (not with --max-events: the walk stops at its N)"),
+	CMD_MAX_RANKS_OPT,
+	OPT_END(),
+};
+
+/* -1 when the request is complete, else the exit status */
 static int parse_export_args(int argc, char **argv, struct export_request *q)
 {
-	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
-					     {"output", required_argument, NULL, 'o'},
-					     {"ranks", required_argument, NULL, 'r'},
-					     {"from", required_argument, NULL, 'F'},
-					     {"to", required_argument, NULL, 'T'},
-					     {"max-events", required_argument, NULL, 'm'},
-					     CMD_MAX_CALLS_OPTION, CMD_MAX_RANKS_OPTION,
-					     {"help", no_argument, NULL, 'h'}, {0}};
 	*q = (struct export_request){.to = -1};
-	int c;
-	while ((c = cmd_getopt(argc, argv, "f:o:r:F:T:m:h", opts, "export")) != -1) {
-		if (c == 'f')
-			q->format = optarg;
-		else if (c == 'o')
-			q->output = optarg;
-		else if (c == 'r')
-			q->ranks = optarg;
-		else if (c == 'F' && !cmd_parse_double("export", "--from", optarg, &q->from))
-			return EXIT_USAGE;
-		else if (c == 'T' && !cmd_parse_double("export", "--to", optarg, &q->to))
-			return EXIT_USAGE;
-		else if (c == 'm' && !cmd_parse_long("export", "--max-events", optarg, 1, 1L << 62, &q->max_events))
-			return EXIT_USAGE;
-		else if (c == 'M' && !cmd_set_max_calls("export", optarg))
-			return EXIT_USAGE;
-		else if (c == 'K' && !cmd_set_max_ranks("export", optarg))
-			return EXIT_USAGE;
-		else if (c != 'F' && c != 'T' && c != 'm' && c != 'M' && c != 'K' && c != 'f' && c != 'o' && c != 'r')
-			return EXIT_USAGE;
-	}
+	int rc = cmd_parse_options("export", export_options, argc, argv, q);
+	if (rc >= 0)
+		return rc;
 	if (!q->format || (strcmp(q->format, "otf2") && strcmp(q->format, "chrome")))
 		return cmd_usage_error("export", "--format is otf2 or chrome");
 	if (!q->output)
@@ -103,7 +95,7 @@ static int parse_export_args(int argc, char **argv, struct export_request *q)
 	q->input = argv[optind];
 	if (q->max_events)   /* the walk stops there: no other bound needed */
 		event_set_max_calls(UINT64_MAX);
-	return EXIT_OK;
+	return -1;
 }
 
 static bool export_chrome_file(const struct run *r, const char *path, const struct export_options *o,
@@ -157,7 +149,7 @@ static int run_export(int argc, char **argv)
 {
 	struct export_request q;
 	int rc = parse_export_args(argc, argv, &q);
-	if (rc != EXIT_OK)
+	if (rc >= 0)
 		return rc;
 	struct run r;
 	struct h5_err e;
@@ -214,16 +206,6 @@ const struct command command_export = {
 	"           complete event per call, the rank as thread id, the call's peers, tag, root and\n"
 	"           bytes as args. Open it in Perfetto's UI or chrome://tracing.\n"
 	"\n"
-	"Both stream the trace: memory does not depend on the number of calls.\n"
-	"\n"
-	"Options:\n"
-	"  -f, --format F      otf2 or chrome\n"
-	"  -o, --output OUT    the archive directory (otf2) or the JSON file (chrome)\n"
-	"  --ranks LIST        only these ranks, e.g. 0-3,8\n"
-	"  --from S, --to S    only calls overlapping this window, in seconds since the run's start\n"
-	"  --max-events N      at most N calls per rank, the rest left out\n"
-	CMD_MAX_CALLS_HELP("       ")
-	CMD_MAX_RANKS_HELP("       ")
-	"                      (not with --max-events: the walk stops at its N)\n",
-	run_export,
+	"Both stream the trace: memory does not depend on the number of calls.\n",
+	run_export, export_options, NULL,
 };

@@ -90,35 +90,43 @@ static int parse_target(const char *s, struct extrap_options *o)
 	return EXIT_OK;
 }
 
-/* -1 when the options are fine, else the exit status */
-static int parse_extrap_args(int argc, char **argv, struct extrap_options *o, const char **output)
+struct extrap_cli {
+	struct extrap_options o;
+	const char *output;
+	long profile_limit;
+};
+
+static bool target_option(struct opt_parser *p, const char *arg)
 {
-	static const struct option opts[] = {{"target", required_argument, NULL, 't'},
-					     {"output", required_argument, NULL, 'o'},
-					     {"profile-limit", required_argument, NULL, 'p'},
-					     {"lossy", no_argument, NULL, 'l'},
-					     {"help", no_argument, NULL, 'h'}, {0}};
-	int c, rc;
-	long v;
-	while ((c = cmd_getopt(argc, argv, "t:o:p:h", opts, "extrap")) != -1) {
-		if (c == 't') {
-			if ((rc = parse_target(optarg, o)) != EXIT_OK)
-				return rc;
-		} else if (c == 'o') {
-			*output = optarg;
-		} else if (c == 'l') {
-			o->lossy = true;
-		} else if (c == 'p') {
-			if (!cmd_parse_long("extrap", "--profile-limit", optarg, 0, 1L << 31, &v))
-				return EXIT_USAGE;
-			o->profile_limit = v;
-		} else {
-			return EXIT_USAGE;
-		}
-	}
+	return parse_target(arg, &((struct extrap_cli *)p->opts)->o) == EXIT_OK;
+}
+
+static const struct opt extrap_options[] = {
+	OPT_CALLBACK('t', "target", "P|AxB", target_option,
+		     "the rank count, or the grid (\"32x32\") when MPI_Dims_create's balanced grid is not the one "
+		     "the application would use"),
+	OPT_STRING('o', "output", "FILE", struct extrap_cli, output,
+		   "the synthetic run (default extrap-pP.h5), written atomically; the campaign records it as "
+		   "/extrap/pP (a link, with a row in /extrap/index)"),
+	OPT_FLAG(0, "lossy", struct extrap_cli, o.lossy,
+		 "keep the dominant pattern (ScalaExtrap 3.4): drop what not every rung has and calls whose values "
+		 "have no law, approximate data-dependent counts, state count arrays by rule; what was left out is "
+		 "printed and kept in the labels lossy_* (see 'ladder help extrap-lossy')"),
+	OPT_LONG('p', "profile-limit", "N", struct extrap_cli, profile_limit, 0, 1L << 31,
+		 "build the per-rank profile only up to N ranks (default 65536; 0: never)"),
+	OPT_END(),
+};
+
+/* -1 when the options are fine, else the exit status */
+static int parse_extrap_args(int argc, char **argv, struct extrap_cli *cli)
+{
+	int rc = cmd_parse_options("extrap", extrap_options, argc, argv, cli);
+	if (rc >= 0)
+		return rc;
+	cli->o.profile_limit = cli->profile_limit;
 	if (optind != argc - 1)
 		return cmd_usage_error("extrap", "needs one campaign container");
-	if (!o->target)
+	if (!cli->o.target)
 		return cmd_usage_error("extrap", "needs --target P (a rank count, or a grid like 32x32)");
 	return -1;
 }
@@ -192,11 +200,12 @@ static bool store_result(const char *campaign, const struct ladder *l, const cha
 
 static int run_extrap(int argc, char **argv)
 {
-	struct extrap_options o = {.profile_limit = 65536};
-	const char *output = NULL;
-	int rc = parse_extrap_args(argc, argv, &o, &output);
+	struct extrap_cli cli = {.profile_limit = 65536};
+	int rc = parse_extrap_args(argc, argv, &cli);
 	if (rc >= 0)
 		return rc;
+	struct extrap_options o = cli.o;
+	const char *output = cli.output;
 	const char *campaign = argv[optind];
 	char *deflt = xasprintf("extrap-p%lld.h5", (long long)o.target);
 	output = output ? output : deflt;
@@ -238,20 +247,8 @@ const struct command command_extrap = {
 	"\n"
 	"The method: 'ladder help extrap-method' (grids, position classes, laws, what is refused),\n"
 	"'ladder help extrap-values' (streamed values, ranks united by a law, timing, the profile),\n"
-	"'ladder help extrap-lossy' (--lossy, count arrays by rule, calls that would not meet).\n"
-	"\n"
-	"Options:\n"
-	"  -t, --target P|AxB   the rank count, or the grid (\"32x32\") when MPI_Dims_create's balanced\n"
-	"                       grid is not the one the application would use\n"
-	"  -o, --output FILE    the synthetic run (default extrap-pP.h5), written atomically; the\n"
-	"                       campaign records it as /extrap/pP (a link, with a row in /extrap/index)\n"
-	"  --lossy              keep the dominant pattern (ScalaExtrap 3.4): drop what not every rung has\n"
-	"                       and calls whose values have no law, approximate data-dependent counts,\n"
-	"                       state count arrays by rule; what was left out is printed and kept in the\n"
-	"                       labels lossy_* (see 'ladder help extrap-lossy')\n"
-	"  --profile-limit N    build the per-rank profile only up to N ranks (default 65536; 0: never)\n"
-	"\n"
+	"'ladder help extrap-lossy' (--lossy, count arrays by rule, calls that would not meet).\n",
+	run_extrap, extrap_options,
 	"Exit status: 0 written, 1 the ladder cannot support the extrapolation or a file cannot be read,\n"
 	"2 usage error.\n",
-	run_extrap,
 };

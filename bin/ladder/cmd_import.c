@@ -25,18 +25,22 @@ static void keep_first_line(const char *line, void *arg)
 		snprintf(first, 400, "%s", line);
 }
 
+struct import_opts {
+	const char *out;
+};
+
+static const struct opt import_options[] = {
+	OPT_STRING('o', "output", "FILE", struct import_opts, out, "the run container to write (written atomically)"),
+	OPT_END(),
+};
+
 static int run_import(int argc, char **argv)
 {
-	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-					     {"help", no_argument, NULL, 'h'}, {0}};
-	const char *out = NULL;
-	int c;
-	while ((c = cmd_getopt(argc, argv, "o:h", opts, "import")) != -1) {
-		if (c == 'o')
-			out = optarg;
-		else
-			return EXIT_USAGE;
-	}
+	struct import_opts o = {0};
+	int rc = cmd_parse_options("import", import_options, argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	const char *out = o.out;
 	if (optind != argc - 1)
 		return cmd_usage_error("import", "needs exactly one raw trace file");
 	if (!out)
@@ -93,9 +97,6 @@ const struct command command_import = {
 	"itself at the end of a run; use it by hand on traces kept with LADDER_TRACE_CONVERT=0 or\n"
 	"LADDER_TRACE_KEEP_RAW=1 (see 'ladder help trace'). RAW must be a regular file: it is mapped, not\n"
 	"read into memory, and a FIFO, a device or a sparse file (which stores far less than its size)\n"
-	"is refused.\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output FILE   the run container to write (written atomically)\n",
-	run_import,
+	"is refused.\n",
+	run_import, import_options, NULL,
 };

@@ -292,27 +292,32 @@ static bool print_campaign(const char *path, bool json, struct h5_err *e)
 	return true;
 }
 
+struct inspect_opts {
+	bool json, counts, timing, storage;
+};
+
+static const struct opt inspect_options[] = {
+	OPT_FLAG('j', "json", struct inspect_opts, json, "the same as one JSON object"),
+	OPT_FLAG('c', "counts", struct inspect_opts, counts,
+		 "per rank and MPI function: calls, bytes sent, bytes received (tab separated, the format of "
+		 "the reference apps' --expect)"),
+	OPT_FLAG('t', "timing", struct inspect_opts, timing,
+		 "per group, the compute gaps before each call given the call before it: count, mean wall and "
+		 "CPU time, shortest and longest wall time (tab separated; JSON with --json)"),
+	OPT_FLAG('s', "storage", struct inspect_opts, storage,
+		 "where the bytes go: per group and dataset, the bytes of its object header, of its index "
+		 "(chunk index, link and attribute storage) and of its data as stored, and the file's size (tab "
+		 "separated)"),
+	OPT_END(),
+};
+
 static int run_inspect(int argc, char **argv)
 {
-	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
-					     {"counts", no_argument, NULL, 'c'},
-					     {"timing", no_argument, NULL, 't'},
-					     {"storage", no_argument, NULL, 's'},
-					     {"help", no_argument, NULL, 'h'}, {0}};
-	bool json = false, counts = false, timing = false, storage = false;
-	int c;
-	while ((c = cmd_getopt(argc, argv, "jctsh", opts, "inspect")) != -1) {
-		if (c == 'j')
-			json = true;
-		else if (c == 'c')
-			counts = true;
-		else if (c == 't')
-			timing = true;
-		else if (c == 's')
-			storage = true;
-		else
-			return EXIT_USAGE;
-	}
+	struct inspect_opts o = {0};
+	int rc = cmd_parse_options("inspect", inspect_options, argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	bool json = o.json, counts = o.counts, timing = o.timing, storage = o.storage;
 	if (counts && timing)
 		return cmd_usage_error("inspect", "--counts and --timing are two different views; choose one");
 	if (optind != argc - 1)
@@ -357,17 +362,6 @@ const struct command command_inspect = {
 	"calls, signatures, groups (with their ranks), grammar size, value streams (the values read and\n"
 	"how many are stored), the compute gaps' total wall and CPU time (and what the CPU times are:\n"
 	"measured for every gap, for long gaps, or none), calls and bytes per MPI function, and the\n"
-	"container's size per call.\n"
-	"\n"
-	"Options:\n"
-	"  --json     the same as one JSON object\n"
-	"  --counts   per rank and MPI function: calls, bytes sent, bytes received (tab separated,\n"
-	"             the format of the reference apps' --expect)\n"
-	"  --timing   per group, the compute gaps before each call given the call before it: count,\n"
-	"             mean wall and CPU time, shortest and longest wall time (tab separated; JSON\n"
-	"             with --json)\n"
-	"  --storage  where the bytes go: per group and dataset, the bytes of its object header, of\n"
-	"             its index (chunk index, link and attribute storage) and of its data as stored,\n"
-	"             and the file's size (tab separated)\n",
-	run_inspect,
+	"container's size per call.\n",
+	run_inspect, inspect_options, NULL,
 };

@@ -35,22 +35,25 @@ static void warn_commands_differ(const char *campaign)
 	campaign_runs_free(runs, n);
 }
 
+struct merge_opts {
+	const char *out;
+	bool copy;
+};
+
+static const struct opt merge_options[] = {
+	OPT_STRING('o', "output", "FILE", struct merge_opts, out, "the campaign container (written atomically)"),
+	OPT_FLAG('c', "copy", struct merge_opts, copy, "copy the runs into the campaign: one self-contained file"),
+	OPT_END(),
+};
+
 static int run_merge(int argc, char **argv)
 {
-	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-					     {"copy", no_argument, NULL, 'c'},
-					     {"help", no_argument, NULL, 'h'}, {0}};
-	const char *out = NULL;
-	bool copy = false;
-	int c;
-	while ((c = cmd_getopt(argc, argv, "o:ch", opts, "merge")) != -1) {
-		if (c == 'o')
-			out = optarg;
-		else if (c == 'c')
-			copy = true;
-		else
-			return EXIT_USAGE;
-	}
+	struct merge_opts o = {0};
+	int rc = cmd_parse_options("merge", merge_options, argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	const char *out = o.out;
+	bool copy = o.copy;
 	if (!out)
 		return cmd_usage_error("merge", "needs --output CAMPAIGN.h5");
 	if (optind >= argc)
@@ -77,10 +80,6 @@ const struct command command_merge = {
 	"Refused, with the file named: runs of different applications, a run whose 'rung' label\n"
 	"differs from its rank count, two runs claiming the same rung and repetition, and runs of one\n"
 	"rung with different problem sizes. Rungs whose command lines differ other than by their rank\n"
-	"count (--iterations 20 at one rung, 30 at another) are merged with a warning.\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output FILE   the campaign container (written atomically)\n"
-	"  --copy              copy the runs into the campaign: one self-contained file\n",
-	run_merge,
+	"count (--iterations 20 at one rung, 30 at another) are merged with a warning.\n",
+	run_merge, merge_options, NULL,
 };

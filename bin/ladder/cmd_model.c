@@ -35,47 +35,10 @@ static const char help[] =
 	"with a prediction interval, and print the call paths ranked by their prediction there.\n"
 	"Several parameters (rank count x problem size) give products of per-parameter terms.\n"
 	"\n"
-	"Input:\n"
-	"  CAMPAIGN.h5             a campaign container: one point per rung, one repetition per run;\n"
-	"                          metrics time, visits, bytes_sent, bytes_recv, msgs_sent, msgs_recv;\n"
-	"                          the models are written into the container (/models)\n"
-	"      --params p|p,n      model the rank count p (default), or p x the runs' problem size n\n"
-	"      --reduce R          over ranks: max (default), min, mean, median, sum\n"
-	"  -i, --input FILE        Extra-P input: the text format (PARAMETER, POINTS, REGION, METRIC,\n"
-	"                          DATA) or JSON (current, id-based, or JSON Lines), told apart by content\n"
-	"\n"
-	"Model:\n"
-	"  -t, --target P          predict at rank count P (one parameter), or\n"
-	"      --target p=P,n=N    at these parameter values; default: the largest measured point,\n"
-	"                          and the ranking is by growth class first\n"
-	"  -m, --metric M          the metric to rank by (default: time if present, else the first)\n"
-	"  -n, --terms N           at most N terms besides the constant (default 5, 1..8)\n"
-	"  -e, --exponents SPEC    candidate terms: default | strong | i=LIST;j=LIST | terms=I:J,...,\n"
-	"                          joined with ';' (without -e: 'default;strong', the paper's terms and\n"
-	"                          1/p, log p / p, ... for strong scaling). See 'exponents' below.\n"
-	"      --cv loo|k=K        cross-validation: leave-one-out (default) or K-fold\n"
-	"  -a, --aggregate A       per-point value from the repetitions: median (default), mean, min, max,\n"
-	"                          midrange\n"
-	"      --level L           prediction interval level (default 0.95)\n"
-	"      --bootstrap B       bootstrap replicates for the interval (default 200; 0: no interval)\n"
-	"      --seed S            seed of the bootstrap (default fixed, so runs repeat exactly)\n"
-	"      --noise-limit F     call a series too noisy when the points do not differ significantly\n"
-	"                          and repetitions spread by more than F (default 0.25 = 25%)\n"
-	"      --basic             Extra-P's basic modeler instead (one term + constant, mean, no\n"
-	"                          interval, the paper's exponents unless -e says), for comparison\n"
-	"\n"
-	"Output:\n"
-	"  -f, --format text|json  the ranked table (default) or JSON with every model\n"
-	"      --top N             only the first N rows of the table\n"
-	"      --advise            for each call path (the ranked metric; one parameter), the rung to\n"
-	"                          measure next: where the selected model and a rival that fits the\n"
-	"                          ladder as well differ by 3 noise standard deviations, and the rung\n"
-	"                          short of the target that most narrows the prediction there\n"
-	"      --export extra-p-json FILE\n"
-	"                          also write the measurements as Extra-P JSON input (Extra-P reads it\n"
-	"                          with --json) with ladder's models under the key \"ladder\"\n"
-	"  -h, --help              this help\n"
-	"\n"
+	"CAMPAIGN.h5 is a campaign container: one point per rung, one repetition per run; metrics time,\n"
+	"visits, bytes_sent, bytes_recv, msgs_sent, msgs_recv; the models are written into it (/models).\n";
+
+static const char help_end[] =
 	"Exponents: 'default' is the paper's set, i in {0, 1/2, 1, 3/2, 2, 5/2, 3}, j in {0, 1, 2} (20\n"
 	"terms); 'strong' adds i in {-1/2, -1, -3/2, -2}, j in {0, 1}. Both are searched unless -e says.\n"
 	"'i=0,1/4,1/3,1/2,1;j=0,1' gives the products of the two lists; 'terms=1:0,1/2:1' lists terms.\n"
@@ -352,108 +315,180 @@ static int run_model(const struct model_cli *cli, struct experiment *e)
 	return EXIT_OK;
 }
 
+/* the options of ladder model that need more than a field set: their own parsing and checks */
+static bool long_option(struct opt_parser *p, const char *arg, long min, long max, long *v)
+{
+	return cmd_parse_long(NAME, p->option, arg, min, max, v);
+}
+
+static bool terms_option(struct opt_parser *p, const char *arg)
+{
+	long v;
+	if (!long_option(p, arg, 1, PMNF_MAX_TERMS, &v))
+		return false;
+	((struct model_cli *)p->opts)->o.max_terms = (unsigned)v;
+	return true;
+}
+
+static bool exponents_option(struct opt_parser *p, const char *arg)
+{
+	struct model_cli *cli = p->opts;
+	struct model_error err;
+	if (exponents_parse(arg, &cli->o.exponents, &err))
+		return cmd_usage_error(NAME, "--exponents: %s", err.msg), false;
+	cli->exponents_given = true;
+	return true;
+}
+
+static bool cv_option(struct opt_parser *p, const char *arg)
+{
+	return parse_cv(arg, &((struct model_cli *)p->opts)->o);
+}
+
+static bool aggregate_option(struct opt_parser *p, const char *arg)
+{
+	if (!model_aggregate_parse(arg, &((struct model_cli *)p->opts)->o.aggregate))
+		return cmd_usage_error(NAME, "--aggregate expects median, mean, min, max or midrange, got '%s'", arg), false;
+	return true;
+}
+
+static bool format_option(struct opt_parser *p, const char *arg)
+{
+	if (strcmp(arg, "text") && strcmp(arg, "json"))
+		return cmd_usage_error(NAME, "--format expects text or json, got '%s'", arg), false;
+	((struct model_cli *)p->opts)->format = arg;
+	return true;
+}
+
+/* --export FORMAT FILE: the file is the next word */
+static bool export_option(struct opt_parser *p, const char *arg)
+{
+	/* extrap-json: the option's earlier name, kept as an alias */
+	if (strcmp(arg, "extra-p-json") && strcmp(arg, "extrap-json"))
+		return cmd_usage_error(NAME, "--export expects the format extra-p-json, got '%s'", arg), false;
+	if (optind >= p->argc || p->argv[optind][0] == '-')
+		return cmd_usage_error(NAME, "--export %s needs a FILE", arg), false;
+	((struct model_cli *)p->opts)->export_path = p->argv[optind++];
+	return true;
+}
+
+static bool level_option(struct opt_parser *p, const char *arg)
+{
+	struct model_cli *cli = p->opts;
+	if (!cmd_parse_double(NAME, "--level", arg, &cli->o.level))
+		return false;
+	if (!(cli->o.level > 0 && cli->o.level < 1))
+		return cmd_usage_error(NAME, "--level must be between 0 and 1, got '%s'", arg), false;
+	return true;
+}
+
+static bool bootstrap_option(struct opt_parser *p, const char *arg)
+{
+	long v;
+	if (!long_option(p, arg, 0, 100000, &v))
+		return false;
+	((struct model_cli *)p->opts)->o.bootstrap = (unsigned)v;
+	return true;
+}
+
+static bool seed_option(struct opt_parser *p, const char *arg)
+{
+	long v;
+	if (!long_option(p, arg, 0, 2147483647L, &v))
+		return false;
+	((struct model_cli *)p->opts)->o.seed = (unsigned long)v;
+	return true;
+}
+
+static bool basic_option(struct opt_parser *p, const char *arg)
+{
+	struct model_cli *cli = p->opts;
+	(void)arg;
+	cli->o.basic = true;
+	cli->o.aggregate = MODEL_AGG_MEAN;
+	cli->o.relative_weights = false;
+	cli->o.bootstrap = 0;
+	return true;
+}
+
+static bool top_option(struct opt_parser *p, const char *arg)
+{
+	long v;
+	if (!long_option(p, arg, 1, 1000000000L, &v))
+		return false;
+	((struct model_cli *)p->opts)->top = (size_t)v;
+	return true;
+}
+
+static bool params_option(struct opt_parser *p, const char *arg)
+{
+	if (strcmp(arg, "p") && strcmp(arg, "p,n"))
+		return cmd_usage_error(NAME, "--params expects p or p,n, got '%s'", arg), false;
+	((struct model_cli *)p->opts)->params = arg;
+	return true;
+}
+
+static bool reduce_option(struct opt_parser *p, const char *arg)
+{
+	if (!rank_reduction_parse(arg, &((struct model_cli *)p->opts)->reduce))
+		return cmd_usage_error(NAME, "--reduce expects max, min, mean, median or sum, got '%s'", arg), false;
+	return true;
+}
+
+static const struct opt model_options[] = {
+	OPT_GROUP("Input:"),
+	OPT_CALLBACK(0, "params", "p|p,n", params_option,
+		     "model the rank count p (default), or p x the runs' problem size n"),
+	OPT_CALLBACK(0, "reduce", "R", reduce_option, "over ranks: max (default), min, mean, median, sum"),
+	OPT_STRING('i', "input", "FILE", struct model_cli, input,
+		   "Extra-P input: the text format (PARAMETER, POINTS, REGION, METRIC, DATA) or JSON (current, "
+		   "id-based, or JSON Lines), told apart by content"),
+	OPT_GROUP("Model:"),
+	OPT_STRING('t', "target", "P|p=P,n=N", struct model_cli, target_text,
+		   "predict at rank count P (one parameter), or at these parameter values; default: the largest "
+		   "measured point, and the ranking is by growth class first"),
+	OPT_STRING('m', "metric", "M", struct model_cli, metric,
+		   "the metric to rank by (default: time if present, else the first)"),
+	OPT_CALLBACK('n', "terms", "N", terms_option, "at most N terms besides the constant (default 5, 1..8)"),
+	OPT_CALLBACK('e', "exponents", "SPEC", exponents_option,
+		     "candidate terms: default | strong | i=LIST;j=LIST | terms=I:J,..., joined with ';' (without -e: "
+		     "'default;strong', the paper's terms and 1/p, log p / p, ... for strong scaling). See "
+		     "'exponents' below."),
+	OPT_CALLBACK(0, "cv", "loo|k=K", cv_option, "cross-validation: leave-one-out (default) or K-fold"),
+	OPT_CALLBACK('a', "aggregate", "A", aggregate_option,
+		     "per-point value from the repetitions: median (default), mean, min, max, midrange"),
+	OPT_CALLBACK(0, "level", "L", level_option, "prediction interval level (default 0.95)"),
+	OPT_CALLBACK(0, "bootstrap", "B", bootstrap_option,
+		     "bootstrap replicates for the interval (default 200; 0: no interval)"),
+	OPT_CALLBACK(0, "seed", "S", seed_option, "seed of the bootstrap (default fixed, so runs repeat exactly)"),
+	OPT_DOUBLE(0, "noise-limit", "F", struct model_cli, o.noise_limit,
+		   "call a series too noisy when the points do not differ significantly and repetitions spread by "
+		   "more than F (default 0.25 = 25%)"),
+	OPT_CALLBACK(0, "basic", NULL, basic_option,
+		     "Extra-P's basic modeler instead (one term + constant, mean, no interval, the paper's exponents "
+		     "unless -e says), for comparison"),
+	OPT_GROUP("Output:"),
+	OPT_CALLBACK('f', "format", "text|json", format_option, "the ranked table (default) or JSON with every model"),
+	OPT_CALLBACK(0, "top", "N", top_option, "only the first N rows of the table"),
+	OPT_FLAG(0, "advise", struct model_cli, advise,
+		 "for each call path (the ranked metric; one parameter), the rung to measure next: where the "
+		 "selected model and a rival that fits the ladder as well differ by 3 noise standard deviations, "
+		 "and the rung short of the target that most narrows the prediction there"),
+	OPT_CALLBACK(0, "export", "extra-p-json FILE", export_option,
+		     "also write the measurements as Extra-P JSON input (Extra-P reads it with --json) with "
+		     "ladder's models under the key \"ladder\""),
+	OPT_END(),
+};
+
+/* -1 to go on, else the exit status */
 static int parse_options(int argc, char **argv, struct model_cli *cli)
 {
-	static const struct option longopts[] = {
-		{"input", required_argument, NULL, 'i'},      {"target", required_argument, NULL, 't'},
-		{"metric", required_argument, NULL, 'm'},     {"terms", required_argument, NULL, 'n'},
-		{"exponents", required_argument, NULL, 'e'},  {"cv", required_argument, NULL, 'c'},
-		{"aggregate", required_argument, NULL, 'a'},  {"format", required_argument, NULL, 'f'},
-		{"export", required_argument, NULL, 'x'},     {"level", required_argument, NULL, 'l'},
-		{"bootstrap", required_argument, NULL, 'b'},  {"seed", required_argument, NULL, 's'},
-		{"noise-limit", required_argument, NULL, 'N'}, {"basic", no_argument, NULL, 'B'},
-		{"top", required_argument, NULL, 'T'},        {"help", no_argument, NULL, 'h'},
-		{"params", required_argument, NULL, 'P'},     {"reduce", required_argument, NULL, 'R'},
-		{"advise", no_argument, NULL, 'A'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-	long v;
-	while ((c = cmd_getopt(argc, argv, "i:t:m:n:e:a:f:h", longopts, NAME)) != -1) {
-		struct model_error err;
-		switch (c) {
-		case 'i': cli->input = optarg; break;
-		case 't': cli->target_text = optarg; break;
-		case 'm': cli->metric = optarg; break;
-		case 'n':
-			if (!cmd_parse_long(NAME, "--terms", optarg, 1, PMNF_MAX_TERMS, &v))
-				return EXIT_USAGE;
-			cli->o.max_terms = (unsigned)v;
-			break;
-		case 'e':
-			if (exponents_parse(optarg, &cli->o.exponents, &err))
-				return cmd_usage_error(NAME, "--exponents: %s", err.msg);
-			cli->exponents_given = true;
-			break;
-		case 'c':
-			if (!parse_cv(optarg, &cli->o))
-				return EXIT_USAGE;
-			break;
-		case 'a':
-			if (!model_aggregate_parse(optarg, &cli->o.aggregate))
-				return cmd_usage_error(NAME, "--aggregate expects median, mean, min, max or midrange, got '%s'", optarg);
-			break;
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return cmd_usage_error(NAME, "--format expects text or json, got '%s'", optarg);
-			cli->format = optarg;
-			break;
-		case 'x':
-			/* extrap-json: the option's earlier name, kept as an alias */
-			if (strcmp(optarg, "extra-p-json") && strcmp(optarg, "extrap-json"))
-				return cmd_usage_error(NAME, "--export expects the format extra-p-json, got '%s'", optarg);
-			if (optind >= argc || argv[optind][0] == '-')
-				return cmd_usage_error(NAME, "--export %s needs a FILE", optarg);
-			cli->export_path = argv[optind++];
-			break;
-		case 'l':
-			if (!cmd_parse_double(NAME, "--level", optarg, &cli->o.level))
-				return EXIT_USAGE;
-			if (!(cli->o.level > 0 && cli->o.level < 1))
-				return cmd_usage_error(NAME, "--level must be between 0 and 1, got '%s'", optarg);
-			break;
-		case 'b':
-			if (!cmd_parse_long(NAME, "--bootstrap", optarg, 0, 100000, &v))
-				return EXIT_USAGE;
-			cli->o.bootstrap = (unsigned)v;
-			break;
-		case 's':
-			if (!cmd_parse_long(NAME, "--seed", optarg, 0, 2147483647L, &v))
-				return EXIT_USAGE;
-			cli->o.seed = (unsigned long)v;
-			break;
-		case 'N':
-			if (!cmd_parse_double(NAME, "--noise-limit", optarg, &cli->o.noise_limit))
-				return EXIT_USAGE;
-			break;
-		case 'B':
-			cli->o.basic = true;
-			cli->o.aggregate = MODEL_AGG_MEAN;
-			cli->o.relative_weights = false;
-			cli->o.bootstrap = 0;
-			break;
-		case 'T':
-			if (!cmd_parse_long(NAME, "--top", optarg, 1, 1000000000L, &v))
-				return EXIT_USAGE;
-			cli->top = (size_t)v;
-			break;
-		case 'P':
-			if (strcmp(optarg, "p") && strcmp(optarg, "p,n"))
-				return cmd_usage_error(NAME, "--params expects p or p,n, got '%s'", optarg);
-			cli->params = optarg;
-			break;
-		case 'R':
-			if (!rank_reduction_parse(optarg, &cli->reduce))
-				return cmd_usage_error(NAME, "--reduce expects max, min, mean, median or sum, got '%s'", optarg);
-			break;
-		case 'A': cli->advise = true; break;
-		case 'h': return cmd_print_help(NAME) == EXIT_OK ? -1 : EXIT_USAGE;
-		default: return EXIT_USAGE;
-		}
-	}
+	int rc = cmd_parse_options(NAME, model_options, argc, argv, cli);
+	if (rc >= 0)
+		return rc;
 	if (cli->o.basic && !cli->exponents_given)
 		exponents_default(&cli->o.exponents);   /* Extra-P's modeler: no negative exponents unless asked */
-	return EXIT_OK;
+	return -1;
 }
 
 static int cmd_model(int argc, char **argv)
@@ -462,8 +497,8 @@ static int cmd_model(int argc, char **argv)
 	model_options_init(&cli.o);
 	cli.o.progress = true;
 	int rc = parse_options(argc, argv, &cli);
-	if (rc)
-		return rc < 0 ? EXIT_OK : rc;
+	if (rc >= 0)
+		return rc;
 	if (optind < argc) {
 		if (cli.input)
 			return cmd_usage_error(NAME, "give either --input FILE or a campaign, not both");
@@ -491,5 +526,5 @@ static int cmd_model(int argc, char **argv)
 }
 
 const struct command command_model = {
-	NAME, "fit scaling models per call path and metric, predict and rank at a target scale", help, cmd_model,
+	NAME, "fit scaling models per call path and metric, predict and rank at a target scale", help, cmd_model, model_options, help_end,
 };

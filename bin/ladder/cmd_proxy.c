@@ -33,27 +33,26 @@ static bool build(const char *dir)
 	return true;
 }
 
+struct proxy_cli {
+	const char *dir;
+	bool build;
+};
+
+static const struct opt proxy_cli_options[] = {
+	OPT_STRING('o', "output", "DIR", struct proxy_cli, dir, "where to write (created if missing)"),
+	OPT_FLAG('b', "build", struct proxy_cli, build, "then build it (make -C DIR -f Makefile): DIR/proxy"),
+	CMD_MAX_CALLS_OPT,
+	OPT_END(),
+};
+
 static int run_proxy(int argc, char **argv)
 {
-	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-					     {"build", no_argument, NULL, 'b'},
-					     CMD_MAX_CALLS_OPTION,
-					     {"help", no_argument, NULL, 'h'}, {0}};
-	const char *dir = NULL;
-	bool and_build = false;
-	int c;
-	while ((c = cmd_getopt(argc, argv, "o:bh", opts, "proxy")) != -1) {
-		if (c == 'o')
-			dir = optarg;
-		else if (c == 'b')
-			and_build = true;
-		else if (c == 'M') {
-			if (!cmd_set_max_calls("proxy", optarg))
-				return EXIT_USAGE;
-		}
-		else
-			return EXIT_USAGE;
-	}
+	struct proxy_cli cli = {0};
+	int rc = cmd_parse_options("proxy", proxy_cli_options, argc, argv, &cli);
+	if (rc >= 0)
+		return rc;
+	const char *dir = cli.dir;
+	bool and_build = cli.build;
 	if (optind != argc - 1)
 		return cmd_usage_error("proxy", "needs one run container");
 	if (!dir)
@@ -130,18 +129,11 @@ const struct command command_proxy = {
 	"A call the generator cannot express is refused before anything is written, with one line naming\n"
 	"the rank, the call and the reason (exit 1); so is a synthetic run whose calls would not meet\n"
 	"(its label not_replayable, or, up to 4096 ranks, a send without its receive found by counting\n"
-	"its calls).\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output DIR  where to write (created if missing)\n"
-	"  -b, --build       then build it (make -C DIR -f Makefile): DIR/proxy\n"
-	CMD_MAX_CALLS_HELP("     ")
-	"  -h, --help        this text\n"
-	"\n"
+	"its calls).\n",
+	run_proxy, proxy_cli_options,
 	"The campaign stage `proxy` runs `ladder proxy --build` on the extrapolated trace of each target,\n"
 	"then the program on the target's ranks through the site's launcher (--json proxy/pP/proxy.json);\n"
 	"`ladder report` compares its time with the application's and the replay's there.\n"
 	"\n"
 	"Exit: 0 written (and built), 1 unreadable run, refused or failed build, 2 usage.\n",
-	run_proxy,
 };

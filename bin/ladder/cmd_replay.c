@@ -73,21 +73,6 @@ static int run_and_wait(char **argv)
 	return rc;
 }
 
-/* --compute-scale and --message-scale: a finite number > 0 (checked here, before any launch) */
-static bool scale_ok(const char *name, const char *text)
-{
-	char opt[32];
-	snprintf(opt, sizeof opt, "--%s", name);
-	double v;
-	if (!cmd_parse_double("replay", opt, text, &v))
-		return false;
-	if (!(v > 0)) {
-		cmd_usage_error("replay", "%s needs a number > 0, got '%s'", opt, text);
-		return false;
-	}
-	return true;
-}
-
 struct replay_request {
 	const char *launcher, *trace, *path;
 	struct argv_buf pass;       /* the replayer's own options, passed on */
@@ -101,44 +86,60 @@ static void argv_free(struct argv_buf *b)
 	memset(b, 0, sizeof *b);
 }
 
+/* an option of ladder-replay: passed on as given */
+static bool pass_option(struct opt_parser *p, const char *arg)
+{
+	struct replay_request *q = p->opts;
+	push(&q->pass, p->option);
+	if (arg)
+		push(&q->pass, arg);
+	return true;
+}
+
+/* --compute-scale and --message-scale: a finite number > 0 (checked here, before any launch) */
+static bool scale_option(struct opt_parser *p, const char *arg)
+{
+	double v;
+	if (!cmd_parse_double("replay", p->option, arg, &v))
+		return false;
+	if (!(v > 0)) {
+		cmd_usage_error("replay", "%s needs a number > 0, got '%s'", p->option, arg);
+		return false;
+	}
+	return pass_option(p, arg);
+}
+
+static const struct opt replay_options[] = {
+	OPT_STRING(0, "launcher", "CMD", struct replay_request, launcher,
+		   "how to start MPI programs (default 'mpirun --oversubscribe'); {n} in CMD is replaced by the "
+		   "rank count, else '-n N' is appended (e.g. --launcher 'srun --mpi=pmix')"),
+	OPT_STRING(0, "trace", "OUT.h5", struct replay_request, trace,
+		   "trace the replay (through ladder trace): compare OUT.h5 with RUN.h5 using ladder compare"),
+	OPT_GROUP("Passed to ladder-replay (see ladder-replay --help):"),
+	OPT_CALLBACK(0, "timing", "mean|sample", pass_option,
+		     "gaps from the histograms' means (default) or sampled from their bins (a bin by its count, a "
+		     "time around its mean: the draws keep the mean)"),
+	OPT_CALLBACK(0, "clock", "cpu|wall", pass_option, RP_CLOCK_HELP),
+	OPT_CALLBACK(0, "seed", "N", pass_option, "seed of the sampling and of the payload"),
+	OPT_CALLBACK(0, "sleep", NULL, pass_option, "sleep through gaps (their wall time) instead of computing"),
+	OPT_CALLBACK(0, "compute-scale", "K", scale_option, "scale every gap by K"),
+	OPT_CALLBACK(0, "no-compute", NULL, pass_option, "no gaps"),
+	OPT_CALLBACK(0, "message-scale", "M", scale_option,
+		     "scale every message count by M (at least 1 element where > 0)"),
+	OPT_CALLBACK(0, "from", "FN[:K]", pass_option, "time from the end of the K-th call of FN (K < 0: from the end)"),
+	OPT_CALLBACK(0, "to", "FN[:K]", pass_option, "time to the start of the K-th call of FN"),
+	OPT_CALLBACK(0, "json", "FILE", pass_option, "the report as JSON too"),
+	OPT_CALLBACK(0, "quiet", NULL, pass_option, "no text report"),
+	CMD_MAX_CALLS_OPT,
+	OPT_END(),
+};
+
 /* -1 when the options are fine, else the exit status */
 static int parse_replay_args(int argc, char **argv, struct replay_request *q)
 {
-	static const struct option opts[] = {
-		{"launcher", required_argument, NULL, 'L'}, {"trace", required_argument, NULL, 'o'},
-		{"timing", required_argument, NULL, 1}, {"seed", required_argument, NULL, 1},
-		{"clock", required_argument, NULL, 1},
-		{"sleep", no_argument, NULL, 0}, {"compute-scale", required_argument, NULL, 1},
-		{"no-compute", no_argument, NULL, 0}, {"message-scale", required_argument, NULL, 1},
-		{"from", required_argument, NULL, 1}, {"to", required_argument, NULL, 1},
-		{"json", required_argument, NULL, 1}, {"quiet", no_argument, NULL, 0},
-		CMD_MAX_CALLS_OPTION, {"help", no_argument, NULL, 'h'}, {0}};
-	int c, idx;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
-		if (c == 'L') {
-			q->launcher = optarg;
-		} else if (c == 'o') {
-			q->trace = optarg;
-		} else if (c == 'M') {
-			if (!cmd_set_max_calls("replay", optarg))
-				return EXIT_USAGE;
-		} else if (c == 0 || c == 1) {
-			const char *name = opts[idx].name;
-			if ((!strcmp(name, "compute-scale") || !strcmp(name, "message-scale")) && !scale_ok(name, optarg))
-				return EXIT_USAGE;
-			char *o = xasprintf("--%s", name);
-			push(&q->pass, o);
-			free(o);
-			if (c == 1)
-				push(&q->pass, optarg);
-		} else if (c == 'h') {
-			return cmd_print_help("replay");
-		} else {
-			return cmd_usage_error("replay", c == ':' ? "option '%s' needs a value" : "unknown option '%s'",
-					       argv[optind - 1]);
-		}
-	}
+	int rc = cmd_parse_options("replay", replay_options, argc, argv, q);
+	if (rc >= 0)
+		return rc;
 	if (optind != argc - 1)
 		return cmd_usage_error("replay", "needs exactly one run container");
 	q->path = argv[optind];
@@ -253,32 +254,9 @@ const struct command command_replay = {
 	"took is paced by the recorded order: as many turns as the receiver took messages from the\n"
 	"others since the sender's previous one, a turn as long for all senders of a receiver, their\n"
 	"compute adding up to their recorded compute; on either clock, not sampled. (A proxy keeps the\n"
-	"histograms there and places its ranks on cores instead; see ladder help proxy.)\n"
-	"\n"
-	"Options:\n"
-	"  --launcher CMD         how to start MPI programs (default 'mpirun --oversubscribe'); {n} in\n"
-	"                         CMD is replaced by the rank count, else '-n N' is appended\n"
-	"                         (e.g. --launcher 'srun --mpi=pmix')\n"
-	"  --trace OUT.h5         trace the replay (through ladder trace): compare OUT.h5 with RUN.h5\n"
-	"                         using ladder compare\n"
-	"Passed to ladder-replay (see ladder-replay --help):\n"
-	"  --timing mean|sample   gaps from the histograms' means (default) or sampled from their bins\n"
-	"                         (a bin by its count, a time around its mean: the draws keep the mean)\n"
-	"  --clock cpu|wall       " RP_CLOCK_HELP
-	"  --seed N               seed of the sampling and of the payload\n"
-	"  --sleep                sleep through gaps (their wall time) instead of computing\n"
-	"  --compute-scale K      scale every gap by K\n"
-	"  --no-compute           no gaps\n"
-	"  --message-scale M      scale every message count by M (at least 1 element where > 0)\n"
-	"  --from FN[:K]          time from the end of the K-th call of FN (K < 0: from the end)\n"
-	"  --to FN[:K]            time to the start of the K-th call of FN\n"
-	"  --json FILE            the report as JSON too\n"
-	"  --quiet                no text report\n"
-	"  --max-calls N          refuse a rank whose trace has more than N calls (default 10^9, or\n"
-	"                         LADDER_MAX_CALLS): a bound that does not come from the file\n"
-	"\n"
+	"histograms there and places its ranks on cores instead; see ladder help proxy.)\n",
+	run_replay, replay_options,
 	"Example: the fixed point of trace and replay\n"
 	"  ladder trace -o app.h5 -- mpirun -np 16 ./app\n"
 	"  ladder replay --trace replay.h5 app.h5 && ladder compare app.h5 replay.h5\n",
-	run_replay,
 };

@@ -24,6 +24,7 @@
 struct report_cli {
 	const char *html, *markdown, *json, *dir, *history;
 	bool strict, quiet;
+	long top;
 	struct report_inputs in;
 	struct thresholds th;
 };
@@ -34,53 +35,75 @@ static void push(char ***v, size_t *n, const char *s)
 	(*v)[(*n)++] = (char *)s;
 }
 
+static bool thresholds_option(struct opt_parser *p, const char *arg)
+{
+	struct report_cli *cli = p->opts;
+	char why[256];
+	if (!thresholds_parse(arg, &cli->th, why, sizeof why))
+		return cmd_usage_error("report", "--thresholds %s", why), false;
+	return true;
+}
+
+static bool target_option(struct opt_parser *p, const char *arg)
+{
+	struct report_cli *cli = p->opts;
+	long v;
+	if (!cmd_parse_long("report", "--target", arg, 1, 1L << 30, &v))
+		return false;
+	cli->in.targets = xrealloc(cli->in.targets, (cli->in.ntargets + 1) * sizeof *cli->in.targets);
+	cli->in.targets[cli->in.ntargets++] = v;
+	return true;
+}
+
+#define REPEATED_INPUT(kind)                                              \
+	static bool kind##_option(struct opt_parser *p, const char *arg)  \
+	{                                                                 \
+		struct report_inputs *in = &((struct report_cli *)p->opts)->in; \
+		push(&in->kind, &in->n##kind, arg);                       \
+		return true;                                              \
+	}
+REPEATED_INPUT(truth)
+REPEATED_INPUT(timed)
+REPEATED_INPUT(extrap)
+REPEATED_INPUT(replay)
+REPEATED_INPUT(proxy)
+
+static const struct opt report_options[] = {
+	OPT_STRING('o', "dir", "DIR", struct report_cli, dir, "write DIR/report.html, DIR/report.md and DIR/report.json"),
+	OPT_STRING(0, "html", "FILE", struct report_cli, html,
+		   "the report as one self-contained HTML page with plots (gnuplot SVG)"),
+	OPT_STRING(0, "markdown", "FILE", struct report_cli, markdown, "the Markdown summary ('-': standard output only)"),
+	OPT_STRING(0, "json", "FILE", struct report_cli, json, "the report for machines"),
+	OPT_STRING(0, "history", "H.h5", struct report_cli, history,
+		   "judge against past nights and append this one (created when missing; hdf5-schema/history.yaml)"),
+	OPT_CALLBACK(0, "thresholds", "LIST", thresholds_option,
+		     "NAME=MIN,...: the lowest acceptable value of figures (repeatable): time, proxy, events, "
+		     "counts, model_METRIC (or METRIC alone), interval, ranking, topk; NAME=none leaves a figure "
+		     "without a rule; margin=M sets the regression margin (default 0.05). A figure not named has its "
+		     "default: events 1, counts 1, time 0.9, proxy 0.9, model_time 0.5, the other model_METRIC 0.9, "
+		     "interval 0.8, ranking 0.5, topk 0.6 (the workflow's acceptance overrides them)"),
+	OPT_CALLBACK(0, "truth", "FILE", truth_option,
+		     "a real run at a target (repeatable; its rank count says which target)"),
+	OPT_CALLBACK(0, "timed", "FILE", timed_option,
+		     "an untraced run's time at a target, ladder time -o (repeatable; their median is the "
+		     "application time)"),
+	OPT_CALLBACK(0, "extrap", "FILE", extrap_option, "an extrapolated trace (repeatable)"),
+	OPT_CALLBACK(0, "replay", "FILE", replay_option, "a replay report of ladder-replay --json (repeatable)"),
+	OPT_CALLBACK(0, "proxy", "FILE", proxy_option, "a proxy program's --json report (repeatable)"),
+	OPT_CALLBACK(0, "target", "P", target_option, "report on P ranks even when nothing was found for it"),
+	OPT_LONG(0, "top", "K", struct report_cli, top, 1, 1000, "k of the top-k agreement (default 5)"),
+	OPT_FLAG(0, "strict", struct report_cli, strict, "NOT VALIDATED exits 1 as FAIL does"),
+	OPT_FLAG('q', "quiet", struct report_cli, quiet, "no summary on standard output"),
+	OPT_END(),
+};
+
 static int parse(int argc, char **argv, struct report_cli *cli)
 {
-	static const struct option opts[] = {{"html", required_argument, NULL, 'H'},
-		{"markdown", required_argument, NULL, 'M'}, {"json", required_argument, NULL, 'J'},
-		{"dir", required_argument, NULL, 'o'}, {"history", required_argument, NULL, 'y'},
-		{"thresholds", required_argument, NULL, 't'}, {"truth", required_argument, NULL, 'T'},
-		{"timed", required_argument, NULL, 'U'},
-		{"extrap", required_argument, NULL, 'X'}, {"replay", required_argument, NULL, 'R'},
-		{"proxy", required_argument, NULL, 'P'},
-		{"target", required_argument, NULL, 'p'}, {"top", required_argument, NULL, 'k'},
-		{"strict", no_argument, NULL, 's'}, {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'}, {0}};
-	int c;
-	char why[256];
-	long v;
-	while ((c = cmd_getopt(argc, argv, "o:qh", opts, "report")) != -1) {
-		switch (c) {
-		case 'H': cli->html = optarg; break;
-		case 'M': cli->markdown = optarg; break;
-		case 'J': cli->json = optarg; break;
-		case 'o': cli->dir = optarg; break;
-		case 'y': cli->history = optarg; break;
-		case 's': cli->strict = true; break;
-		case 'q': cli->quiet = true; break;
-		case 'T': push(&cli->in.truth, &cli->in.ntruth, optarg); break;
-		case 'U': push(&cli->in.timed, &cli->in.ntimed, optarg); break;
-		case 'X': push(&cli->in.extrap, &cli->in.nextrap, optarg); break;
-		case 'R': push(&cli->in.replay, &cli->in.nreplay, optarg); break;
-		case 'P': push(&cli->in.proxy, &cli->in.nproxy, optarg); break;
-		case 't':
-			if (!thresholds_parse(optarg, &cli->th, why, sizeof why))
-				return cmd_usage_error("report", "--thresholds %s", why);
-			break;
-		case 'p':
-			if (!cmd_parse_long("report", "--target", optarg, 1, 1L << 30, &v))
-				return EXIT_USAGE;
-			cli->in.targets = xrealloc(cli->in.targets, (cli->in.ntargets + 1) * sizeof *cli->in.targets);
-			cli->in.targets[cli->in.ntargets++] = v;
-			break;
-		case 'k':
-			if (!cmd_parse_long("report", "--top", optarg, 1, 1000, &v))
-				return EXIT_USAGE;
-			cli->in.topk = (size_t)v;
-			break;
-		default: return EXIT_USAGE;
-		}
-	}
+	int rc = cmd_parse_options("report", report_options, argc, argv, cli);
+	if (rc >= 0)
+		return rc;
+	if (cli->top)
+		cli->in.topk = (size_t)cli->top;
 	if (optind != argc - 1)
 		return cmd_usage_error("report", "needs one campaign container");
 	return -1;
@@ -256,33 +279,8 @@ const struct command command_report = {
 	"  DIR/extrap/p<P>/trace.h5     the extrapolated trace (stage extrap)\n"
 	"  DIR/replay/p<P>/replay.json  its replay (stage replay: ladder-replay --json)\n"
 	"  DIR/proxy/p<P>/proxy.json    its proxy program's run (stage proxy: the program's --json)\n"
-	"Targets are the models' target, every p<P> found there, and --target.\n"
-	"\n"
-	"Options:\n"
-	"  -o, --dir DIR          write DIR/report.html, DIR/report.md and DIR/report.json\n"
-	"  --html FILE            the report as one self-contained HTML page with plots (gnuplot SVG)\n"
-	"  --markdown FILE        the Markdown summary ('-': standard output only)\n"
-	"  --json FILE            the report for machines\n"
-	"  --history H.h5         judge against past nights and append this one (created when missing;\n"
-	"                         hdf5-schema/history.yaml)\n"
-	"  --thresholds LIST      NAME=MIN,...: the lowest acceptable value of figures (repeatable):\n"
-	"                         time, proxy, events, counts, model_METRIC (or METRIC alone),\n"
-	"                         interval, ranking, topk; NAME=none leaves a figure without a rule;\n"
-	"                         margin=M sets the regression margin (default 0.05). A figure not\n"
-	"                         named has its default: events 1, counts 1, time 0.9, proxy 0.9,\n"
-	"                         model_time 0.5, the other model_METRIC 0.9, interval 0.8,\n"
-	"                         ranking 0.5, topk 0.6 (the workflow's acceptance overrides them)\n"
-	"  --truth FILE           a real run at a target (repeatable; its rank count says which target)\n"
-	"  --timed FILE           an untraced run's time at a target, ladder time -o (repeatable;\n"
-	"                         their median is the application time)\n"
-	"  --extrap FILE          an extrapolated trace (repeatable)\n"
-	"  --replay FILE          a replay report of ladder-replay --json (repeatable)\n"
-	"  --proxy FILE           a proxy program's --json report (repeatable)\n"
-	"  --target P             report on P ranks even when nothing was found for it\n"
-	"  --top K                k of the top-k agreement (default 5)\n"
-	"  --strict               NOT VALIDATED exits 1 as FAIL does\n"
-	"  -q, --quiet            no summary on standard output\n"
-	"\n"
+	"Targets are the models' target, every p<P> found there, and --target.\n",
+	run_report, report_options,
 	"The figures, their thresholds and regressions, and the state (PASS, NOT VALIDATED, FAIL):\n"
 	"'ladder help report-figures'.\n"
 	"\n"
@@ -293,5 +291,4 @@ const struct command command_report = {
 	"Example (nightly, from cron):\n"
 	"  ladder report st2d/campaign.h5 -o st2d/report --history nightly.h5 \\\n"
 	"                --thresholds time=0.9,ranking=0.6\n",
-	run_report,
 };

@@ -10,18 +10,23 @@
 #include "store/schema.h"
 #include "util/exitcode.h"
 
+struct schema_opts {
+	bool yaml;
+};
+
+static const struct opt schema_options[] = {
+	OPT_FLAG('y', "yaml", struct schema_opts, yaml,
+		 "print the machine-readable description the validator reads (hdf5-schema/KIND.yaml)"),
+	OPT_END(),
+};
+
 static int run_schema(int argc, char **argv)
 {
-	static const struct option opts[] = {{"yaml", no_argument, NULL, 'y'},
-					     {"help", no_argument, NULL, 'h'}, {0}};
-	bool yaml = false;
-	int c;
-	while ((c = cmd_getopt(argc, argv, "yh", opts, "schema")) != -1) {
-		if (c == 'y')
-			yaml = true;
-		else
-			return EXIT_USAGE;
-	}
+	struct schema_opts o = {0};
+	int rc = cmd_parse_options("schema", schema_options, argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	bool yaml = o.yaml;
 	const char *kind = optind < argc ? argv[optind] : "run";
 	if (optind < argc - 1 || !schema_text(kind))
 		return cmd_usage_error("schema", "KIND is run, campaign or history");
@@ -40,7 +45,6 @@ const struct command command_schema = {
 	"usage: ladder schema [--yaml] [run|campaign|history]\n"
 	"\n"
 	"Print the schema of a container kind (default: run) as Markdown: root attributes, every\n"
-	"group and dataset with its type, shape, fields, units and meaning, and the invariants.\n"
-	"--yaml prints the machine-readable description the validator reads (hdf5-schema/KIND.yaml).\n",
-	run_schema,
+	"group and dataset with its type, shape, fields, units and meaning, and the invariants.\n",
+	run_schema, schema_options, NULL,
 };

@@ -135,59 +135,98 @@ static bool label_key_ok(const char *label)
 	return true;
 }
 
+/* the options of trace and time: out (absolute), and trace's labels */
+struct trace_opts {
+	char *out;
+	struct buf *labels;
+};
+
+static bool output_option(struct opt_parser *p, const char *arg)
+{
+	struct trace_opts *o = p->opts;
+	free(o->out);
+	o->out = path_absolute(arg);
+	return true;
+}
+
+static bool raw_option(struct opt_parser *p, const char *arg)
+{
+	(void)p;
+	char *raw = path_absolute(arg);
+	setenv("LADDER_TRACE_RAW", raw, 1);
+	free(raw);
+	return true;
+}
+
+static bool timestamps_option(struct opt_parser *p, const char *arg)
+{
+	(void)p, (void)arg;
+	setenv("LADDER_TRACE_TIMESTAMPS", "1", 1);
+	return true;
+}
+
+static bool callsite_depth_option(struct opt_parser *p, const char *arg)
+{
+	long v;
+	(void)p;
+	if (!cmd_parse_long("trace", "--callsite-depth", arg, 1, 16, &v))
+		return false;
+	setenv("LADDER_TRACE_CALLSITE_DEPTH", arg, 1);
+	return true;
+}
+
+static bool stream_after_option(struct opt_parser *p, const char *arg)
+{
+	long v;
+	(void)p;
+	if (!cmd_parse_long("trace", "--stream-after", arg, 0, 1 << 20, &v))
+		return false;
+	setenv("LADDER_TRACE_STREAM_AFTER", arg, 1);
+	return true;
+}
+
+static bool label_option(struct opt_parser *p, const char *arg)
+{
+	struct buf *labels = ((struct trace_opts *)p->opts)->labels;
+	if (!strchr(arg, '=') || strchr(arg, ';'))
+		return cmd_usage_error("trace", "--label expects KEY=VALUE without ';', got '%s'", arg), false;
+	if (!label_key_ok(arg))
+		return cmd_usage_error("trace", "--label KEY must be letters, digits, '_', '-' or '.', not "
+						"starting with '.', got '%s'", arg), false;
+	if (labels->len)
+		buf_put_u8(labels, ';');
+	buf_put(labels, arg, strlen(arg));
+	return true;
+}
+
+static const struct opt trace_options[] = {
+	OPT_CALLBACK('o', "output", "FILE", output_option,
+		     "the run container (default APP-<P>p-<time>.h5 in the current directory)"),
+	OPT_CALLBACK('r', "raw", "DIR", raw_option, "also log every call as text, DIR/rank-<r>.log (debugging; large)"),
+	OPT_CALLBACK('t', "timestamps", NULL, timestamps_option, "lossless timing: keep every call's start and duration"),
+	OPT_CALLBACK('d', "callsite-depth", "N", callsite_depth_option, "return addresses per call site (default 1)"),
+	OPT_CALLBACK('s', "stream-after", "N", stream_after_option,
+		     "variants of a call before its changing values are streamed (default 8); a stream is stored as "
+		     "a head and a period read round, once for all the ranks that read the same values, and values "
+		     "that follow the rank's grid position (periodic peers, split colours) as laws of it. At "
+		     "MPI_Finalize the calls a call site made before it switched are moved into the stream too "
+		     "(refolded) where most came after it: a code whose values change with the grid position (a "
+		     "27-point halo) has one grammar for its positions and keeps one size at any rank count. 0 "
+		     "streams from the first call, the values held in memory until MPI_Finalize (8 bytes each)"),
+	OPT_CALLBACK('l', "label", "KEY=VALUE", label_option, "a label stored with the run (repeatable)"),
+	OPT_END(),
+};
+
 /* the options: tracer settings go to the environment; out and labels are returned. -1 when they
  * are fine, else the exit status of a usage error */
 static int parse_trace_options(int argc, char **argv, char **out, struct buf *labels)
 {
-	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-					     {"raw", required_argument, NULL, 'r'},
-					     {"timestamps", no_argument, NULL, 't'},
-					     {"callsite-depth", required_argument, NULL, 'd'},
-					     {"stream-after", required_argument, NULL, 's'},
-					     {"label", required_argument, NULL, 'l'},
-					     {"help", no_argument, NULL, 'h'}, {0}};
-	long v;
-	int c;
-	while ((c = cmd_getopt(argc, argv, "+o:r:td:s:l:h", opts, "trace")) != -1) {
-		switch (c) {
-		case 'o':
-			free(*out);
-			*out = path_absolute(optarg);
-			break;
-		case 'r': {
-			char *raw = path_absolute(optarg);
-			setenv("LADDER_TRACE_RAW", raw, 1);
-			free(raw);
-			break;
-		}
-		case 't':
-			setenv("LADDER_TRACE_TIMESTAMPS", "1", 1);
-			break;
-		case 'd':
-			if (!cmd_parse_long("trace", "--callsite-depth", optarg, 1, 16, &v))
-				return EXIT_USAGE;
-			setenv("LADDER_TRACE_CALLSITE_DEPTH", optarg, 1);
-			break;
-		case 's':
-			if (!cmd_parse_long("trace", "--stream-after", optarg, 0, 1 << 20, &v))
-				return EXIT_USAGE;
-			setenv("LADDER_TRACE_STREAM_AFTER", optarg, 1);
-			break;
-		case 'l':
-			if (!strchr(optarg, '=') || strchr(optarg, ';'))
-				return cmd_usage_error("trace", "--label expects KEY=VALUE without ';', got '%s'", optarg);
-			if (!label_key_ok(optarg))
-				return cmd_usage_error("trace", "--label KEY must be letters, digits, '_', '-' or '.', not "
-							"starting with '.', got '%s'", optarg);
-			if (labels->len)
-				buf_put_u8(labels, ';');
-			buf_put(labels, optarg, strlen(optarg));
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	return -1;
+	struct trace_opts o = {*out, labels};
+	struct opt_parser p = cmd_parser("trace", argc, argv, &o);
+	p.stop_at_operand = true;   /* COMMAND's own options follow */
+	int rc = opt_parse(&p, trace_options);
+	*out = o.out;
+	return rc;
 }
 
 /* the tracer's environment (labels may be NULL); the path of the file its rank 0 reports to (started, written: see
@@ -358,18 +397,21 @@ static bool write_time_json(const char *path, double seconds, long ranks, char *
 
 /* the options of `ladder time`: -o FILE, its directory checked before the run; -1 when they are
  * fine, else the exit status of the error */
+static const struct opt time_options[] = {
+	OPT_CALLBACK('o', "output", "FILE", output_option,
+		     "also write the time as JSON: time (s), ranks, measured, command, host, created"),
+	OPT_END(),
+};
+
 static int parse_time_options(int argc, char **argv, char **out)
 {
-	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-					     {"help", no_argument, NULL, 'h'}, {0}};
-	int c;
-	while ((c = cmd_getopt(argc, argv, "+o:h", opts, "time")) != -1) {
-		if (c != 'o')
-			return EXIT_USAGE;
-		free(*out);
-		*out = path_absolute(optarg);
-	}
-	int rc = -1;
+	struct trace_opts o = {*out, NULL};
+	struct opt_parser p = cmd_parser("time", argc, argv, &o);
+	p.stop_at_operand = true;
+	int rc = opt_parse(&p, time_options);
+	*out = o.out;
+	if (rc >= 0)
+		return rc;
 	char *dir = *out ? path_dirname(*out) : NULL;
 	if (dir && access(dir, W_OK | X_OK)) {
 		/* found out before the run, not after it */
@@ -460,12 +502,8 @@ const struct command command_time = {
 	"Prints the time on stdout. The exit status is COMMAND's, or 1 when COMMAND succeeded but\n"
 	"reported no time (no process called MPI_Init with the library, or none reached MPI_Finalize),\n"
 	"or when the rank count reported differs from the one COMMAND's mpirun line gives (-n, -np or -c,\n"
-	"summed over the contexts of an MPI_COMM_WORLD of several programs, A : B).\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output FILE   also write the time as JSON: time (s), ranks, measured, command, host,\n"
-	"                      created\n",
-	run_time,
+	"summed over the contexts of an MPI_COMM_WORLD of several programs, A : B).\n",
+	run_time, time_options, NULL,
 };
 
 const struct command command_trace = {
@@ -477,25 +515,8 @@ const struct command command_trace = {
 	"--mpi=pmix, the application unchanged). At MPI_Finalize the tracer merges the ranks'\n"
 	"traces and writes one run container. C, C++ and Fortran (mpif.h, use mpi, use mpi_f08)\n"
 	"applications are traced alike. The exit status is COMMAND's, or 1 when COMMAND succeeded\n"
-	"but wrote no trace (the message says why: e.g. no process called MPI_Init with the tracer).\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output FILE       the run container (default APP-<P>p-<time>.h5 in the current directory)\n"
-	"  --raw DIR               also log every call as text, DIR/rank-<r>.log (debugging; large)\n"
-	"  --timestamps            lossless timing: keep every call's start and duration\n"
-	"  --callsite-depth N      return addresses per call site (default 1)\n"
-	"  --stream-after N        variants of a call before its changing values are streamed (default 8);\n"
-	"                          a stream is stored as a head and a period read round, once for all\n"
-	"                          the ranks that read the same values, and values that follow the\n"
-	"                          rank's grid position (periodic peers, split colours) as laws of it.\n"
-	"                          At MPI_Finalize the calls a call site made before it switched are\n"
-	"                          moved into the stream too (refolded) where most came after it:\n"
-	"                          a code whose values change with the grid position (a 27-point halo)\n"
-	"                          has one grammar for its positions and keeps one size at any rank\n"
-	"                          count. 0 streams from the first call, the values held in memory\n"
-	"                          until MPI_Finalize (8 bytes each)\n"
-	"  --label KEY=VALUE       a label stored with the run (repeatable)\n"
-	"\n"
+	"but wrote no trace (the message says why: e.g. no process called MPI_Init with the tracer).\n",
+	run_trace, trace_options,
 	"Without this command, preload the library yourself and set the variables:\n"
 	"  LD_PRELOAD=PREFIX/lib/libladder-trace.so\n"
 	"  LADDER_TRACE_FILE=FILE          run container to write\n"
@@ -525,5 +546,4 @@ const struct command command_trace = {
 	"group, topology, datatype and op calls); other MPI functions are counted, not recorded.\n"
 	"MPI_Wtime, MPI_Wtick and handle conversions are not counted. Fortran calls (every name\n"
 	"mangling Open MPI exports, and the _f08 symbols) are recorded as the C calls they make.\n",
-	run_trace,
 };

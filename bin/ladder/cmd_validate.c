@@ -65,14 +65,17 @@ static int synthetic_calls_unmet(const char *path)
 	return bad;
 }
 
+static const struct opt validate_options[] = {
+	CMD_MAX_CALLS_OPT,
+	CMD_MAX_RANKS_OPT,
+	OPT_END(),
+};
+
 static int run_validate(int argc, char **argv)
 {
-	static const struct option opts[] = {CMD_MAX_CALLS_OPTION, CMD_MAX_RANKS_OPTION,
-					     {"help", no_argument, NULL, 'h'}, {0}};
-	int c;
-	while ((c = cmd_getopt(argc, argv, "h", opts, "validate")) != -1)
-		if (!(c == 'M' ? cmd_set_max_calls("validate", optarg) : c == 'K' && cmd_set_max_ranks("validate", optarg)))
-			return EXIT_USAGE;
+	int rc = cmd_parse_options("validate", validate_options, argc, argv, NULL);
+	if (rc >= 0)
+		return rc;
 	if (optind >= argc)
 		return cmd_usage_error("validate", "needs at least one FILE");
 	int bad = 0;
@@ -103,9 +106,6 @@ const struct command command_validate = {
 	"completion), unless its label not_replayable says they do not.\n"
 	"\n"
 	"Each violation is one line on stderr naming the file and the object. Exit status 0 only when\n"
-	"every file conforms.\n"
-	"\n"
-	"Options:\n"
-	CMD_MAX_CALLS_HELP("  ") CMD_MAX_RANKS_HELP("  "),
-	run_validate,
+	"every file conforms.\n",
+	run_validate, validate_options, NULL,
 };

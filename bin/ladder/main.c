@@ -85,11 +85,23 @@ static void print_overview(FILE *out)
 		"\nExit status: 0 success, 1 error or negative answer, 2 usage error.\n");
 }
 
+static void print_command_help(const struct command *c)
+{
+	fputs(c->help, stdout);
+	if (c->options && c->options->kind != OPT_KIND_END) {
+		bool heading = c->options->kind == OPT_KIND_GROUP || c->options->kind == OPT_KIND_SUBCOMMAND;
+		fputs(heading ? "\n" : "\nOptions:\n", stdout);
+		opt_print_help(stdout, c->options, CMD_HELP_WIDTH);
+	}
+	if (c->help_end)
+		printf("\n%s", c->help_end);
+}
+
 int cmd_print_help(const char *name)
 {
 	const struct command *c = find_command(name);
 	if (c) {
-		fputs(c->help, stdout);
+		print_command_help(c);
 		return EXIT_OK;
 	}
 	const struct topic *t = find_topic(name);
@@ -112,28 +124,24 @@ int cmd_usage_error(const char *cmdname, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
-	       const char *cmdname)
+static void print_help_of(const struct opt_parser *p)
 {
-	opterr = 0;
-	int prev = optind;
-	char opts[256];
-	snprintf(opts, sizeof opts, ":%s", shortopts);
-	int c = getopt_long(argc, argv, opts, longopts, NULL);
-	if (c == '?') {
-		const char *arg = argv[prev < argc ? prev : argc - 1];
-		if (optopt && optopt != '?')
-			cmd_usage_error(cmdname, "unknown option '-%c'", optopt);
-		else
-			cmd_usage_error(cmdname, "unknown option '%s'", arg);
-		return '?';
-	}
-	if (c == ':') {
-		const char *arg = argv[optind - 1 < argc ? optind - 1 : argc - 1];
-		cmd_usage_error(cmdname, "option '%s' needs a value", arg);
-		return '?';
-	}
-	return c;
+	cmd_print_help(p->context);
+}
+
+struct opt_parser cmd_parser(const char *name, int argc, char **argv, void *opts)
+{
+	static char prefix[64], hint[96];   /* one command runs per process */
+	snprintf(prefix, sizeof prefix, "ladder %s", name);
+	snprintf(hint, sizeof hint, "see 'ladder help %s'", name);
+	return (struct opt_parser){.prefix = prefix, .hint = hint, .print_help = print_help_of, .opts = opts,
+				   .argc = argc, .argv = argv, .context = name};
+}
+
+int cmd_parse_options(const char *name, const struct opt *table, int argc, char **argv, void *opts)
+{
+	struct opt_parser p = cmd_parser(name, argc, argv, opts);
+	return opt_parse(&p, table);
 }
 
 bool cmd_parse_long(const char *cmdname, const char *opt, const char *s, long min, long max, long *out)
@@ -173,6 +181,11 @@ bool cmd_set_max_calls(const char *cmdname, const char *text)
 	return true;
 }
 
+bool cmd_max_calls_option(struct opt_parser *p, const char *arg)
+{
+	return cmd_set_max_calls(p->context, arg);
+}
+
 bool cmd_walk_bounded(const char *path, const struct run *r)
 {
 	char why[300];
@@ -191,6 +204,11 @@ bool cmd_set_max_ranks(const char *cmdname, const char *text)
 	}
 	event_set_max_ranks(n);
 	return true;
+}
+
+bool cmd_max_ranks_option(struct opt_parser *p, const char *arg)
+{
+	return cmd_set_max_ranks(p->context, arg);
 }
 
 bool cmd_ranks_bounded(const char *path, const struct run *r)
@@ -243,7 +261,7 @@ const struct command command_help = {
 	"\n"
 	"Without an argument, list the commands and help topics; with one, show its full help.\n"
 	"'ladder COMMAND --help' shows the same text.\n",
-	run_help,
+	run_help, NULL, NULL,
 };
 
 static int run_version(int argc, char **argv)
@@ -259,7 +277,7 @@ static int run_version(int argc, char **argv)
 const struct command command_version = {
 	"version", "print the version",
 	"usage: ladder version\n       ladder --version\n\nPrint ladder's version and source revision.\n",
-	run_version,
+	run_version, NULL, NULL,
 };
 
 int main(int argc, char **argv)
@@ -306,10 +324,8 @@ int main(int argc, char **argv)
 	for (int k = 1; k < cargc; k++) {
 		if (!strcmp(cargv[k], "--"))
 			break;
-		if (!strcmp(cargv[k], "--help") || !strcmp(cargv[k], "-h")) {
-			fputs(c->help, stdout);
-			return EXIT_OK;
-		}
+		if (!strcmp(cargv[k], "--help") || !strcmp(cargv[k], "-h"))
+			return cmd_print_help(c->name);
 	}
 	optind = 1;
 	return c->run(cargc, cargv);

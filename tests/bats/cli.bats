@@ -81,3 +81,109 @@ load helper
 	assert_failure 2
 	assert_output --partial "usage: ladder"
 }
+
+# the long options of a help text's Options section (generated from the command's option table),
+# one "HEADING --name" a line: the section starts at its first heading ("Options:", "Input:",
+# "run:"), an option line is "  -x, --name ..." or "  --name ...", HEADING the heading above it
+help_options() {
+	awk '/^([A-Z][a-z]+|[a-z]+):$/ { h = substr($0, 1, length($0) - 1); next }
+	     h != "" && match($0, /^  (-[A-Za-z], )?--[a-z0-9-]+/) {
+		s = substr($0, RSTART, RLENGTH); sub(/^  (-[A-Za-z], )?/, "", s); print h, s }'
+}
+
+# the long options of the option tables of bin/ladder/cmd_*.c, counted in their source: the entries
+# OPT_FLAG/STRING/LONG/DOUBLE/CALLBACK with a long name, and the uses of the macros that stand for one
+# (CMD_MAX_CALLS_OPT, a campaign's TIMEOUT_OPT(...) ...)
+tables_long_options() {
+	local n=0 f
+	for f in "$TOP"/bin/ladder/cmd_*.c; do
+		# (a macro's definition, its lines ending in '\', is not an entry)
+		n=$((n + $(grep -vE '\\$' "$f" | grep -cE '^\s*OPT_(FLAG|STRING|LONG|DOUBLE|CALLBACK)\([^,]+, "|^\s*[A-Z_]+_OPT(\([^)]*\))?,$')))
+	done
+	echo "$n"
+}
+
+# "ladder CMD --name": the parser's verdict on an option, given without its value (so that no
+# command runs: a value that is missing, or an operand that is)
+try_option() {
+	run --separate-stderr "$@"
+	[[ $stderr != *"unknown option"* ]] || { echo "$* is refused: $stderr"; return 1; }
+}
+
+@test "no help text has a hand-written Options section: each is generated from the option table" {
+	! grep -n '"Options:\\n"' "$TOP"/bin/ladder/cmd_*.c "$TOP/bin/ladder-replay/main.c"
+	! grep -n 'getopt_long\|struct option ' "$TOP"/bin/ladder/*.c "$TOP"/bin/ladder/*.h "$TOP"/bin/ladder-replay/*.c
+}
+
+@test "every option a command's help lists is one its parser accepts, and no other" {
+	cd "$BATS_TEST_TMPDIR"
+	defined=$(sed -n 's/^COMMAND(\(.*\))$/\1/p' "$TOP/bin/ladder/commands.def")
+	total=0
+	for c in $defined; do
+		listed=$("$LADDER" help "$c" | help_options)
+		while read -r heading opt; do
+			[ -n "$opt" ] || continue
+			# campaign's headings are its subcommands; the others' are groups of options
+			if [ "$c" = campaign ]; then try_option "$LADDER" campaign "$heading" "$opt"
+			else try_option "$LADDER" "$c" "$opt"; fi
+			total=$((total + 1))
+		done <<< "$listed"
+		# an option no table has is refused, in the one-line form
+		if [ "$c" = help ] || [ "$c" = version ]; then continue; fi
+		if [ "$c" = campaign ]; then run --separate-stderr "$LADDER" campaign run --no-such-option
+		else run --separate-stderr "$LADDER" "$c" --no-such-option; fi
+		assert_failure 2
+		[ "$stderr" = "ladder $c: unknown option '--no-such-option' (see 'ladder help $c')" ] ||
+			{ echo "ladder $c: $stderr"; return 1; }
+	done
+	# every option of every table
+	[ "$total" -eq "$(tables_long_options)" ] || { echo "$total options in the helps, $(tables_long_options) in the tables"; return 1; }
+	listed=$("$BUILD_DIR/bin/ladder-replay" --help | help_options)
+	n=0
+	while read -r heading opt; do
+		try_option "$BUILD_DIR/bin/ladder-replay" "$opt"
+		n=$((n + 1))
+	done <<< "$listed"
+	[ "$n" -eq 12 ]
+	run --separate-stderr "$BUILD_DIR/bin/ladder-replay" --no-such-option x.h5
+	assert_failure 2
+	[[ $stderr == *"unknown option '--no-such-option'"* ]]
+}
+
+@test "a help's Options are aligned: the help of every option in one column" {
+	for c in $(sed -n 's/^COMMAND(\(.*\))$/\1/p' "$TOP/bin/ladder/commands.def"); do
+		cols=$("$LADDER" help "$c" | awk '/^([A-Z][a-z]+|[a-z]+):$/ { h = 1; next }
+			h && /^  -/ && match($0, /^  -[^ ]*( [^ -][^ ]*)?(, --[^ ]+( [^ ]+)?)?   +/) { print RLENGTH }' | sort -u)
+		[ "$(wc -l <<< "$cols")" -le 1 ] || { echo "ladder help $c: help starts at columns $cols"; return 1; }
+	done
+}
+
+@test "option values are checked by the table: integers in range, numbers finite, one-line errors" {
+	run --separate-stderr "$LADDER" extrap --profile-limit -1 c.h5
+	assert_failure 2
+	[ "$stderr" = "ladder extrap: --profile-limit expects an integer in [0, 2147483648], got '-1' (see 'ladder help extrap')" ]
+	run --separate-stderr "$LADDER" export --from soon -f chrome -o - x.h5
+	assert_failure 2
+	[ "$stderr" = "ladder export: --from expects a finite number, got 'soon' (see 'ladder help export')" ]
+	run --separate-stderr "$LADDER" merge -o
+	assert_failure 2
+	[ "$stderr" = "ladder merge: option '-o' needs a value (see 'ladder help merge')" ]
+	run --separate-stderr "$LADDER" merge --copy=yes x.h5
+	assert_failure 2
+	[ "$stderr" = "ladder merge: option '--copy' takes no value (see 'ladder help merge')" ]
+	run --separate-stderr "$LADDER" campaign wait --job x
+	assert_failure 2
+	[ "$stderr" = "ladder campaign: unknown option '--job' (see 'ladder help campaign')" ]
+	# --export's old format name stays an alias
+	run --separate-stderr "$LADDER" model --export extrap-json
+	assert_failure 2
+	[ "$stderr" = "ladder model: --export extrap-json needs a FILE (see 'ladder help model')" ]
+}
+
+@test "trace and time: their options end at the command's first word, without '--'" {
+	cd "$BATS_TEST_TMPDIR"
+	# -np is mpirun's: before, getopt_long permuted and took it for ladder's ("unknown option '-n'")
+	run --separate-stderr "$LADDER" time -o t.json mpirun -np 2 /bin/true
+	[[ $stderr != *"unknown option"* ]] || { echo "$stderr"; return 1; }
+	[[ $stderr == *"no time: no process of 'mpirun' called MPI_Init"* ]] || { echo "$stderr"; return 1; }
+}
