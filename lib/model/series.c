@@ -601,9 +601,10 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 	/* a supported prediction's interval holds what a faster tail the noise cannot rule out
 	 * predicts, and is judged again (an unsupported one, by its span or a rival, says so
 	 * already) */
-	double tail = rivals && e->nparams == 1 && out->prediction.supported
-			      ? faster_tail_bound(&fsel, cand, &r.best, &ns, &so, out->prediction.hi, ctx->w)
-			      : NAN;
+	double tail = NAN;
+	if (rivals && out->prediction.supported)
+		tail = e->nparams == 1 ? faster_tail_bound(&fsel, cand, &r.best, &ns, &so, out->prediction.hi, ctx->w)
+				       : neighbour_faster_tail(&ns, out->prediction.hi);
 	if (tail > out->prediction.hi) {
 		out->prediction.hi = tail;
 		if (out->status == MODEL_OK)
