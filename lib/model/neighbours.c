@@ -71,17 +71,21 @@ static size_t moved_terms(const struct pmnf_term *t, const struct candidates *ca
 	return n;
 }
 
-/* The neighbours that replace best's term `drop` (none: drop = best->nterms, they add a term) by
- * moved[0..nmoved), a batch at a time: the prediction of the first that qualifies (neighbours.h),
- * NAN when none does. rss_below: a neighbour's weighted RSS must be at most it. */
-static double screen_moved(const struct neighbour_spec *s, unsigned drop, const struct pmnf_term *moved, size_t nmoved,
-			   double rss_below, double lo, double hi, double factor)
+/* Judges one extension of a batch's base (x: base + candidate k of p); true stops the screen. */
+typedef bool (*extension_judge)(const struct fit_problem *p, const struct hypothesis *base, const struct fit_extension *x,
+				unsigned k, void *arg);
+
+/* The model without best's term `drop` (none: drop = best->nterms) extended by each of
+ * moved[0..nmoved) in turn, a batch of candidates at a time, each extension handed to judge
+ * until it says stop. */
+static void screen_extensions(const struct neighbour_spec *s, unsigned drop, const struct pmnf_term *moved,
+			      size_t nmoved, extension_judge judge, void *arg)
 {
 	const struct problem_spec *spec = s->problem;
 	const struct hypothesis *best = s->best;
 	size_t n = spec->n;
-	struct search_rival rv = {.rss_limit = rss_below, .lo = lo, .hi = hi, .factor = factor};
-	for (size_t from = 0; from < nmoved;) {
+	bool stop = false;
+	for (size_t from = 0; from < nmoved && !stop;) {
 		struct candidates c = {.nparams = spec->cand->nparams};
 		struct hypothesis base = {.constant = true};
 		for (unsigned k = 0; k < best->nterms; k++)
@@ -101,21 +105,45 @@ static double screen_moved(const struct neighbour_spec *s, unsigned drop, const 
 		struct problem pr;
 		problem_init(&pr, &ps);
 		fit_problem_set_values(&pr.fp, s->ysel);
-		double q[(PMNF_MAX_TERMS + 1) * n], res[n], found = NAN;
+		double q[(PMNF_MAX_TERMS + 1) * n], res[n];
 		struct fit_base fb = {.q = q, .res = res};
 		if (fit_base_init(&pr.fp, &base, &fb))
-			for (unsigned k = first; k < c.n && isnan(found); k++) {
+			for (unsigned k = first; k < c.n && !stop; k++) {
 				struct fit_extension x;
-				double v;
-				/* judged as the search judges its own hypotheses (search_admissible) */
-				if (fit_extend(&pr.fp, &fb, k, &x) && search_rival_qualifies(&pr.fp, &base, &x, k, &rv, s->w, &v))
-					found = v;
+				stop = fit_extend(&pr.fp, &fb, k, &x) && judge(&pr.fp, &base, &x, k, arg);
 			}
 		problem_free(&pr);
-		if (isfinite(found))
-			return found;
 	}
-	return NAN;
+}
+
+struct rival_judge {
+	struct search_rival rv;
+	struct fit_work *w;
+	double found;
+};
+
+/* judged as the search judges its own hypotheses (search_admissible) */
+static bool judge_rival(const struct fit_problem *p, const struct hypothesis *base, const struct fit_extension *x,
+			unsigned k, void *arg)
+{
+	struct rival_judge *j = arg;
+	double v;
+	if (!search_rival_qualifies(p, base, x, k, &j->rv, j->w, &v))
+		return false;
+	j->found = v;
+	return true;
+}
+
+/* The neighbours that replace best's term `drop` (none: drop = best->nterms, they add a term) by
+ * moved[0..nmoved), a batch at a time: the prediction of the first that qualifies (neighbours.h),
+ * NAN when none does. rss_below: a neighbour's weighted RSS must be at most it. */
+static double screen_moved(const struct neighbour_spec *s, unsigned drop, const struct pmnf_term *moved, size_t nmoved,
+			   double rss_below, double lo, double hi, double factor)
+{
+	struct rival_judge j = {.rv = {.rss_limit = rss_below, .lo = lo, .hi = hi, .factor = factor}, .w = s->w,
+				.found = NAN};
+	screen_extensions(s, drop, moved, nmoved, judge_rival, &j);
+	return j.found;
 }
 
 double neighbour_rival_outside(const struct neighbour_spec *s, double lo, double hi, double factor)
@@ -143,4 +171,85 @@ double neighbour_rival_outside(const struct neighbour_spec *s, double lo, double
 			return found;
 	}
 	return NAN;
+}
+
+/* is v the term t made faster: a factor at least t's in every parameter? */
+static bool faster_than(const struct pmnf_term *v, const struct pmnf_term *t, unsigned nparams)
+{
+	for (unsigned l = 0; l < nparams; l++)
+		if (pmnf_factor_cmp(v->f[l], t->f[l]) < 0)
+			return false;
+	return true;
+}
+
+/* how many parameters t has a factor of */
+static unsigned params_of(const struct pmnf_term *t, unsigned nparams)
+{
+	unsigned used = 0;
+	for (unsigned l = 0; l < nparams; l++)
+		used += !pmnf_factor_is_one(t->f[l]);
+	return used;
+}
+
+struct tail_judge {
+	double limit, hi, found;
+};
+
+/* the added term's coefficient raised as far as the noise allows: its prediction, when positive
+ * far out and above both hi and what was found */
+static bool judge_tail(const struct fit_problem *p, const struct hypothesis *base, const struct fit_extension *x,
+		       unsigned k, void *arg)
+{
+	(void)base;
+	(void)k;
+	struct tail_judge *t = arg;
+	if (!(x->rss <= t->limit) || !(x->norm > 0))
+		return false;
+	double d = sqrt(t->limit - x->rss) / x->norm;
+	double v = x->pred[0] + d * x->gain[0], far = x->pred[p->ncheck - 1] + d * x->gain[p->ncheck - 1];
+	if (x->coef_added + d > 0 && far > 0 && v > t->hi && !(v <= t->found))
+		t->found = v;
+	return false;
+}
+
+double neighbour_faster_tail(const struct neighbour_spec *s, double hi)
+{
+	const struct hypothesis *best = s->best;
+	const struct candidates *cand = s->problem->cand;
+	unsigned np = cand->nparams;
+	if (best->nterms >= PMNF_MAX_TERMS)
+		return NAN;
+	struct tail_judge t = {.limit = best->rss + s->crit * s->s2, .hi = hi, .found = NAN};
+	/* the search's own candidates (the products of the factors its line searches chose) that
+	 * make one of the model's terms faster */
+	struct pmnf_term *faster = xmalloc((cand->n ? cand->n : 1) * sizeof *faster);
+	size_t nfaster = 0;
+	for (size_t c = 0; c < cand->n; c++) {
+		bool own = false, above = false;
+		for (unsigned k = 0; k < best->nterms; k++) {
+			const struct pmnf_term *m = &cand->term[best->idx[k]];
+			own |= same_term(&cand->term[c], m, np);
+			above |= faster_than(&cand->term[c], m, np);
+		}
+		if (!own && above)
+			faster[nfaster++] = cand->term[c];
+	}
+	screen_extensions(s, best->nterms, faster, nfaster, judge_tail, &t);
+	free(faster);
+	/* each of the model's terms of one parameter made faster in that parameter, with any factor
+	 * of the space: the line search of that parameter may not have offered it */
+	for (unsigned k = 0; k < best->nterms; k++) {
+		const struct pmnf_term *from = &cand->term[best->idx[k]];
+		if (params_of(from, np) != 1)
+			continue;
+		struct pmnf_term *moved;
+		size_t nmoved = moved_terms(from, cand, best, s->exponents, &moved);
+		nfaster = 0;
+		for (size_t j = 0; j < nmoved; j++)
+			if (params_of(&moved[j], np) == 1 && faster_than(&moved[j], from, np))
+				moved[nfaster++] = moved[j];
+		screen_extensions(s, best->nterms, moved, nfaster, judge_tail, &t);
+		free(moved);
+	}
+	return t.found;
 }

@@ -45,4 +45,17 @@ struct neighbour_spec {
  * `factor` outside [lo, hi]; NAN when none. */
 double neighbour_rival_outside(const struct neighbour_spec *s, double lo, double hi, double factor);
 
+/* The selected model with one term more that makes one of its terms faster, whose coefficient
+ * is as large as the noise allows: weighted RSS within crit * s2 of best's, that coefficient
+ * positive, the prediction positive far out. The terms tried: the search's own candidates (cand:
+ * the products of the factors its line searches chose) with a factor at least a model term's in
+ * every parameter, and each model term of one parameter with a larger factor of that parameter
+ * from the whole space (41.8 + 1.41e-08 p log2(p) n^3 + 3.933e-06 p^3 log2(p) at 5% noise fitted
+ * with p^2 log2(p) for the p^3 log2(p) term, supported 33x low at 64x). A term faster in p or n
+ * alone from the whole space, beside a product model, is not tried: at 64x in both parameters
+ * any of them within the noise widens almost every noisy prediction past support. The largest
+ * such prediction at the target above hi; NAN when none. The multi-parameter form of series.c's
+ * faster tail: what the noise cannot rule out, a supported interval holds. */
+double neighbour_faster_tail(const struct neighbour_spec *s, double hi);
+
 #endif

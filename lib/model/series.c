@@ -396,6 +396,7 @@ static double beam_rival_outside(const struct fit_problem *fsel, const struct hy
  * The largest prediction of such a tail that stays positive far out, when above hi; NAN when
  * none. The interval of a supported prediction is widened to it: what the noise cannot rule
  * out it holds. */
+#define TAIL_WALK_LIMIT 20000
 struct tail_walk {
 	const struct fit_problem *p;
 	const struct candidates *cand;
@@ -453,13 +454,19 @@ static double faster_tail_bound(const struct fit_problem *fsel, const struct can
 				 const struct search_options *so, double hi, struct fit_work *w)
 {
 	unsigned k = best->nterms + 1;
-	if (cand->nparams != 1 || !fsel->ncheck || k > PMNF_MAX_TERMS || k > fsel->ncand ||
-	    search_count(fsel->ncand, best->nterms) > so->exhaustive_limit)
+	if (cand->nparams != 1 || !fsel->ncheck || k > PMNF_MAX_TERMS || k > fsel->ncand)
 		return NAN;
 	struct tail_walk t = {.p = fsel, .cand = cand, .fastest = fastest_factor(cand, best),
 			      .limit = best->rss + ns->crit * ns->s2, .hi = hi, .w = w, .found = NAN};
-	/* every base of the selected model's size: the walk of k terms visits the (k-1)-subsets */
-	search_walk_bases(fsel, k, tail_visit, &t);
+	/* every base of the selected model's size: the walk of k terms visits the (k-1)-subsets.
+	 * A base costs one orthogonalisation and an update per faster term, not the fits of a
+	 * search stage: the walk goes on where the search's beam chose (a three-term model is no
+	 * less open to a faster tail than one of two), up to TAIL_WALK_LIMIT bases; beyond, the
+	 * selected model's own terms */
+	if (search_count(fsel->ncand, best->nterms) <= fmax(so->exhaustive_limit, TAIL_WALK_LIMIT))
+		search_walk_bases(fsel, k, tail_visit, &t);
+	else
+		tail_visit(best, &t);
 	return t.found;
 }
 
@@ -594,9 +601,10 @@ static void fit_series(struct series_context *ctx, size_t cp, size_t m, size_t n
 	/* a supported prediction's interval holds what a faster tail the noise cannot rule out
 	 * predicts, and is judged again (an unsupported one, by its span or a rival, says so
 	 * already) */
-	double tail = rivals && e->nparams == 1 && out->prediction.supported
-			      ? faster_tail_bound(&fsel, cand, &r.best, &ns, &so, out->prediction.hi, ctx->w)
-			      : NAN;
+	double tail = NAN;
+	if (rivals && out->prediction.supported)
+		tail = e->nparams == 1 ? faster_tail_bound(&fsel, cand, &r.best, &ns, &so, out->prediction.hi, ctx->w)
+				       : neighbour_faster_tail(&ns, out->prediction.hi);
 	if (tail > out->prediction.hi) {
 		out->prediction.hi = tail;
 		if (out->status == MODEL_OK)

@@ -309,6 +309,41 @@ static void a_tail_the_noise_cannot_rule_out(void **state)
 	no_supported_miss(&f, &l, 0.02, SERIES, 6173);
 }
 
+/* 659.6 p^(-3/2) + 6.511e-05 p^(3/2) log2(p)^2 + 1.114e-08 p^3 log2(p)^2 at 2% noise on p = 5..320:
+ * fitted as 0.8744 + 114.2 p^-2 + 573.3 p^-2 log2(p) + 2.719e-05 p^(5/2), a three-term model whose
+ * size the search did not enumerate (its beam chose), so no faster tail was looked for: supported
+ * 12x low at 64x, the truth 2.5x above its interval. */
+static void a_tail_beyond_a_three_term_model(void **state)
+{
+	(void)state;
+	struct synth_ladder l;
+	synth_ladder_geometric(&l, 5, 2, 7);
+	struct pmnf f = {.nparams = 1, .nterms = 3};
+	f.term[0] = term(-1.5, 0, 659.6);
+	f.term[1] = term(1.5, 2, 6.511e-05);
+	f.term[2] = term(3, 2, 1.114e-08);
+	no_supported_miss(&f, &l, 0.02, SERIES, 6173);
+}
+
+/* 41.8 + 1.41e-08 p log2(p) n^3 + 3.933e-06 p^3 log2(p) at 5% noise on p = 5..80 x n = 12..192:
+ * fitted as 41.43 + 9.589e-09 n^3 log2(n)^2 + 2.29e-10 p^(3/2) log2(p)^2 n^3 + 0.0003085 p^2
+ * log2(p), the p^3 log2(p) term's work done by a slower one the line search of p chose: supported
+ * 33x low at 64x. The largest faster tail of its p^2 log2(p) term the noise allows widens the
+ * interval. */
+static void a_two_parameter_tail_the_noise_cannot_rule_out(void **state)
+{
+	(void)state;
+	struct synth_ladder g;
+	synth_ladder_grid(&g, 5, 2, 5, 12, 2, 5);
+	struct pmnf f = {.nparams = 2, .nterms = 2, .constant = 41.8};
+	f.term[0].coef = 1.41e-08;
+	f.term[0].f[0] = (struct pmnf_factor){1, 1};
+	f.term[0].f[1] = (struct pmnf_factor){3, 0};
+	f.term[1].coef = 3.933e-06;
+	f.term[1].f[0] = (struct pmnf_factor){3, 1};
+	no_supported_miss(&f, &g, 0.05, SERIES, 9091);
+}
+
 static size_t grid_product_has_no_supported_miss(double i, double j, double k, double l, double share, double noise,
 						 unsigned long seed)
 {
@@ -484,6 +519,8 @@ int main(void)
 		cmocka_unit_test(constant_sqrt_and_square_hides_its_square),
 		cmocka_unit_test(grid_products_with_high_powers_of_p),
 		cmocka_unit_test(a_tail_the_noise_cannot_rule_out),
+		cmocka_unit_test(a_tail_beyond_a_three_term_model),
+		cmocka_unit_test(a_two_parameter_tail_the_noise_cannot_rule_out),
 		cmocka_unit_test(deterministic_counts_are_exact_integer_laws),
 		cmocka_unit_test(a_count_that_stopped_growing_supports_no_growing_law),
 		cmocka_unit_test(counts_no_law_reproduces_are_whole_numbers_with_a_width),
