@@ -58,8 +58,8 @@ static int64_t coord_of(const struct grid *g, int64_t rank, uint32_t d)
 
 static uint64_t index_k(const struct partner_family *f, uint64_t j, uint64_t L)
 {
-	if (f->kind == PARTNER_NEXT || f->kind == PARTNER_PREV)
-		return 0;
+	if (f->kind == PARTNER_NEXT || f->kind == PARTNER_PREV || f->kind == PARTNER_MIRROR)
+		return 0;   /* the same partner in every call */
 	return f->down ? L - 1 - j : j;
 }
 

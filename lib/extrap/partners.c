@@ -413,12 +413,20 @@ static bool form_eval(const struct vlaw *v, uint64_t j, uint64_t L, int64_t *out
 	}
 	case FORM_HALVED: {
 		uint64_t sh = k + v->extra;
+		if (!v->base) {   /* 0 halved or doubled any number of times */
+			*out = 0;
+			return true;
+		}
 		if (sh >= 62 || v->base % (INT64_C(1) << sh))
 			return false;
 		*out = v->base / (INT64_C(1) << sh);
 		return true;
 	}
 	case FORM_DOUBLED:
+		if (!v->base) {
+			*out = 0;
+			return true;
+		}
 		return k < 62 && !__builtin_mul_overflow(v->base, INT64_C(1) << k, out);
 	default: return false;
 	}
