@@ -64,7 +64,8 @@ struct partner_piece {
 };
 
 /* the pieces of the box lo..hi of g (coordinates per dimension) on which each of the skews f[0..n)
- * gives every rank one relative partner: boxes into *out (freed by the caller); their number. 0 with why when the skews act on different dimensions. */
+ * gives every rank one relative partner: boxes into *out (freed by the caller); their number. 0
+ * with why when the skews act on different dimensions. */
 size_t partner_pieces(const struct partner_family *f, size_t n, const struct grid *g, const int64_t *lo,
 		      const int64_t *hi, struct partner_piece **out, char *why, size_t whylen);
 
