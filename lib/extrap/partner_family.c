@@ -7,21 +7,40 @@
 #include <stdio.h>
 #include <string.h>
 
-static const uint8_t kinds[] = {PARTNER_XOR, PARTNER_RING_UP, PARTNER_RING_DOWN, PARTNER_MIRROR};
+#include "util/xalloc.h"
+
+static const uint8_t kinds[] = {PARTNER_XOR,    PARTNER_RING_UP, PARTNER_RING_DOWN,
+				PARTNER_MIRROR, PARTNER_NEXT,    PARTNER_PREV};
+
+/* the skews: per dimension d, per other dimension e, up and down */
+static uint32_t skew_count(uint32_t ndims) { return ndims >= 2 ? 2 * ndims * (ndims - 1) : 0; }
 
 uint32_t partner_family_count(uint32_t ndims)
 {
-	return (uint32_t)(sizeof kinds) * ndims * 2 + (ndims == 2);
+	return (uint32_t)(sizeof kinds) * ndims * 2 + (ndims == 2) + skew_count(ndims);
 }
 
 void partner_family_nth(uint32_t ndims, uint32_t i, struct partner_family *out)
 {
 	uint32_t per = (uint32_t)(sizeof kinds) * 2;
-	if (i >= per * ndims) {
-		*out = (struct partner_family){PARTNER_TRANSPOSE, 0, false};
+	if (i < per * ndims) {
+		*out = (struct partner_family){kinds[(i % per) / 2], (uint8_t)(i / per), (i % 2) == 1, 0};
 		return;
 	}
-	*out = (struct partner_family){kinds[(i % per) / 2], (uint8_t)(i / per), (i % 2) == 1};
+	i -= per * ndims;
+	if (ndims == 2 && i == 0) {
+		*out = (struct partner_family){PARTNER_TRANSPOSE, 0, false, 0};
+		return;
+	}
+	i -= ndims == 2;
+	uint32_t pair = i / 2, d = ndims > 1 ? pair / (ndims - 1) : 0, e = ndims > 1 ? pair % (ndims - 1) : 0;
+	*out = (struct partner_family){i % 2 ? PARTNER_SKEW_DOWN : PARTNER_SKEW_UP, (uint8_t)d, false,
+				       (uint8_t)(e < d ? e : e + 1)};
+}
+
+bool partner_is_piecewise(const struct partner_family *f)
+{
+	return f->kind == PARTNER_SKEW_UP || f->kind == PARTNER_SKEW_DOWN;
 }
 
 static int64_t stride_of(const struct grid *g, uint32_t d)
@@ -39,6 +58,8 @@ static int64_t coord_of(const struct grid *g, int64_t rank, uint32_t d)
 
 static uint64_t index_k(const struct partner_family *f, uint64_t j, uint64_t L)
 {
+	if (f->kind == PARTNER_NEXT || f->kind == PARTNER_PREV || f->kind == PARTNER_MIRROR)
+		return 0;   /* the same partner in every call */
 	return f->down ? L - 1 - j : j;
 }
 
@@ -54,6 +75,13 @@ int64_t partner_of(const struct partner_family *f, const struct grid *g, int64_t
 	}
 	if (f->dim >= g->ndims)
 		return -1;
+	if (partner_is_piecewise(f)) {
+		if (f->by >= g->ndims || f->by == f->dim)
+			return -1;
+		int64_t d = g->dims[f->dim], c = coord_of(g, rank, f->dim), e = coord_of(g, rank, f->by) % d;
+		int64_t to = f->kind == PARTNER_SKEW_UP ? (c + e) % d : (c - e + d) % d;
+		return rank + (to - c) * stride_of(g, f->dim);
+	}
 	uint64_t k = index_k(f, j, L);
 	int64_t d = g->dims[f->dim], c = coord_of(g, rank, f->dim), to, bit;
 	if (k >= 62)
@@ -61,7 +89,9 @@ int64_t partner_of(const struct partner_family *f, const struct grid *g, int64_t
 	bit = INT64_C(1) << k;
 	switch (f->kind) {
 	case PARTNER_XOR: to = c ^ bit; break;
+	case PARTNER_NEXT:
 	case PARTNER_RING_UP: to = (c + bit % d) % d; break;
+	case PARTNER_PREV:
 	case PARTNER_RING_DOWN: to = ((c - bit % d) % d + d) % d; break;
 	default: to = d - 1 - c; break;
 	}
@@ -99,6 +129,10 @@ bool partner_rank_law(const struct partner_family *f, const struct grid *g, uint
 		snprintf(why, whylen, "%s: the target grid has %u dimensions", name, g->ndims);
 		return false;
 	}
+	if (partner_is_piecewise(f)) {
+		snprintf(why, whylen, "%s: no law of the rank, but one partner on each piece of the grid", name);
+		return false;
+	}
 	uint64_t k = index_k(f, j, L);
 	int64_t d = g->dims[f->dim], s = stride_of(g, f->dim);
 	if (k >= 40 || (f->kind == PARTNER_XOR && d % (INT64_C(2) << k))) {
@@ -112,9 +146,12 @@ bool partner_rank_law(const struct partner_family *f, const struct grid *g, uint
 		out->base = s * bit;
 		add_term(out, -2 * s * bit, s * bit, 0, 2);
 		break;
+	case PARTNER_NEXT:
+	case PARTNER_PREV:
 	case PARTNER_RING_UP:
 	case PARTNER_RING_DOWN: {
-		int64_t shift = f->kind == PARTNER_RING_UP ? bit % d : (d - bit % d) % d;
+		bool up = f->kind == PARTNER_RING_UP || f->kind == PARTNER_NEXT;
+		int64_t shift = up ? bit % d : (d - bit % d) % d;
 		add_term(out, s, s, shift, d);
 		add_term(out, -s, s, 0, d);
 		break;
@@ -135,6 +172,69 @@ void partner_family_name(const struct partner_family *f, char *out, size_t outle
 	case PARTNER_RING_UP: snprintf(out, outlen, "distance +2^k on the ring of dimension %u (%s)", f->dim, k); break;
 	case PARTNER_RING_DOWN: snprintf(out, outlen, "distance -2^k on the ring of dimension %u (%s)", f->dim, k); break;
 	case PARTNER_MIRROR: snprintf(out, outlen, "mirror in dimension %u", f->dim); break;
+	case PARTNER_NEXT: snprintf(out, outlen, "+1 on the ring of dimension %u", f->dim); break;
+	case PARTNER_PREV: snprintf(out, outlen, "-1 on the ring of dimension %u", f->dim); break;
+	case PARTNER_SKEW_UP:
+	case PARTNER_SKEW_DOWN:
+		snprintf(out, outlen, "shift by %sc%u on the ring of dimension %u", f->kind == PARTNER_SKEW_UP ? "+" : "-",
+			 f->by, f->dim);
+		break;
 	default: snprintf(out, outlen, "transpose"); break;
 	}
+}
+
+/* where the skew f wraps along its dimension on the line c_by = e: the first coordinate past it */
+static int64_t wrap_at(const struct partner_family *f, int64_t d, int64_t e)
+{
+	e %= d;
+	return f->kind == PARTNER_SKEW_UP ? d - e : e;
+}
+
+size_t partner_pieces(const struct partner_family *f, size_t n, const struct grid *g, const int64_t *lo,
+		      const int64_t *hi, struct partner_piece **out, char *why, size_t whylen)
+{
+	*out = NULL;
+	if (!n || f[0].dim >= g->ndims || f[0].by >= g->ndims || f[0].by == f[0].dim) {
+		snprintf(why, whylen, "no skew on the grid");
+		return 0;
+	}
+	uint32_t dim = f[0].dim, by = f[0].by;
+	for (size_t i = 0; i < n; i++)
+		if (!partner_is_piecewise(&f[i]) || f[i].dim != dim || f[i].by != by) {
+			char a[80], b[80];
+			partner_family_name(&f[0], a, sizeof a);
+			partner_family_name(&f[i], b, sizeof b);
+			snprintf(why, whylen, "one call's partners are %s and %s: skews of different dimensions", a, b);
+			return 0;
+		}
+	int64_t d = g->dims[dim];
+	size_t count = 0, cap = (size_t)(hi[by] - lo[by] + 1) * (n + 1);
+	*out = xcalloc(cap, sizeof **out);
+	for (int64_t e = lo[by]; e <= hi[by]; e++) {
+		int64_t cut[8];
+		size_t ncut = 0;
+		for (size_t i = 0; i < n && ncut < 8; i++) {   /* the wraps inside lo..hi, ascending, once each */
+			int64_t w = wrap_at(&f[i], d, e);
+			if (w <= lo[dim] || w > hi[dim])
+				continue;
+			size_t at = 0;
+			while (at < ncut && cut[at] < w)
+				at++;
+			if (at < ncut && cut[at] == w)
+				continue;
+			memmove(cut + at + 1, cut + at, (ncut - at) * sizeof *cut);
+			cut[at] = w, ncut++;
+		}
+		int64_t from = lo[dim];
+		for (size_t c = 0; c <= ncut; c++) {
+			struct partner_piece *p = &(*out)[count++];
+			for (uint32_t x = 0; x < g->ndims; x++)
+				p->lo[x] = lo[x], p->hi[x] = hi[x];
+			p->lo[by] = p->hi[by] = e;
+			p->lo[dim] = from;
+			p->hi[dim] = c < ncut ? cut[c] - 1 : hi[dim];
+			from = p->hi[dim] + 1;
+		}
+	}
+	return count;
 }

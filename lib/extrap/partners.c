@@ -21,7 +21,8 @@
 #include "util/xalloc.h"
 
 #define PARTNERS_MAX_CALLS UINT64_C(4000000)   /* calls read of all the rungs' ranks together */
-#define NCLASSES 2                              /* rank 0, and every other rank */
+#define MAX_CLASSES (1u << LAW_MAX_DIMS)       /* per dimension: the coordinate is 0, or not */
+#define MAX_BLOCK 4                             /* call sites in the body of one loop */
 #define PARTNER_MAX_LOOP 4096                   /* calls of one loop at the target, at most */
 
 struct pcall {
@@ -33,6 +34,7 @@ struct pseq {
 	struct pcall *c;
 	size_t n, cap;
 	size_t *start;   /* per run of the class's skeleton: its first call */
+	uint8_t *block;  /* per run: the call sites of its loop's body */
 };
 
 struct prung {
@@ -55,8 +57,10 @@ struct vlaw {   /* one value of the j-th call of a run */
 	struct partner_family fam;
 };
 
-struct trun {   /* one run of a class */
+struct trun {   /* one call site of a run of a class (a run whose loop body calls at B sites is B of them) */
 	uint32_t fn, flags, nvals;
+	size_t run;                /* the run of the rank's calls it is in */
+	uint32_t pos, B;           /* its place in the loop's body, and the body's call sites */
 	uint64_t callsite;
 	int64_t *len;              /* per rung */
 	int64_t target;            /* its length at the target */
@@ -67,10 +71,60 @@ struct trun {   /* one run of a class */
 struct tclass {
 	size_t nruns;
 	struct trun *runs;
-	uint32_t rep;              /* the rank that stands for the class at every rung */
+	uint32_t cls;              /* bit d set: the ranks whose coordinate d is 0; clear: the others */
+	bool empty;                /* no rank of the target is in it */
 };
 
-static bool in_class(uint32_t cls, uint32_t rank) { return cls == 0 ? rank == 0 : rank != 0; }
+static int64_t stride_in(const struct grid *g, uint32_t d)
+{
+	int64_t s = 1;
+	for (uint32_t i = d + 1; i < g->ndims; i++)
+		s *= g->dims[i];
+	return s;
+}
+
+/* The classes are rank 0 and every other rank (COARSE and COARSE | 1: a root's buffers differ), or
+ * where these do not explain the ladder the ranks with the same coordinates 0: on a 2-D grid rank
+ * 0, the rest of row 0, the rest of column 0 and the ranks with neither (a code that skips a step
+ * on a row or column 0) */
+#define COARSE 0x100u
+
+static bool in_class(uint32_t cls, const struct grid *g, int64_t rank)
+{
+	if (cls & COARSE)
+		return (cls & 1) ? rank != 0 : rank == 0;
+	for (uint32_t d = 0; d < g->ndims; d++)
+		if (((rank / stride_in(g, d) % g->dims[d]) == 0) != ((cls >> d) & 1))
+			return false;
+	return true;
+}
+
+static uint32_t class_count(const struct grid *g) { return 1u << g->ndims; }
+
+/* the rank that stands for the class on g (coordinate 0 or 1 in every dimension), -1 when it has none */
+static int64_t rep_of(uint32_t cls, const struct grid *g)
+{
+	if (cls & COARSE)
+		return !(cls & 1) ? 0 : grid_size(g) > 1 ? 1 : -1;
+	int64_t rank = 0;
+	for (uint32_t d = 0; d < g->ndims; d++)
+		if (!((cls >> d) & 1)) {
+			if (g->dims[d] < 2)
+				return -1;
+			rank += stride_in(g, d);
+		}
+	return rank;
+}
+
+/* the class's ranks on g as one box: per dimension the coordinate 0, or 1 .. d - 1 */
+static void class_box(uint32_t cls, const struct grid *g, int64_t *lo, int64_t *hi)
+{
+	for (uint32_t d = 0; d < g->ndims; d++) {
+		bool zero = (cls >> d) & 1;
+		lo[d] = zero ? 0 : 1;
+		hi[d] = zero ? 0 : g->dims[d] - 1;
+	}
+}
 
 static bool read_rung(const struct run *r, struct prung *p, uint64_t *budget, char *why, size_t whylen)
 {
@@ -112,6 +166,7 @@ static void free_rung(struct prung *p)
 	for (uint32_t q = 0; p->seq && q < p->r->nranks; q++) {
 		free(p->seq[q].c);
 		free(p->seq[q].start);
+		free(p->seq[q].block);
 	}
 	free(p->seq);
 	free(p->vals);
@@ -122,77 +177,133 @@ static bool same_site(const struct pcall *a, const struct pcall *b)
 	return a->fn == b->fn && a->callsite == b->callsite && a->flags == b->flags;
 }
 
-/* the runs of a rank's calls: their starts (freed by the caller), and their number */
-static size_t runs_of(const struct pseq *s, size_t **start)
+/* the repetitions of the body of B calls at s->c[i] (0 when its call sites are not B distinct ones) */
+static size_t body_repeats(const struct pseq *s, size_t i, size_t B)
+{
+	if (i + B > s->n)
+		return 0;
+	for (size_t x = 0; x < B; x++)
+		for (size_t y = x + 1; y < B; y++)
+			if (same_site(&s->c[i + x], &s->c[i + y]))
+				return 0;
+	size_t reps = 1;
+	for (;;) {
+		size_t at = i + reps * B, x = 0;
+		while (x < B && at + x < s->n && same_site(&s->c[at + x], &s->c[i + x]))
+			x++;
+		if (x < B)
+			return reps;
+		reps++;
+	}
+}
+
+/* the runs of a rank's calls: loops whose body calls at one call site, or at up to MAX_BLOCK
+ * distinct ones in turn (the longest stretch, the shorter body on a tie); their starts and bodies
+ * (freed by the caller), and their number */
+static size_t runs_of(const struct pseq *s, size_t maxb, size_t **start, uint8_t **block)
 {
 	size_t n = 0;
 	*start = xmalloc((s->n + 1) * sizeof **start);
-	for (size_t i = 0; i < s->n; i++)
-		if (!i || !same_site(&s->c[i], &s->c[i - 1]))
-			(*start)[n++] = i;
+	*block = xmalloc((s->n + 1) * sizeof **block);
+	for (size_t i = 0; i < s->n;) {
+		size_t best = 1, cover = body_repeats(s, i, 1);
+		for (size_t B = 2; B <= maxb; B++) {
+			size_t reps = body_repeats(s, i, B);
+			if (reps >= 2 && reps * B > cover)
+				best = B, cover = reps * B;
+		}
+		(*start)[n] = i;
+		(*block)[n++] = (uint8_t)best;
+		i += cover;
+	}
 	(*start)[n] = s->n;
 	return n;
 }
 
-static size_t run_len(const struct pseq *s, size_t i) { return s->start[i + 1] - s->start[i]; }
+/* the iterations of run i */
+static size_t run_len(const struct pseq *s, size_t i) { return (s->start[i + 1] - s->start[i]) / s->block[i]; }
 
-static const int64_t *call_vals(const struct prung *p, uint32_t q, size_t i, size_t j)
+/* the values of call pos of iteration j of run i */
+static const int64_t *call_vals(const struct prung *p, uint32_t q, size_t i, size_t j, uint32_t pos)
 {
-	return p->vals + p->seq[q].c[p->seq[q].start[i] + j].voff;
+	const struct pseq *s = &p->seq[q];
+	return p->vals + s->c[s->start[i] + j * s->block[i] + pos].voff;
+}
+
+static const struct pcall *run_call(const struct pseq *s, size_t i, uint32_t pos) { return &s->c[s->start[i] + pos]; }
+
+static bool same_run(const struct pseq *a, size_t i, const struct pseq *b, size_t k)
+{
+	if (a->block[i] != b->block[k])
+		return false;
+	for (uint32_t x = 0; x < a->block[i]; x++)
+		if (!same_site(run_call(a, i, x), run_call(b, k, x)))
+			return false;
+	return true;
 }
 
 /* every rank of the class at every rung shows the skeleton of the class's first rung */
-static bool skeleton(struct prung *pr, size_t n, uint32_t cls, struct tclass *tc, char *why, size_t whylen)
+static bool skeleton(struct prung *pr, size_t n, struct tclass *tc, size_t maxb, char *why, size_t whylen)
 {
 	size_t nruns = 0;
+	uint32_t cls = tc->cls, rep0 = (uint32_t)rep_of(cls, &pr[0].g);
 	for (size_t r = 0; r < n; r++)
 		for (uint32_t q = 0; q < pr[r].r->nranks; q++) {
-			if (!in_class(cls, q))
+			if (!in_class(cls, &pr[r].g, q))
 				continue;
-			struct pseq *s = &pr[r].seq[q], *ref = &pr[0].seq[tc->rep];
+			struct pseq *s = &pr[r].seq[q], *ref = &pr[0].seq[rep0];
 			free(s->start);   /* read again on another grid */
-			size_t k = runs_of(s, &s->start);
-			if (r == 0 && q == tc->rep) {
+			free(s->block);
+			size_t k = runs_of(s, maxb, &s->start, &s->block);
+			if (r == 0 && q == rep0) {
 				nruns = k;
 				continue;
 			}
 			size_t i = 0;
-			while (i < k && i < nruns && same_site(&s->c[s->start[i]], &ref->c[ref->start[i]]))
+			while (i < k && i < nruns && same_run(s, i, ref, i))
 				i++;
 			if (i < k || i < nruns) {
 				const char *fn = i < k ? pr[r].r->fns[s->c[s->start[i]].fn].name : "its last call";
-				snprintf(why, whylen, "rank %u at p%u makes its calls in %zu runs at one call site each, rank %u "
-					 "at p%u in %zu; they part at run %zu (%s): a loop whose body calls at several call "
-					 "sites, or calls only some ranks of the class make, is no run of calls ladder can "
-					 "carry as a law", q, pr[r].r->nranks, k, tc->rep, pr[0].r->nranks, nruns, i, fn);
+				snprintf(why, whylen, "rank %u at p%u makes its calls in %zu loops (at one call site each, or "
+					 "a body of up to %zu in turn), rank %u at p%u in %zu; they part at loop %zu (%s): calls "
+					 "only some ranks of the class make (the classes are the ranks whose coordinates are "
+					 "0 in the same dimensions), or a loop whose body ladder cannot carry as a law",
+					 q, pr[r].r->nranks, k, maxb, rep0, pr[0].r->nranks, nruns, i, fn);
 				return false;
 			}
 		}
-	tc->nruns = nruns;
-	tc->runs = xcalloc(nruns + 1, sizeof *tc->runs);
-	for (size_t i = 0; i < nruns; i++) {
-		struct trun *t = &tc->runs[i];
-		const struct pcall *c = &pr[0].seq[tc->rep].c[pr[0].seq[tc->rep].start[i]];
-		t->fn = c->fn, t->flags = c->flags, t->callsite = c->callsite, t->nvals = c->nvals;
-		t->len = xcalloc(n, sizeof *t->len);
-		for (size_t r = 0; r < n; r++) {
-			t->len[r] = (int64_t)run_len(&pr[r].seq[tc->rep], i);
-			for (uint32_t q = 0; q < pr[r].r->nranks; q++) {
-				if (!in_class(cls, q))
-					continue;
-				const struct pseq *s = &pr[r].seq[q];
-				bool ok = run_len(s, i) == (size_t)t->len[r];
-				for (size_t j = 0; ok && j < run_len(s, i); j++)
-					ok = s->c[s->start[i] + j].nvals == t->nvals;
-				if (!ok) {
-					snprintf(why, whylen, "the calls of run %zu (%s) differ in number or shape between "
-						 "ranks %u and %u at p%u", i, pr[0].r->fns[t->fn].name, q, tc->rep,
-						 pr[r].r->nranks);
-					return false;
+	const struct pseq *ref = &pr[0].seq[rep0];
+	size_t nsub = 0;
+	for (size_t i = 0; i < nruns; i++)
+		nsub += ref->block[i];
+	tc->nruns = nsub;
+	tc->runs = xcalloc(nsub + 1, sizeof *tc->runs);
+	for (size_t i = 0, at = 0; i < nruns; i++)
+		for (uint32_t pos = 0; pos < ref->block[i]; pos++, at++) {
+			struct trun *t = &tc->runs[at];
+			const struct pcall *c = run_call(ref, i, pos);
+			t->fn = c->fn, t->flags = c->flags, t->callsite = c->callsite, t->nvals = c->nvals;
+			t->run = i, t->pos = pos, t->B = ref->block[i];
+			t->len = xcalloc(n, sizeof *t->len);
+			for (size_t r = 0; r < n; r++) {
+				uint32_t rep = (uint32_t)rep_of(cls, &pr[r].g);
+				t->len[r] = (int64_t)run_len(&pr[r].seq[rep], i);
+				for (uint32_t q = 0; q < pr[r].r->nranks; q++) {
+					if (!in_class(cls, &pr[r].g, q))
+						continue;
+					const struct pseq *s = &pr[r].seq[q];
+					bool ok = run_len(s, i) == (size_t)t->len[r];
+					for (size_t j = 0; ok && j < run_len(s, i); j++)
+						ok = s->c[s->start[i] + j * t->B + pos].nvals == t->nvals;
+					if (!ok) {
+						snprintf(why, whylen, "the calls of loop %zu (%s) differ in number or shape "
+							 "between ranks %u and %u at p%u", i, pr[0].r->fns[t->fn].name, q, rep,
+							 pr[r].r->nranks);
+						return false;
+					}
 				}
 			}
 		}
-	}
 	return true;
 }
 
@@ -302,12 +413,20 @@ static bool form_eval(const struct vlaw *v, uint64_t j, uint64_t L, int64_t *out
 	}
 	case FORM_HALVED: {
 		uint64_t sh = k + v->extra;
+		if (!v->base) {   /* 0 halved or doubled any number of times */
+			*out = 0;
+			return true;
+		}
 		if (sh >= 62 || v->base % (INT64_C(1) << sh))
 			return false;
 		*out = v->base / (INT64_C(1) << sh);
 		return true;
 	}
 	case FORM_DOUBLED:
+		if (!v->base) {
+			*out = 0;
+			return true;
+		}
 		return k < 62 && !__builtin_mul_overflow(v->base, INT64_C(1) << k, out);
 	default: return false;
 	}
@@ -400,17 +519,20 @@ static bool fit_partner(struct vlaw *v, struct prung *pr, size_t n, uint32_t cls
 	int64_t sample[512];
 	size_t ns = sample_ranks(target, sample, sizeof sample / sizeof *sample), kept = 0;
 	for (size_t k = 0; k < ns; k++)   /* the class's ranks only */
-		if (in_class(cls, (uint32_t)sample[k]))
+		if (in_class(cls, target, sample[k]))
 			sample[kept++] = sample[k];
 	ns = kept;
 	for (uint32_t f = 0; f < nf; f++) {
 		struct partner_family fam;
 		partner_family_nth(target->ndims, f, &fam);
+		/* a skew's pieces are boxes of a class's box; where c_by is 0 it is no move */
+		if (partner_is_piecewise(&fam) && ((cls & COARSE) || ((cls >> fam.by) & 1)))
+			continue;
 		bool fits = true;
 		for (size_t r = 0; fits && r < n; r++)
 			for (uint32_t q = 0; fits && q < pr[r].r->nranks; q++)
-				for (int64_t j = 0; fits && in_class(cls, q) && j < t->len[r]; j++) {
-					int64_t off = call_vals(&pr[r], q, i, (size_t)j)[slot];
+				for (int64_t j = 0; fits && in_class(cls, &pr[r].g, q) && j < t->len[r]; j++) {
+					int64_t off = call_vals(&pr[r], q, t->run, (size_t)j, t->pos)[slot];
 					int64_t to = partner_of(&fam, &pr[r].g, q, (uint64_t)j, (uint64_t)t->len[r]);
 					fits = !sv_is_symbolic(off) && to >= 0 && to == q + off;
 				}
@@ -435,7 +557,8 @@ static bool fit_partner(struct vlaw *v, struct prung *pr, size_t n, uint32_t cls
 	}
 	if (!found) {
 		snprintf(why, whylen, "the peers of %s (value %u of its calls) follow no partner family (xor 2^k, "
-			 "distance 2^k on a ring, mirror, transpose) on every rung", pr[0].r->fns[t->fn].name, slot);
+			 "distance 2^k or 1 on a ring, mirror, transpose, shift by another coordinate) on every rung",
+			 pr[0].r->fns[t->fn].name, slot);
 		return false;
 	}
 	v->form = FORM_PARTNER;
@@ -453,16 +576,19 @@ static bool fit_value(struct prung *pr, size_t n, uint32_t cls, const struct tcl
 	int64_t **u = xcalloc(n, sizeof *u);
 	bool uniform = true, twice = false;
 	for (size_t r = 0; r < n; r++) {
+		uint32_t rep = (uint32_t)rep_of(cls, &pr[r].g);
 		u[r] = xcalloc((size_t)t->len[r] + 1, sizeof **u);
 		twice = twice || t->len[r] >= 2;
 		for (int64_t j = 0; j < t->len[r]; j++) {
-			u[r][j] = call_vals(&pr[r], tc->rep, i, (size_t)j)[slot];
+			u[r][j] = call_vals(&pr[r], rep, t->run, (size_t)j, t->pos)[slot];
 			for (uint32_t q = 0; uniform && q < pr[r].r->nranks; q++)
-				uniform = !in_class(cls, q) || call_vals(&pr[r], q, i, (size_t)j)[slot] == u[r][j];
+				uniform = !in_class(cls, &pr[r].g, q) ||
+					  call_vals(&pr[r], q, t->run, (size_t)j, t->pos)[slot] == u[r][j];
 		}
 	}
 	bool ok = false, clash = false;
-	const int64_t *vals0 = call_vals(&pr[0], tc->rep, i, 0);   /* every run has a first call at rung 0 */
+	/* every run has a first call at rung 0 */
+	const int64_t *vals0 = call_vals(&pr[0], (uint32_t)rep_of(cls, &pr[0].g), t->run, 0, t->pos);
 	if (t->len[0] > 0 && peer_slot(&pr[0].r->fns[t->fn], vals0, t->nvals, slot))   /* a partner family first */
 		ok = fit_partner(v, pr, n, cls, i, slot, t, target, why, whylen);
 	if (!ok && uniform) {   /* every form that fits, which must agree at the target */
@@ -531,12 +657,37 @@ static void free_class(struct tclass *tc)
 	memset(tc, 0, sizeof *tc);
 }
 
+static bool fit_runs(struct prung *pr, size_t n, uint32_t cls, const struct grid *grids, const struct grid *target,
+		     struct tclass *tc, char *why, size_t whylen);
+
 static bool fit_class(struct prung *pr, size_t n, uint32_t cls, const struct grid *grids, const struct grid *target,
 		      struct tclass *tc, char *why, size_t whylen)
 {
-	tc->rep = cls == 0 ? 0 : 1;
-	if (!skeleton(pr, n, cls, tc, why, whylen))
-		return false;
+	/* loops at one call site each first; where the ranks do not show one skeleton so, or its laws
+	 * do not hold, loops whose body calls at several sites in turn (a loop of length 1 at a small
+	 * rung, inside another loop, reads as such a body there and not at larger rungs: never first).
+	 * The refusal is the first reading's when its skeleton held. */
+	char first[600] = "";
+	for (size_t maxb = 1;; maxb = MAX_BLOCK) {
+		free_class(tc);
+		tc->cls = cls;
+		bool parsed = skeleton(pr, n, tc, maxb, why, whylen);
+		if (parsed && fit_runs(pr, n, cls, grids, target, tc, why, whylen))
+			return true;
+		if (maxb == MAX_BLOCK) {
+			if (first[0])
+				snprintf(why, whylen, "%s", first);
+			return false;
+		}
+		if (parsed)
+			snprintf(first, sizeof first, "%s", why);
+	}
+}
+
+/* the lengths and values of the class's runs */
+static bool fit_runs(struct prung *pr, size_t n, uint32_t cls, const struct grid *grids, const struct grid *target,
+		     struct tclass *tc, char *why, size_t whylen)
+{
 	for (size_t i = 0; i < tc->nruns; i++) {
 		struct trun *t = &tc->runs[i];
 		if (!fit_length(t, grids, n, target, why, whylen))
@@ -551,10 +702,11 @@ static bool fit_class(struct prung *pr, size_t n, uint32_t cls, const struct gri
 
 /* ---- the target run ---- */
 
-struct item {   /* a streamed value: a literal, or a law of the rank */
-	bool law;
+struct item {   /* a streamed value: a literal, a law of the rank, or a partner constant by pieces */
+	bool law, piecewise;
 	int64_t value;
 	struct rank_law l;
+	struct partner_family fam;   /* piecewise: the family */
 };
 
 struct build {
@@ -571,6 +723,8 @@ static int64_t item_id(struct build *b, const struct item *it)
 {
 	for (size_t i = 0; i < b->nitems; i++)
 		if (b->items[i].law == it->law && b->items[i].value == it->value &&
+		    b->items[i].piecewise == it->piecewise &&
+		    (!it->piecewise || !memcmp(&b->items[i].fam, &it->fam, sizeof it->fam)) &&
 		    (!it->law || !memcmp(&b->items[i].l, &it->l, sizeof it->l)))
 			return (int64_t)i;
 	XGROW(b->items, b->capitems, b->nitems + 1);
@@ -626,74 +780,79 @@ static bool class_calls(struct build *b, const struct tclass *tc, const struct p
 	*calls = NULL, *ncalls = 0, *items = NULL;
 	int64_t *vals = NULL;
 	size_t capvals = 0;
-	const struct pseq *rs = &ref->seq[tc->rep];
-	for (size_t i = 0; i < tc->nruns; i++) {
-		const struct trun *t = &tc->runs[i];
-		const struct fn_desc *d = &b->out->fns[t->fn];
-		XGROW(vals, capvals, t->nvals + 1);
-		for (int64_t j = 0; j < t->target; j++) {
-			struct item slot_item[64];
-			bool streamed[64] = {false};
-			if (t->nvals > 64) {
-				snprintf(why, whylen, "%s: calls of more than 64 values", d->name);
-				goto fail;
-			}
-			for (uint32_t s = 0; s < t->nvals; s++) {
-				const struct vlaw *v = &t->v[s];
-				slot_item[s] = (struct item){0};
-				if (v->form == FORM_PARTNER) {
-					char w[200];
-					if (!partner_rank_law(&v->fam, target, (uint64_t)j, (uint64_t)t->target, &slot_item[s].l,
-							      w, sizeof w)) {
-						snprintf(why, whylen, "%s at the target: %s", d->name, w);
+	const struct pseq *rs = &ref->seq[rep_of(tc->cls, &ref->g)];
+	for (size_t i0 = 0; i0 < tc->nruns; i0 += tc->runs[i0].B)
+		for (int64_t j = 0; j < tc->runs[i0].target; j++)
+			for (uint32_t pos = 0; pos < tc->runs[i0].B; pos++) {
+				const struct trun *t = &tc->runs[i0 + pos];
+				const struct fn_desc *d = &b->out->fns[t->fn];
+				XGROW(vals, capvals, t->nvals + 1);
+				struct item slot_item[64];
+				bool streamed[64] = {false};
+				if (t->nvals > 64) {
+					snprintf(why, whylen, "%s: calls of more than 64 values", d->name);
+					goto fail;
+				}
+				for (uint32_t s = 0; s < t->nvals; s++) {
+					const struct vlaw *v = &t->v[s];
+					slot_item[s] = (struct item){0};
+					if (v->form == FORM_PARTNER && partner_is_piecewise(&v->fam)) {
+						slot_item[s].law = slot_item[s].piecewise = true;
+						slot_item[s].fam = v->fam;
+						vals[s] = 0;
+					} else if (v->form == FORM_PARTNER) {
+						char w[200];
+						if (!partner_rank_law(&v->fam, target, (uint64_t)j, (uint64_t)t->target, &slot_item[s].l,
+								      w, sizeof w)) {
+							snprintf(why, whylen, "%s at the target: %s", d->name, w);
+							goto fail;
+						}
+						slot_item[s].law = true;
+						vals[s] = 0;
+					} else if (!form_eval(v, (uint64_t)j, (uint64_t)t->target, &vals[s])) {
+						snprintf(why, whylen, "value %u of %s: %s halved %llu times is no integer at the "
+							 "target", s, d->name, v->text,
+							 (unsigned long long)(k_of(v->down, (uint64_t)j, (uint64_t)t->target) + v->extra));
+						goto fail;
+					} else {
+						slot_item[s].value = vals[s];
+					}
+				}
+				bool any = false;
+				PARAM_FOR (w, d, vals, t->nvals) {
+					bool law = false;
+					for (uint32_t s = w.at; s < w.at + w.width; s++)
+						law = law || slot_item[s].law;
+					if (!law)
+						continue;
+					if (param_kind_is_array(w.kind)) {
+						snprintf(why, whylen, "%s: a partner law in an array", d->name);
 						goto fail;
 					}
-					slot_item[s].law = true;
-					vals[s] = 0;
-				} else if (!form_eval(v, (uint64_t)j, (uint64_t)t->target, &vals[s])) {
-					snprintf(why, whylen, "value %u of %s: %s halved %llu times is no integer at the "
-						 "target", s, d->name, v->text,
-						 (unsigned long long)(k_of(v->down, (uint64_t)j, (uint64_t)t->target) + v->extra));
-					goto fail;
-				} else {
-					slot_item[s].value = vals[s];
+					for (uint32_t s = w.at; s < w.at + w.width; s++)
+						streamed[s] = any = true;
 				}
-			}
-			bool any = false;
-			PARAM_FOR (w, d, vals, t->nvals) {
-				bool law = false;
-				for (uint32_t s = w.at; s < w.at + w.width; s++)
-					law = law || slot_item[s].law;
-				if (!law)
-					continue;
-				if (param_kind_is_array(w.kind)) {
-					snprintf(why, whylen, "%s: a partner law in an array", d->name);
-					goto fail;
+				int64_t ids[64];
+				uint32_t nids = 0;
+				for (uint32_t s = 0; s < t->nvals; s++)
+					if (streamed[s]) {
+						ids[nids++] = item_id(b, &slot_item[s]);
+						vals[s] = SV_STREAMED;
+					}
+				uint32_t sig = sig_id(b, t->fn, t->callsite, t->flags, vals, t->nvals);
+				if (any) {
+					grow_items(items, &capitems, sig + 1);
+					struct sigitems *si = &(*items)[sig];
+					XGROW(si->ids, si->cap, si->n + nids);
+					memcpy(si->ids + si->n, ids, nids * sizeof *ids);
+					si->n += nids;
 				}
-				for (uint32_t s = w.at; s < w.at + w.width; s++)
-					streamed[s] = any = true;
+				size_t rl = run_len(rs, t->run);
+				size_t rj = (size_t)j < rl ? (size_t)j : rl - 1;
+				XGROW(*calls, cap, *ncalls + 1);
+				(*calls)[(*ncalls)++] = (struct tcall){sig, rl ? rs->c[rs->start[t->run] + rj * t->B + t->pos].sig
+									  : UINT32_MAX};
 			}
-			int64_t ids[64];
-			uint32_t nids = 0;
-			for (uint32_t s = 0; s < t->nvals; s++)
-				if (streamed[s]) {
-					ids[nids++] = item_id(b, &slot_item[s]);
-					vals[s] = SV_STREAMED;
-				}
-			uint32_t sig = sig_id(b, t->fn, t->callsite, t->flags, vals, t->nvals);
-			if (any) {
-				grow_items(items, &capitems, sig + 1);
-				struct sigitems *si = &(*items)[sig];
-				XGROW(si->ids, si->cap, si->n + nids);
-				memcpy(si->ids + si->n, ids, nids * sizeof *ids);
-				si->n += nids;
-			}
-			size_t rl = rs->start[i + 1] - rs->start[i];
-			size_t rj = (size_t)j < rl ? (size_t)j : rl - 1;
-			XGROW(*calls, cap, *ncalls + 1);
-			(*calls)[(*ncalls)++] = (struct tcall){sig, rl ? rs->c[rs->start[i] + rj].sig : UINT32_MAX};
-		}
-	}
 	grow_items(items, &capitems, b->out->nsigs + 1);
 	free(vals);
 	return true;
@@ -708,9 +867,61 @@ fail:
 	return false;
 }
 
-/* the class's streams: one per signature with streamed values, read by the class's ranks */
-static void class_streams(struct build *b, struct sigitems *items, uint32_t nsigs, const struct ranklist *ranks,
-			  uint32_t nranks)
+/* the ranks of g whose coordinates lie in lo..hi as one box of a ranklist; their number */
+static uint64_t box_ranklist(const struct grid *g, const int64_t *lo, const int64_t *hi, struct ranklist *rl)
+{
+	ranklist_init(rl);
+	XGROW(rl->v, rl->cap, 2 + 2 * (size_t)g->ndims);
+	int64_t start = 0;
+	uint64_t count = 1;
+	rl->v[rl->len++] = g->ndims;
+	rl->v[rl->len++] = 0;
+	for (uint32_t d = 0; d < g->ndims; d++) {
+		start += lo[d] * stride_in(g, d);
+		count *= (uint64_t)(hi[d] - lo[d] + 1);
+		rl->v[rl->len++] = hi[d] - lo[d] + 1;
+		rl->v[rl->len++] = stride_in(g, d);
+	}
+	rl->v[1] = start;
+	struct ranklist norm;
+	struct ranklist_clash clash;
+	ranklist_init(&norm);
+	if (ranklist_normalize(&norm, rl->v, rl->len, &clash)) {   /* one box names no rank twice */
+		ranklist_free(rl);
+		*rl = norm;
+	}
+	return count;
+}
+
+/* a stream of the items ids[0..nhead+nperiod) for the ranks of rl; a piecewise item's cells are
+ * the relative partner of the piece's first rank */
+static void add_stream(struct build *b, uint32_t sig, const int64_t *ids, uint64_t length, uint64_t nhead,
+		       uint64_t nperiod, const struct ranklist *rl, uint64_t nranks, const struct grid *target)
+{
+	XGROW(b->streams, b->capstreams, b->nstreams + 1);
+	struct run_stream *st = &b->streams[b->nstreams++];
+	memset(st, 0, sizeof *st);
+	st->sig = sig, st->nranks = (uint32_t)nranks, st->length = length, st->nhead = nhead, st->nperiod = nperiod;
+	ranklist_copy(&st->ranks, rl);
+	st->cells = xcalloc(nhead + nperiod + 1, sizeof *st->cells);
+	st->laws = xcalloc(nhead + nperiod + 1, sizeof *st->laws);
+	int64_t first = ranklist_first(rl);
+	for (uint64_t c = 0; c < nhead + nperiod; c++) {
+		const struct item *it = &b->items[ids[c]];
+		if (it->piecewise)
+			st->cells[c] = partner_of(&it->fam, target, first, 0, 1) - first;
+		else if (it->law)
+			st->laws[st->nlaws++] = (struct stream_law){c, it->l};
+		else
+			st->cells[c] = it->value;
+	}
+}
+
+/* the class's streams: per signature with streamed values one for the class's ranks, or where its
+ * partners are skews one per piece of the class's box lo..hi of the target */
+static bool class_streams(struct build *b, struct sigitems *items, uint32_t nsigs, const struct grid *target,
+			  const struct ranklist *ranks, uint32_t nranks, const int64_t *lo, const int64_t *hi, char *why,
+			  size_t whylen)
 {
 	for (uint32_t s = 0; s < nsigs; s++) {
 		struct sigitems *si = &items[s];
@@ -718,21 +929,48 @@ static void class_streams(struct build *b, struct sigitems *items, uint32_t nsig
 			continue;
 		uint64_t nhead, nperiod;
 		stream_fold(si->ids, si->n, &nhead, &nperiod);
-		XGROW(b->streams, b->capstreams, b->nstreams + 1);
-		struct run_stream *st = &b->streams[b->nstreams++];
-		memset(st, 0, sizeof *st);
-		st->sig = s, st->nranks = nranks, st->length = si->n, st->nhead = nhead, st->nperiod = nperiod;
-		ranklist_copy(&st->ranks, ranks);
-		st->cells = xcalloc(nhead + nperiod + 1, sizeof *st->cells);
-		st->laws = xcalloc(nhead + nperiod + 1, sizeof *st->laws);
+		struct partner_family fams[8];
+		size_t nfams = 0;
 		for (uint64_t c = 0; c < nhead + nperiod; c++) {
 			const struct item *it = &b->items[si->ids[c]];
-			if (it->law)
-				st->laws[st->nlaws++] = (struct stream_law){c, it->l};
-			else
-				st->cells[c] = it->value;
+			bool seen = !it->piecewise;
+			for (size_t f = 0; !seen && f < nfams; f++)
+				seen = !memcmp(&fams[f], &it->fam, sizeof it->fam);
+			if (seen)
+				continue;
+			if (nfams == sizeof fams / sizeof *fams) {
+				snprintf(why, whylen, "%s: more than %zu skews of partners in one call", b->out->fns[b->out->sigs[s].fn].name,
+					 nfams);
+				return false;
+			}
+			fams[nfams++] = it->fam;
 		}
+		struct ranklist rl;
+		if (!nfams) {
+			add_stream(b, s, si->ids, si->n, nhead, nperiod, ranks, nranks, target);
+			continue;
+		}
+		if (!lo) {
+			snprintf(why, whylen, "%s: skewed partners in a class that is no box of the grid",
+				 b->out->fns[b->out->sigs[s].fn].name);
+			return false;
+		}
+		struct partner_piece *pieces;
+		char w[300];
+		size_t np = partner_pieces(fams, nfams, target, lo, hi, &pieces, w, sizeof w);
+		if (!np) {
+			snprintf(why, whylen, "%s at the target: %s", b->out->fns[b->out->sigs[s].fn].name, w);
+			free(pieces);
+			return false;
+		}
+		for (size_t p = 0; p < np; p++) {
+			uint64_t count = box_ranklist(target, pieces[p].lo, pieces[p].hi, &rl);
+			add_stream(b, s, si->ids, si->n, nhead, nperiod, &rl, count, target);
+			ranklist_free(&rl);
+		}
+		free(pieces);
 	}
+	return true;
 }
 
 static const struct run_dur *dur_of(const struct run_group *g, uint32_t sig)
@@ -827,17 +1065,28 @@ static void describe(const struct run *r, const struct tclass *tc, char *out, si
 	}
 }
 
-static bool build_target(struct prung *pr, size_t n, struct tclass *tcs, const struct grid *target, struct run *out,
-			 char *why, size_t whylen)
+static bool build_target(struct prung *pr, size_t n, struct tclass *tcs, uint32_t ntcs, const struct grid *target,
+			 struct run *out, char *why, size_t whylen)
 {
 	struct build b = {.out = out};
 	size_t ref = 0;
 	for (size_t r = 1; r < n; r++)
 		ref = pr[r].r->nranks > pr[ref].r->nranks ? r : ref;
-	uint32_t P = (uint32_t)grid_size(target);
-	out->groups = xcalloc(NCLASSES, sizeof *out->groups);
+	uint32_t order[MAX_CLASSES], nc = 0;   /* the classes by their first rank */
+	for (uint32_t c = 0; c < ntcs; c++) {
+		if (tcs[c].empty)
+			continue;
+		uint32_t at = nc++;
+		while (at > 0 && rep_of(tcs[order[at - 1]].cls, target) > rep_of(tcs[c].cls, target)) {
+			order[at] = order[at - 1];
+			at--;
+		}
+		order[at] = c;
+	}
+	out->groups = xcalloc(nc + 1, sizeof *out->groups);
 	bool ok = true;
-	for (uint32_t c = 0; ok && c < NCLASSES; c++) {
+	for (uint32_t k = 0; ok && k < nc; k++) {
+		uint32_t c = order[k], cls = tcs[c].cls;
 		struct tcall *calls;
 		size_t ncalls;
 		struct sigitems *items;
@@ -851,11 +1100,18 @@ static bool build_target(struct prung *pr, size_t n, struct tclass *tcs, const s
 			sequitur_append(q, calls[i].sig);
 		sequitur_export(q, &g->g);
 		sequitur_free(q);
-		uint32_t first = c == 0 ? 0 : 1, count = c == 0 ? 1 : P - 1;
-		ranklist_from_range(&g->ranks, first, count);
+		int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS];
+		uint32_t count = (cls & 1) ? (uint32_t)grid_size(target) - 1 : 1;
+		if (cls & COARSE) {
+			ranklist_from_range(&g->ranks, cls & 1, count);
+		} else {
+			class_box(cls, target, lo, hi);
+			count = (uint32_t)box_ranklist(target, lo, hi, &g->ranks);
+		}
 		g->nranks = count;
-		class_timing(calls, ncalls, pr[ref].r, tcs[c].rep, count, out->nsigs, g);
-		class_streams(&b, items, out->nsigs, &g->ranks, count);
+		class_timing(calls, ncalls, pr[ref].r, (uint32_t)rep_of(cls, &pr[ref].g), count, out->nsigs, g);
+		ok = class_streams(&b, items, out->nsigs, target, &g->ranks, count, (cls & COARSE) ? NULL : lo, hi, why,
+				   whylen);
 		for (uint32_t s = 0; items && s < out->nsigs; s++)
 			free(items[s].ids);
 		free(items);
@@ -868,10 +1124,58 @@ static bool build_target(struct prung *pr, size_t n, struct tclass *tcs, const s
 	return ok;
 }
 
-/* the classes of the ladder on grids; false with why */
-static bool fit_all(struct prung *pr, size_t n, const struct grid *grids, const struct grid *target,
-		    struct tclass *tcs, char *why, size_t whylen)
+/* "rank 0", "the ranks with c0 = 0 but rank 0", "the ranks with c0 > 0, c1 = 0" */
+static void class_name(uint32_t cls, uint32_t ndims, char *out, size_t outlen)
 {
+	if (cls == (1u << ndims) - 1 || cls == COARSE) {
+		snprintf(out, outlen, "rank 0");
+		return;
+	}
+	if (ndims == 1 || cls == (COARSE | 1)) {
+		snprintf(out, outlen, "the ranks but 0");
+		return;
+	}
+	size_t at = (size_t)snprintf(out, outlen, "the ranks with");
+	for (uint32_t d = 0; d < ndims && at < outlen; d++)
+		at += (size_t)snprintf(out + at, outlen - at, "%s c%u %s 0", d ? "," : "", d, (cls >> d) & 1 ? "=" : ">");
+}
+
+/* the classes cls[0..nc) of the ladder on grids into tcs; false with why (*unfit_grid: a class has
+ * no rank at a rung but some at the target) */
+static bool fit_classes(struct prung *pr, size_t n, const struct grid *grids, const struct grid *target,
+			const uint32_t *cls, uint32_t nc, struct tclass *tcs, bool *unfit_grid, char *why, size_t whylen)
+{
+	*unfit_grid = true;
+	for (uint32_t c = 0; c < nc; c++) {
+		char name[120];
+		free_class(&tcs[c]);
+		class_name(cls[c], target->ndims, name, sizeof name);
+		tcs[c].cls = cls[c];
+		tcs[c].empty = rep_of(cls[c], target) < 0;
+		for (size_t r = 0; !tcs[c].empty && r < n; r++)
+			if (rep_of(cls[c], &grids[r]) < 0) {
+				snprintf(why, whylen, "%s: none at p%u, but some at the target", name, pr[r].r->nranks);
+				return false;
+			}
+	}
+	*unfit_grid = false;
+	for (uint32_t c = 0; c < nc; c++) {
+		char w[600], name[120];
+		class_name(cls[c], target->ndims, name, sizeof name);
+		if (!tcs[c].empty && !fit_class(pr, n, cls[c], grids, target, &tcs[c], w, sizeof w)) {
+			snprintf(why, whylen, "%s: %s", name, w);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* the classes of the ladder on grids: rank 0 and the others, else by coordinates 0; their number
+ * in *ntcs; false with why (both refusals) */
+static bool fit_all(struct prung *pr, size_t n, const struct grid *grids, const struct grid *target,
+		    struct tclass *tcs, uint32_t *ntcs, bool *unfit_grid, char *why, size_t whylen)
+{
+	*unfit_grid = true;
 	for (size_t r = 0; r < n; r++) {
 		pr[r].g = grids[r];
 		if (grids[r].ndims != target->ndims) {
@@ -879,15 +1183,31 @@ static bool fit_all(struct prung *pr, size_t n, const struct grid *grids, const 
 			return false;
 		}
 	}
-	for (uint32_t c = 0; c < NCLASSES; c++) {
-		free_class(&tcs[c]);
-		char w[600];
-		if (!fit_class(pr, n, c, grids, target, &tcs[c], w, sizeof w)) {
-			snprintf(why, whylen, "%s: %s", c == 0 ? "rank 0" : "the ranks but 0", w);
-			return false;
-		}
+	const uint32_t coarse[2] = {COARSE, COARSE | 1};
+	*ntcs = 2;
+	if (fit_classes(pr, n, grids, target, coarse, 2, tcs, unfit_grid, why, whylen))
+		return true;
+	char first[700];
+	snprintf(first, sizeof first, "%s", why);
+	bool unfit_coarse = *unfit_grid;
+	uint32_t fine[MAX_CLASSES];
+	*ntcs = class_count(target);
+	for (uint32_t c = 0; c < *ntcs; c++)
+		fine[c] = c;
+	if (target->ndims < 2 ||   /* in 1-D the classes by coordinates are the same two */
+	    fit_classes(pr, n, grids, target, fine, *ntcs, tcs, unfit_grid, why, whylen)) {
+		if (target->ndims >= 2)
+			return true;
+		*ntcs = 2;
+		snprintf(why, whylen, "%s", first);
+		*unfit_grid = unfit_coarse;
+		return false;
 	}
-	return true;
+	*unfit_grid = *unfit_grid && unfit_coarse;
+	size_t used = strlen(first);
+	snprintf(first + used, sizeof first - used, "; by the coordinates that are 0, %s", why);
+	snprintf(why, whylen, "%s", first);
+	return false;
 }
 
 bool partners_build(struct run *const *rungs, size_t n, const struct extrap_options *o, struct run *out,
@@ -896,7 +1216,8 @@ bool partners_build(struct run *const *rungs, size_t n, const struct extrap_opti
 {
 	struct prung *pr = xcalloc(n, sizeof *pr);
 	struct grid *grids = xcalloc(n, sizeof *grids);
-	struct tclass tcs[NCLASSES] = {{0}};
+	struct tclass tcs[MAX_CLASSES] = {{0}};
+	uint32_t ntcs = 0;
 	uint64_t budget = PARTNERS_MAX_CALLS;
 	bool ok = true, cart = true, dims_created = false;
 	for (size_t r = 0; ok && r < n; r++) {
@@ -918,7 +1239,8 @@ bool partners_build(struct run *const *rungs, size_t n, const struct extrap_opti
 	if (ok && cart) {
 		if (!o->target_grid.ndims)
 			ok = grid_rule_target(grids, n, o->target, dims_created, target, rule, rulelen, why, whylen);
-		ok = ok && fit_all(pr, n, grids, target, tcs, why, whylen);
+		bool unfit;
+		ok = ok && fit_all(pr, n, grids, target, tcs, &ntcs, &unfit, why, whylen);
 	} else if (ok) {   /* a grid by hand: the first rule whose grids explain every rung */
 		static const uint32_t order[] = {2, 3, 1};
 		char first[600] = "";
@@ -931,13 +1253,14 @@ bool partners_build(struct run *const *rungs, size_t n, const struct extrap_opti
 					grid_rule_apply(&gr, rungs[r]->nranks, &grids[r]);
 				if (!o->target_grid.ndims)
 					grid_rule_apply(&gr, o->target, target);
-				ok = fit_all(pr, n, grids, target, tcs, why, whylen);
+				bool unfit;   /* a grid with a dimension of 1 at a rung: no refusal to tell */
+				ok = fit_all(pr, n, grids, target, tcs, &ntcs, &unfit, why, whylen);
 				if (ok)
 					grid_rule_name(&gr, rule, rulelen);
-				else if (!first[0])
+				else if (!first[0] && !unfit)
 					snprintf(first, sizeof first, "%s", why);
 			}
-		if (!ok)
+		if (!ok && first[0])
 			snprintf(why, whylen, "%s", first);
 	}
 	if (ok && grid_size(target) != o->target) {
@@ -946,13 +1269,13 @@ bool partners_build(struct run *const *rungs, size_t n, const struct extrap_opti
 	}
 	if (ok) {
 		families[0] = '\0';
-		for (uint32_t c = 0; c < NCLASSES; c++)
+		for (uint32_t c = 0; c < ntcs; c++)
 			describe(rungs[0], &tcs[c], families, familieslen);
 		if (!families[0])
 			snprintf(families, familieslen, "no loop or partner law beyond constants");
-		ok = build_target(pr, n, tcs, target, out, why, whylen);
+		ok = build_target(pr, n, tcs, ntcs, target, out, why, whylen);
 	}
-	for (uint32_t c = 0; c < NCLASSES; c++)
+	for (uint32_t c = 0; c < MAX_CLASSES; c++)
 		free_class(&tcs[c]);
 	for (size_t r = 0; r < n; r++)
 		free_rung(&pr[r]);

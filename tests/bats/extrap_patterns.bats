@@ -230,3 +230,36 @@ U50="--scaling strong --size 50 --iterations 2"
 	run "$LADDER" compare "$e" "$BATS_FILE_TMPDIR/u50m-proxy36.h5"
 	[ "$status" -eq 0 ] && [[ "$output" == *"equal:"* ]]
 }
+
+# ---- partners at a distance that is the rank's own coordinate (issue 30, pattern 3): Cannon's
+# matrix product, whose row 0 and column 0 skip the skew (classes by coordinates 0), whose q steps
+# alternate two call sites (a loop body of two calls)
+
+@test "cannon by hand, strong: skew by -c0 and -c1 skipped on row and column 0, q steps of two calls: 4, 9, 16, 25 to 36" {
+	CN="--scaling strong --size 240 --iterations 1 --manual-neighbours"
+	# shellcheck disable=SC2086
+	ladder cnm "4 9 16 25" cannon $CN > /dev/null
+	# shellcheck disable=SC2086
+	matches cnm 36 cannon $CN
+	out=$(cat "$BATS_FILE_TMPDIR/cnm-e36.out")
+	[[ "$out" == *"partners shift by -c0 on the ring of dimension 1"* ]] || { echo "$out"; return 1; }
+	[[ "$out" == *"partners shift by -c1 on the ring of dimension 0"* ]] || { echo "$out"; return 1; }
+	[[ "$out" == *"loops of d0 calls, partners -1 on the ring of dimension 1"* ]] || { echo "$out"; return 1; }
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/cnm-e36.h5"
+	[[ "$output" == *"4 groups"* ]] || { echo "$output"; return 1; }   # rank 0, row 0, column 0, the rest
+}
+
+@test "cannon weak on MPI_Cart_create: 64x64 from rungs up to 25; a q-step loop longer than the partner families carry is refused naming it" {
+	CN="--scaling weak --size 16 --iterations 2"
+	# shellcheck disable=SC2086
+	ladder cnw "4 9 16 25" cannon $CN > /dev/null
+	run "$LADDER" extrap "$BATS_FILE_TMPDIR/cnw.h5" --target 4096 --profile-limit 0 -o "$BATS_FILE_TMPDIR/cnw-4k.h5"
+	[ "$status" -eq 0 ] && [[ "$output" == *"grid 64x64"* && "$output" == *"loops of d0 calls"* ]] || { echo "$output"; return 1; }
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/cnw-4k.h5"
+	[[ "$output" == *"4 groups"* ]] || { echo "$output"; return 1; }
+	# 4097 x 4097: 4097 steps of two calls; each loop is stated call by call, so it is refused
+	run "$LADDER" extrap "$BATS_FILE_TMPDIR/cnw.h5" --target $((4097 * 4097)) --profile-limit 0 -o "$BATS_FILE_TMPDIR/cnw-x.h5"
+	[ "$status" -ne 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"a loop runs d0 = 4097 times at the target; partner families carry loops of at most 4096 calls"* ]] ||
+		{ echo "$output"; return 1; }
+}
