@@ -196,3 +196,17 @@ S27="--dims 3 --points 27 --skip-edges --order z-fastest --scaling weak --size 3
 	run "$LADDER" compare "$BATS_FILE_TMPDIR/bfs-l.h5" "$BATS_FILE_TMPDIR/bfs-64.h5"
 	[ "$status" -eq 0 ] && [[ "$output" == *"equal:"* ]]
 }
+
+# The 27-point open halo on cubes traced with default options: every rank streams its peers, and
+# at 27 ranks the centre is in one group with the corners (the same calls) while its streams hold
+# neighbours where theirs hold MPI_PROC_NULL. The interiors only 27 has are the union of their
+# sides, streams too (lib/extrap/compose.c), never a corner's streams borrowed.
+@test "default options: 27-point open halo on cubes 1, 8, 27 to 64, interiors' streams the union of their sides" {
+	# shellcheck disable=SC2086
+	ladder c27d "1 8 27" ownhalo $H27 > /dev/null
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/c27d-27.h5"
+	[[ "$output" == *"stream_after=8;"* && "$output" != *"streams     0 streamed values"* ]] || { echo "$output"; return 1; }
+	# shellcheck disable=SC2086
+	matches c27d 64 ownhalo $H27
+	grep -q "grid 4x4x4" "$BATS_FILE_TMPDIR/c27d-e64.out"
+}
