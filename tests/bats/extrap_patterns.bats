@@ -210,3 +210,18 @@ S27="--dims 3 --points 27 --skip-edges --order z-fastest --scaling weak --size 3
 	matches c27d 64 ownhalo $H27
 	grep -q "grid 4x4x4" "$BATS_FILE_TMPDIR/c27d-e64.out"
 }
+
+# The same halo in x-fastest order (ranks 0, 1, 2, ... along x, the largest factor last): at 12
+# ranks MPI_Dims_create's order 3x2x2 explains every peer only with dimensions 0 and 1 wrapping,
+# yet at 27 (3x3x3) no rank talks across their edges. A dimension that wraps at one rung and, 3
+# ranks wide or more, is crossed by no peer at another is no torus: the rule is refuted and the
+# grids are 2x2x3, 2x3x3 and 3x3x3, never periodic.
+X27="--dims 3 --points 27 --skip-edges --order x-fastest --scaling weak --size 3 --iterations 2 --allreduce-every 2"
+
+@test "default options, skip-edges in x-fastest order: a dimension no peer crosses at 27 is no torus at 12; 8, 12, 18, 27 to 32" {
+	# shellcheck disable=SC2086
+	ladder x27 "8 12 18 27" ownhalo $X27 > /dev/null
+	# shellcheck disable=SC2086
+	matches x27 32 ownhalo $X27
+	grep -q "grid 2x4x4: balanced factors, largest last" "$BATS_FILE_TMPDIR/x27-e32.out"
+}
