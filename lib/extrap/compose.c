@@ -66,6 +66,7 @@ static bool unite_value(struct xval *out, const struct xval *a, const struct xva
 
 struct sides {
 	const struct aligned_class *lo, *hi, *take;   /* take: the side whose rungs and timing are kept */
+	const struct grid *streams_at;   /* the grid the sides' streams were evaluated on */
 };
 
 /* which side holds the root of occurrence o's rooted call, and whether the composed class does */
@@ -94,7 +95,8 @@ static bool unite_occurrence(const struct sides *s, uint32_t o, uint32_t dim, ui
 	out->dropped = a->dropped || b->dropped;
 	out->approximated = a->approximated || b->approximated;
 	out->shared = a->shared || b->shared;
-	if ((a->stream || b->stream) && !out->dropped && !(out->stream = stream_at_unite(a->stream, b->stream))) {
+	struct stream_sides edge = {s->streams_at, cls, dim};
+	if ((a->stream || b->stream) && !out->dropped && !(out->stream = stream_at_unite(a->stream, b->stream, &edge))) {
 		snprintf(why, whylen, "call %u (%s) streams different values on the low and the high side", o,
 			 s->lo->ref->fns[a->fn].name);
 		if (!s->take->lossy)
@@ -212,7 +214,14 @@ static void choose_side(struct sides *s, uint32_t cls, const struct grid *t)
 bool compose_union(const struct aligned_class *lo, const struct aligned_class *hi, uint32_t dim, uint32_t cls,
 		   const struct grid *target, struct aligned_class *out, char *why, size_t whylen)
 {
-	struct sides s = {lo, hi, lo};
+	return compose_union_on(lo, hi, dim, cls, target, target, out, why, whylen);
+}
+
+bool compose_union_on(const struct aligned_class *lo, const struct aligned_class *hi, uint32_t dim, uint32_t cls,
+		      const struct grid *target, const struct grid *streams_at, struct aligned_class *out, char *why,
+		      size_t whylen)
+{
+	struct sides s = {lo, hi, lo, streams_at};
 	choose_side(&s, cls, target);
 	char reason[1024] = "";
 	bool ok = unite(&s, dim, cls, target, out, reason, sizeof reason);

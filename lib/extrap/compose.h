@@ -5,7 +5,8 @@
  *
  * The interior of a dimension behaves as the union of its low and high sides: what both sides do
  * alike the interior does, and where one side calls MPI_PROC_NULL (no neighbour beyond the edge)
- * and the other its neighbour along that dimension, the interior calls that neighbour. The rule is
+ * and the other its neighbour along that dimension, the interior calls that neighbour (in its
+ * signature's values and in its value streams alike). The rule is
  * checked where the ladder does show an interior (compose_check) before it is used where it does
  * not.
  *
@@ -25,6 +26,12 @@
 /* class cls (interior along dim) from lo and hi, the classes with dim at its low and high side */
 bool compose_union(const struct aligned_class *lo, const struct aligned_class *hi, uint32_t dim, uint32_t cls,
 		   const struct grid *target, struct aligned_class *out, char *why, size_t whylen);
+/* the same on grid target, where lo's and hi's streams were evaluated on grid streams_at (a class
+ * one rung has, composed on that rung's grid from sides aligned for the extrapolation's target):
+ * where one side streams MPI_PROC_NULL and the other a move across dim, the move (stream_at.h) */
+bool compose_union_on(const struct aligned_class *lo, const struct aligned_class *hi, uint32_t dim, uint32_t cls,
+		      const struct grid *target, const struct grid *streams_at, struct aligned_class *out, char *why,
+		      size_t whylen);
 /* does the union of lo and hi along dim give mid, the interior the ladder shows? */
 bool compose_check(const struct aligned_class *lo, const struct aligned_class *mid, const struct aligned_class *hi,
 		   uint32_t dim, const struct grid *target, char *why, size_t whylen);

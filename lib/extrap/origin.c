@@ -301,7 +301,7 @@ static struct aligned_class *composed_at_one(struct origins *o, uint32_t cls, ch
 		struct aligned_class u;
 		if (!hi)
 			continue;
-		bool here = compose_union(lo, hi, k, cls, &at, &u, reason, sizeof reason);
+		bool here = compose_union_on(lo, hi, k, cls, &at, &o->target, &u, reason, sizeof reason);
 		here = here && same_at(&u, &seen, &at, reason, sizeof reason);
 		aligned_class_free(&u);
 		if (here && compose_union(lo, hi, k, cls, &o->target, &o->cls[cls], reason, sizeof reason)) {
@@ -335,8 +335,47 @@ static bool same_groups(const struct class_rungs *mine, const struct class_rungs
 	return mine->n > 0;
 }
 
+/* a rank of class cls on grid g of rank count n, or -1 */
+static int64_t rank_of_class(const struct grid *g, uint32_t n, uint32_t cls)
+{
+	for (uint32_t rank = 0; rank < n; rank++)
+		if (topology_class(g, rank) == cls)
+			return rank;
+	return -1;
+}
+
+/* do ranks a and b of r read the same streams, or streams of the same values (relative peers: the
+ * same moves on r's grid)? A group holds ranks whose streamed values differ: a corner's streams
+ * of a non-periodic halo hold MPI_PROC_NULL where an interior rank's hold its neighbours. */
+static bool read_alike(const struct run *r, uint32_t a, uint32_t b)
+{
+	const struct run_stream **sa = xcalloc(r->nstreams + 1, sizeof *sa), **sb = xcalloc(r->nstreams + 1, sizeof *sb);
+	uint32_t na = run_rank_streams(r, a, sa), nb = run_rank_streams(r, b, sb);
+	bool alike = na == nb;
+	for (uint32_t i = 0; alike && i < na; i++) {
+		alike = sa[i]->sig == sb[i]->sig && sa[i]->length == sb[i]->length;
+		for (uint64_t v = 0; alike && sa[i] != sb[i] && v < sa[i]->length; v++)
+			alike = run_stream_value(sa[i], a, v) == run_stream_value(sb[i], b, v);
+	}
+	free(sa);
+	free(sb);
+	return alike;
+}
+
+/* at every rung that has class cls (mine), do its ranks read what class c's read? */
+static bool streams_alike(const struct class_rungs *mine, uint32_t cls, uint32_t c)
+{
+	for (size_t i = 0; i < mine->n; i++) {
+		const struct run *r = mine->runs[i];
+		int64_t a = rank_of_class(&mine->grids[i], r->nranks, cls), b = rank_of_class(&mine->grids[i], r->nranks, c);
+		if (a < 0 || b < 0 || !read_alike(r, (uint32_t)a, (uint32_t)b))
+			return false;
+	}
+	return true;
+}
+
 /* another class seen at two rungs or more whose ranks are in the same group as the class's at
- * every rung that has the class (they behave alike: an interior off a grid's part that only the
+ * every rung that has the class, and read the same streamed values there (they behave alike: an interior off a grid's part that only the
  * largest rung has, like the edges off it), aligned as the class; NULL when none is */
 static struct aligned_class *borrowed(struct origins *o, uint32_t cls)
 {
@@ -348,7 +387,7 @@ static struct aligned_class *borrowed(struct origins *o, uint32_t cls)
 		uint32_t c = topology_class_id(&o->target, i);
 		struct class_rungs cr = {.periodic = o->periodic, .coord = o->coord, .lossy = o->lossy};
 		if (c != cls && classes_rungs(c, o->rungs, o->grids, o->pruned, o->n, &cr, skip, sizeof skip) &&
-		    cr.n >= 2 && same_groups(&mine, &cr)) {
+		    cr.n >= 2 && same_groups(&mine, &cr) && streams_alike(&mine, cls, c)) {
 			if (align_class(c, &cr, &o->target, o->lossy, &o->cls[cls], skip, sizeof skip)) {
 				char name[64];
 				a = &o->cls[cls];

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "extrap/geometry.h"
 #include "extrap/stream_peer.h"
 #include "extrap/topology.h"
 #include "extrap/value.h"
@@ -411,16 +412,38 @@ bool stream_at_target(uint32_t cls, const struct class_rungs *cr, const uint32_t
 	return ok;
 }
 
-struct run_stream *stream_at_unite(const struct run_stream *a, const struct run_stream *b)
+/* cell value x of the side without a neighbour beyond its edge (MPI_PROC_NULL) and y of the other:
+ * is y a move across that edge from the interior (stream_at.h)? null_low: the low side's is */
+static bool edge_move(const struct stream_sides *sides, int64_t x, int64_t y, bool null_low)
+{
+	bool open[LAW_MAX_DIMS] = {false};   /* a side with MPI_PROC_NULL beyond it does not wrap */
+	struct step move;
+	return sides && x == SV_PROC_NULL && !sv_is_symbolic(y) &&
+	       step_of_offset(sides->grid, open, sides->cls, y, &move) &&
+	       move.mask[sides->dim] == (null_low ? STEP_NEG : STEP_POS);
+}
+
+struct run_stream *stream_at_unite(const struct run_stream *a, const struct run_stream *b,
+				   const struct stream_sides *sides)
 {
 	if (!a || !b || !same_shape(a, b) || a->length != b->length)
 		return NULL;
-	uint64_t n = numbers(a, NULL);
+	uint64_t n = numbers(a, NULL), cells = run_stream_cells(a);
 	int64_t *va = xmalloc((n + 1) * sizeof *va), *vb = xmalloc((n + 1) * sizeof *vb);
 	numbers(a, va);
 	numbers(b, vb);
+	bool same = true;
+	for (uint64_t j = 0; same && j < n; j++) {
+		if (va[j] == vb[j])
+			continue;
+		bool cell = j >= 1 && j <= cells;   /* numbers: the length, then the cells, then the laws */
+		if (cell && edge_move(sides, va[j], vb[j], true))
+			va[j] = vb[j];
+		else
+			same = cell && edge_move(sides, vb[j], va[j], false);
+	}
 	struct run_stream *out = NULL;
-	if (!memcmp(va, vb, n * sizeof *va)) {
+	if (same) {
 		out = xmalloc(sizeof *out);
 		from_numbers(a, va, out);
 	}

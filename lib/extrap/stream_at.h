@@ -25,8 +25,20 @@
 bool stream_at_target(uint32_t cls, const struct class_rungs *cr, const uint32_t *sigs, const struct grid *target,
 		      struct run_stream *out, char *why, size_t whylen);
 
+/* where the two sides of a composed class stand (compose.h): class cls, interior along dim, of
+ * the grid their streams were evaluated on */
+struct stream_sides {
+	const struct grid *grid;
+	uint32_t cls, dim;
+};
+
 /* a copy of a, when b reads the same values on the same ranks' positions (both sides of a composed
- * class); NULL when they differ or either is NULL */
-struct run_stream *stream_at_unite(const struct run_stream *a, const struct run_stream *b);
+ * class), except that where one side's cell is MPI_PROC_NULL (no neighbour beyond its edge of
+ * dimension sides->dim) the other's is a relative peer one move across that edge on sides->grid
+ * (from the low side's MPI_PROC_NULL a move by -1 along dim, from the high side's by +1): the
+ * interior reads that move (sides NULL: no such cells). NULL when they differ otherwise or either
+ * is NULL. */
+struct run_stream *stream_at_unite(const struct run_stream *a, const struct run_stream *b,
+				   const struct stream_sides *sides);
 
 #endif

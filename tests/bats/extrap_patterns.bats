@@ -263,3 +263,32 @@ U50="--scaling strong --size 50 --iterations 2"
 	[[ "$output" == *"a loop runs d0 = 4097 times at the target; partner families carry loops of at most 4096 calls"* ]] ||
 		{ echo "$output"; return 1; }
 }
+
+# The 27-point open halo on cubes traced with default options: every rank streams its peers, and
+# at 27 ranks the centre is in one group with the corners (the same calls) while its streams hold
+# neighbours where theirs hold MPI_PROC_NULL. The interiors only 27 has are the union of their
+# sides, streams too (lib/extrap/compose.c), never a corner's streams borrowed.
+@test "default options: 27-point open halo on cubes 1, 8, 27 to 64, interiors' streams the union of their sides" {
+	# shellcheck disable=SC2086
+	ladder c27d "1 8 27" ownhalo $H27 > /dev/null
+	run "$LADDER" inspect "$BATS_FILE_TMPDIR/c27d-27.h5"
+	[[ "$output" == *"stream_after=8;"* && "$output" != *"streams     0 streamed values"* ]] || { echo "$output"; return 1; }
+	# shellcheck disable=SC2086
+	matches c27d 64 ownhalo $H27
+	grep -q "grid 4x4x4" "$BATS_FILE_TMPDIR/c27d-e64.out"
+}
+
+# The same halo in x-fastest order (ranks 0, 1, 2, ... along x, the largest factor last): at 12
+# ranks MPI_Dims_create's order 3x2x2 explains every peer only with dimensions 0 and 1 wrapping,
+# yet at 27 (3x3x3) no rank talks across their edges. A dimension that wraps at one rung and, 3
+# ranks wide or more, is crossed by no peer at another is no torus: the rule is refuted and the
+# grids are 2x2x3, 2x3x3 and 3x3x3, never periodic.
+X27="--dims 3 --points 27 --skip-edges --order x-fastest --scaling weak --size 3 --iterations 2 --allreduce-every 2"
+
+@test "default options, skip-edges in x-fastest order: a dimension no peer crosses at 27 is no torus at 12; 8, 12, 18, 27 to 32" {
+	# shellcheck disable=SC2086
+	ladder x27 "8 12 18 27" ownhalo $X27 > /dev/null
+	# shellcheck disable=SC2086
+	matches x27 32 ownhalo $X27
+	grep -q "grid 2x4x4: balanced factors, largest last" "$BATS_FILE_TMPDIR/x27-e32.out"
+}
