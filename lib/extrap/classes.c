@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "extrap/remainder_law.h"
+#include "extrap/rung_advice.h"
 #include "extrap/topology.h"
 #include "mpi/signature.h"
 #include "util/xalloc.h"
@@ -146,24 +147,12 @@ void classes_part(struct run *const *rungs, size_t n, struct grid *grids)
 void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *rungs, size_t n, char *out,
 		   size_t outlen)
 {
-	size_t used = 0, found = 0;
-	int64_t top = 0;
-	out[0] = 0;
+	bool dims_create_called = false;
 	for (size_t i = 0; i < n; i++)
-		top = rungs[i]->nranks > top ? rungs[i]->nranks : top;
-	for (int64_t p = 2; p <= 4 * top + 64 && found < 3 && used < outlen; p++) {
-		struct grid g;
-		int64_t lo[LAW_MAX_DIMS], hi[LAW_MAX_DIMS];
-		bool have = false;
-		for (size_t i = 0; i < n; i++)
-			have = have || rungs[i]->nranks == p;
-		topology_dims_create(p, grids[0].ndims, &g);
-		g.part = grids[0].part;
-		if (have || !topology_class_box(&g, cls, lo, hi))
-			continue;
-		used += (size_t)snprintf(out + used, outlen - used, "%s%lld", found ? ", " : "", (long long)p);
-		found++;
-	}
+		dims_create_called = dims_create_called || topology_dims_create_asked(rungs[i]) > 0;
+	struct rung_advice a;
+	rung_advice_find(cls, grids, n, dims_create_called, &a);
+	rung_advice_text(&a, out, outlen);
 }
 
 void classes_widening_advice(const struct grid *grids, size_t n, char *out, size_t outlen)
@@ -382,12 +371,11 @@ bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *gr
 void classes_too_few(uint32_t cls, const struct class_rungs *cr, const struct grid *grids, struct run *const *rungs,
 		     size_t n, char *why, size_t whylen)
 {
-	char name[64], add[64];
+	char name[64], add[1200];
 	topology_class_name(cls, grids[0].ndims, name, sizeof name);
 	classes_advice(cls, grids, rungs, n, add, sizeof add);
 	snprintf(why, whylen,
-		 "class %s exists at %zu rung%s of the ladder, too few to tell its laws (2 at least); add rungs whose "
-		 "grid has it, e.g. %s ranks",
+		 "class %s exists at %zu rung%s of the ladder, too few to tell its laws (2 at least); %s",
 		 name, cr->n, cr->n == 1 ? "" : "s", add);
 }
 

@@ -26,7 +26,8 @@ bool classes_rungs(uint32_t cls, struct run *const *rungs, const struct grid *gr
 /* the refusal of a class seen at fewer than two rungs, naming rank counts to add */
 void classes_too_few(uint32_t cls, const struct class_rungs *cr, const struct grid *grids, struct run *const *rungs,
 		     size_t n, char *why, size_t whylen);
-/* up to three rank counts not in the ladder whose balanced grid has the class: what to add */
+/* what to add: under each rule of grids the rungs allow (rung_advice.h), up to three rank counts
+ * not in the ladder whose grid has the class, with their grids; or that none up to a bound does */
 void classes_advice(uint32_t cls, const struct grid *grids, struct run *const *rungs, size_t n, char *out,
 		    size_t outlen);
 /* up to three rank counts above the ladder's whose balanced grid widens a dimension that is the

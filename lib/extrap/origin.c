@@ -158,10 +158,10 @@ static struct aligned_class *aligned(struct origins *o, uint32_t cls, size_t *ru
 	if (ok)
 		o->replaced += cr.replaced;
 	else if (cr.n >= 2 && strstr(why, law_status_name(LAW_TOO_FEW))) {
-		char add[64];
+		char add[1200];
 		size_t used = strlen(why);
 		classes_advice(cls, o->grids, o->rungs, o->n, add, sizeof add);
-		snprintf(why + used, whylen - used, "; add rungs whose grid has this class, e.g. %s ranks", add);
+		snprintf(why + used, whylen - used, "; %s", add);
 	}
 	if (!ok && *rungs >= 2)
 		aligned_class_free(&o->cls[cls]);
@@ -227,13 +227,13 @@ static bool evidence(struct origins *o)
 static struct aligned_class *composed(struct origins *o, uint32_t cls, uint32_t k, char *why, size_t whylen)
 {
 	uint32_t nd = o->target.ndims;
-	char name[64], add[64];
+	char name[64], add[1200];
 	topology_class_name(cls, nd, name, sizeof name);
 	classes_advice(cls, o->grids, o->rungs, o->n, add, sizeof add);
 	if (!evidence(o)) {
 		snprintf(why, whylen,
 			 "class %s: no rung has it (dimension %u is never wider than 2 on the ladder) and it cannot be "
-			 "composed from its sides: %s; add rungs whose grid has it, e.g. %s ranks",
+			 "composed from its sides: %s; %s",
 			 name, k, o->evidence_why, add);
 		return NULL;
 	}
@@ -245,7 +245,7 @@ static struct aligned_class *composed(struct origins *o, uint32_t cls, uint32_t 
 	if (!ok) {
 		aligned_class_free(&o->cls[cls]);
 		size_t used = strlen(why);
-		snprintf(why + used, whylen - used, "; add rungs whose grid has it, e.g. %s ranks", add);
+		snprintf(why + used, whylen - used, "; %s", add);
 	}
 	o->state[cls] = ok ? BUILT : FAILED;
 	return ok ? &o->cls[cls] : NULL;

@@ -292,3 +292,22 @@ X27="--dims 3 --points 27 --skip-edges --order x-fastest --scaling weak --size 3
 	matches x27 32 ownhalo $X27
 	grep -q "grid 2x4x4: balanced factors, largest last" "$BATS_FILE_TMPDIR/x27-e32.out"
 }
+
+# The same ladder to 48: the interior along x (dimension 0) exists only at 27. The code lays the
+# largest factor last, so 16, 20 and 24 (2x2x4, 2x2x5, 2x3x4) keep x 2 wide; the advice names the
+# counts whose grid under that rule has the class, and adding the first of them shows it.
+@test "too few rungs in x-fastest order: the advised rungs follow the code's rule, and 36 added gives 48 exactly" {
+	# shellcheck disable=SC2086
+	c=$(ladder x27 "8 12 18 27" ownhalo $X27)
+	run "$LADDER" extrap "$c" --target 48 -o "$BATS_FILE_TMPDIR/x27-few.h5"
+	[ "$status" -eq 1 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"class interior/low/low exists at 1 rung of the ladder"* ]] || { echo "$output"; return 1; }
+	[[ "$output" == *"add rungs whose grid has it: 36 ranks (3x3x4), 45 (3x3x5) or 48 (3x4x4) under balanced factors, largest last"* ]] ||
+		{ echo "$output"; return 1; }
+	[ ! -e "$BATS_FILE_TMPDIR/x27-few.h5" ]
+	# shellcheck disable=SC2086
+	TRACES=x27 ladder x27a "8 12 18 27 36" ownhalo $X27 > /dev/null
+	# shellcheck disable=SC2086
+	matches x27a 48 ownhalo $X27
+	grep -q "grid 3x4x4: balanced factors, largest last" "$BATS_FILE_TMPDIR/x27a-e48.out"
+}
