@@ -667,12 +667,8 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 	}
 	char alike[300] = "";
 	struct alike_laws coord = {0};
-	for (size_t i = 0; ok && i < n; i++) {   /* the streams' laws read the rung's grid */
-		struct rank_grid rg = {grids[i].ndims, {0}};
-		for (uint32_t k = 0; k < grids[i].ndims; k++)
-			rg.d[k] = (uint64_t)grids[i].dims[k];
-		run_stream_laws_on(rungs[i], &rg);
-	}
+	for (size_t i = 0; ok && i < n; i++)   /* the streams' laws read the rung's grid */
+		run_stream_laws_on(rungs[i], &grids[i]);
 	if (ok) {   /* ranks that differ by a law of their coordinates: united, classes split where they differ */
 		alike_unite(rungs, n, grids, &target, &coord, alike, sizeof alike);
 		classes_part(rungs, n, grids);
