@@ -118,14 +118,13 @@ static uint32_t class_ranks(const struct grid *t, uint32_t cls, struct ranklist 
 			ranklist_from_range(out, 0, 0);
 		return 0;
 	}
-	uint64_t n = 1, stride = 1;
+	uint64_t n = 1;
 	int64_t box[2 + 2 * LAW_MAX_DIMS] = {(int64_t)t->ndims, 0};
-	for (int k = (int)t->ndims - 1; k >= 0; k--) {
+	for (uint32_t k = 0; k < t->ndims; k++) {
 		n *= (uint64_t)(hi[k] - lo[k] + 1), c[k] = lo[k];
-		box[1] += lo[k] * (int64_t)stride;
-		box[2 + 2 * k] = hi[k] - lo[k] + 1, box[3 + 2 * k] = (int64_t)stride;
-		stride *= (uint64_t)t->dims[k];
+		box[2 + 2 * k] = hi[k] - lo[k] + 1, box[3 + 2 * k] = grid_stride(t, k);
 	}
+	box[1] = grid_rank_of(t, lo);
 	if (!t->part) {
 		struct ranklist_clash clash;
 		if (out && !ranklist_normalize(out, box, 2 + 2 * t->ndims, &clash))
