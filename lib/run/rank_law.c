@@ -217,7 +217,7 @@ static bool separable(const int64_t *v, uint64_t n, const struct grid *g, const 
 	for (uint64_t q = 0; q < n; q++) {
 		int64_t sum = v[0];
 		for (uint32_t i = 0; i < g->ndims; i++)
-			if (__builtin_add_overflow(sum, T[i][(q / stride[i]) % (uint64_t)g->dims[i]], &sum))
+			if (__builtin_add_overflow(sum, T[i][grid_coord(g, (int64_t)q, i)], &sum))
 				return false;
 		if (sum != v[q])
 			return false;
