@@ -29,19 +29,12 @@ static size_t candidates(uint32_t ndims, struct coord_term *t)
 	return n;
 }
 
-static int64_t coord(const struct grid *g, int64_t rank, uint32_t j)
-{
-	for (uint32_t k = g->ndims; k-- > j + 1;)
-		rank /= g->dims[k];
-	return rank % g->dims[j];
-}
-
 static int64_t term_at(const struct coord_term *t, const struct grid *g, int64_t rank)
 {
 	switch (t->kind) {
 	case CT_D: return g->dims[t->d];
-	case CT_C: return coord(g, rank, t->c);
-	case CT_DC: return g->dims[t->d] * coord(g, rank, t->c);
+	case CT_C: return grid_coord(g, rank, t->c);
+	case CT_DC: return g->dims[t->d] * grid_coord(g, rank, t->c);
 	default: return 1;
 	}
 }
@@ -57,12 +50,9 @@ int64_t coord_law_eval(const struct coord_law *l, const struct grid *g, int64_t 
 void coord_law_at(const struct coord_law *l, const struct grid *g, struct rank_law *out)
 {
 	memset(out, 0, sizeof *out);
-	uint64_t stride = 1;
 	out->nterms = g->ndims;
-	for (uint32_t j = g->ndims; j-- > 0;) {
-		out->terms[j] = (struct rank_law_term){0, stride, 0, (uint64_t)g->dims[j], 0, 0};
-		stride *= (uint64_t)g->dims[j];
-	}
+	for (uint32_t j = 0; j < g->ndims; j++)
+		out->terms[j] = (struct rank_law_term){0, (uint64_t)grid_stride(g, j), 0, (uint64_t)g->dims[j], 0, 0};
 	for (uint32_t k = 0; k < l->nterms; k++) {
 		const struct coord_term *t = &l->terms[k];
 		int64_t times = t->kind == CT_D || t->kind == CT_DC ? g->dims[t->d] : 1;

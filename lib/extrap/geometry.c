@@ -13,18 +13,14 @@ static bool class_corner(const struct grid *g, uint32_t cls, int64_t *c, int64_t
 	int64_t hi[LAW_MAX_DIMS];
 	if (!topology_class_box(g, cls, c, hi))
 		return false;
-	*rank = 0;
-	for (uint32_t k = 0; k < g->ndims; k++)
-		*rank = *rank * g->dims[k] + c[k];
+	*rank = grid_rank_of(g, c);
 	return true;
 }
 
 static void coords_of(const struct grid *g, int64_t rank, int64_t *c)
 {
-	for (int k = (int)g->ndims - 1; k >= 0; k--) {
-		c[k] = rank % g->dims[k];
-		rank /= g->dims[k];
-	}
+	for (uint32_t k = 0; k < g->ndims; k++)
+		c[k] = grid_coord(g, rank, k);
 }
 
 /* where a move of s (-1, 0, +1) from coordinate c lands on a dimension of size d; -1 off the grid */

@@ -24,22 +24,6 @@ enum term_kind {
 
 #define MAX_TERMS (4 + 4 * LAW_MAX_DIMS + 4 + 1)
 
-int64_t grid_size(const struct grid *g)
-{
-	int64_t p = 1;
-	for (uint32_t k = 0; k < g->ndims; k++)
-		p *= g->dims[k];
-	return p;
-}
-
-void grid_format(const struct grid *g, char *out, size_t outlen)
-{
-	size_t used = 0;
-	out[0] = 0;
-	for (uint32_t k = 0; k < g->ndims && used < outlen; k++)
-		used += (size_t)snprintf(out + used, outlen - used, "%s%lld", k ? "x" : "", (long long)g->dims[k]);
-}
-
 const char *law_status_name(enum law_status s)
 {
 	static const char *const names[] = {"ok", "too few rungs", "no law fits", "ambiguous", "not an integer",

@@ -28,20 +28,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LAW_MAX_DIMS 3
+#include "run/grid.h"
+
+#define LAW_MAX_DIMS GRID_MAX_NDIMS
 #define LAW_MAX_TERMS 3       /* at most this many terms in one law */
 #define LAW_NO_DIM (-1)       /* a point or evaluation outside any family */
-
-struct grid {
-	uint32_t ndims;
-	int64_t dims[LAW_MAX_DIMS];   /* outermost first, as MPI_Dims_create orders them */
-	uint32_t part;                /* its classes also split by a law of the coordinates (topology.h's
-					 topology_part), 0: by position only */
-};
-
-int64_t grid_size(const struct grid *g);
-/* "4x4" */
-void grid_format(const struct grid *g, char *out, size_t outlen);
 
 enum law_status {
 	LAW_OK,             /* predicted holds the value at the target */

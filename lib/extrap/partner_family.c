@@ -43,19 +43,6 @@ bool partner_is_piecewise(const struct partner_family *f)
 	return f->kind == PARTNER_SKEW_UP || f->kind == PARTNER_SKEW_DOWN;
 }
 
-static int64_t stride_of(const struct grid *g, uint32_t d)
-{
-	int64_t s = 1;
-	for (uint32_t i = d + 1; i < g->ndims; i++)
-		s *= g->dims[i];
-	return s;
-}
-
-static int64_t coord_of(const struct grid *g, int64_t rank, uint32_t d)
-{
-	return rank / stride_of(g, d) % g->dims[d];
-}
-
 static uint64_t index_k(const struct partner_family *f, uint64_t j, uint64_t L)
 {
 	if (f->kind == PARTNER_NEXT || f->kind == PARTNER_PREV || f->kind == PARTNER_MIRROR)
@@ -78,12 +65,12 @@ int64_t partner_of(const struct partner_family *f, const struct grid *g, int64_t
 	if (partner_is_piecewise(f)) {
 		if (f->by >= g->ndims || f->by == f->dim)
 			return -1;
-		int64_t d = g->dims[f->dim], c = coord_of(g, rank, f->dim), e = coord_of(g, rank, f->by) % d;
+		int64_t d = g->dims[f->dim], c = grid_coord(g, rank, f->dim), e = grid_coord(g, rank, f->by) % d;
 		int64_t to = f->kind == PARTNER_SKEW_UP ? (c + e) % d : (c - e + d) % d;
-		return rank + (to - c) * stride_of(g, f->dim);
+		return rank + (to - c) * grid_stride(g, f->dim);
 	}
 	uint64_t k = index_k(f, j, L);
-	int64_t d = g->dims[f->dim], c = coord_of(g, rank, f->dim), to, bit;
+	int64_t d = g->dims[f->dim], c = grid_coord(g, rank, f->dim), to, bit;
 	if (k >= 62)
 		return -1;
 	bit = INT64_C(1) << k;
@@ -97,7 +84,7 @@ int64_t partner_of(const struct partner_family *f, const struct grid *g, int64_t
 	}
 	if (to < 0 || to >= d)
 		return -1;
-	return rank + (to - c) * stride_of(g, f->dim);
+	return rank + (to - c) * grid_stride(g, f->dim);
 }
 
 static void add_term(struct rank_law *l, int64_t coef, int64_t divisor, int64_t shift, int64_t modulus)
@@ -134,7 +121,7 @@ bool partner_rank_law(const struct partner_family *f, const struct grid *g, uint
 		return false;
 	}
 	uint64_t k = index_k(f, j, L);
-	int64_t d = g->dims[f->dim], s = stride_of(g, f->dim);
+	int64_t d = g->dims[f->dim], s = grid_stride(g, f->dim);
 	if (k >= 40 || (f->kind == PARTNER_XOR && d % (INT64_C(2) << k))) {
 		snprintf(why, whylen, "%s: k = %llu, but dimension %u of the target is %lld wide", name,
 			 (unsigned long long)k, f->dim, (long long)d);

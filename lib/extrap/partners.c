@@ -75,14 +75,6 @@ struct tclass {
 	bool empty;                /* no rank of the target is in it */
 };
 
-static int64_t stride_in(const struct grid *g, uint32_t d)
-{
-	int64_t s = 1;
-	for (uint32_t i = d + 1; i < g->ndims; i++)
-		s *= g->dims[i];
-	return s;
-}
-
 /* The classes are rank 0 and every other rank (COARSE and COARSE | 1: a root's buffers differ), or
  * where these do not explain the ladder the ranks with the same coordinates 0: on a 2-D grid rank
  * 0, the rest of row 0, the rest of column 0 and the ranks with neither (a code that skips a step
@@ -94,7 +86,7 @@ static bool in_class(uint32_t cls, const struct grid *g, int64_t rank)
 	if (cls & COARSE)
 		return (cls & 1) ? rank != 0 : rank == 0;
 	for (uint32_t d = 0; d < g->ndims; d++)
-		if (((rank / stride_in(g, d) % g->dims[d]) == 0) != ((cls >> d) & 1))
+		if ((grid_coord(g, rank, d) == 0) != ((cls >> d) & 1))
 			return false;
 	return true;
 }
@@ -111,7 +103,7 @@ static int64_t rep_of(uint32_t cls, const struct grid *g)
 		if (!((cls >> d) & 1)) {
 			if (g->dims[d] < 2)
 				return -1;
-			rank += stride_in(g, d);
+			rank += grid_stride(g, d);
 		}
 	return rank;
 }
@@ -499,14 +491,12 @@ static bool peer_slot(const struct fn_desc *d, const int64_t *vals, uint32_t nva
 static size_t sample_ranks(const struct grid *g, int64_t *out, size_t cap)
 {
 	size_t n = 0;
-	int64_t P = grid_size(g), s = 1;
-	for (uint32_t d = g->ndims; d-- > 0;) {
+	int64_t P = grid_size(g);
+	for (uint32_t d = g->ndims; d-- > 0;)
 		for (int64_t c = 0; c < g->dims[d] && n + 2 <= cap; c++) {
-			out[n++] = c * s;
-			out[n++] = P - 1 - c * s;
+			out[n++] = c * grid_stride(g, d);
+			out[n++] = P - 1 - c * grid_stride(g, d);
 		}
-		s *= g->dims[d];
-	}
 	return n;
 }
 
@@ -877,10 +867,10 @@ static uint64_t box_ranklist(const struct grid *g, const int64_t *lo, const int6
 	rl->v[rl->len++] = g->ndims;
 	rl->v[rl->len++] = 0;
 	for (uint32_t d = 0; d < g->ndims; d++) {
-		start += lo[d] * stride_in(g, d);
+		start += lo[d] * grid_stride(g, d);
 		count *= (uint64_t)(hi[d] - lo[d] + 1);
 		rl->v[rl->len++] = hi[d] - lo[d] + 1;
-		rl->v[rl->len++] = stride_in(g, d);
+		rl->v[rl->len++] = grid_stride(g, d);
 	}
 	rl->v[1] = start;
 	struct ranklist norm;

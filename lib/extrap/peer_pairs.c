@@ -268,8 +268,7 @@ bool peer_neighbours(const struct grid *g, int64_t a, int64_t b, bool moore, boo
 {
 	int differ = 0;
 	for (int k = (int)g->ndims - 1; k >= 0; k--) {
-		int64_t ca = a % g->dims[k], cb = b % g->dims[k], d = ca > cb ? ca - cb : cb - ca;
-		a /= g->dims[k], b /= g->dims[k];
+		int64_t ca = grid_coord(g, a, (uint32_t)k), cb = grid_coord(g, b, (uint32_t)k), d = ca > cb ? ca - cb : cb - ca;
 		if (d == 0)
 			continue;
 		if (d != 1 && d != g->dims[k] - 1)

@@ -10,15 +10,6 @@
 
 #define MAX_MULTIPLE 4096   /* the multiples a tried: divisors of the values' gcd up to this */
 
-/* the coordinate of rank in dimension j of g (row-major, the last dimension fastest) */
-static int64_t coordinate(const struct grid *g, int64_t rank, uint32_t j)
-{
-	int64_t stride = 1;
-	for (uint32_t k = j + 1; k < g->ndims; k++)
-		stride *= g->dims[k];
-	return (rank / stride) % g->dims[j];
-}
-
 /* the interval of N over which a * ceil((N - c_j) / d_j) reproduces every point; false when empty */
 static bool meet(const struct coord_points *p, uint32_t j, int64_t a, int64_t *lo, int64_t *hi)
 {
@@ -28,7 +19,7 @@ static bool meet(const struct coord_points *p, uint32_t j, int64_t a, int64_t *l
 		const struct grid *g = &p->grids[i];
 		if (j >= g->ndims || p->values[i] % a)
 			return false;
-		int64_t d = g->dims[j], c = coordinate(g, p->ranks[i], j), q = p->values[i] / a;
+		int64_t d = g->dims[j], c = grid_coord(g, p->ranks[i], j), q = p->values[i] / a;
 		if (q > (INT64_MAX / 8) / d)
 			return false;
 		int64_t l = (q - 1) * d + c + 1, h = q * d + c;
@@ -77,15 +68,13 @@ bool remainder_law_fit(const struct coord_points *p, struct remainder_law *out)
 
 int64_t remainder_law_eval(const struct remainder_law *l, const struct grid *g, int64_t rank)
 {
-	int64_t d = g->dims[l->dim], c = coordinate(g, rank, l->dim), n = l->lo;
+	int64_t d = g->dims[l->dim], c = grid_coord(g, rank, l->dim), n = l->lo;
 	return l->a * (n / d + (c < n % d));
 }
 
 void remainder_law_at(const struct remainder_law *l, const struct grid *g, struct rank_law *out)
 {
-	int64_t d = g->dims[l->dim], n = l->lo, stride = 1;
-	for (uint32_t k = l->dim + 1; k < g->ndims; k++)
-		stride *= g->dims[k];
+	int64_t d = g->dims[l->dim], n = l->lo, stride = grid_stride(g, l->dim);
 	memset(out, 0, sizeof *out);
 	out->base = l->a * (n / d);
 	out->nterms = 1;

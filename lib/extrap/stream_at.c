@@ -123,22 +123,13 @@ static bool decide(const struct class_rungs *cr, const int64_t *all, uint64_t co
 	return false;
 }
 
-/* the stride of dimension j of g (row-major, the last dimension fastest) */
-static int64_t stride_of(const struct grid *g, uint32_t j)
-{
-	int64_t s = 1;
-	for (uint32_t k = j + 1; k < g->ndims; k++)
-		s *= g->dims[k];
-	return s;
-}
-
 /* the dimension whose stride the term divides by at every rung, or -1 */
 static int term_dim(const struct class_rungs *cr, const struct run_stream *const *at, uint32_t k, uint32_t t)
 {
 	for (uint32_t j = 0; j < cr->grids[0].ndims; j++) {
 		bool all = true;
 		for (size_t i = 0; all && i < cr->n; i++)
-			all = (int64_t)at[i]->laws[k].law.terms[t].divisor == stride_of(&cr->grids[i], j) &&
+			all = (int64_t)at[i]->laws[k].law.terms[t].divisor == grid_stride(&cr->grids[i], j) &&
 			      (cr->grids[i].dims[j] > 1 || j + 1 == cr->grids[i].ndims);
 		if (all)
 			return (int)j;
@@ -210,7 +201,7 @@ static bool grid_term(const struct class_rungs *cr, const struct run_stream *con
 	int64_t shift, coef, modulus;
 	for (size_t i = 0; i < cr->n; i++) {
 		const struct rank_law_term *r = &at[i]->laws[k].law.terms[t];
-		stride[i] = stride_of(&cr->grids[i], (uint32_t)j), size[i] = cr->grids[i].dims[j];
+		stride[i] = grid_stride(&cr->grids[i], (uint32_t)j), size[i] = cr->grids[i].dims[j];
 		x[i] = (int64_t)r->shift, m[i] = (int64_t)r->modulus;
 	}
 	bool ok = grid_number(cr, m, size, target->dims[j], &modulus) &&
@@ -222,9 +213,9 @@ static bool grid_term(const struct class_rungs *cr, const struct run_stream *con
 		*undecided = (uint32_t)j;
 	for (size_t i = 0; i < cr->n; i++)
 		x[i] = at[i]->laws[k].law.terms[t].coef;
-	ok = ok && grid_number(cr, x, stride, stride_of(target, (uint32_t)j), &coef) && shift >= 0 && modulus >= 0;
+	ok = ok && grid_number(cr, x, stride, grid_stride(target, (uint32_t)j), &coef) && shift >= 0 && modulus >= 0;
 	if (ok)
-		*term = (struct rank_law_term){coef, (uint64_t)stride_of(target, (uint32_t)j), (uint64_t)shift,
+		*term = (struct rank_law_term){coef, (uint64_t)grid_stride(target, (uint32_t)j), (uint64_t)shift,
 					       (uint64_t)modulus, 0, 0};
 	free(x);
 	return ok;

@@ -50,9 +50,7 @@ static bool class_value(const struct grid *g, uint32_t cls, const struct rank_la
 	for (uint32_t k = 0; k < g->ndims; k++)
 		c[k] = lo[k];
 	for (;;) {
-		int64_t rank = 0;
-		for (uint32_t k = 0; k < g->ndims; k++)
-			rank = rank * g->dims[k] + c[k];
+		int64_t rank = grid_rank_of(g, c);
 		if (topology_class(g, rank) == cls) {
 			int64_t x = rank_law_eval(l, (uint64_t)rank);
 			if (any && x != *v)

@@ -118,14 +118,13 @@ static uint32_t class_ranks(const struct grid *t, uint32_t cls, struct ranklist 
 			ranklist_from_range(out, 0, 0);
 		return 0;
 	}
-	uint64_t n = 1, stride = 1;
+	uint64_t n = 1;
 	int64_t box[2 + 2 * LAW_MAX_DIMS] = {(int64_t)t->ndims, 0};
-	for (int k = (int)t->ndims - 1; k >= 0; k--) {
+	for (uint32_t k = 0; k < t->ndims; k++) {
 		n *= (uint64_t)(hi[k] - lo[k] + 1), c[k] = lo[k];
-		box[1] += lo[k] * (int64_t)stride;
-		box[2 + 2 * k] = hi[k] - lo[k] + 1, box[3 + 2 * k] = (int64_t)stride;
-		stride *= (uint64_t)t->dims[k];
+		box[2 + 2 * k] = hi[k] - lo[k] + 1, box[3 + 2 * k] = grid_stride(t, k);
 	}
+	box[1] = grid_rank_of(t, lo);
 	if (!t->part) {
 		struct ranklist_clash clash;
 		if (out && !ranklist_normalize(out, box, 2 + 2 * t->ndims, &clash))
@@ -667,12 +666,8 @@ bool extrap_build(struct run *const *rungs, size_t n, const struct extrap_option
 	}
 	char alike[300] = "";
 	struct alike_laws coord = {0};
-	for (size_t i = 0; ok && i < n; i++) {   /* the streams' laws read the rung's grid */
-		struct rank_grid rg = {grids[i].ndims, {0}};
-		for (uint32_t k = 0; k < grids[i].ndims; k++)
-			rg.d[k] = (uint64_t)grids[i].dims[k];
-		run_stream_laws_on(rungs[i], &rg);
-	}
+	for (size_t i = 0; ok && i < n; i++)   /* the streams' laws read the rung's grid */
+		run_stream_laws_on(rungs[i], &grids[i]);
 	if (ok) {   /* ranks that differ by a law of their coordinates: united, classes split where they differ */
 		alike_unite(rungs, n, grids, &target, &coord, alike, sizeof alike);
 		classes_part(rungs, n, grids);

@@ -140,13 +140,6 @@ static void part_dims(uint32_t part, uint32_t *i, uint32_t *j, bool *anti)
 /* does (ci, cj) lie on the part of dimensions i, j (size dj of j)? */
 static bool on_part(bool anti, int64_t ci, int64_t cj, int64_t dj) { return anti ? ci + cj == dj - 1 : ci == cj; }
 
-static int64_t coord_of(const struct grid *g, int64_t rank, uint32_t k)
-{
-	for (uint32_t j = g->ndims; j-- > k + 1;)
-		rank /= g->dims[j];
-	return rank % g->dims[k];
-}
-
 bool topology_on_part(const struct grid *g, int64_t rank)
 {
 	uint32_t i = 0, j = 0;
@@ -154,7 +147,7 @@ bool topology_on_part(const struct grid *g, int64_t rank)
 	if (!g->part)
 		return false;
 	part_dims(g->part, &i, &j, &anti);
-	return j < g->ndims && on_part(anti, coord_of(g, rank, i), coord_of(g, rank, j), g->dims[j]);
+	return j < g->ndims && on_part(anti, grid_coord(g, rank, i), grid_coord(g, rank, j), g->dims[j]);
 }
 
 void topology_part_name(uint32_t part, char *out, size_t outlen)
@@ -186,8 +179,7 @@ uint32_t topology_class(const struct grid *g, int64_t rank)
 {
 	uint32_t cls = topology_on_part(g, rank) ? TOPOLOGY_POS_CLASSES : 0, weight = 1;
 	for (int k = (int)g->ndims - 1; k >= 0; k--) {
-		int64_t c = rank % g->dims[k];
-		rank /= g->dims[k];
+		int64_t c = grid_coord(g, rank, (uint32_t)k);
 		uint32_t pos = g->dims[k] == 1 ? POS_SINGLE : c == 0 ? POS_LOW : c == g->dims[k] - 1 ? POS_HIGH : POS_INTERIOR;
 		cls += pos * weight;
 		weight *= POS_KINDS;

@@ -208,16 +208,16 @@ static bool law_reproduces(const struct rank_law *l, const int64_t *v, uint64_t 
 
 /* v as base + sum of one function per dimension of the grid: the tables T (per dimension, its
  * values minus the base along the axis through rank 0), false when v is not such a sum */
-static bool separable(const int64_t *v, uint64_t n, const struct rank_grid *g, const uint64_t *stride, int64_t **T)
+static bool separable(const int64_t *v, uint64_t n, const struct grid *g, const uint64_t *stride, int64_t **T)
 {
 	for (uint32_t i = 0; i < g->ndims; i++)
-		for (uint64_t c = 0; c < g->d[i]; c++)
+		for (uint64_t c = 0; c < (uint64_t)g->dims[i]; c++)
 			if (__builtin_sub_overflow(v[c * stride[i]], v[0], &T[i][c]))
 				return false;
 	for (uint64_t q = 0; q < n; q++) {
 		int64_t sum = v[0];
 		for (uint32_t i = 0; i < g->ndims; i++)
-			if (__builtin_add_overflow(sum, T[i][(q / stride[i]) % g->d[i]], &sum))
+			if (__builtin_add_overflow(sum, T[i][grid_coord(g, (int64_t)q, i)], &sum))
 				return false;
 		if (sum != v[q])
 			return false;
@@ -226,21 +226,20 @@ static bool separable(const int64_t *v, uint64_t n, const struct rank_grid *g, c
 }
 
 /* v as a law on g (of n ranks): one function per dimension */
-static bool fit_on(const int64_t *v, uint64_t n, const struct rank_grid *g, struct rank_law *out)
+static bool fit_on(const int64_t *v, uint64_t n, const struct grid *g, struct rank_law *out)
 {
-	uint64_t stride[RANK_GRID_MAX_DIMS], s = 1;
-	int64_t *T[RANK_GRID_MAX_DIMS] = {0};
-	for (int i = (int)g->ndims - 1; i >= 0; i--) {
-		stride[i] = s;
-		s *= g->d[i];
-		T[i] = xmalloc(g->d[i] * sizeof *T[i]);
+	uint64_t stride[GRID_MAX_NDIMS];
+	int64_t *T[GRID_MAX_NDIMS] = {0};
+	for (uint32_t i = 0; i < g->ndims; i++) {
+		stride[i] = (uint64_t)grid_stride(g, i);
+		T[i] = xmalloc((uint64_t)g->dims[i] * sizeof *T[i]);
 	}
 	struct rank_law l;
 	memset(&l, 0, sizeof l);
 	l.base = v[0];
 	bool ok = separable(v, n, g, stride, T);
 	for (uint32_t i = 0; i < g->ndims && ok; i++)
-		ok = fit_dimension(T[i], g->d[i], stride[i], i == 0, &l);
+		ok = fit_dimension(T[i], (uint64_t)g->dims[i], stride[i], i == 0, &l);
 	ok = ok && law_reproduces(&l, v, n);
 	for (uint32_t i = 0; i < g->ndims; i++)
 		free(T[i]);
@@ -249,11 +248,11 @@ static bool fit_on(const int64_t *v, uint64_t n, const struct rank_grid *g, stru
 	return ok;
 }
 
-static uint64_t largest(const struct rank_grid *g)
+static uint64_t largest(const struct grid *g)
 {
 	uint64_t m = 0;
 	for (uint32_t i = 0; i < g->ndims; i++)
-		m = g->d[i] > m ? g->d[i] : m;
+		m = (uint64_t)g->dims[i] > m ? (uint64_t)g->dims[i] : m;
 	return m;
 }
 
@@ -262,32 +261,32 @@ static uint64_t largest(const struct rank_grid *g)
  * them */
 static int grid_order(const void *pa, const void *pb)
 {
-	const struct rank_grid *a = pa, *b = pb;
+	const struct grid *a = pa, *b = pb;
 	uint64_t ma = largest(a), mb = largest(b);
 	if (ma != mb)
 		return ma < mb ? -1 : 1;
 	if (a->ndims != b->ndims)
 		return a->ndims < b->ndims ? -1 : 1;
 	for (uint32_t i = 0; i < a->ndims; i++)
-		if (a->d[i] != b->d[i])
-			return a->d[i] > b->d[i] ? -1 : 1;
+		if (a->dims[i] != b->dims[i])
+			return (uint64_t)a->dims[i] > (uint64_t)b->dims[i] ? -1 : 1;
 	return 0;
 }
 
-struct rank_grid *rank_law_grids(uint64_t n, size_t *count)
+struct grid *rank_law_grids(uint64_t n, size_t *count)
 {
 	size_t cap = 16, k = 0;
-	struct rank_grid *g = xmalloc(cap * sizeof *g);
-	g[k++] = (struct rank_grid){1, {n, 0, 0}};
+	struct grid *g = xmalloc(cap * sizeof *g);
+	g[k++] = (struct grid){1, {(int64_t)n, 0, 0}, 0};
 	for (uint64_t a = 2; a <= n / 2; a++) {
 		if (n % a)
 			continue;
 		XGROW(g, cap, k + 1);
-		g[k++] = (struct rank_grid){2, {a, n / a, 0}};
+		g[k++] = (struct grid){2, {(int64_t)a, (int64_t)(n / a), 0}, 0};
 		for (uint64_t b = 2; b <= n / a / 2; b++)
 			if ((n / a) % b == 0) {
 				XGROW(g, cap, k + 1);
-				g[k++] = (struct rank_grid){3, {a, b, n / a / b}};
+				g[k++] = (struct grid){3, {(int64_t)a, (int64_t)b, (int64_t)(n / a / b)}, 0};
 			}
 	}
 	qsort(g, k, sizeof *g, grid_order);
@@ -310,14 +309,14 @@ static bool trivial(const int64_t *v, uint64_t n, struct rank_law *out, bool *do
 	return true;
 }
 
-bool rank_law_fit_grid(const int64_t *v, uint64_t n, const struct rank_grid *g, struct rank_law *out)
+bool rank_law_fit_grid(const int64_t *v, uint64_t n, const struct grid *g, struct rank_law *out)
 {
 	bool done;
 	if (!trivial(v, n, out, &done))
 		return false;
 	uint64_t size = 1;
 	for (uint32_t i = 0; i < g->ndims; i++)
-		size *= g->d[i];
+		size *= (uint64_t)g->dims[i];
 	return done || (size == n && fit_on(v, n, g, out));
 }
 
@@ -329,7 +328,7 @@ bool rank_law_fit(const int64_t *v, uint64_t n, struct rank_law *out)
 	if (done)
 		return true;
 	size_t ngrids;
-	struct rank_grid *grids = rank_law_grids(n, &ngrids);
+	struct grid *grids = rank_law_grids(n, &ngrids);
 	bool ok = false;
 	for (size_t i = 0; i < ngrids && (!ok || out->nterms > 1); i++) {
 		struct rank_law l;

@@ -42,6 +42,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "run/grid.h"
+
 #define RANK_LAW_MAX_TERMS 8
 
 struct rank_law_term {
@@ -63,20 +65,13 @@ struct rank_law {
  * was fitted to values does not overflow on the ranks it was fitted to) */
 int64_t rank_law_eval(const struct rank_law *l, uint64_t rank);
 
-#define RANK_GRID_MAX_DIMS 3
-
-struct rank_grid {
-	uint32_t ndims;
-	uint64_t d[RANK_GRID_MAX_DIMS];   /* outermost first; row-major, the last dimension fastest */
-};
-
 /* every grid of n ranks with 1 to 3 dimensions (each of at least 2 but the 1-D one), in the order
  * of preference; freed by the caller */
-struct rank_grid *rank_law_grids(uint64_t n, size_t *count);
+struct grid *rank_law_grids(uint64_t n, size_t *count);
 
 /* a law of values v[q] observed on the ranks q = 0..n-1 on grid g (of n ranks): false when none of
  * up to RANK_LAW_MAX_TERMS terms reproduces them (symbolic values never follow a law) */
-bool rank_law_fit_grid(const int64_t *v, uint64_t n, const struct rank_grid *g, struct rank_law *out);
+bool rank_law_fit_grid(const int64_t *v, uint64_t n, const struct grid *g, struct rank_law *out);
 /* the same on the grid of rank_law_grids(n) with the law of fewest terms (the first such) */
 bool rank_law_fit(const int64_t *v, uint64_t n, struct rank_law *out);
 

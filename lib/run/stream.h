@@ -108,7 +108,7 @@ void stream_fold(const int64_t *v, uint64_t n, uint64_t *nhead, uint64_t *nperio
 void run_pack_streams(struct run *r);
 /* The laws of r's streams read by every rank fitted again on grid g (of r's rank count), each
  * stream's where all its laws fit there; values read do not change. */
-void run_stream_laws_on(struct run *r, const struct rank_grid *g);
+void run_stream_laws_on(struct run *r, const struct grid *g);
 /* its steps shared by stream_pack.c and stream_laws.c */
 void run_merge_stream_laws(struct run *r);
 void run_drop_empty_streams(struct run *r);

@@ -91,7 +91,7 @@ static bool lay_out(const struct run *r, struct law_set *x)
 	return ok;
 }
 
-static bool fits_grid(const struct run *r, const struct law_set *x, const struct rank_grid *g)
+static bool fits_grid(const struct run *r, const struct law_set *x, const struct grid *g)
 {
 	struct rank_law law;
 	for (uint64_t j = 0; j < x->ncells; j++)
@@ -101,7 +101,7 @@ static bool fits_grid(const struct run *r, const struct law_set *x, const struct
 }
 
 /* the set as one stream of every rank, its varying cells as laws on g */
-static void merge_set(const struct run *r, const struct law_set *x, const struct rank_grid *g, struct run_stream *out)
+static void merge_set(const struct run *r, const struct law_set *x, const struct grid *g, struct run_stream *out)
 {
 	*out = (struct run_stream){.sig = x->streams[0]->sig, .nranks = r->nranks, .length = x->streams[0]->length,
 				   .nhead = x->head, .nperiod = x->period};
@@ -137,7 +137,7 @@ static void set_free(struct law_set *x)
 }
 
 /* the candidate signatures' sets, each with the grids it fits */
-static struct law_set *find_sets(struct run *r, const struct rank_grid *grids, size_t ngrids, uint32_t *nsets)
+static struct law_set *find_sets(struct run *r, const struct grid *grids, size_t ngrids, uint32_t *nsets)
 {
 	struct law_set *sets = xcalloc(r->nstreams + 1, sizeof *sets);
 	*nsets = 0;
@@ -182,7 +182,7 @@ void run_merge_stream_laws(struct run *r)
 	if (r->nstreams)   /* none: there may be no array at all */
 		qsort(r->streams, r->nstreams, sizeof *r->streams, run_stream_order);
 	size_t ngrids;
-	struct rank_grid *grids = rank_law_grids(r->nranks, &ngrids);
+	struct grid *grids = rank_law_grids(r->nranks, &ngrids);
 	uint32_t nsets;
 	struct law_set *sets = find_sets(r, grids, ngrids, &nsets);
 	size_t best = run_grid(sets, nsets, ngrids);
@@ -206,7 +206,7 @@ void run_merge_stream_laws(struct run *r)
 }
 
 /* the law of cell j of s on grid g, refitted from its values on every rank; false when none fits */
-static bool refit(const struct run *r, const struct rank_law *old, const struct rank_grid *g, struct rank_law *out)
+static bool refit(const struct run *r, const struct rank_law *old, const struct grid *g, struct rank_law *out)
 {
 	int64_t *col = xmalloc((r->nranks + 1) * sizeof *col);
 	for (uint32_t q = 0; q < r->nranks; q++)
@@ -216,7 +216,7 @@ static bool refit(const struct run *r, const struct rank_law *old, const struct 
 	return ok;
 }
 
-void run_stream_laws_on(struct run *r, const struct rank_grid *g)
+void run_stream_laws_on(struct run *r, const struct grid *g)
 {
 	for (uint32_t i = 0; i < r->nstreams; i++) {
 		struct run_stream *s = &r->streams[i];

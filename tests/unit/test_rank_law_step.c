@@ -63,7 +63,7 @@ static void the_fit_finds_a_step_inside_a_dimension(void **state)
 	for (int q = 0; q < 16; q++)
 		v[q] = 50 / 4 + (q % 4 < 50 % 4) + 3 * (q / 4);
 	struct rank_law l;
-	struct rank_grid g = {2, {4, 4, 0}};
+	struct grid g = {2, {4, 4, 0}, 0};
 	assert_true(rank_law_fit_grid(v, 16, &g, &l));
 	bool step = false;
 	for (uint32_t t = 0; t < l.nterms; t++)
@@ -75,7 +75,7 @@ static void the_fit_finds_a_step_inside_a_dimension(void **state)
 	int64_t w[12];
 	for (int q = 0; q < 12; q++)
 		w[q] = 50 / 6 + (q % 6 < 50 % 6);
-	struct rank_grid g6 = {2, {2, 6, 0}};
+	struct grid g6 = {2, {2, 6, 0}, 0};
 	assert_true(rank_law_fit_grid(w, 12, &g6, &l));
 	assert_int_equal(l.nterms, 1);
 	assert_true(l.terms[0].step);
@@ -91,7 +91,7 @@ static void the_fit_finds_a_step_inside_a_dimension(void **state)
 	/* two steps in one dimension are no law */
 	for (int q = 0; q < 12; q++)
 		w[q] = q % 6 < 2 ? 9 : q % 6 < 4 ? 8 : 7;
-	struct rank_grid g1 = {1, {12, 0, 0}};
+	struct grid g1 = {1, {12, 0, 0}, 0};
 	assert_false(rank_law_fit_grid(w, 12, &g1, &l));
 }
 
