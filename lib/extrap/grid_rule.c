@@ -77,25 +77,18 @@ void grid_rule_name(const struct grid_rule *r, char *out, size_t outlen)
 		snprintf(out + used, outlen - used, " (f0 the largest)");
 }
 
-static bool same_grid(const struct grid *a, const struct grid *b)
-{
-	return a->ndims == b->ndims && !memcmp(a->dims, b->dims, a->ndims * sizeof *a->dims);
-}
-
-/* does rule r give every rung's grid? */
-static bool rule_fits(const struct grid_rule *r, const struct grid *grids, size_t n)
+bool grid_rule_fits(const struct grid_rule *r, const struct grid *grids, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct grid g;
 		grid_rule_apply(r, grid_size(&grids[i]), &g);
-		if (!same_grid(&g, &grids[i]))
+		if (!grid_equal(&g, &grids[i]))
 			return false;
 	}
 	return true;
 }
 
-/* the one dimension in which the grids differ; -1 when they differ in more or in none */
-static int changing_dimension(const struct grid *grids, size_t n)
+int grid_changing_dimension(const struct grid *grids, size_t n)
 {
 	int which = -1;
 	for (uint32_t k = 0; k < grids[0].ndims; k++)
@@ -118,7 +111,7 @@ static int64_t deciding_rung(const struct grid_rule *a, const struct grid_rule *
 		struct grid ga, gb;
 		grid_rule_apply(a, p, &ga);
 		grid_rule_apply(b, p, &gb);
-		if (!have && !same_grid(&ga, &gb))
+		if (!have && !grid_equal(&ga, &gb))
 			return p;
 	}
 	return 0;
@@ -154,7 +147,7 @@ bool grid_rule_target(const struct grid *grids, size_t n, int64_t nranks, bool d
 	bool found = false, identity = false;
 	for (uint32_t i = 0; i < grid_rule_count(nd); i++) {
 		grid_rule_nth(nd, i, &r);
-		if (!rule_fits(&r, grids, n))
+		if (!grid_rule_fits(&r, grids, n))
 			continue;
 		if (!found) {
 			first = r, found = true, identity = i == 0;
@@ -163,7 +156,7 @@ bool grid_rule_target(const struct grid *grids, size_t n, int64_t nranks, bool d
 		struct grid a, b;
 		grid_rule_apply(&first, nranks, &a);
 		grid_rule_apply(&r, nranks, &b);
-		if (same_grid(&a, &b) || (identity && dims_create_called))
+		if (grid_equal(&a, &b) || (identity && dims_create_called))
 			continue;
 		tie_text(&first, &r, grids, n, nranks, why, whylen);
 		return false;
@@ -174,7 +167,7 @@ bool grid_rule_target(const struct grid *grids, size_t n, int64_t nranks, bool d
 		return true;
 	}
 	topology_dims_create(nranks, nd, out);
-	int k = changing_dimension(grids, n);
+	int k = grid_changing_dimension(grids, n);
 	int64_t rest = k < 0 ? 0 : grid_size(&grids[0]) / grids[0].dims[k];
 	if (rest > 0 && nranks % rest == 0) {
 		*out = grids[0];

@@ -27,6 +27,10 @@ uint32_t grid_rule_count(uint32_t ndims);
 void grid_rule_nth(uint32_t ndims, uint32_t i, struct grid_rule *out);
 /* the rule's grid of nranks */
 void grid_rule_apply(const struct grid_rule *r, int64_t nranks, struct grid *out);
+/* does rule r give every one of the n rungs' grids? */
+bool grid_rule_fits(const struct grid_rule *r, const struct grid *grids, size_t n);
+/* the one dimension in which the n grids differ; -1 when they differ in more or in none */
+int grid_changing_dimension(const struct grid *grids, size_t n);
 /* "MPI_Dims_create's order (balanced factors, largest first)" */
 void grid_rule_name(const struct grid_rule *r, char *out, size_t outlen);
 

@@ -18,11 +18,6 @@ struct rule_of_grids {
 	struct grid base;
 };
 
-static bool same_grid(const struct grid *a, const struct grid *b)
-{
-	return a->ndims == b->ndims && !memcmp(a->dims, b->dims, a->ndims * sizeof *a->dims);
-}
-
 /* the rule's grid of nranks; false when it has none */
 static bool rule_grid(const struct rule_of_grids *r, int64_t nranks, struct grid *out)
 {
@@ -38,31 +33,6 @@ static bool rule_grid(const struct rule_of_grids *r, int64_t nranks, struct grid
 	return true;
 }
 
-static bool order_fits(const struct grid_rule *r, const struct grid *grids, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct grid g;
-		grid_rule_apply(r, grid_size(&grids[i]), &g);
-		if (!same_grid(&g, &grids[i]))
-			return false;
-	}
-	return true;
-}
-
-/* the one dimension in which the grids differ; -1 when they differ in more or in none */
-static int changing_dimension(const struct grid *grids, size_t n)
-{
-	int which = -1;
-	for (uint32_t k = 0; k < grids[0].ndims; k++)
-		for (size_t i = 1; i < n; i++)
-			if (grids[i].dims[k] != grids[0].dims[k]) {
-				if (which >= 0 && which != (int)k)
-					return -1;
-				which = (int)k;
-			}
-	return which;
-}
-
 /* the rules still in play, their names in names; how many */
 static size_t rules_in_play(const struct grid *grids, size_t n, bool dims_create_called,
 			    struct rule_of_grids *rules, char (*names)[160])
@@ -72,7 +42,7 @@ static size_t rules_in_play(const struct grid *grids, size_t n, bool dims_create
 	for (uint32_t i = 0; i < grid_rule_count(nd) && m < RUNG_ADVICE_RULES; i++) {
 		struct rule_of_grids r = {.grow = -1};
 		grid_rule_nth(nd, i, &r.order);
-		if (!order_fits(&r.order, grids, n))
+		if (!grid_rule_fits(&r.order, grids, n))
 			continue;
 		grid_rule_name(&r.order, names[m], sizeof names[m]);
 		rules[m++] = r;
@@ -81,7 +51,7 @@ static size_t rules_in_play(const struct grid *grids, size_t n, bool dims_create
 	}
 	if (m)
 		return m;
-	int k = changing_dimension(grids, n);
+	int k = grid_changing_dimension(grids, n);
 	if (k >= 0) {
 		rules[0] = (struct rule_of_grids){.grow = k, .base = grids[0]};
 		snprintf(names[0], sizeof names[0], "dimension %d growing, the others as at every rung", k);
@@ -119,7 +89,7 @@ static bool same_advice(const struct rung_advice_rule *a, const struct rung_advi
 	if (a->n != b->n)
 		return false;
 	for (size_t i = 0; i < a->n; i++)
-		if (a->nranks[i] != b->nranks[i] || !same_grid(&a->grids[i], &b->grids[i]))
+		if (a->nranks[i] != b->nranks[i] || !grid_equal(&a->grids[i], &b->grids[i]))
 			return false;
 	return true;
 }

@@ -2,6 +2,7 @@
 #include "run/grid.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int64_t grid_size(const struct grid *g)
 {
@@ -38,4 +39,9 @@ int64_t grid_rank_of(const struct grid *g, const int64_t *coords)
 	for (uint32_t k = 0; k < g->ndims; k++)
 		rank = rank * g->dims[k] + coords[k];
 	return rank;
+}
+
+bool grid_equal(const struct grid *a, const struct grid *b)
+{
+	return a->ndims == b->ndims && !memcmp(a->dims, b->dims, a->ndims * sizeof *a->dims);
 }

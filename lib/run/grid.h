@@ -13,6 +13,7 @@
 #define LADDER_RUN_GRID_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define GRID_MAX_NDIMS 3
@@ -33,5 +34,7 @@ int64_t grid_stride(const struct grid *g, uint32_t dim);
 int64_t grid_coord(const struct grid *g, int64_t rank, uint32_t dim);
 /* the rank at coordinates coords[0..ndims): the sum of each coordinate times its stride */
 int64_t grid_rank_of(const struct grid *g, const int64_t *coords);
+/* the same dimensions in the same order (part aside) */
+bool grid_equal(const struct grid *a, const struct grid *b);
 
 #endif
