@@ -34,6 +34,9 @@ teardown() {
 			echo "# job logs kept in $keep" >&3
 		done
 		keep_core_backtraces "$keep"
+		# the failures seen so far (a rank's SIGSEGV, a controller silent for minutes) came while the
+		# kernel reported stalls (workqueue lockups, RCU stalls): say so when it did
+		dmesg -T 2> /dev/null | grep -E 'workqueue lockup|rcu.*stall' | tail -3 | sed 's/^/# kernel: /' >&3 || true
 	fi
 }
 
